@@ -1,0 +1,477 @@
+"""The rules contract every game implements.
+
+A game is a :class:`Game` (stateless, holds validated content data) that creates
+immutable :class:`State` values. A state says who must decide
+(:meth:`State.current_players`), what they may do (:meth:`State.legal_actions`,
+:meth:`State.chance_outcomes`) and returns a *new* state from :meth:`State.apply`.
+
+Games implement the underscored hooks (``_apply``, ``_legal_actions``, ``_view``...);
+this module supplies validation, the match history, caching, the view envelope,
+match records (``dump``/``load``) and chance sampling, once for every game.
+
+Seats are ``0`` and ``1``; :data:`CHANCE` (``-1``) is the seat of dice, draws and
+shuffles. A match record is the game id, the options, the seed and the list of
+``(seat, action text)`` pairs: replaying it gives the same state, dice included.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+CHANCE = -1
+"""The seat of chance: a die roll, a card draw, a coin toss."""
+
+SEATS = (0, 1)
+
+RECORD_FORMAT = "soccerdesk-match"
+RECORD_VERSION = 1
+
+
+class RulesError(ValueError):
+    """Base class of every error the rules raise on bad input."""
+
+
+class IllegalAction(RulesError):
+    """An action that the rules do not allow now. ``reason`` says why, in words."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class UnknownGame(RulesError, KeyError):
+    """A game id that is not registered."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class BadOption(RulesError):
+    """An unknown game option or a value of the wrong kind."""
+
+
+class CorruptRecord(RulesError):
+    """A match record (save file, replay, wire snapshot) that cannot be replayed."""
+
+
+Action = Hashable
+"""Actions are small immutable values with a text form: ``str(a)`` parses back."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened in one ``apply``, for the log and for animation.
+
+    ``audience`` is ``None`` when every seat and spectator may see it, or the tuple
+    of seats that may (a card drawn into a hand is seen by its owner only).
+    """
+
+    kind: str
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    audience: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.audience is None or (seat is not None and seat in self.audience)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "data": dict(self.data)}
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A game variant option accepted by :meth:`Game.new_match`."""
+
+    name: str
+    default: Any
+    label: str
+    help: str = ""
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def coerce(self, value: Any) -> Any:
+        """Return ``value`` as this option's type, or raise :class:`BadOption`.
+
+        Text (from a command line or a settings file) is converted: ``"true"``,
+        ``"7"``, ``"cup"``.
+        """
+        kind = type(self.default)
+        if isinstance(value, str) and kind is not str:
+            text = value.strip().lower()
+            if kind is bool:
+                if text in ("1", "true", "yes", "on"):
+                    value = True
+                elif text in ("0", "false", "no", "off"):
+                    value = False
+                else:
+                    raise BadOption(f"option {self.name!r} takes true or false, not {value!r}")
+            elif kind is int:
+                try:
+                    value = int(text)
+                except ValueError:
+                    raise BadOption(f"option {self.name!r} takes a whole number, not {value!r}") from None
+        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+            raise BadOption(f"option {self.name!r} takes a {kind.__name__}, not {value!r}")
+        if self.choices and value not in self.choices:
+            allowed = ", ".join(map(str, self.choices))
+            raise BadOption(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+        if self.minimum is not None and value < self.minimum:
+            raise BadOption(f"option {self.name!r} must be at least {self.minimum}, not {value}")
+        if self.maximum is not None and value > self.maximum:
+            raise BadOption(f"option {self.name!r} must be at most {self.maximum}, not {value}")
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """What a match was created with; shared by every state of that match."""
+
+    game_id: str
+    seed: int
+    options: Mapping[str, Any]
+
+
+class _History:
+    """A persistent list of ``(seat, action)``: appending is O(1) and shares the tail."""
+
+    __slots__ = ("previous", "seat", "action", "length")
+
+    def __init__(self, previous: _History | None, seat: int, action: Action) -> None:
+        self.previous = previous
+        self.seat = seat
+        self.action = action
+        self.length = 1 if previous is None else previous.length + 1
+
+    def items(self) -> list[tuple[int, Action]]:
+        out: list[tuple[int, Action]] = []
+        node: _History | None = self
+        while node is not None:
+            out.append((node.seat, node.action))
+            node = node.previous
+        out.reverse()
+        return out
+
+
+class State(ABC):
+    """An immutable position of one match. Subclasses are frozen dataclasses.
+
+    Equality and hashing come from the subclass's fields only: two states reached
+    by different action lists are equal if the positions are.
+    """
+
+    __slots__ = ("_info", "_history", "_events", "_legal")
+
+    game: ClassVar[Game]
+
+    # --- hooks a game implements -------------------------------------------------
+
+    @abstractmethod
+    def current_players(self) -> tuple[int, ...]:
+        """Seats that owe a decision: ``(0,)``, ``(1,)``, ``(0, 1)``, ``(CHANCE,)`` or ``()``."""
+
+    @abstractmethod
+    def _legal_actions(self, seat: int) -> list[Action]:
+        """Legal actions of a deciding seat (not CHANCE); never empty."""
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        """``(action, probability)`` pairs when CHANCE must act."""
+        raise IllegalAction("chance does not act in this game")
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action, events: list[Event]) -> State:
+        """Return the next state; the action is known to be legal. Append events."""
+
+    @property
+    @abstractmethod
+    def score(self) -> tuple[int, int]:
+        """Goals of seat 0 and seat 1."""
+
+    @abstractmethod
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """JSON-able game part of :meth:`view` (everything ``seat`` may know)."""
+
+    def _determinize(self, seat: int, rng: random.Random) -> State:
+        """A state ``seat`` cannot tell apart from this one, hidden things resampled.
+
+        The result must depend only on what ``seat`` may know and on ``rng``: a test
+        checks ``s.determinize(k, Random(i)) == s.determinize(k, Random(j)).determinize(k, Random(i))``.
+        Games without hidden information keep this default.
+        """
+        return self
+
+    @property
+    def winner(self) -> int | None:
+        """0 or 1 once the match is over and decided; ``None`` otherwise."""
+        if not self.is_terminal():
+            return None
+        a, b = self.score
+        return 0 if a > b else 1 if b > a else None
+
+    # --- the contract, implemented once ----------------------------------------
+
+    def is_terminal(self) -> bool:
+        return not self.current_players()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Legal actions of ``seat``. Raises IllegalAction if that seat does not decide now."""
+        try:
+            cache = self._legal
+        except AttributeError:
+            cache = {}
+            object.__setattr__(self, "_legal", cache)
+        found = cache.get(seat)
+        if found is None:
+            if seat not in self.current_players() or seat == CHANCE:
+                raise IllegalAction(self._not_your_turn(seat))
+            found = self._legal_actions(seat)
+            cache[seat] = found
+        return list(found)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.current_players() != (CHANCE,):
+            raise IllegalAction("no die, draw or toss is pending")
+        return self._chance_outcomes()
+
+    def apply(self, seat: int, action: Action) -> State:
+        """Return the state after ``seat`` plays ``action``. Illegal: raise IllegalAction."""
+        if seat == CHANCE:
+            if self.current_players() != (CHANCE,):
+                raise IllegalAction("no die, draw or toss is pending")
+            if action not in {a for a, _ in self._chance_outcomes()}:
+                raise IllegalAction(f"{action} is not a possible outcome now")
+        else:
+            if seat not in self.current_players():
+                raise IllegalAction(self._not_your_turn(seat))
+            if action not in self.legal_actions(seat):
+                raise IllegalAction(self.explain_illegal(seat, action))
+        return self.apply_unchecked(seat, action)
+
+    def apply_unchecked(self, seat: int, action: Action) -> State:
+        """:meth:`apply` without the legality check, for search over known-legal actions."""
+        events: list[Event] = []
+        nxt = self._apply(seat, action, events)
+        nxt._set_meta(self._info, _History(self._history, seat, action), tuple(events))
+        return nxt
+
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        """Why ``action`` is illegal for ``seat`` now. Games may give better reasons."""
+        return f"{action} is not a legal action now"
+
+    def _not_your_turn(self, seat: int | None) -> str:
+        if self.is_terminal():
+            return "the match is over"
+        if seat == CHANCE:
+            return "it is not chance's turn"
+        return f"seat {seat} does not decide now"
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Events of the ``apply`` that made this state (empty for a new match)."""
+        return self._events
+
+    @property
+    def info(self) -> MatchInfo:
+        return self._info
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        return self._info.options
+
+    def history(self) -> list[tuple[int, Action]]:
+        """Every ``(seat, action)`` since the match began, chance included."""
+        return [] if self._history is None else self._history.items()
+
+    @property
+    def ply(self) -> int:
+        return 0 if self._history is None else self._history.length
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """A JSON-able dict of everything ``seat`` may know (``None``: a spectator).
+
+        The envelope is the same for every game; ``"state"`` is the game's own part.
+        ``"legal"`` lists the action texts of ``seat`` when it must decide.
+        """
+        players = self.current_players()
+        deciding = seat is not None and seat in players
+        return {
+            "game": self.game.id,
+            "seat": seat,
+            "ply": self.ply,
+            "to_move": list(players),
+            "terminal": not players,
+            "score": list(self.score),
+            "winner": self.winner,
+            "legal": [str(a) for a in self.legal_actions(seat)] if deciding else [],
+            "state": self._view(seat),
+        }
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A full state that ``seat`` cannot tell apart from this one (hidden things resampled)."""
+        if seat not in SEATS:
+            raise ValueError(f"determinize needs seat 0 or 1, not {seat!r}")
+        out = self._determinize(seat, rng)
+        if out is not self:
+            out._set_meta(self._info, self._history, self._events)
+        return out
+
+    def _set_meta(self, info: MatchInfo, history: _History | None, events: tuple[Event, ...]) -> None:
+        object.__setattr__(self, "_info", info)
+        object.__setattr__(self, "_history", history)
+        object.__setattr__(self, "_events", events)
+
+
+class Game(ABC):
+    """One game's rules: its id, its options and how a match starts.
+
+    A game is created once by the registry with its validated content data.
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    summary: ClassVar[str] = ""
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    # --- hooks -------------------------------------------------------------------
+
+    @abstractmethod
+    def _initial_state(self, options: Mapping[str, Any]) -> State:
+        """The state before the first decision (a coin toss is usually a chance node)."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """The action whose ``str`` is ``text``. Unknown text: raise IllegalAction."""
+
+    # --- implemented once --------------------------------------------------------
+
+    def option(self, name: str) -> Option:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        known = ", ".join(o.name for o in self.options) or "none"
+        raise BadOption(f"{self.title} has no option {name!r} (options: {known})")
+
+    def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Defaults filled in, every value checked and converted."""
+        values = {o.name: o.default for o in self.options}
+        for name, value in given.items():
+            values[name] = self.option(name).coerce(value)
+        return values
+
+    def new_match(self, seed: int = 0, **options: Any) -> State:
+        """A new match. ``seed`` is recorded; drivers sample chance with ``random.Random(seed)``."""
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BadOption(f"seed must be a whole number, not {seed!r}")
+        resolved = self.resolve_options(options)
+        state = self._initial_state(resolved)
+        state._set_meta(MatchInfo(self.id, seed, resolved), None, ())
+        return state
+
+    def dump(self, state: State) -> dict[str, Any]:
+        """The match record of ``state``: JSON-able, replays to an equal state."""
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "game": self.id,
+            "seed": state.info.seed,
+            "options": dict(state.options),
+            "actions": [[seat, str(action)] for seat, action in state.history()],
+        }
+
+    def load(self, record: Any, *, upto: int | None = None) -> State:
+        """Replay a match record. Anything wrong raises CorruptRecord saying what."""
+        return self.replay(record, upto=upto)[-1]
+
+    def replay(self, record: Any, *, upto: int | None = None) -> list[State]:
+        """Every state of a match record, first to last (or to ``upto`` actions)."""
+        if not isinstance(record, Mapping):
+            raise CorruptRecord("a match record is a JSON object")
+        if record.get("format") != RECORD_FORMAT:
+            raise CorruptRecord("this is not a soccerdesk match record")
+        version = record.get("version")
+        if version != RECORD_VERSION:
+            raise CorruptRecord(f"match record version {version!r} is not supported (this build reads {RECORD_VERSION})")
+        if record.get("game") != self.id:
+            raise CorruptRecord(f"this record is of the game {record.get('game')!r}, not {self.id!r}")
+        seed, options, actions = record.get("seed"), record.get("options"), record.get("actions")
+        if not isinstance(options, Mapping) or not isinstance(actions, list):
+            raise CorruptRecord("the record's options or actions are missing")
+        try:
+            state = self.new_match(seed if isinstance(seed, int) else 0, **options)
+        except RulesError as exc:
+            raise CorruptRecord(f"bad options in record: {exc}") from None
+        states = [state]
+        for index, entry in enumerate(actions[:upto] if upto is not None else actions):
+            if (
+                not isinstance(entry, (list, tuple))
+                or len(entry) != 2
+                or not isinstance(entry[0], int)
+                or not isinstance(entry[1], str)
+            ):
+                raise CorruptRecord(f"action {index + 1} is not a [seat, text] pair")
+            seat, text = entry
+            try:
+                state = state.apply(seat, self.parse_action(text))
+            except RulesError as exc:
+                raise CorruptRecord(f"action {index + 1} ({text!r} by seat {seat}) cannot be replayed: {exc}") from None
+            states.append(state)
+        return states
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.id!r}>"
+
+
+# --- helpers for drivers (controller, simulator, relay) ------------------------------
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    """Pick one chance outcome of ``state`` with its probability."""
+    outcomes = state.chance_outcomes()
+    r = rng.random()
+    total = 0.0
+    for action, p in outcomes:
+        total += p
+        if r < total:
+            return action
+    return outcomes[-1][0]
+
+
+def check_probabilities(outcomes: Sequence[tuple[Action, float]]) -> bool:
+    return bool(outcomes) and all(p > 0 for _, p in outcomes) and math.isclose(sum(p for _, p in outcomes), 1.0, abs_tol=1e-9)
+
+
+def uniform(actions: Iterable[Action]) -> list[tuple[Action, float]]:
+    """Equal chance for each action."""
+    items = list(actions)
+    p = 1.0 / len(items)
+    return [(a, p) for a in items]
+
+
+def weighted(counts: Mapping[Action, int] | Iterable[tuple[Action, int]]) -> list[tuple[Action, float]]:
+    """Chance in proportion to counts (drawing one card from a pile of copies)."""
+    pairs = list(counts.items() if isinstance(counts, Mapping) else counts)
+    pairs = [(a, n) for a, n in pairs if n > 0]
+    total = sum(n for _, n in pairs)
+    return [(a, n / total) for a, n in pairs]
+
+
+def play_out(
+    state: State,
+    choose: Callable[[State, int], Action],
+    rng: random.Random,
+    max_plies: int = 1_000_000,
+) -> State:
+    """Play to the end: ``choose(state, seat)`` for seats, ``rng`` for chance."""
+    for _ in range(max_plies):
+        players = state.current_players()
+        if not players:
+            return state
+        seat = players[0]
+        action = sample_chance(state, rng) if seat == CHANCE else choose(state, seat)
+        state = state.apply(seat, action)
+    raise RuntimeError(f"{state.game.id}: no end after {max_plies} plies")
