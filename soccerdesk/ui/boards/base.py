@@ -1,0 +1,93 @@
+"""What every game board is: a QGraphicsScene drawn from a seat's view.
+
+A board never decides legality. It draws ``view["state"]`` (the game's own part of
+:meth:`soccerdesk.rules.State.view`), offers the action texts in ``view["legal"]``, and
+reports what the user picked as an action text. The session (local or online) applies
+it; an illegal attempt comes back through :meth:`BoardScene.show_refusal`.
+
+Signals:
+    action_chosen(str): the user picked this action text.
+    hint(str): a short instruction for the status bar ("choose a square to pass to").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QGraphicsScene
+
+
+@dataclass(frozen=True)
+class TeamColours:
+    """Team colours. The defaults (blue / orange) stay apart for every kind of colour blindness."""
+
+    home: QColor = QColor("#1f5fbf")
+    away: QColor = QColor("#e07b00")
+    home_text: QColor = QColor("#ffffff")
+    away_text: QColor = QColor("#000000")
+
+    def of(self, seat: int) -> QColor:
+        return self.home if seat == 0 else self.away
+
+    def text_on(self, seat: int) -> QColor:
+        return self.home_text if seat == 0 else self.away_text
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    """What a board needs to know besides the view."""
+
+    game_id: str
+    perspective: int | None  # the seat whose side is drawn at the bottom; None = spectator (seat 0 below)
+    colours: TeamColours = TeamColours()
+    team_names: tuple[str, str] = ("Home", "Away")
+    reveal_all: bool = False  # replay viewer: the view may carry both hands
+
+
+class BoardScene(QGraphicsScene):
+    """Base of the four game boards. Subclasses implement :meth:`render`."""
+
+    action_chosen = Signal(str)
+    hint = Signal(str)
+
+    def __init__(self, config: BoardConfig, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.config = config
+        self.view_data: dict[str, Any] | None = None
+        self.preview: str | None = None
+
+    # --- called by the match window -------------------------------------------------
+
+    def set_view(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
+        """Redraw for a new view. ``events`` (``Event.to_json()`` dicts) may be animated."""
+        self.view_data = view
+        self.preview = None
+        self.render(view, events or [])
+
+    def legal(self) -> list[str]:
+        return list(self.view_data["legal"]) if self.view_data else []
+
+    def keyboard_actions(self) -> list[str]:
+        """The actions Tab cycles through, in a sensible order (default: the legal list)."""
+        return self.legal()
+
+    def set_preview(self, action_text: str | None) -> None:
+        """Show which action Enter would play (keyboard play); ``None`` clears it."""
+        self.preview = action_text
+        if self.view_data is not None:
+            self.render(self.view_data, [])
+
+    def show_refusal(self, reason: str) -> None:
+        """An attempt was refused; the default shows the reason as the hint."""
+        self.hint.emit(reason)
+
+    def choose(self, action_text: str) -> None:
+        self.action_chosen.emit(action_text)
+
+    # --- for subclasses ---------------------------------------------------------------
+
+    def render(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        raise NotImplementedError
