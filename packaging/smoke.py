@@ -1,0 +1,32 @@
+"""Smoke test of a frozen soccerdesk bundle: it starts, knows its version and draws a board."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def executable(bundle: Path, name: str = "soccerdesk") -> Path:
+    if sys.platform == "win32":
+        return bundle / f"{name}.exe"
+    return bundle / name
+
+
+def smoke_test(bundle: Path, version: str, game: str = "soccer-go") -> None:
+    """Raise AssertionError unless the frozen app reports ``version`` and renders ``game``."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    exe = executable(bundle)
+    out = subprocess.run([str(exe), "--version"], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, f"--version failed: {out.stderr}"
+    assert version in out.stdout, f"--version printed {out.stdout!r}, expected {version}"
+    with tempfile.TemporaryDirectory() as tmp:
+        png = Path(tmp) / "shot.png"
+        shot = subprocess.run([str(exe), "--screenshot", game, str(png)], capture_output=True, text=True, env=env, timeout=180)
+        assert shot.returncode == 0, f"--screenshot failed: {shot.stderr}"
+        assert png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "no PNG written"
+    relay = executable(bundle, "soccerdesk-relay")
+    out = subprocess.run([str(relay), "--help"], capture_output=True, text=True, env=env, timeout=60)
+    assert out.returncode == 0, f"relay --help failed: {out.stderr}"
