@@ -12,7 +12,7 @@ Signals:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -24,10 +24,11 @@ from PySide6.QtWidgets import QGraphicsScene
 class TeamColours:
     """Team colours. The defaults (blue / orange) stay apart for every kind of colour blindness."""
 
-    home: QColor = QColor("#1f5fbf")
-    away: QColor = QColor("#e07b00")
-    home_text: QColor = QColor("#ffffff")
-    away_text: QColor = QColor("#000000")
+    # default_factory: PySide6 >= 6.12 makes QColor unhashable, which dataclasses treat as mutable.
+    home: QColor = field(default_factory=lambda: QColor("#1f5fbf"))
+    away: QColor = field(default_factory=lambda: QColor("#e07b00"))
+    home_text: QColor = field(default_factory=lambda: QColor("#ffffff"))
+    away_text: QColor = field(default_factory=lambda: QColor("#000000"))
 
     def of(self, seat: int) -> QColor:
         return self.home if seat == 0 else self.away
@@ -42,7 +43,7 @@ class BoardConfig:
 
     game_id: str
     perspective: int | None  # the seat whose side is drawn at the bottom; None = spectator (seat 0 below)
-    colours: TeamColours = TeamColours()
+    colours: TeamColours = field(default_factory=TeamColours)
     team_names: tuple[str, str] = ("Home", "Away")
     reveal_all: bool = False  # replay viewer: the view may carry both hands
 
