@@ -1,0 +1,99 @@
+"""The difficulty levels offered to players: ``easy``, ``normal``, ``hard`` and ``expert``.
+
+- ``easy``: the game's heuristic bot, but now and then (``EASY_SLIPS`` of its decisions)
+  it plays a random legal action instead — it still plays sensibly, only less sharply.
+- ``normal``: the game's heuristic bot.
+- ``hard``: the search bot (:mod:`soccerdesk.bots.search`), at most 1 s a decision.
+- ``expert``: the search bot, at most 3 s a decision.
+
+Importing this module registers the four names in :data:`soccerdesk.bots.LEVELS`.
+Search settings are tuned per game in :data:`GAME_TUNING`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from soccerdesk.bots import LEVELS, Bot, RandomBot
+from soccerdesk.bots import _heuristic as _make_heuristic
+from soccerdesk.bots.search import SearchBot, SearchSettings, heuristic_parts
+from soccerdesk.rules import _MODULES as _RULE_MODULES
+from soccerdesk.rules import Action, State
+
+HARD_BUDGET = 1.0
+"""Seconds a ``hard`` decision may take."""
+
+EXPERT_BUDGET = 3.0
+"""Seconds an ``expert`` decision may take."""
+
+EASY_SLIPS: dict[str, float] = {
+    "big-time-soccer": 0.3,
+    "pawn-soccer": 0.3,
+    "soccero": 0.3,
+    "soccer-go": 0.3,
+}
+"""Share of an ``easy`` bot's decisions that are random instead of the heuristic's."""
+
+GAME_TUNING: dict[str, SearchSettings] = {
+    "big-time-soccer": SearchSettings(exploration=0.6, rollout_turns=8, action_cap=16),
+    "pawn-soccer": SearchSettings(exploration=0.6, rollout_turns=6, action_cap=16),
+    # A Soccero turn is a chain of small steps (kick or move, roll, one player-move at a
+    # time), so rollouts count seat changes, not steps, and nodes keep few candidates.
+    "soccero": SearchSettings(exploration=0.6, rollout_turns=2, rollout_plies=120, action_cap=12),
+    "soccer-go": SearchSettings(exploration=0.8, rollout_turns=12, action_cap=24),
+}
+"""Search settings of each game at the ``hard`` level (``expert`` only has more time)."""
+
+
+def heuristic_or_none(game_id: str) -> Bot | None:
+    """The game's heuristic bot, or ``None`` while its module is not written yet."""
+    module_name = _RULE_MODULES[game_id].replace("soccerdesk.rules.", "soccerdesk.bots.")
+    try:
+        return _make_heuristic(game_id)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        return None
+
+
+class EasyBot(Bot):
+    """The heuristic with slips: a share of decisions is a random legal action."""
+
+    name = "easy"
+
+    def __init__(self, game_id: str, slips: float | None = None) -> None:
+        super().__init__(game_id)
+        self.slips = EASY_SLIPS.get(game_id, 0.3) if slips is None else slips
+        self.heuristic = heuristic_or_none(game_id) or RandomBot(game_id)
+
+    def choose(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        if self.slips and rng.random() < self.slips:
+            return legal[rng.randrange(len(legal))]
+        return self.heuristic.choose(state, seat, legal, rng)
+
+
+def search_bot(game_id: str, budget: float, name: str, max_iterations: int | None = None) -> SearchBot:
+    """A search bot for ``game_id`` with the game's tuning and this time budget (``None``:
+    no clock, ``max_iterations`` only)."""
+    settings = GAME_TUNING.get(game_id, SearchSettings()).with_changes(
+        time_budget=budget, max_iterations=max_iterations
+    )
+    policy, evaluation = heuristic_parts(heuristic_or_none(game_id))
+    return SearchBot(game_id, settings, policy, evaluation, name=name)
+
+
+def _normal(game_id: str) -> Bot:
+    return heuristic_or_none(game_id) or RandomBot(game_id)
+
+
+def _hard(game_id: str) -> Bot:
+    return search_bot(game_id, HARD_BUDGET, "hard")
+
+
+def _expert(game_id: str) -> Bot:
+    return search_bot(game_id, EXPERT_BUDGET, "expert")
+
+
+LEVELS.update({"easy": EasyBot, "normal": _normal, "hard": _hard, "expert": _expert})
+
+__all__ = ["EXPERT_BUDGET", "GAME_TUNING", "HARD_BUDGET", "EasyBot", "heuristic_or_none", "search_bot"]

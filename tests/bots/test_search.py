@@ -1,0 +1,277 @@
+"""The search bot's mechanics on tiny games made for the test: chance by its
+probabilities, simultaneous secret picks without peeking, look-ahead, caps and the clock."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pytest
+
+from soccerdesk.bots.search import SearchBot, SearchSettings, goal_value
+from soccerdesk.rules.api import CHANCE, Event, Game, IllegalAction, State
+
+
+def _bind(state_class: type[State], game_id: str, start: State) -> Game:
+    """A throw-away Game for a test state class whose matches begin at ``start``."""
+
+    class ToyGame(Game):
+        id = game_id
+        title = game_id
+
+        def _initial_state(self, options: Mapping[str, Any]) -> State:
+            return start
+
+        def parse_action(self, text: str) -> Any:
+            raise IllegalAction(text)
+
+    game = ToyGame()
+    state_class.game = game
+    return game
+
+
+def _settings(**changes: Any) -> SearchSettings:
+    return SearchSettings(time_budget=None, max_iterations=400, rollout_random=1.0).with_changes(**changes)
+
+
+# --- chance: a short shot scores 60% of the time, a long one 30% ------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ShotState(State):
+    """Seat 0 picks "short" (goal 0.6, post 0.2, miss 0.2) or "long" (goal 0.3, miss 0.7).
+
+    Counting outcomes instead of weighing them would prefer "long" (1 of 2 vs 1 of 3)."""
+
+    pick: str | None
+    goals: tuple[int, int]
+
+    def current_players(self) -> tuple[int, ...]:
+        if sum(self.goals):
+            return ()
+        return (0,) if self.pick is None else (CHANCE,)
+
+    def _legal_actions(self, seat: int) -> list[Any]:
+        return ["short", "long"]
+
+    def _chance_outcomes(self) -> list[tuple[Any, float]]:
+        if self.pick == "short":
+            return [("goal", 0.6), ("post", 0.2), ("miss", 0.2)]
+        return [("goal", 0.3), ("miss", 0.7)]
+
+    def _apply(self, seat: int, action: Any, events: list[Event]) -> State:
+        if seat == CHANCE:
+            return replace(self, goals=(1, 0) if action == "goal" else (0, 1))
+        return replace(self, pick=action)
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return self.goals
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        return {"pick": self.pick}
+
+
+SHOT = _bind(ShotState, "shot", ShotState(None, (0, 0)))
+
+
+def test_chance_outcomes_count_by_their_probability() -> None:
+    bot = SearchBot("shot", _settings(max_iterations=600))
+    state = SHOT.new_match(seed=1)
+    assert bot.decide(state, 0, random.Random(3)) == "short"
+    visits, mean = bot.last_statistics["short"]
+    assert mean == pytest.approx(0.2, abs=0.15)  # 0.6 - 0.4
+    assert visits > bot.last_statistics["long"][0]
+
+
+# --- simultaneous secret picks: seat 1 wins by matching seat 0's number -----------------
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState(State):
+    """Both seats secretly pick 1, 2 or 3; equal picks are a goal for seat 1, else for seat 0."""
+
+    picks: tuple[int | None, int | None]
+    goals: tuple[int, int]
+
+    def current_players(self) -> tuple[int, ...]:
+        if sum(self.goals):
+            return ()
+        return tuple(s for s in (0, 1) if self.picks[s] is None)
+
+    def _legal_actions(self, seat: int) -> list[Any]:
+        return [1, 2, 3]
+
+    def _apply(self, seat: int, action: Any, events: list[Event]) -> State:
+        picks = list(self.picks)
+        picks[seat] = action
+        if None in picks:
+            return replace(self, picks=(picks[0], picks[1]))
+        return replace(self, picks=(picks[0], picks[1]), goals=(0, 1) if picks[0] == picks[1] else (1, 0))
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return self.goals
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        return {"mine": None if seat is None else self.picks[seat], "chosen": [p is not None for p in self.picks]}
+
+    def _determinize(self, seat: int, rng: random.Random) -> State:
+        other = 1 - seat
+        picks = list(self.picks)
+        guess = rng.choice((1, 2, 3))
+        if picks[other] is not None:
+            picks[other] = guess
+        return replace(self, picks=(picks[0], picks[1]))
+
+
+MATCH = _bind(MatchState, "match", MatchState((None, None), (0, 0)))
+
+
+def test_simultaneous_picks_are_made_without_seeing_the_other() -> None:
+    """Seat 0 wins 2 times in 3 against an honest matcher; a peeking matcher would always win."""
+    bot = SearchBot("match", _settings(max_iterations=900))
+    bot.decide(MATCH.new_match(seed=1), 0, random.Random(5))
+    stats = bot.last_statistics
+    assert set(stats) == {1, 2, 3}
+    visits = sum(v for v, _ in stats.values())
+    overall = sum(v * m for v, m in stats.values()) / visits
+    assert overall > 0.0  # a peeking seat 1 would drive this to -1
+
+
+def test_a_secret_pick_is_a_mixed_strategy() -> None:
+    bot = SearchBot("match", _settings(max_iterations=300))
+    state = MATCH.new_match(seed=1)
+    picks = {bot.decide(state, 0, random.Random(i)) for i in range(30)}
+    assert len(picks) >= 2
+
+
+def test_the_second_to_pick_cannot_see_the_first_pick() -> None:
+    """Seat 0 has picked; whatever it picked, seat 1's search and decision are the same."""
+    bot = SearchBot("match", _settings(max_iterations=300))
+    start = MATCH.new_match(seed=1)
+    decisions = set()
+    for hidden in (1, 2, 3):
+        state = start.apply(0, hidden)
+        assert state.view(1) == start.apply(0, 1).view(1)
+        decisions.add(bot.decide(state, 1, random.Random(8)))
+        assert all(mean < 0.2 for _, mean in bot.last_statistics.values())  # 1 in 3 matches
+    assert len(decisions) == 1
+
+
+# --- look-ahead: take 1 or 2 from a pile; who takes the last wins ----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PileState(State):
+    pile: int
+    mover: int
+    goals: tuple[int, int]
+
+    def current_players(self) -> tuple[int, ...]:
+        return () if self.pile == 0 else (self.mover,)
+
+    def _legal_actions(self, seat: int) -> list[Any]:
+        return [n for n in (1, 2) if n <= self.pile]
+
+    def _apply(self, seat: int, action: Any, events: list[Event]) -> State:
+        pile = self.pile - action
+        goals = (1, 0) if seat == 0 else (0, 1)
+        return PileState(pile, 1 - seat, goals if pile == 0 else self.goals)
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return self.goals
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        return {"pile": self.pile}
+
+
+PILE = _bind(PileState, "pile", PileState(7, 0, (0, 0)))
+
+
+@pytest.mark.parametrize(("pile", "winning_take"), [(7, 1), (5, 2), (8, 2)])
+def test_the_search_looks_ahead_for_both_seats(pile: int, winning_take: int) -> None:
+    bot = SearchBot("pile", _settings(max_iterations=1500, exploration=1.0))
+    state = PileState(pile, 0, (0, 0))
+    state._set_meta(PILE.new_match(seed=1).info, None, ())
+    assert bot.decide(state, 0, random.Random(2)) == winning_take
+
+
+def test_same_view_and_same_rng_give_the_same_decision() -> None:
+    bot = SearchBot("pile", _settings(max_iterations=50))
+    state = PILE.new_match(seed=4)
+    first = bot.decide(state, 0, random.Random(11))
+    assert all(bot.decide(state, 0, random.Random(11)) == first for _ in range(5))
+
+
+# --- many actions: a node considers at most action_cap, the policy's pick among them -------
+
+
+@dataclass(frozen=True, slots=True)
+class TargetState(State):
+    """Seat 0 names a number 0..79; 42 scores."""
+
+    named: int | None
+
+    def current_players(self) -> tuple[int, ...]:
+        return (0,) if self.named is None else ()
+
+    def _legal_actions(self, seat: int) -> list[Any]:
+        return list(range(80))
+
+    def _apply(self, seat: int, action: Any, events: list[Event]) -> State:
+        return TargetState(action)
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return (1, 0) if self.named == 42 else (0, 0 if self.named is None else 1)
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        return {"named": self.named}
+
+
+TARGET = _bind(TargetState, "target", TargetState(None))
+
+
+def test_action_cap_keeps_the_policys_pick() -> None:
+    def knows_the_target(state: State, seat: int, legal: list[Any], rng: random.Random) -> Any:
+        return 42 if 42 in legal else legal[0]
+
+    bot = SearchBot("target", _settings(max_iterations=60, action_cap=6), policy=knows_the_target)
+    assert bot.decide(TARGET.new_match(seed=1), 0, random.Random(1)) == 42
+    assert len(bot.last_statistics) <= 6
+
+
+# --- the clock ------------------------------------------------------------------------
+
+
+def test_a_decision_keeps_within_its_time_budget() -> None:
+    def slow_policy(state: State, seat: int, legal: list[Any], rng: random.Random) -> Any:
+        time.sleep(0.002)  # a heuristic that takes its time
+        return legal[rng.randrange(len(legal))]
+
+    settings = SearchSettings(time_budget=0.15, rollout_turns=1000, rollout_plies=1000, rollout_random=0.0)
+    bot = SearchBot("pile", settings, policy=slow_policy)
+    state = PileState(400, 0, (0, 0))
+    state._set_meta(PILE.new_match(seed=1).info, None, ())
+    for i in range(5):
+        t0 = time.perf_counter()
+        bot.decide(state, 0, random.Random(i))
+        assert time.perf_counter() - t0 <= 0.15
+        assert bot.last_iterations >= 1
+
+
+def test_a_search_needs_a_clock_or_a_cap() -> None:
+    with pytest.raises(ValueError, match="time budget or an iteration cap"):
+        SearchSettings(time_budget=None, max_iterations=None)
+
+
+def test_unfinished_matches_are_judged_by_goal_difference() -> None:
+    state = PileState(3, 0, (2, 0))
+    state._set_meta(PILE.new_match(seed=1).info, None, ())
+    assert 0.5 < goal_value(state, 0.5) < 1.0
+    assert goal_value(PileState(0, 0, (0, 1)), 0.5) == -1.0
