@@ -1,0 +1,522 @@
+"""What a match window talks to: a :class:`MatchSession`, local or online.
+
+The window never holds a :class:`~soccerdesk.rules.State` and never decides legality. It
+shows the views a session emits, and hands back the action text the user picked. Two
+sessions implement the contract:
+
+* :class:`LocalSession` (this module): the state, the dice and the bots live in this
+  process — matches against a bot and hot-seat matches on one screen.
+* ``RemoteSession`` (``soccerdesk/ui/online.py``): the relay holds the state; the session
+  forwards actions and relays views.
+
+The contract, for anyone writing a session
+-------------------------------------------
+
+Signals (all emitted on the UI thread):
+
+``view_changed(dict view, list events)``
+    A new position to show. ``view`` is ``State.view(seat)`` of the seat this screen shows
+    now (see :meth:`MatchSession.viewer`); ``events`` are the ``Event.to_json()`` dicts
+    that happened since the previous ``view_changed`` and that this seat may see, oldest
+    first (the window writes them to the log and animates dice and cards). Emitted after
+    :meth:`MatchSession.start`, after every applied action, after undo and after
+    :meth:`MatchSession.take_over`.
+``refused(str reason)``
+    An action submitted from this screen was not applied; ``reason`` says why in words
+    (the ``IllegalAction`` reason, or "the connection is lost" ...). Nothing changed.
+``status(str text)``
+    A one-line status for the status bar ("Bot is thinking…", "Waiting for Alice").
+``busy(bool)``
+    ``True`` while a player that is not on this screen (a bot, the remote opponent) is
+    deciding and this screen has nothing to do; ``False`` when that is over.
+``handover(int seat, str name)``
+    Hot-seat: the screen must pass to the player of ``seat`` before their secret cards
+    may be shown. The session holds back the next ``view_changed`` until the window calls
+    :meth:`MatchSession.take_over` (the window shows a cover until then).
+``undo_available(bool)``
+    Whether :meth:`MatchSession.undo` would do anything now.
+``finished(dict summary)``
+    The match is over. ``summary`` has ``game`` (id), ``title``, ``score`` ([goals seat 0,
+    goals seat 1]), ``winner`` (0, 1 or None), ``names`` ([name seat 0, name seat 1]),
+    ``plies`` (actions played, chance included) and ``local_seats``. Emitted once, after
+    the final ``view_changed``.
+
+Methods: :meth:`start`, :meth:`submit`, :meth:`local_seats`, :meth:`player_names`,
+:meth:`viewer`, :meth:`take_over`, :meth:`can_undo`, :meth:`undo`, :meth:`record`,
+:meth:`rematch`, :meth:`close`. A session that cannot do something (undo online, save a
+match the relay holds) returns ``False`` from ``can_undo`` / ``None`` from ``record``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+import traceback
+from abc import abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from soccerdesk.bots import Bot, make_bot
+from soccerdesk.rules import CHANCE, Game, IllegalAction, RulesError, State, sample_chance
+
+APP_KEY = "app"
+"""Key of the app's own data (players, names) inside a saved match record.
+
+``Game.replay`` ignores unknown keys, so a save file is also a plain match record that the
+simulator, the relay and the replay viewer can read.
+"""
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who sits at a seat: a human on this computer, a bot, or someone far away."""
+
+    kind: str  # "human", "bot" or "remote"
+    name: str
+    bot: str | None = None  # the bot name given to ``make_bot`` (kind "bot" only)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Player:
+        if not isinstance(data, Mapping) or data.get("kind") not in ("human", "bot", "remote"):
+            raise ValueError("a player is an object with kind human, bot or remote")
+        bot = data.get("bot")
+        return cls(str(data["kind"]), str(data.get("name", "")), None if bot is None else str(bot))
+
+
+class MatchSession(QObject):
+    """A match as the window sees it. The module docstring is the full contract."""
+
+    view_changed = Signal(object, object)  # dict view, list of event dicts (object: no copying)
+    refused = Signal(str)
+    status = Signal(str)
+    busy = Signal(bool)
+    handover = Signal(int, str)
+    undo_available = Signal(bool)
+    finished = Signal(object)  # dict summary
+
+    def __init__(self, game: Game, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.game = game
+
+    @property
+    def game_id(self) -> str:
+        return self.game.id
+
+    @abstractmethod
+    def start(self) -> None:
+        """Begin (or resume): emits the first ``view_changed`` (or ``handover``)."""
+
+    @abstractmethod
+    def submit(self, action_text: str) -> None:
+        """Play ``action_text`` for the seat on screen. Refusals come back as ``refused``."""
+
+    @abstractmethod
+    def local_seats(self) -> tuple[int, ...]:
+        """Seats played by people at this screen: ``(0,)``, ``(1,)`` or ``(0, 1)`` (hot-seat)."""
+
+    @abstractmethod
+    def player_names(self) -> tuple[str, str]:
+        """Display names of seat 0 and seat 1."""
+
+    @abstractmethod
+    def viewer(self) -> int | None:
+        """The seat whose view is on screen now (``None``: a spectator's view)."""
+
+    def take_over(self) -> None:
+        """Hot-seat: the player announced by ``handover`` is at the screen now."""
+
+    def can_undo(self) -> bool:
+        return False
+
+    def undo(self) -> None:
+        """Take back this screen's last decision, if :meth:`can_undo`; else refuse."""
+        self.refused.emit("undo is not possible in this match")
+
+    def record(self) -> dict[str, Any] | None:
+        """The match record to save (``Game.dump`` plus the app's players), or ``None``."""
+        return None
+
+    def rematch(self) -> MatchSession | None:
+        """A new session with the same players and options, or ``None`` if not offered."""
+        return None
+
+    def close(self) -> None:
+        """Stop background work; no signal is emitted afterwards."""
+
+
+# --- local matches ---------------------------------------------------------------------
+
+
+@dataclass
+class _PendingEvents:
+    """Events not yet shown: public ones once, private ones to their own seat only."""
+
+    public: list[dict[str, Any]] = field(default_factory=list)
+    private: dict[int, list[dict[str, Any]]] = field(default_factory=lambda: {0: [], 1: []})
+
+    def add(self, state: State, local: Sequence[int]) -> None:
+        for event in state.events:
+            if event.audience is None:
+                self.public.append(event.to_json())
+            else:
+                for seat in local:
+                    if event.visible_to(seat):
+                        self.private[seat].append(event.to_json())
+
+    def take(self, seat: int | None) -> list[dict[str, Any]]:
+        out = self.public
+        self.public = []
+        if seat is not None:
+            out = out + self.private[seat]
+            self.private[seat] = []
+        return out
+
+
+class LocalSession(MatchSession):
+    """A match played in this process: humans at this screen, bots on a worker thread.
+
+    Chance (dice, draws, shuffles) is sampled with a ``random.Random`` seeded from the
+    match seed, so a match started with the same seed and the same decisions replays the
+    same. Every applied action is written to ``autosave`` (when given) at once, so a crash
+    loses nothing.
+
+    Undo takes back the last decision of a player at this screen and everything after it,
+    but never past a chance step (a die roll, a draw, a shuffle) nor past a reveal (a
+    secret choice made while the other seat also chose, which is shown once both are in):
+    going back over those would let a player re-roll or change a choice after seeing the
+    opponent's.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        players: tuple[Player, Player],
+        *,
+        seed: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        record: Mapping[str, Any] | None = None,
+        autosave: Path | None = None,
+        bot_factory: Callable[[str, str], Bot] = make_bot,
+        parent: QObject | None = None,
+    ) -> None:
+        """A new match (``seed``, ``options``) or one resumed from ``record``.
+
+        ``record`` is a saved match record; it must replay (``CorruptRecord`` otherwise).
+        ``bot_factory(name, game_id)`` makes the bots (tests pass their own).
+        """
+        super().__init__(game, parent)
+        if any(p.kind == "remote" for p in players):
+            raise ValueError("a local session has no remote players")
+        self.players = players
+        self.autosave = autosave
+        if record is not None:
+            states = game.replay(record)
+        else:
+            if seed is None:
+                seed = random.SystemRandom().randrange(2**31)
+            states = [game.new_match(seed=seed, **dict(options or {}))]
+        self._states: list[State] = states
+        start = states[-1]
+        # A resumed match continues with fresh dice: its record already holds every past roll.
+        salt = f"{start.info.seed}:{start.ply}"
+        self._chance_rng = random.Random(salt)
+        self._bot_rngs = {seat: random.Random(f"{salt}:{seat}") for seat in (0, 1)}
+        self._bots: dict[int, Bot] = {
+            seat: bot_factory(p.bot or "heuristic", game.id) for seat, p in enumerate(players) if p.kind == "bot"
+        }
+        self._executor: ThreadPoolExecutor | None = None
+        self._generation = 0  # bumps on undo/close so a late bot answer is dropped
+        self._thinking: set[int] = set()
+        self._events = _PendingEvents()
+        self._viewer: int | None = self.local_seats()[0]
+        self._awaiting_takeover: int | None = None
+        self._closed = False
+        self._finished_sent = False
+        self._bot_factory = bot_factory
+        self._answers: list[tuple[int, int, Future[tuple[str, str]]]] = []
+        # Bots think on a worker thread; their answers are picked up here, on the UI thread,
+        # because emitting Qt signals from Python worker threads is not safe in every PySide6.
+        self._poll = QTimer(self)
+        self._poll.setInterval(10)
+        self._poll.timeout.connect(self._collect_answers)
+
+    # --- the contract --------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """The current full state (for tests and the app's own tools; the window never reads it)."""
+        return self._states[-1]
+
+    def local_seats(self) -> tuple[int, ...]:
+        return tuple(seat for seat, p in enumerate(self.players) if p.kind == "human")
+
+    def player_names(self) -> tuple[str, str]:
+        return (self.players[0].name, self.players[1].name)
+
+    def viewer(self) -> int | None:
+        return self._viewer
+
+    def start(self) -> None:
+        self._advance()
+
+    def submit(self, action_text: str) -> None:
+        if self._closed:
+            return
+        seat = self._viewer
+        state = self.state
+        if self._awaiting_takeover is not None or seat is None or seat not in self.local_seats():
+            self.refused.emit("wait: it is not your turn yet")
+            return
+        if seat not in state.current_players():
+            self.refused.emit("the match is over" if state.is_terminal() else "wait: it is not your turn")
+            return
+        try:
+            action = self.game.parse_action(action_text)
+            nxt = state.apply(seat, action)
+        except IllegalAction as exc:
+            self.refused.emit(exc.reason)
+            return
+        self._push(nxt)
+        self._advance()
+
+    def take_over(self) -> None:
+        if self._awaiting_takeover is None:
+            return
+        self._viewer = self._awaiting_takeover
+        self._awaiting_takeover = None
+        self._emit_view()
+
+    def can_undo(self) -> bool:
+        return self._undo_target() is not None
+
+    def undo(self) -> None:
+        target = self._undo_target()
+        if target is None:
+            self.refused.emit("nothing to undo: a die roll, a draw or a reveal cannot be taken back")
+            return
+        self._generation += 1
+        self._thinking.clear()
+        del self._states[target + 1 :]
+        self._events = _PendingEvents()
+        self._write_autosave()
+        self.status.emit("Move taken back")
+        self._advance(after_undo=True)
+
+    def record(self) -> dict[str, Any]:
+        data = self.game.dump(self.state)
+        data[APP_KEY] = {"players": [p.to_json() for p in self.players], "saved": time.time()}
+        return data
+
+    def rematch(self) -> LocalSession:
+        return LocalSession(
+            self.game,
+            self.players,
+            options=self.state.options,
+            autosave=new_autosave_path(self.autosave.parent, self.game.id) if self.autosave else None,
+            bot_factory=self._bot_factory,
+            parent=self.parent(),
+        )
+
+    def close(self) -> None:
+        self._closed = True
+        self._generation += 1
+        self._poll.stop()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    @classmethod
+    def players_of(cls, record: Mapping[str, Any]) -> tuple[Player, Player] | None:
+        """The players saved in a record by :meth:`record`, or ``None`` if it has none."""
+        app = record.get(APP_KEY)
+        if not isinstance(app, Mapping):
+            return None
+        found = app.get("players")
+        if not isinstance(found, list) or len(found) != 2:
+            return None
+        try:
+            return (Player.from_json(found[0]), Player.from_json(found[1]))
+        except ValueError:
+            return None
+
+    # --- driving the match ------------------------------------------------------
+
+    def _push(self, state: State) -> None:
+        self._states.append(state)
+        self._events.add(state, self.local_seats())
+        self._write_autosave()
+
+    def _advance(self, after_undo: bool = False) -> None:
+        """Resolve chance, start bots, and show the position to the right seat."""
+        if self._closed:
+            return
+        state = self.state
+        while state.current_players() == (CHANCE,):
+            state = state.apply(CHANCE, sample_chance(state, self._chance_rng))
+            self._push(state)
+        players = state.current_players()
+        for seat in players:
+            if seat in self._bots and seat not in self._thinking:
+                self._start_bot(seat)
+        humans = [seat for seat in players if seat in self.local_seats()]
+        next_viewer = self._viewer
+        if humans:
+            next_viewer = self._viewer if self._viewer in humans else humans[0]
+        elif not players and len(self.local_seats()) > 1:
+            next_viewer = None  # hot-seat match over: both may look, no secret is left to keep
+        self.busy.emit(bool(players) and not humans)
+        if humans:
+            self.status.emit(f"{self.players[next_viewer].name} to play" if next_viewer is not None else "")
+        if (
+            next_viewer is not None
+            and self._viewer is not None
+            and next_viewer != self._viewer
+            and self._has_secrets(state)
+        ):
+            self._awaiting_takeover = next_viewer
+            self.undo_available.emit(False)
+            self.handover.emit(next_viewer, self.players[next_viewer].name)
+            return
+        self._viewer = next_viewer
+        self._emit_view()
+
+    def _emit_view(self) -> None:
+        state = self.state
+        self.view_changed.emit(state.view(self._viewer), self._events.take(self._viewer))
+        self.undo_available.emit(self.can_undo())
+        if state.is_terminal() and not self._finished_sent:
+            self._finished_sent = True
+            self.status.emit("Full time")
+            self.finished.emit(
+                {
+                    "game": self.game.id,
+                    "title": self.game.title,
+                    "score": list(state.score),
+                    "winner": state.winner,
+                    "names": list(self.player_names()),
+                    "plies": state.ply,
+                    "local_seats": list(self.local_seats()),
+                }
+            )
+
+    @staticmethod
+    def _has_secrets(state: State) -> bool:
+        """Whether the two seats see different things (then a hand-over hides the screen)."""
+        return state.view(0)["state"] != state.view(1)["state"]
+
+    def _undo_target(self) -> int | None:
+        """Index of the state to go back to, or ``None``.
+
+        The target is the latest state at which a player at this screen decided, such that
+        no chance step and no reveal lies between it and now.
+        """
+        local = set(self.local_seats())
+        states = self._states
+        for index in range(len(states) - 1, 0, -1):
+            seat = states[index].history()[-1][0]
+            if seat == CHANCE or self._is_reveal(index):
+                return None
+            if seat in local and len(states[index - 1].legal_actions(seat)) > 1:
+                return index - 1  # a forced move (one legal action) is no decision to return to
+        return None
+
+    def _is_reveal(self, index: int) -> bool:
+        """Whether the action that made ``states[index]`` was part of a simultaneous secret
+        choice, or showed a hidden card (see :data:`REVEAL_EVENT_KINDS`)."""
+        states = self._states
+        before = states[index - 1]
+        if len(before.current_players()) > 1:
+            return True
+        if index >= 2:
+            earlier = set(states[index - 2].current_players())
+            # The second half of a simultaneous choice: the other seat had already chosen in secret.
+            if len(earlier) > 1 and set(before.current_players()) < earlier:
+                return True
+        return any(event.kind in REVEAL_EVENT_KINDS for event in states[index].events)
+
+    # --- bots -----------------------------------------------------------------------
+
+    def _start_bot(self, seat: int) -> None:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="soccerdesk-bot")
+        self._thinking.add(seat)
+        self.status.emit(f"{self.players[seat].name} is thinking…")
+        generation, state, bot, rng = self._generation, self.state, self._bots[seat], self._bot_rngs[seat]
+        future = self._executor.submit(_think, state, seat, bot, rng)
+        self._answers.append((generation, seat, future))
+        if not self._poll.isActive():
+            self._poll.start()
+
+    def _collect_answers(self) -> None:
+        """On the UI thread: take the bots' finished answers (no Qt call ever leaves this thread)."""
+        done = [entry for entry in self._answers if entry[2].done()]
+        self._answers = [entry for entry in self._answers if not entry[2].done()]
+        if not self._answers:
+            self._poll.stop()
+        for generation, seat, future in done:
+            if future.cancelled():
+                continue
+            text, error = future.result()
+            self._on_bot_decided(generation, seat, text, error)
+
+    def _on_bot_decided(self, generation: int, seat: int, text: str, error: str) -> None:
+        if self._closed or generation != self._generation:
+            return
+        self._thinking.discard(seat)
+        state = self.state
+        if seat not in state.current_players():
+            return
+        legal = state.legal_actions(seat)
+        action = None
+        if not error:
+            try:
+                action = self.game.parse_action(text)
+            except RulesError:
+                error = f"bot answered {text!r}, which does not parse"
+        if action is None or action not in legal:
+            # The position moved on while the bot thought, or the bot failed: never stall the match.
+            if os.environ.get("SOCCERDESK_DEBUG"):
+                print(f"bot at seat {seat} fell back to a random move: {error or text}")
+            action = legal[self._bot_rngs[seat].randrange(len(legal))]
+        self._push(state.apply(seat, action))
+        self._advance()
+
+    # --- autosave -----------------------------------------------------------------
+
+    def _write_autosave(self) -> None:
+        if self.autosave is None:
+            return
+        self.autosave.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.autosave.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.record()))
+        os.replace(tmp, self.autosave)  # atomic: a crash mid-write keeps the previous save
+
+
+def _think(state: State, seat: int, bot: Bot, rng: random.Random) -> tuple[str, str]:
+    """On a worker thread: the bot's action text, or ``("", traceback)`` if the bot failed."""
+    try:
+        return str(bot.decide(state, seat, rng)), ""
+    except Exception:  # a bot bug must not end the match: the UI thread falls back
+        return "", traceback.format_exc(limit=3)
+
+
+REVEAL_EVENT_KINDS = frozenset({"reveal", "flip", "reveal_choices", "shootout_reveal"})
+"""Event kinds after which undo must stop even outside a simultaneous choice.
+
+A game that shows a hidden card outside a simultaneous choice names that event one of these.
+"""
+
+
+def new_autosave_path(folder: Path, game_id: str) -> Path:
+    """A fresh autosave file name in ``folder`` for a new match of ``game_id``."""
+    return folder / f"{game_id}-{time.strftime('%Y%m%d-%H%M%S')}-{int(time.time() * 1000) % 1000:03d}.json"

@@ -1,0 +1,98 @@
+"""LocalSession: the controller a match window talks to (toy game, no window)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from toy import GAME, toy_bots
+
+from soccerdesk.rules import CorruptRecord
+from soccerdesk.ui.session import LocalSession, Player
+
+HUMAN = Player("human", "Ann")
+BOT = Player("bot", "Bot", "first")
+
+
+def _session(players: tuple[Player, Player], tmp_path: Path | None = None, **kw: object) -> LocalSession:
+    autosave = tmp_path / "auto.json" if tmp_path else None
+    return LocalSession(GAME, players, seed=3, autosave=autosave, bot_factory=toy_bots, **kw)  # type: ignore[arg-type]
+
+
+def test_views_are_of_the_human_seat_and_chance_is_resolved(qtbot) -> None:
+    session = _session((HUMAN, BOT))
+    views: list[dict] = []
+    session.view_changed.connect(lambda view, events: views.append(view))
+    session.start()
+    assert views and views[-1]["seat"] == 0
+    assert views[-1]["legal"] == ["show 1", "show 2"]  # the coin toss is already done
+    session.close()
+
+
+def test_bot_answers_off_the_ui_thread_and_match_reaches_the_end(qtbot, tmp_path: Path) -> None:
+    session = _session((HUMAN, BOT), tmp_path)
+    summaries: list[dict] = []
+    session.finished.connect(summaries.append)
+    session.start()
+    for _ in range(40):
+        if summaries:
+            break
+        if session.viewer() in session.state.current_players():
+            session.submit("show 2")  # the bot shows 1: an odd sum, a goal every time
+        qtbot.waitUntil(lambda: bool(summaries) or 0 in session.state.current_players(), timeout=3000)
+    assert summaries and max(summaries[0]["score"]) == 2
+    saved = json.loads((tmp_path / "auto.json").read_text())
+    assert GAME.load(saved) == session.state  # autosave after every action
+    assert LocalSession.players_of(saved) == (HUMAN, BOT)
+    session.close()
+
+
+def test_illegal_text_is_refused_with_the_reason(qtbot) -> None:
+    session = _session((HUMAN, BOT))
+    reasons: list[str] = []
+    session.refused.connect(reasons.append)
+    session.start()
+    session.submit("show 7")
+    assert reasons and "not an action" in reasons[0]
+
+
+def test_hot_seat_hands_over_before_showing_the_next_secret(qtbot) -> None:
+    session = _session((HUMAN, Player("human", "Ben")))
+    views: list[dict] = []
+    handovers: list[tuple[int, str]] = []
+    session.view_changed.connect(lambda view, events: views.append(view))
+    session.handover.connect(lambda seat, name: handovers.append((seat, name)))
+    session.start()
+    session.submit("show 2")
+    assert handovers == [(1, "Ben")]
+    shown = len(views)
+    session.submit("show 1")  # nobody may play for Ben before he takes the screen
+    assert len(views) == shown
+    session.take_over()
+    assert views[-1]["seat"] == 1 and views[-1]["state"]["mine"] is None
+
+
+def test_undo_never_goes_back_over_a_reveal(qtbot) -> None:
+    # In odds and evens every choice is simultaneous: nothing can be taken back.
+    session = _session((HUMAN, BOT))
+    session.start()
+    session.submit("show 1")
+    qtbot.waitUntil(lambda: session.state.ply >= 3, timeout=3000)
+    assert not session.can_undo()
+    reasons: list[str] = []
+    session.refused.connect(reasons.append)
+    session.undo()
+    assert reasons and "cannot be taken back" in reasons[0]
+
+
+def test_resume_from_a_record_and_refuse_a_corrupt_one(qtbot) -> None:
+    first = _session((HUMAN, BOT))
+    first.start()
+    first.submit("show 2")
+    qtbot.waitUntil(lambda: first.state.ply >= 3, timeout=3000)
+    record = first.record()
+    resumed = LocalSession(GAME, (HUMAN, BOT), record=record, bot_factory=toy_bots)
+    assert resumed.state == first.state
+    with pytest.raises(CorruptRecord):
+        LocalSession(GAME, (HUMAN, BOT), record={**record, "actions": [[0, "nonsense"]]}, bot_factory=toy_bots)
