@@ -62,7 +62,8 @@ class SearchSettings:
     stops and the position is evaluated; ``rollout_plies`` caps its actions (chance included).
     ``rollout_random`` is the share of random moves in rollouts. ``action_cap`` limits how many
     actions of one node the tree considers. ``goal_weight`` scales the goal difference in the
-    evaluation of an unfinished match. ``reserve`` is the share of the budget kept back
+    evaluation of an unfinished match. The policy's own pick is kept unless another action
+    has more than ``1 / keep_policy_pick`` times its visits. ``reserve`` is the share of the budget kept back
     for the last iteration, the final choice and the caller's own work.
     """
 
@@ -75,6 +76,7 @@ class SearchSettings:
     action_cap: int = 24
     goal_weight: float = 0.5
     mixed_secret_choice: bool = True
+    keep_policy_pick: float = 0.8
     reserve: float = 0.1
 
     def __post_init__(self) -> None:
@@ -104,20 +106,25 @@ class _Node:
     ``edges`` holds the statistics of a single seat's actions keyed by ``(seat, action)``;
     at a simultaneous choice both seats keep their own edges (decoupled UCT) and the child
     reached by the pair of picks sits in ``joint``; chance outcomes sit in ``outcomes``.
-    ``allowed`` is the capped set of actions this node considers, fixed on its first visit.
+    ``allowed`` is the capped set of actions this node considers, fixed on its first visit;
+    ``preferred`` the rollout policy's pick there, tried first.
     """
 
-    __slots__ = ("edges", "joint", "outcomes", "allowed")
+    __slots__ = ("edges", "joint", "outcomes", "allowed", "preferred")
 
     def __init__(self) -> None:
         self.edges: dict[tuple[int, Action], _Edge] = {}
         self.joint: dict[tuple[Action, Action], _Node] = {}
         self.outcomes: dict[Action, _Node] = {}
         self.allowed: dict[int, set[Action]] = {}
+        self.preferred: dict[int, Action] = {}
 
 
 class _OutOfTime(Exception):
     pass
+
+
+_NOTHING = object()
 
 
 def goal_value(state: State, goal_weight: float) -> float:
@@ -196,7 +203,8 @@ class SearchBot(Bot):
 
     def _search(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
         root = _Node()
-        root.allowed[seat] = self._candidates(state, seat, legal, rng)
+        root.preferred[seat] = self.policy(state, seat, legal, rng)
+        root.allowed[seat] = self._candidates(root, state, seat, legal, rng)
         cap = self.settings.max_iterations
         iterations = 0
         while cap is None or iterations < cap:
@@ -219,8 +227,9 @@ class SearchBot(Bot):
     def _final_choice(self, root: _Node, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
         edges = [(a, root.edges.get((seat, a))) for a in legal if a in root.allowed[seat]]
         visited = [(a, e) for a, e in edges if e is not None and e.visits > 0]
+        preferred = root.preferred[seat]
         if not visited:  # not one iteration finished in time: trust the policy
-            return self.policy(state, seat, legal, rng)
+            return preferred
         if self.settings.mixed_secret_choice and state.current_players() == (0, 1):
             # A secret pick drawn in proportion to visits; rarely tried picks are noise.
             best = max(e.visits for _, e in visited)
@@ -232,7 +241,11 @@ class SearchBot(Bot):
                 if r < 0:
                     return action
             return pool[-1][0]
-        return max(visited, key=lambda ae: (ae[1].visits, ae[1].value / ae[1].visits))[0]
+        action, edge = max(visited, key=lambda ae: (ae[1].visits, ae[1].value / ae[1].visits))
+        kept = root.edges.get((seat, preferred))
+        if kept is not None and kept.visits >= self.settings.keep_policy_pick * edge.visits:
+            return preferred  # the search found nothing clearly better than the policy's pick
+        return action
 
     def _iterate(self, root: _Node, world: State, rng: random.Random) -> None:
         path: list[tuple[_Edge, int]] = []
@@ -281,11 +294,12 @@ class SearchBot(Bot):
         legal = state.legal_actions(seat)
         allowed = node.allowed.get(seat)
         if allowed is None:
-            allowed = node.allowed[seat] = self._candidates(state, seat, legal, rng)
+            allowed = node.allowed[seat] = self._candidates(node, state, seat, legal, rng)
         considered = [a for a in legal if a in allowed]
         if not considered:  # this world offers none of the actions seen before
-            considered = list(self._candidates(state, seat, legal, rng))
-            allowed.update(considered)
+            node.preferred.pop(seat, None)
+            allowed.update(self._candidates(node, state, seat, legal, rng))
+            considered = [a for a in legal if a in allowed]
         untried: list[tuple[Action, _Edge]] = []
         best: tuple[float, Action, _Edge] | None = None
         c = self.settings.exploration
@@ -302,8 +316,8 @@ class SearchBot(Bot):
                 best = (ucb, action, edge)
         if untried:
             # The policy's own pick first, then the rest in random order.
-            if len(untried) > 1 and len(untried) == len(considered):
-                preferred = self.policy(state, seat, [a for a, _ in untried], rng)
+            if len(considered) > 1:
+                preferred = self._preferred(node, state, seat, considered, rng)
                 for action, edge in untried:
                     if action == preferred:
                         return action, edge, True
@@ -312,12 +326,19 @@ class SearchBot(Bot):
         assert best is not None
         return best[1], best[2], False
 
-    def _candidates(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> set[Action]:
+    def _preferred(self, node: _Node, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        """The policy's pick at ``node`` among ``legal`` (two or more), asked once per node."""
+        found = node.preferred.get(seat, _NOTHING)
+        if found is _NOTHING or found not in legal:
+            found = node.preferred[seat] = self.policy(state, seat, legal, rng)
+        return found
+
+    def _candidates(self, node: _Node, state: State, seat: int, legal: list[Action], rng: random.Random) -> set[Action]:
         """At most ``action_cap`` of ``legal``, the policy's pick always among them."""
         cap = self.settings.action_cap
         if len(legal) <= cap:
             return set(legal)
-        preferred = self.policy(state, seat, legal, rng)
+        preferred = self._preferred(node, state, seat, legal, rng)
         others = [a for a in legal if a != preferred]
         return {preferred, *rng.sample(others, cap - 1)}
 

@@ -1,0 +1,142 @@
+"""How much stronger each difficulty level is than the ones below it, per game.
+
+    .venv/bin/python benchmarks/bot_strength.py --games soccer-go --matches 200
+    .venv/bin/python benchmarks/bot_strength.py --matches 40 --budget hard=0.2 --budget expert=0.5 --jobs 2
+
+For every game and every pair (higher level, lower level) among random < easy < normal <
+hard < expert it plays ``--matches`` matches with seats alternating (the simulator's
+``play_match``), then prints the higher level's wins, losses and draws, its win rate of
+the decided matches with a 95% Wilson interval, and each side's decision time p95.
+``--budget LEVEL=SECONDS`` shortens a search level's clock (the acceptance runs use the
+real 1 s / 3 s; these machines often cannot afford that); the budget used is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from itertools import combinations
+from typing import Any
+
+from soccerdesk.bots import Bot, make_bot
+from soccerdesk.bots.levels import EXPERT_BUDGET, HARD_BUDGET, search_bot
+from soccerdesk.rules import GAMES
+from soccerdesk.sim import MatchResult, percentile, play_match, wilson
+
+LADDER = ("random", "easy", "normal", "hard", "expert")
+"""The levels from weakest to strongest."""
+
+DEFAULT_BUDGETS = {"hard": HARD_BUDGET, "expert": EXPERT_BUDGET}
+
+
+def _bot(name: str, game_id: str, budgets: dict[str, float]) -> Bot:
+    if name in budgets:
+        return search_bot(game_id, budgets[name], name)
+    return make_bot(name, game_id)
+
+
+def _one_match(job: tuple[str, str, str, dict[str, float], int, bool]) -> MatchResult:
+    game_id, higher, lower, budgets, seed, swap = job
+    bots = [_bot(higher, game_id, budgets), _bot(lower, game_id, budgets)]
+    result = play_match(game_id, bots, seed, swap=swap, options={})
+    result.record = None  # not needed here, and large to send between processes
+    return result
+
+
+def measure(
+    game_id: str, higher: str, lower: str, matches: int, seed: int, budgets: dict[str, float], jobs: int
+) -> dict[str, Any]:
+    """Play ``matches`` matches of ``higher`` against ``lower``; the higher level's record."""
+    seeds = random.Random(f"{seed}:{game_id}:{higher}:{lower}")
+    work = [(game_id, higher, lower, budgets, seeds.randrange(2**31), i % 2 == 1) for i in range(matches)]
+    start = time.perf_counter()
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(_one_match, work))
+    else:
+        results = [_one_match(job) for job in work]
+    wins = sum(1 for r in results if r.winner == 0)
+    losses = sum(1 for r in results if r.winner == 1)
+    decided = wins + losses
+    lo, hi = wilson(wins, decided)
+    return {
+        "game": game_id,
+        "higher": higher,
+        "lower": lower,
+        "matches": matches,
+        "wins": wins,
+        "losses": losses,
+        "draws": matches - decided,
+        "win_rate_decided": wins / decided if decided else None,
+        "ci95": [lo, hi],
+        "decision_ms_p95": [1000 * percentile([t for r in results for t in r.decision_s[i]], 95) for i in (0, 1)],
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def _level_text(name: str, budgets: dict[str, float]) -> str:
+    return f"{name} ({budgets[name]:g} s)" if name in budgets else name
+
+
+def print_row(row: dict[str, Any], budgets: dict[str, float]) -> None:
+    pair = f"{_level_text(row['higher'], budgets)} vs {_level_text(row['lower'], budgets)}"
+    decided = row["wins"] + row["losses"]
+    if row["win_rate_decided"] is None:
+        rate = "no decided match"
+    else:
+        lo, hi = row["ci95"]
+        rate = (
+            f"{100 * row['win_rate_decided']:5.1f}% of {decided:3d} decided (95% CI {100 * lo:4.1f}–{100 * hi:4.1f}%)"
+        )
+    p95 = row["decision_ms_p95"]
+    print(
+        f"  {pair:<32} {row['wins']:4d}-{row['losses']:<4d} draws {row['draws']:3d}  {rate}"
+        f"  p95 {p95[0]:7.1f} / {p95[1]:6.1f} ms",
+        flush=True,
+    )
+
+
+def _parse_budgets(pairs: Sequence[str]) -> dict[str, float]:
+    budgets = dict(DEFAULT_BUDGETS)
+    for pair in pairs:
+        level, sep, seconds = pair.partition("=")
+        if not sep or level not in DEFAULT_BUDGETS:
+            raise SystemExit(f"--budget takes hard=SECONDS or expert=SECONDS, not {pair!r}")
+        budgets[level] = float(seconds)
+    return budgets
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
+    parser.add_argument("--levels", nargs="+", default=list(LADDER), choices=LADDER, help="levels to compare")
+    parser.add_argument("--pairs", nargs="+", metavar="HIGH:LOW", help="only these pairs, e.g. hard:normal")
+    parser.add_argument("--matches", type=int, default=200, help="matches per pair (seats alternate)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budget", action="append", default=[], metavar="LEVEL=SECONDS")
+    parser.add_argument("--jobs", type=int, default=1, help="matches played in parallel processes")
+    parser.add_argument("--json", action="store_true", help="also print one JSON line per pair")
+    args = parser.parse_args(argv)
+    budgets = _parse_budgets(args.budget)
+    levels = [name for name in LADDER if name in args.levels]
+    pairs = [(high, low) for low, high in combinations(levels, 2)]
+    if args.pairs:
+        wanted = {tuple(p.split(":", 1)) for p in args.pairs}
+        pairs = [p for p in pairs if p in wanted]
+    for game_id in args.games:
+        print(f"{game_id}: {args.matches} matches per pair, seats alternating, seed {args.seed}")
+        for high, low in pairs:
+            row = measure(game_id, high, low, args.matches, args.seed, budgets, args.jobs)
+            print_row(row, budgets)
+            if args.json:
+                print(json.dumps(row), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
