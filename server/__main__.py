@@ -1,0 +1,82 @@
+"""``soccerdesk-relay``: run the relay server.
+
+soccerdesk-relay --host 127.0.0.1 --port 8765 [--db PATH]
+python -m server --port 0          # any free port; the chosen one is printed
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+from server.relay import RelaySettings, default_db_path, start_relay
+
+
+def parse_args(argv: list[str] | None) -> RelaySettings:
+    d = RelaySettings()
+    p = argparse.ArgumentParser(prog="soccerdesk-relay", description="The soccerdesk relay server (WebSocket at /ws).")
+    p.add_argument(
+        "--host", default=d.host, help=f"address to listen on (default {d.host}; 0.0.0.0 for every interface)"
+    )
+    p.add_argument("--port", type=int, default=d.port, help=f"TCP port (default {d.port}; 0 picks a free one)")
+    p.add_argument(
+        "--db", default="", help=f"SQLite file of the rooms (default {default_db_path()}; ':memory:' keeps nothing)"
+    )
+    p.add_argument("--max-rooms", type=int, default=d.max_rooms, help="rooms held in memory at once")
+    p.add_argument("--heartbeat", type=float, default=d.heartbeat, help="seconds between WebSocket pings")
+    p.add_argument("--message-rate", type=float, default=d.message_rate, help="messages per second per connection")
+    p.add_argument(
+        "--ip-message-rate", type=float, default=d.ip_message_rate, help="messages per second per client address"
+    )
+    p.add_argument("--ip-connections", type=int, default=d.ip_connections, help="open connections per client address")
+    p.add_argument(
+        "--guesses-per-minute", type=int, default=d.guesses_per_minute, help="wrong codes/tokens per address per minute"
+    )
+    p.add_argument("--keep-days", type=float, default=d.keep_days, help="days an untouched room stays in the database")
+    p.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING ...")
+    a = p.parse_args(argv)
+    logging.basicConfig(level=a.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return RelaySettings(
+        host=a.host,
+        port=a.port,
+        db=a.db,
+        max_rooms=a.max_rooms,
+        heartbeat=a.heartbeat,
+        message_rate=a.message_rate,
+        message_burst=max(1, int(a.message_rate * 2)),
+        ip_message_rate=a.ip_message_rate,
+        ip_message_burst=max(1, int(a.ip_message_rate * 2)),
+        ip_connections=a.ip_connections,
+        guesses_per_minute=a.guesses_per_minute,
+        keep_days=a.keep_days,
+    )
+
+
+async def serve(settings: RelaySettings) -> None:
+    """Run until SIGINT/SIGTERM, then close every connection and the database cleanly."""
+    relay = await start_relay(settings)
+    print(f"soccerdesk-relay listening on {relay.url} (database {settings.db_path()})", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # Windows has no signal handlers in asyncio
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await relay.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    settings = parse_args(argv)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve(settings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,477 @@
+"""The relay: an aiohttp WebSocket server that runs the rules for both seats.
+
+    app = create_app(RelaySettings(db=":memory:"))
+    web.run_app(app, host="127.0.0.1", port=8765)
+
+or, embedded in another program's event loop (the desktop app hosting a LAN game,
+the tests, the load benchmark)::
+
+    relay = await start_relay(RelaySettings(host="127.0.0.1", port=0))
+    print(relay.url)          # ws://127.0.0.1:PORT/ws
+    await relay.stop()
+
+One WebSocket per client at ``/ws``; ``GET /`` answers with a short text and
+``GET /health`` with JSON counts. Everything a connection may say is checked against
+:mod:`soccerdesk.net.protocol` before it reaches a room (:mod:`server.rooms`); every
+refusal is an ``error`` or ``refused`` message and changes nothing. Flooding is
+limited per connection and per client address (token buckets), and so are wrong room
+codes and tokens, which makes guessing codes hopeless.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from server.rooms import Hall, Room, RoomSettings
+from server.store import RoomStore
+from soccerdesk.net.protocol import (
+    MAX_FRAME_BYTES,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    decode,
+    encode,
+    error,
+)
+from soccerdesk.rules import GAMES, get_game
+
+log = logging.getLogger("soccerdesk.relay")
+
+SERVER_NAME = "soccerdesk-relay/1"
+
+
+def default_db_path() -> Path:
+    """The relay's SQLite file under the user data directory."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("soccerdesk")) / "relay.sqlite3"
+
+
+@dataclass(frozen=True, slots=True)
+class RelaySettings:
+    """Everything an operator may tune; ``server/README.md`` explains each."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    db: str = ""  # "" : default_db_path(); ":memory:" : no persistence
+    max_rooms: int = 10_000  # rooms held in memory at once
+    heartbeat: float = 20.0  # seconds between WebSocket pings; a silent peer is dropped after about one more
+    message_rate: float = 20.0  # messages per second per connection (sustained)
+    message_burst: int = 40
+    ip_message_rate: float = 200.0  # messages per second per client address, all its connections together
+    ip_message_burst: int = 400
+    ip_connections: int = 32  # open connections per client address
+    guesses_per_minute: int = 20  # wrong room codes or tokens per client address
+    flood_strikes: int = 50  # refused-for-rate messages before the connection is closed
+    hard_frame_bytes: int = 4 * MAX_FRAME_BYTES  # larger frames close the connection (1009)
+    send_queue: int = 1000  # frames waiting for a slow client before it is dropped
+    idle_unload: float = 600.0  # seconds an empty room stays in memory
+    keep_days: float = 30.0  # days an untouched room stays in the database
+    sweep_every: float = 60.0
+    min_seconds: int = 5  # smallest turn clock / abandonment countdown a room may ask for
+    games: tuple[str, ...] = ()  # game ids offered; () : every registered game whose rules load
+
+    def db_path(self) -> str:
+        return self.db or str(default_db_path())
+
+
+class TokenBucket:
+    """``rate`` tokens per second up to ``burst``; :meth:`take` spends one if there is one."""
+
+    __slots__ = ("rate", "burst", "tokens", "stamp")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst, self.tokens, self.stamp = rate, burst, float(burst), time.monotonic()
+
+    def available(self) -> float:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        return self.tokens
+
+    def take(self) -> bool:
+        if self.available() >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def full(self) -> bool:
+        return self.available() >= self.burst
+
+
+@dataclass
+class AddressLimits:
+    """Per client address: open connections, message rate and wrong guesses."""
+
+    settings: RelaySettings
+    connections: dict[str, int] = field(default_factory=dict)
+    messages: dict[str, TokenBucket] = field(default_factory=dict)
+    guesses: dict[str, TokenBucket] = field(default_factory=dict)
+
+    def admit(self, ip: str) -> bool:
+        if self.connections.get(ip, 0) >= self.settings.ip_connections:
+            return False
+        self.connections[ip] = self.connections.get(ip, 0) + 1
+        return True
+
+    def release(self, ip: str) -> None:
+        left = self.connections.get(ip, 0) - 1
+        if left > 0:
+            self.connections[ip] = left
+        else:
+            self.connections.pop(ip, None)
+
+    def message(self, ip: str) -> bool:
+        bucket = self.messages.get(ip)
+        if bucket is None:
+            bucket = self.messages[ip] = TokenBucket(self.settings.ip_message_rate, self.settings.ip_message_burst)
+        return bucket.take()
+
+    def may_guess(self, ip: str) -> bool:
+        bucket = self.guesses.get(ip)
+        return bucket is None or bucket.available() >= 1.0
+
+    def wrong_guess(self, ip: str) -> None:
+        bucket = self.guesses.get(ip)
+        if bucket is None:
+            per_minute = self.settings.guesses_per_minute
+            bucket = self.guesses[ip] = TokenBucket(per_minute / 60.0, per_minute)
+        bucket.take()
+
+    def prune(self) -> None:
+        """Forget addresses with nothing to remember (full buckets, no connections)."""
+        for table in (self.messages, self.guesses):
+            for ip in [ip for ip, b in table.items() if b.full() and ip not in self.connections]:
+                del table[ip]
+
+
+@dataclass(frozen=True, slots=True)
+class _Close:
+    code: str
+    message: str
+
+
+class Connection:
+    """One client WebSocket: a :class:`server.rooms.Peer` with an ordered send queue."""
+
+    def __init__(self, ws: web.WebSocketResponse, ip: str, settings: RelaySettings) -> None:
+        self.ws = ws
+        self.ip = ip
+        self.settings = settings
+        self.bucket = TokenBucket(settings.message_rate, settings.message_burst)
+        self.greeted = False
+        self.room: Room | None = None
+        self.strikes = 0
+        self._last_warning = 0.0
+        self._queue: asyncio.Queue[str | _Close | None] = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write())
+
+    def send(self, text: str) -> None:
+        if self._queue.qsize() >= self.settings.send_queue:
+            log.warning("dropping %s: it does not read its messages", self.ip)
+            self.close("rate_limited", "you are not reading your messages; reconnect to get a snapshot")
+            return
+        self._queue.put_nowait(text)
+
+    def close(self, code: str, message: str) -> None:
+        """Send ``error`` ``code`` and close; later messages to this connection are dropped."""
+        self._queue.put_nowait(_Close(code, message))
+
+    async def _write(self) -> None:
+        while True:
+            item = await self._queue.get()
+            if item is None:
+                return
+            try:
+                if isinstance(item, _Close):
+                    await self.ws.send_str(error(item.code, item.message))
+                    await self.ws.close(code=1008 if item.code != "replaced" else 1000, message=item.code.encode())
+                    return
+                await self.ws.send_str(item)
+            except (ConnectionError, RuntimeError):
+                return
+
+    async def finish(self) -> None:
+        """Stop the writer after what is queued has been sent (or the socket died)."""
+        self._queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._writer, timeout=1.0)
+        self._writer.cancel()
+
+    def flooding(self) -> None:
+        """A message over the rate limit: warn at most once a second, close after many."""
+        self.strikes += 1
+        if self.strikes >= self.settings.flood_strikes:
+            self.close("rate_limited", "too many messages; the connection is closed")
+            return
+        now = time.monotonic()
+        if now - self._last_warning >= 1.0:
+            self._last_warning = now
+            self.send(error("rate_limited", "too many messages; this one was ignored"))
+
+
+HALL = web.AppKey("hall", Hall)
+SETTINGS = web.AppKey("settings", RelaySettings)
+LIMITS = web.AppKey("limits", AddressLimits)
+CONNECTIONS: web.AppKey[set[Connection]] = web.AppKey("connections")
+STORE = web.AppKey("store", RoomStore)
+GAME_LIST: web.AppKey[list[str]] = web.AppKey("games")
+
+
+def available_games(wanted: tuple[str, ...] = ()) -> list[str]:
+    """Ids of the games (``wanted``, or every registered one) whose rules load.
+
+    A game whose module fails to load is left out with a warning, so one broken game
+    does not keep the relay from serving the others.
+    """
+    found = []
+    for game_id in wanted or GAMES:
+        try:
+            get_game(game_id)
+        except Exception as exc:
+            log.warning("game %s is not available: %s", game_id, exc)
+            continue
+        found.append(game_id)
+    return found
+
+
+def create_app(settings: RelaySettings | None = None) -> web.Application:
+    """The relay as an aiohttp application (store opened on startup, closed on cleanup)."""
+    settings = settings or RelaySettings()
+    app = web.Application()
+    app[SETTINGS] = settings
+    app[LIMITS] = AddressLimits(settings)
+    app[CONNECTIONS] = set()
+    app[GAME_LIST] = available_games(settings.games)
+    app.router.add_get("/", _index)
+    app.router.add_get("/health", _health)
+    app.router.add_get("/ws", _websocket)
+    app.cleanup_ctx.append(_hall_context)
+    app.on_shutdown.append(_close_connections)
+    return app
+
+
+async def _hall_context(app: web.Application) -> AsyncIterator[None]:
+    settings = app[SETTINGS]
+    store = RoomStore(settings.db_path())
+    app[STORE] = store
+    app[HALL] = Hall(store, max_rooms=settings.max_rooms)
+    sweeper = asyncio.create_task(_sweep(app))
+    log.info("relay store: %s", store.path)
+    try:
+        yield
+    finally:
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
+        store.close()
+
+
+async def _sweep(app: web.Application) -> None:
+    settings = app[SETTINGS]
+    while True:
+        await asyncio.sleep(settings.sweep_every)
+        try:
+            app[HALL].sweep(settings.idle_unload, settings.keep_days * 86400)
+            app[LIMITS].prune()
+        except Exception:  # a sweep failing must not stop the next one
+            log.exception("room sweep failed")
+
+
+async def _close_connections(app: web.Application) -> None:
+    connections = app[CONNECTIONS]
+    for conn in list(connections):
+        await conn.ws.close(code=1001, message=b"relay shutting down")
+
+
+async def _index(request: web.Request) -> web.Response:
+    return web.Response(text=f"{SERVER_NAME}: connect a soccerdesk client to /ws (protocol {PROTOCOL_VERSION})\n")
+
+
+async def _health(request: web.Request) -> web.Response:
+    app = request.app
+    return web.json_response(
+        {"rooms": len(app[HALL].rooms), "connections": len(app[CONNECTIONS]), "protocol": PROTOCOL_VERSION}
+    )
+
+
+async def _websocket(request: web.Request) -> web.WebSocketResponse:
+    app = request.app
+    settings, limits = app[SETTINGS], app[LIMITS]
+    ws = web.WebSocketResponse(heartbeat=settings.heartbeat, max_msg_size=settings.hard_frame_bytes)
+    await ws.prepare(request)
+    ip = request.remote or "unknown"
+    if not limits.admit(ip):
+        await ws.send_str(
+            error("rate_limited", f"too many connections from your address (at most {settings.ip_connections})")
+        )
+        await ws.close(code=1008, message=b"rate_limited")
+        return ws
+    conn = Connection(ws, ip, settings)
+    app[CONNECTIONS].add(conn)
+    try:
+        async for msg in ws:
+            if msg.type == WSMsgType.TEXT:
+                _receive(app, conn, msg.data)
+            elif msg.type == WSMsgType.BINARY:
+                conn.send(error("malformed", "the relay reads text frames of JSON only"))
+            elif msg.type == WSMsgType.ERROR:
+                log.info("connection from %s failed: %s", ip, ws.exception())
+                break
+    finally:
+        app[CONNECTIONS].discard(conn)
+        limits.release(ip)
+        if conn.room is not None:
+            conn.room.disconnected(conn)
+        await conn.finish()
+    return ws
+
+
+def _receive(app: web.Application, conn: Connection, text: str) -> None:
+    """One text frame: rate-limited, decoded, dispatched; every failure answered with an error."""
+    if not conn.bucket.take() or not app[LIMITS].message(conn.ip):
+        conn.flooding()
+        return
+    try:
+        _dispatch(app, conn, decode(text))
+    except ProtocolError as exc:
+        if exc.code == "version":  # nothing else can be understood: say why and hang up
+            conn.close("version", exc.message)
+        else:
+            conn.send(error(exc.code, exc.message))
+    except Exception:
+        log.exception("message from %s failed", conn.ip)
+        conn.send(error("internal", "the relay failed to handle that message; the match is unchanged"))
+
+
+def _dispatch(app: web.Application, conn: Connection, msg: dict[str, Any]) -> None:
+    kind = msg["type"]
+    settings = app[SETTINGS]
+    if kind == "hello":
+        if msg["version"] != PROTOCOL_VERSION:
+            raise ProtocolError(
+                "version",
+                f"this relay speaks protocol version {PROTOCOL_VERSION}, your client {msg['version']}; "
+                "update soccerdesk to play here",
+            )
+        conn.greeted = True
+        conn.send(encode("welcome", version=PROTOCOL_VERSION, server=SERVER_NAME, games=app[GAME_LIST]))
+        return
+    if kind == "ping":
+        conn.send(encode("pong"))
+        return
+    if not conn.greeted:
+        raise ProtocolError("not_ready", f"send hello with protocol version {PROTOCOL_VERSION} first")
+    room = conn.room
+    if kind in ("create", "join", "resume", "spectate"):
+        if room is not None:
+            raise ProtocolError("not_now", f"this connection is already in room {room.code}")
+        conn.room = _enter(app, conn, msg, settings)
+        return
+    if room is None or room.closed:
+        conn.room = None
+        raise ProtocolError("not_ready", "create, join, resume or spectate a room first")
+    if kind == "act":
+        room.act(conn, msg["action"], msg.get("ply"))
+    elif kind == "chat":
+        room.say(conn, msg["text"])
+    elif kind == "rematch":
+        room.offer_rematch(conn)
+    elif kind == "claim":
+        room.claim(conn, msg["take"])
+    elif kind == "spectators":
+        room.allow_spectators(conn, msg["allow"])
+    elif kind == "leave":
+        room.leave(conn)
+        conn.room = None
+
+
+def _enter(app: web.Application, conn: Connection, msg: dict[str, Any], settings: RelaySettings) -> Room:
+    hall, limits = app[HALL], app[LIMITS]
+    kind = msg["type"]
+    if kind == "create":
+        offered = app[GAME_LIST]
+        if msg["game"] not in offered:
+            raise ProtocolError("bad_game", f"no game {msg['game']!r} here; this relay has {', '.join(offered)}")
+        room_settings = RoomSettings(
+            spectators=msg.get("spectators", True),
+            turn_seconds=_at_least(msg.get("turn_seconds"), settings.min_seconds),
+            abandon_seconds=_at_least(msg.get("abandon_seconds"), settings.min_seconds) or 120,
+        )
+        return hall.create(
+            conn, msg["game"], msg.get("options", {}), room_settings, msg.get("name", ""), msg.get("seat")
+        )
+    if not limits.may_guess(conn.ip):
+        raise ProtocolError("rate_limited", "too many wrong room codes or tokens; wait a minute")
+    try:
+        room = hall.find(msg["room"])
+        if kind == "join":
+            room.join(conn, msg.get("name", ""))
+        elif kind == "resume":
+            room.resume(conn, msg["token"], msg.get("match"), msg.get("seq"))
+        else:
+            room.spectate(conn)
+    except ProtocolError as exc:
+        if exc.code in ("no_room", "bad_token"):
+            limits.wrong_guess(conn.ip)
+        raise
+    return room
+
+
+def _at_least(value: int | None, low: int) -> int | None:
+    return None if value is None else max(low, value)
+
+
+@dataclass
+class RunningRelay:
+    """A relay started by :func:`start_relay`: its address and how to stop it."""
+
+    runner: web.AppRunner
+    host: str
+    port: int
+
+    @property
+    def app(self) -> web.Application:
+        return self.runner.app
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"ws://{host}:{self.port}/ws"
+
+    async def stop(self) -> None:
+        await self.runner.cleanup()
+
+
+async def start_relay(settings: RelaySettings) -> RunningRelay:
+    """Start the relay in the running event loop; ``settings.port`` 0 picks a free port."""
+    runner = web.AppRunner(create_app(settings), handle_signals=False, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, settings.host, settings.port)
+    await site.start()
+    port = runner.addresses[0][1]  # the real port when settings.port is 0
+    return RunningRelay(runner, settings.host, port)
+
+
+__all__ = [
+    "CONNECTIONS",
+    "HALL",
+    "LIMITS",
+    "SETTINGS",
+    "Connection",
+    "RelaySettings",
+    "RunningRelay",
+    "TokenBucket",
+    "available_games",
+    "create_app",
+    "default_db_path",
+    "start_relay",
+]

@@ -1,0 +1,329 @@
+"""The relay client: pure asyncio + aiohttp, no Qt (the app bridges it to signals).
+
+    client = RelayClient("ws://127.0.0.1:8765/ws", name="Alice")
+    await client.connect()
+    joined = await client.create("soccer-go", options={})
+    print(joined["room"])               # the code to give a friend
+    msg = await client.next("update")   # or pass on_message=... to get every message
+    await client.act(msg["view"]["legal"][0])
+
+The client keeps what it was told: :attr:`room`, :attr:`seat`, :attr:`token`,
+:attr:`view`, :attr:`players`... When the connection drops while it holds a seat (or
+watches), it reconnects by itself with growing pauses, resumes with its token and the
+last ply it saw, and the relay answers with a full snapshot plus the events it missed.
+``on_status`` is told ``"connecting"``, ``"connected"``, ``"reconnecting"``,
+``"closed"`` or ``"lost: <why>"``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import aiohttp
+
+from soccerdesk.net.protocol import PROTOCOL_VERSION, SERVER_MESSAGES, ProtocolError, decode, encode
+
+log = logging.getLogger("soccerdesk.net")
+
+CLIENT_NAME = "soccerdesk"
+RECONNECT_PAUSES = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
+"""Seconds between reconnection attempts; the last one repeats."""
+
+FATAL_CODES = frozenset({"version", "no_room", "bad_token", "replaced", "no_spectators"})
+"""Errors after which reconnecting cannot help."""
+
+
+class RelayError(Exception):
+    """The relay refused a request (an ``error`` message) or the connection failed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{message} ({code})")
+        self.code = code
+        self.message = message
+
+
+MessageHandler = Callable[[dict[str, Any]], None]
+StatusHandler = Callable[[str], None]
+
+
+class RelayClient:
+    """One player's (or spectator's) connection to a relay, with automatic reconnection.
+
+    ``on_message(msg)`` receives every message from the relay, in order, after the
+    client has updated its own fields. Without it, messages wait in a queue for
+    :meth:`next`. ``reconnect=False`` turns automatic reconnection off.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        name: str = "",
+        on_message: MessageHandler | None = None,
+        on_status: StatusHandler | None = None,
+        reconnect: bool = True,
+        heartbeat: float = 20.0,
+        pauses: Iterable[float] = RECONNECT_PAUSES,
+    ) -> None:
+        self.url = url
+        self.name = name
+        self.on_message = on_message
+        self.on_status = on_status
+        self.reconnect = reconnect
+        self.heartbeat = heartbeat
+        self.pauses = tuple(pauses)
+        self.room: str | None = None
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.spectator = False
+        self.host = False
+        self.game: str | None = None
+        self.options: dict[str, Any] = {}
+        self.settings: dict[str, Any] = {}
+        self.match = 0
+        self.seq = -1
+        self.view: dict[str, Any] | None = None
+        self.players: list[dict[str, Any]] = []
+        self.result: dict[str, Any] | None = None
+        self.games: list[str] = []
+        self.status = "closed"
+        self._session: aiohttp.ClientSession | None = None
+        self._ws: aiohttp.ClientWebSocketResponse | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._waiters: list[tuple[frozenset[str], asyncio.Future[dict[str, Any]]]] = []
+        self._closing = False
+
+    # --- connecting -------------------------------------------------------------------
+
+    async def connect(self) -> dict[str, Any]:
+        """Open the WebSocket and say hello; returns the relay's ``welcome``."""
+        self._closing = False
+        self._set_status("connecting")
+        welcome = await self._open()
+        self._set_status("connected")
+        return welcome
+
+    async def _open(self) -> dict[str, Any]:
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession()
+        try:
+            self._ws = await self._session.ws_connect(self.url, heartbeat=self.heartbeat, max_msg_size=4 * 1024 * 1024)
+        except (aiohttp.ClientError, OSError) as exc:
+            raise RelayError("unreachable", f"cannot reach the relay at {self.url}: {exc}") from None
+        self._reader = asyncio.create_task(self._read(self._ws))
+        welcome = await self._request("hello", {"welcome"}, version=PROTOCOL_VERSION, client=CLIENT_NAME)
+        self.games = list(welcome["games"])
+        return welcome
+
+    async def close(self) -> None:
+        """Leave quietly (no reconnection) and free the connection."""
+        self._closing = True
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        if self._session is not None:
+            await self._session.close()
+        self._set_status("closed")
+
+    async def drop(self) -> None:
+        """Close the socket as a network failure would (tests: automatic reconnection follows)."""
+        if self._ws is not None:
+            await self._ws.close(code=1011)
+
+    @property
+    def connected(self) -> bool:
+        return self._ws is not None and not self._ws.closed
+
+    # --- entering a room --------------------------------------------------------------
+
+    async def create(
+        self,
+        game: str,
+        options: dict[str, Any] | None = None,
+        *,
+        seat: int | None = None,
+        spectators: bool = True,
+        turn_seconds: int | None = None,
+        abandon_seconds: int | None = None,
+    ) -> dict[str, Any]:
+        """Open a room as host; returns ``joined`` (``room`` is the code to share)."""
+        fields: dict[str, Any] = {"game": game, "options": options or {}, "seat": seat, "spectators": spectators}
+        if self.name:
+            fields["name"] = self.name
+        if turn_seconds is not None:
+            fields["turn_seconds"] = turn_seconds
+        if abandon_seconds is not None:
+            fields["abandon_seconds"] = abandon_seconds
+        return await self._request("create", {"joined"}, **fields)
+
+    async def join(self, room: str) -> dict[str, Any]:
+        fields = {"room": room, **({"name": self.name} if self.name else {})}
+        return await self._request("join", {"joined"}, **fields)
+
+    async def spectate(self, room: str) -> dict[str, Any]:
+        return await self._request("spectate", {"joined"}, room=room)
+
+    async def resume(self, room: str, token: str) -> dict[str, Any]:
+        """Take a seat back with its token (after a restart of this program, say)."""
+        return await self._request("resume", {"joined"}, room=room, token=token)
+
+    # --- in a room --------------------------------------------------------------------
+
+    async def act(self, action: str, *, ply: int | None = None) -> None:
+        """Send an action; the answer comes as ``update`` (applied) or ``refused``."""
+        await self.send("act", action=action, **({} if ply is None else {"ply": ply}))
+
+    async def chat(self, text: str) -> None:
+        await self.send("chat", text=text)
+
+    async def offer_rematch(self) -> None:
+        await self.send("rematch")
+
+    async def claim(self, take: str) -> None:
+        """``take`` is ``"win"`` or ``"bot"`` (after the abandonment countdown ran out)."""
+        await self.send("claim", take=take)
+
+    async def allow_spectators(self, allow: bool) -> None:
+        await self.send("spectators", allow=allow)
+
+    async def leave(self) -> None:
+        await self.send("leave")
+        self.room = self.token = None
+        self.seat = None
+
+    async def send(self, kind: str, **fields: Any) -> None:
+        """Send one message (raises RelayError when not connected)."""
+        await self.send_raw(encode(kind, **fields))
+
+    async def send_raw(self, text: str) -> None:
+        if self._ws is None or self._ws.closed:
+            raise RelayError("offline", "not connected to the relay")
+        await self._ws.send_str(text)
+
+    async def next(self, *kinds: str, timeout: float = 10.0) -> dict[str, Any]:
+        """The next queued message of one of ``kinds`` (any kind if none); others are dropped."""
+        async with asyncio.timeout(timeout):
+            while True:
+                msg = await self._queue.get()
+                if not kinds or msg["type"] in kinds:
+                    return msg
+
+    def pending(self) -> list[dict[str, Any]]:
+        """Every queued message, removed from the queue."""
+        out = []
+        while not self._queue.empty():
+            out.append(self._queue.get_nowait())
+        return out
+
+    # --- machinery --------------------------------------------------------------------
+
+    async def _request(self, kind: str, answers: set[str], **fields: Any) -> dict[str, Any]:
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiters.append((frozenset(answers), future))
+        try:
+            await self.send(kind, **fields)
+            async with asyncio.timeout(15.0):
+                return await future
+        finally:
+            self._waiters = [(a, f) for a, f in self._waiters if f is not future]
+
+    async def _read(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        try:
+            async for frame in ws:
+                if frame.type != aiohttp.WSMsgType.TEXT:
+                    continue
+                try:
+                    msg = decode(frame.data, SERVER_MESSAGES)
+                except ProtocolError as exc:
+                    log.warning("relay sent a bad message: %s", exc)
+                    continue
+                self._take(msg)
+        finally:
+            self._fail_waiters(RelayError("closed", "the connection to the relay closed"))
+            if ws is self._ws and not self._closing:
+                asyncio.get_running_loop().call_soon(self._connection_lost, ws)
+
+    def _take(self, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        if kind == "joined":
+            self.room, self.seat, self.token, self.host = msg["room"], msg["seat"], msg["token"], msg["host"]
+            self.spectator = msg["seat"] is None
+            self.game, self.options, self.settings = msg["game"], msg["options"], msg["settings"]
+        elif kind in ("snapshot", "update"):
+            self.match, self.seq, self.view = msg["match"], msg["seq"], msg["view"]
+            if kind == "snapshot":
+                self.players, self.result = msg["players"], msg["result"]
+        elif kind == "presence":
+            self.players = msg["players"]
+        elif kind == "finished":
+            self.result = msg["result"]
+        elif kind == "error" and msg["code"] in FATAL_CODES and (self.room is not None or msg["code"] == "version"):
+            self._closing = True  # the relay hung up for good (room closed, seat taken over): do not retry
+        if kind == "error":
+            for _, future in self._waiters:
+                if not future.done():
+                    future.set_exception(RelayError(msg["code"], msg["message"]))
+                    break
+        else:
+            for answers, future in self._waiters:
+                if kind in answers and not future.done():
+                    future.set_result(msg)
+                    break
+        if self.on_message is not None:
+            self.on_message(msg)
+        else:
+            self._queue.put_nowait(msg)
+
+    def _fail_waiters(self, exc: RelayError) -> None:
+        for _, future in self._waiters:
+            if not future.done():
+                future.set_exception(exc)
+
+    def _connection_lost(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        if self._closing or not self.reconnect or self.room is None:
+            self._set_status("closed" if self._closing else "lost: the connection to the relay closed")
+            return
+        self._set_status("reconnecting")
+        asyncio.get_running_loop().create_task(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        """Try again and again; resume the seat (or the spectator's place) when through."""
+        attempt = 0
+        while not self._closing:
+            await asyncio.sleep(self.pauses[min(attempt, len(self.pauses) - 1)])
+            attempt += 1
+            try:
+                await self._open()
+                if self.token is not None and self.room is not None:
+                    await self._request(
+                        "resume", {"joined"}, room=self.room, token=self.token, match=self.match, seq=max(self.seq, 0)
+                    )
+                elif self.room is not None:
+                    await self._request("spectate", {"joined"}, room=self.room)
+            except RelayError as exc:
+                if exc.code in FATAL_CODES:
+                    self._closing = True
+                    self._set_status(f"lost: {exc.message}")
+                    return
+                log.info("reconnect attempt %d failed: %s", attempt, exc)
+                continue
+            except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+                log.info("reconnect attempt %d failed: %s", attempt, exc)
+                continue
+            self._set_status("connected")
+            return
+
+    def _set_status(self, status: str) -> None:
+        self.status = status
+        if self.on_status is not None:
+            self.on_status(status)
+
+
+__all__ = ["FATAL_CODES", "RECONNECT_PAUSES", "RelayClient", "RelayError"]

@@ -1,0 +1,273 @@
+"""The relay's wire protocol: versioned JSON messages, defined once for server and client.
+
+Every WebSocket text frame is one JSON object with a ``"type"`` naming the message.
+The first message a client sends is ``hello`` with :data:`PROTOCOL_VERSION`; the relay
+answers ``welcome`` or an ``error`` with code ``"version"`` and closes. The message
+types, their fields and their directions are listed in :data:`CLIENT_MESSAGES` and
+:data:`SERVER_MESSAGES`; ``docs/protocol.md`` describes them for people, with an
+example exchange.
+
+This module is pure (standard library only): the relay, the asyncio client and the
+tests all use :func:`decode` and :func:`encode`, so both ends agree on what is valid.
+
+    >>> encode("act", action="move 3")
+    '{"type":"act","action":"move 3"}'
+    >>> decode('{"type":"act","action":"move 3"}', CLIENT_MESSAGES)
+    {'type': 'act', 'action': 'move 3'}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+PROTOCOL_VERSION = 1
+"""Bumped whenever a message changes incompatibly; client and relay must agree."""
+
+SUBPROTOCOL = "soccerdesk.v1"
+"""WebSocket subprotocol name (informative; the ``hello`` version is what is checked)."""
+
+MAX_FRAME_BYTES = 8 * 1024
+"""The largest client frame the relay reads; larger ones are refused with ``too_big``."""
+
+MAX_CHAT_CHARS = 500
+MAX_NAME_CHARS = 40
+MAX_ACTION_CHARS = 200
+
+
+# --- error codes -----------------------------------------------------------------------
+
+ERROR_CODES: dict[str, str] = {
+    "version": "the client speaks a protocol version this relay does not",
+    "malformed": "the frame is not a JSON object",
+    "too_big": "the frame is larger than the relay reads",
+    "unknown_type": "no message has this type",
+    "bad_message": "a field is missing, unknown or of the wrong kind",
+    "not_ready": "send hello first, then create, join, resume or spectate",
+    "no_room": "no room has this code",
+    "room_full": "both seats are taken",
+    "bad_token": "the seat token does not belong to this room",
+    "no_spectators": "the host does not allow spectators",
+    "read_only": "spectators may only watch",
+    "not_host": "only the host may do that",
+    "not_now": "the request does not fit the match right now",
+    "rate_limited": "too many messages; slow down",
+    "bad_game": "unknown game or bad options",
+    "server_busy": "the relay holds as many rooms as it may",
+    "replaced": "this seat was taken over by a newer connection with its token",
+    "internal": "the relay failed; the match is unchanged",
+}
+"""Every ``error`` code with what it means. An error never changes a match."""
+
+
+class ProtocolError(ValueError):
+    """A message that breaks the protocol. ``code`` is a key of :data:`ERROR_CODES`."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def to_message(self) -> dict[str, Any]:
+        """The ``error`` message that reports this to the other end."""
+        return {"type": "error", "code": self.code, "message": self.message}
+
+
+# --- field kinds -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One field of a message: its name, whether it must be there, and what it accepts."""
+
+    name: str
+    kind: str
+    required: bool = True
+    accepts: Callable[[Any], bool] | None = None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(limit: int) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, str) and 0 < len(v) <= limit
+
+
+def _seat_or_none(value: Any) -> bool:
+    return value is None or (_is_int(value) and value in (0, 1))
+
+
+def _nonneg_int_or_none(value: Any) -> bool:
+    return value is None or (_is_int(value) and value >= 0)
+
+
+_KINDS: dict[str, Callable[[Any], bool]] = {
+    "int": _is_int,
+    "str": lambda v: isinstance(v, str),
+    "bool": lambda v: isinstance(v, bool),
+    "dict": lambda v: isinstance(v, dict),
+    "list": lambda v: isinstance(v, list),
+    "seat": _seat_or_none,
+    "count": _nonneg_int_or_none,
+    "any": lambda v: True,
+}
+
+
+def _code(value: Any) -> bool:
+    return isinstance(value, str) and 4 <= len(value) <= 16 and value.isalnum()
+
+
+def _options(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and len(value) <= 32
+        and all(isinstance(k, str) and isinstance(v, (str, int, bool)) for k, v in value.items())
+    )
+
+
+def _token(value: Any) -> bool:
+    return isinstance(value, str) and 8 <= len(value) <= 64
+
+
+def _seconds(low: int, high: int) -> Callable[[Any], bool]:
+    return lambda v: v is None or (_is_int(v) and low <= v <= high)
+
+
+CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
+    "hello": (Field("version", "int"), Field("client", "str", False, _text(80))),
+    "create": (
+        Field("game", "str", True, _text(40)),
+        Field("options", "dict", False, _options),
+        Field("name", "str", False, _text(MAX_NAME_CHARS)),
+        Field("seat", "seat", False),  # None: the relay tosses for seats
+        Field("spectators", "bool", False),
+        Field("turn_seconds", "count", False, _seconds(1, 3600)),  # the relay may raise small values
+        Field("abandon_seconds", "count", False, _seconds(1, 3600)),
+    ),
+    "join": (Field("room", "str", True, _code), Field("name", "str", False, _text(MAX_NAME_CHARS))),
+    "resume": (
+        Field("room", "str", True, _code),
+        Field("token", "str", True, _token),
+        Field("match", "count", False),  # the match and ply the client last saw:
+        Field("seq", "count", False),  # events after them are sent again
+    ),
+    "spectate": (Field("room", "str", True, _code),),
+    "act": (Field("action", "str", True, _text(MAX_ACTION_CHARS)), Field("ply", "count", False)),
+    "chat": (Field("text", "str", True, _text(MAX_CHAT_CHARS)),),
+    "rematch": (),
+    "claim": (Field("take", "str", True, lambda v: v in ("win", "bot")),),
+    "spectators": (Field("allow", "bool"),),
+    "leave": (),
+    "ping": (),
+}
+"""Messages a client may send, with their fields (``type`` is implied)."""
+
+SERVER_MESSAGES: dict[str, tuple[Field, ...]] = {
+    "welcome": (Field("version", "int"), Field("server", "str"), Field("games", "list")),
+    "joined": (
+        Field("room", "str"),
+        Field("seat", "seat"),
+        Field("token", "any"),  # str for a player, None for a spectator
+        Field("host", "bool"),
+        Field("game", "str"),
+        Field("options", "dict"),
+        Field("settings", "dict"),
+    ),
+    "snapshot": (
+        Field("match", "int"),
+        Field("seq", "int"),
+        Field("view", "dict"),
+        Field("events", "list"),
+        Field("players", "list"),
+        Field("chat", "list"),
+        Field("rematch", "list"),
+        Field("result", "any"),
+        Field("clock", "dict"),
+        Field("countdown", "any"),
+    ),
+    "update": (Field("match", "int"), Field("seq", "int"), Field("view", "dict"), Field("events", "list")),
+    "presence": (Field("players", "list"), Field("spectators", "int")),
+    "chat": (Field("seat", "seat"), Field("name", "str"), Field("text", "str")),
+    "clock": (Field("clock", "dict"),),
+    "countdown": (Field("countdown", "any"),),
+    "rematch": (Field("offered", "list"),),
+    "finished": (Field("result", "dict"),),
+    "refused": (Field("action", "str"), Field("reason", "str")),
+    "error": (Field("code", "str"), Field("message", "str")),
+    "pong": (),
+}
+"""Messages the relay sends, with their fields."""
+
+
+def decode(text: str | bytes, allowed: Mapping[str, tuple[Field, ...]] = CLIENT_MESSAGES) -> dict[str, Any]:
+    """Parse and check one frame against ``allowed`` message types.
+
+    Returns the message as a dict with optional fields absent when not sent.
+    Raises :class:`ProtocolError` (``too_big``, ``malformed``, ``unknown_type``,
+    ``bad_message``) saying exactly what is wrong; unknown fields are refused too,
+    so a client cannot smuggle a ``seat`` into ``act``.
+    """
+    if len(text) > MAX_FRAME_BYTES and allowed is CLIENT_MESSAGES:
+        raise ProtocolError("too_big", f"frame of {len(text)} bytes; the relay reads at most {MAX_FRAME_BYTES}")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("malformed", "the frame is not valid JSON") from None
+    if not isinstance(message, dict):
+        raise ProtocolError("malformed", 'a message is a JSON object with a "type"')
+    kind = message.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", 'the message has no "type" text')
+    fields = allowed.get(kind)
+    if fields is None:
+        raise ProtocolError("unknown_type", f"no message of type {kind[:40]!r}; known: {', '.join(allowed)}")
+    check_fields(kind, message, fields)
+    return message
+
+
+def check_fields(kind: str, message: Mapping[str, Any], fields: tuple[Field, ...]) -> None:
+    """Raise ``bad_message`` unless ``message`` has exactly the right fields."""
+    known = {f.name for f in fields}
+    extra = [k for k in message if k != "type" and k not in known]
+    if extra:
+        raise ProtocolError("bad_message", f"{kind}: unknown field {str(extra[0])[:40]!r}")
+    for f in fields:
+        if f.name not in message:
+            if f.required:
+                raise ProtocolError("bad_message", f"{kind}: field {f.name!r} is missing")
+            continue
+        value = message[f.name]
+        if not _KINDS[f.kind](value) or (f.accepts is not None and not f.accepts(value)):
+            raise ProtocolError("bad_message", f"{kind}: field {f.name!r} has a bad value")
+
+
+def encode(kind: str, **fields: Any) -> str:
+    """One frame of message ``kind`` (compact JSON, ``type`` first)."""
+    return json.dumps({"type": kind, **fields}, separators=(",", ":"), ensure_ascii=False)
+
+
+def error(code: str, message: str) -> str:
+    """An ``error`` frame; ``code`` must be one of :data:`ERROR_CODES`."""
+    if code not in ERROR_CODES:
+        raise ValueError(f"unknown error code {code!r}")
+    return encode("error", code=code, message=message)
+
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "ERROR_CODES",
+    "MAX_CHAT_CHARS",
+    "MAX_FRAME_BYTES",
+    "PROTOCOL_VERSION",
+    "SERVER_MESSAGES",
+    "SUBPROTOCOL",
+    "Field",
+    "ProtocolError",
+    "check_fields",
+    "decode",
+    "encode",
+    "error",
+]
