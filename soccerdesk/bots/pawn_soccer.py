@@ -1,0 +1,228 @@
+"""A heuristic Pawn Soccer player: one look ahead, judged by a hand-made evaluation.
+
+Every candidate action is applied to the (determinized) state and the position that
+follows is scored from the bot's side. The score rewards what the issue asks of the
+bot: a ball that is far up the board and can travel further by a chain of passes to
+team-mates within reach, a clear shot, pawns kept between the ball and its own goal
+and a goalkeeper in place, pressure on an opposing ball-carrier; it charges for cards,
+lost pawns, penalties given away and opposing pawns that could steal the ball.
+Set-up follows a fixed formation, penalties are a uniformly random 1-3 (the choice
+that cannot be read), and the substitute replaces a pawn carrying a yellow card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from soccerdesk.bots import Bot
+from soccerdesk.rules import Action, State
+from soccerdesk.rules.pawn_soccer import (
+    AFTER,
+    END,
+    KEEPER,
+    OVER,
+    PENALTY,
+    PENALTY_KEEPER,
+    SETUP,
+    YELLOW,
+    PawnAction,
+    PawnState,
+)
+
+# Where the bot sets up, best first, written for Blue (Orange mirrors the rows):
+# a goalkeeper, a wall of three in front of the centre to receive the kick-off, and two
+# covering the penalty area.
+FORMATION = ("D1", "D4", "C5", "E5", "C3", "E3", "D2", "B2", "F2", "D5", "C2", "E2", "C4", "E4", "D3")
+
+# Weights of the evaluation (in "points"; a goal is worth GOAL).
+GOAL = 10_000.0
+PENALTY_AGAINST = 0.66 * GOAL  # a penalty goes in two times in three
+POSSESSION = 400.0
+PROGRESS = 12.0  # per row the ball is up the board
+REACH = 8.0  # per row a chain pass could carry it further next turn
+SHOT_NOW = 2_500.0  # the holder can shoot next turn
+SHOT_REACHABLE = 600.0  # a team-mate reachable by a chain pass could shoot
+STEAL_THREAT_ORTHOGONAL = 260.0
+STEAL_THREAT_DIAGONAL = 150.0
+STEAL_THREAT_CARDED = 60.0  # a diagonal steal by a pawn already on a yellow card expels it
+PAWN = 700.0  # a pawn on the board (a red card costs one)
+YELLOW_CARD = 90.0
+KEEPER_IN_PLACE = 120.0
+GOAL_SIDE = 25.0  # per pawn between the ball and its own goal (up to three)
+PRESSURE = 18.0  # per square the nearest pawn is from an opposing ball-carrier
+LOOSE_BALL = 40.0  # per square closer to a loose ball than the nearest opponent
+
+
+class HeuristicBot(Bot):
+    """Greedy one-ply Pawn Soccer bot; see the module docstring for what it weighs."""
+
+    name = "heuristic"
+
+    def choose(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        assert isinstance(state, PawnState)
+        phase = state.phase
+        if phase == PENALTY:
+            return legal[rng.randrange(len(legal))]
+        if phase == SETUP:
+            return self._placement(state, seat, legal)
+        if phase in (KEEPER, PENALTY_KEEPER):
+            return self._goalkeeper(state, seat, legal)
+        substitution = self._substitution(state, seat, legal)
+        if substitution is not None:
+            return substitution
+        if phase == AFTER:
+            return END
+        candidates = [a for a in legal if isinstance(a, PawnAction) and a.verb != "sub"]
+        best: list[Action] = []
+        best_value = float("-inf")
+        for action in candidates:
+            value = evaluate(state.apply_unchecked(seat, action), seat)  # type: ignore[arg-type]
+            if value > best_value + 1e-9:
+                best, best_value = [action], value
+            elif abs(value - best_value) <= 1e-9:
+                best.append(action)
+        return best[rng.randrange(len(best))]
+
+    # --- decisions that need no look-ahead
+
+    def _placement(self, state: PawnState, seat: int, legal: Sequence[Action]) -> Action:
+        by_text = {str(a): a for a in legal}
+        # Pawns without a card go forward first; a carded pawn fills the last (deeper) places.
+        clean_left = state.reserve[2 * seat] > 0
+        for name in FORMATION:
+            square = _mirror(name) if seat == 1 else name
+            text = f"place {square}" if clean_left else f"place {square} yellow"
+            if text in by_text:
+                return by_text[text]
+        board = state.rules.board
+        forward = board.ends[seat].forward
+
+        def rank(action: Action) -> tuple[int, int, int]:
+            assert isinstance(action, PawnAction)
+            sq = board.index[action.a]
+            return (bool(action.b) == clean_left, forward * board.row(sq), -abs(board.col(sq) - board.width // 2))
+
+        return max(legal, key=rank)
+
+    def _goalkeeper(self, state: PawnState, seat: int, legal: Sequence[Action]) -> Action:
+        """Send the pawn nearest to the goal-kick area, never the ball-carrier if avoidable."""
+        board = state.rules.board
+
+        def cost(action: Action) -> tuple[int, int]:
+            assert isinstance(action, PawnAction)
+            if action.b == "":
+                return (99, 99)  # "keeper none": only when nothing else is legal
+            frm, to = board.index[action.a], board.index[action.b]
+            return (frm == state.ball, board.distance(frm, to))
+
+        return min(legal, key=cost)
+
+    def _substitution(self, state: PawnState, seat: int, legal: Sequence[Action]) -> Action | None:
+        """Replace a pawn on a yellow card (a fresh pawn can steal diagonally again)."""
+        cells = state.cells
+        board = state.rules.board
+        carded = [
+            a for a in legal if isinstance(a, PawnAction) and a.verb == "sub" and cells[board.index[a.a]] & YELLOW
+        ]
+        if not carded:
+            return None
+        # The carded pawn nearest the ball is the one most likely to need a steal.
+        ball = state.ball if state.ball >= 0 else board.kickoff_square
+        return min(carded, key=lambda a: board.distance(board.index[a.a], ball))  # type: ignore[union-attr]
+
+
+def _mirror(name: str) -> str:
+    """The same place seen from the other end (rows 1..11 flipped)."""
+    return f"{name[0]}{12 - int(name[1:])}"
+
+
+def evaluate(state: PawnState, seat: int) -> float:
+    """How good ``state`` is for ``seat`` (higher is better), in goal-sized points."""
+    if state.phase == OVER:
+        winner = state.winner
+        return 1e9 if winner == seat else -1e9 if winner == 1 - seat else 0.0
+    other = 1 - seat
+    value = GOAL * (state.goals[seat] - state.goals[other])
+    if state.phase in (PENALTY, PENALTY_KEEPER):
+        return value + (PENALTY_AGAINST if state.taker == seat else -PENALTY_AGAINST)
+    if state.phase == SETUP or state.ball < 0:
+        return value  # a goal was just scored: the board is being reset
+    board = state.rules.board
+    cells = state.cells
+    mine = state.team_squares(seat)
+    theirs = state.team_squares(other)
+    value += PAWN * (len(mine) - len(theirs))
+    value -= YELLOW_CARD * sum(1 for sq in mine if cells[sq] & YELLOW)
+    value += YELLOW_CARD * 0.5 * sum(1 for sq in theirs if cells[sq] & YELLOW)
+    ball = state.ball
+    holder = state.holder()
+    if holder == seat:
+        value += _attack(state, seat, mine, theirs)
+    elif holder == other:
+        value -= _attack(state, other, theirs, mine)
+        value -= PRESSURE * min((board.distance(sq, ball) for sq in mine), default=0)
+    else:
+        near_me = min((board.distance(sq, ball) for sq in mine if sq != state.barred), default=20)
+        near_them = min((board.distance(sq, ball) for sq in theirs if sq != state.barred), default=20)
+        value += LOOSE_BALL * (near_them - near_me)
+    value += _defence(state, seat, mine) - _defence(state, other, theirs)
+    return value
+
+
+def _progress(state: PawnState, seat: int, sq: int) -> int:
+    board = state.rules.board
+    row = board.row(sq)
+    return row if board.ends[seat].forward > 0 else board.rows + 1 - row
+
+
+def _can_shoot(state: PawnState, seat: int, sq: int) -> bool:
+    cells = state.cells
+    return any(not any(cells[t] for t in between) for _, between in state.rules.board.shots[seat][sq]) or bool(
+        state.rules.board.goal_steps[seat][sq]
+    )
+
+
+def _attack(state: PawnState, seat: int, mine: list[int], theirs: list[int]) -> float:
+    """The value of holding the ball for ``seat`` (its pawn stands on the ball)."""
+    board = state.rules.board
+    cells = state.cells
+    ball = state.ball
+    value = POSSESSION + PROGRESS * _progress(state, seat, ball)
+    if _can_shoot(state, seat, ball):
+        value += SHOT_NOW
+    # Team-mates a chain pass could reach next turn (each within pass range of the last).
+    reached = {ball}
+    frontier = [ball]
+    reach = board.pass_reach
+    team = set(mine)
+    while frontier:
+        sq = frontier.pop()
+        for t in reach[sq]:
+            if t in team and t not in reached:
+                reached.add(t)
+                frontier.append(t)
+    best = max(_progress(state, seat, sq) for sq in reached)
+    value += REACH * (best - _progress(state, seat, ball))
+    if any(sq != ball and _can_shoot(state, seat, sq) for sq in reached):
+        value += SHOT_REACHABLE
+    # Opposing pawns that could steal next turn.
+    diagonal = board.diagonal[ball]
+    for sq in board.neighbours[ball]:
+        cell = cells[sq]
+        if cell and (cell & 3) - 1 != seat and sq != state.barred:
+            if not diagonal[sq]:
+                value -= STEAL_THREAT_ORTHOGONAL
+            elif cell & YELLOW:
+                value -= STEAL_THREAT_CARDED
+            else:
+                value -= STEAL_THREAT_DIAGONAL
+    return value
+
+
+def _defence(state: PawnState, seat: int, mine: list[int]) -> float:
+    """Goalkeeper in place and up to three pawns between the ball and the own goal."""
+    value = KEEPER_IN_PLACE if state.keeper_square(seat) >= 0 else 0.0
+    ball_progress = _progress(state, seat, state.ball)
+    behind = sum(1 for sq in mine if _progress(state, seat, sq) < ball_progress)
+    return value + GOAL_SIDE * min(behind, 3)
