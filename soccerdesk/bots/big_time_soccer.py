@@ -1,0 +1,329 @@
+"""A Big Time Soccer bot that plays like the rulebook's "Playing Tips".
+
+It values every option by a small expected-goal estimate: where the ball ends up, who has
+it, and which cards are left to use it. What it knows about the opponent's hand comes only
+from public counts: the cards it has not seen are the pile and the opponent's hand together
+(72 minus its own hand minus the discards), which every determinization keeps identical.
+
+The tips it follows:
+
+* counts the squares to a shot: a ball in the opponent's box is worth a lot only with a
+  Shot - Inside the Box card in hand; an A zone is worth more with any shot card;
+* keeps Inside-shot cards for the box (an Inside card is spent Outside only when it holds
+  two or more, or cannot get closer);
+* tracks the unseen Shot, defensive and Any cards to price the risk of a Challenge or
+  Intercept and the danger of the opponent's next attack;
+* saves the C/I+Star cards for its own box and D2 row; never fouls with a normal card in
+  its own box (a penalty is 75% a goal);
+* tries to hold when one card short of an Inside shot;
+* burns time when ahead late: no keep-in-play clears, goal kicks thrown in, cards kept;
+* chooses the Goal Kick chart or the throw-in by comparing their values for its hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from soccerdesk.bots import Bot
+from soccerdesk.rules import State
+from soccerdesk.rules.big_time_soccer.actions import Act
+from soccerdesk.rules.big_time_soccer.cards import DIE, Card
+from soccerdesk.rules.big_time_soccer.state import BigTimeState, Tables
+
+# Rough chance of a goal from having the ball in each row of one's own frame
+# (D1 D2 M1 M2 A1 A2), before the hand is taken into account.
+ROW_VALUE = (0.010, 0.018, 0.030, 0.045, 0.070, 0.075)
+BOX_WITH_INSIDE_SHOT = 0.165  # 18-20 scores, plus corners and recoveries
+BOX_WITHOUT_INSIDE_SHOT = 0.012  # the opponent will get a goal kick
+CENTRE_BONUS = 1.15
+# How much each card is worth keeping in hand (discard the cheapest).
+KEEP_SHOT_INSIDE = 1.0
+KEEP_SHOT_OUTSIDE = 0.45
+KEEP_STAR = 0.6
+KEEP_DEFENSE = 0.35
+
+
+class _Context:
+    """What the bot knows, read once per decision (only public counts and its own hand)."""
+
+    def __init__(self, state: BigTimeState, seat: int) -> None:
+        self.s = state
+        self.seat = seat
+        self.opp = 1 - seat
+        self.t: Tables = state.game.t  # type: ignore[attr-defined]
+        self.cards: Sequence[Card] = self.t.cards
+        self.board = self.t.board
+        self.hand = state.hands[seat]
+        self.kinds = sorted(set(self.hand))
+        unseen = list(state.pile)
+        for k in state.hands[self.opp]:
+            unseen[k] += 1  # pile + opponent hand: the union is public, its split is not
+        self.unseen = unseen
+        self.unseen_total = sum(unseen)
+        self.opp_hand_size = len(state.hands[self.opp])
+        self.lead = state.goals[seat] - state.goals[self.opp]
+        self.late = state.stoppage >= 0 or (state.half == 2 and state.pile_left < 16)
+        self.burn_time = self.lead >= 1 and self.late and state.half >= 2
+        self.inside_shots = sum(1 for k in self.hand if self.cards[k].kind == "shot" and self.cards[k].inside)
+        self.outside_shots = sum(1 for k in self.hand if self.cards[k].kind == "shot" and not self.cards[k].inside)
+        self.movers = sum(1 for k in self.hand if self.cards[k].moves)
+
+    # --- card counting -------------------------------------------------------------------
+
+    def p_opponent_holds(self, wanted: Any) -> float:
+        """Chance the opponent holds at least one unseen card satisfying ``wanted(card)``."""
+        k = sum(n for i, n in enumerate(self.unseen) if n and wanted(self.cards[i]))
+        u, h = self.unseen_total, self.opp_hand_size
+        if k == 0 or h == 0 or u == 0:
+            return 0.0
+        miss = 1.0
+        for i in range(h):
+            if u - i <= 0:
+                return 1.0
+            miss *= max(0.0, (u - k - i) / (u - i))
+        return 1.0 - miss
+
+    # --- values ------------------------------------------------------------------------
+
+    def value_mine(self, zone: int, hand_bonus: bool = True) -> float:
+        """Our goal chance with the ball at ``zone`` (absolute) and a new sequence."""
+        seat, board = self.seat, self.board
+        if zone == board.box[1 - seat]:
+            return BOX_WITH_INSIDE_SHOT if self.inside_shots else BOX_WITHOUT_INSIDE_SHOT
+        row, col = board.own_row[seat][zone], board.own_col[seat][zone]
+        v = ROW_VALUE[row] * (CENTRE_BONUS if col == 1 else 1.0)
+        if hand_bonus:
+            if row >= 4 and (self.inside_shots or self.outside_shots):
+                v *= 1.35
+            v *= 0.75 + 0.08 * min(self.movers, 4)
+        return v
+
+    def value_theirs(self, zone: int) -> float:
+        """The opponent's goal chance with the ball at ``zone`` (absolute)."""
+        board, opp = self.board, self.opp
+        if zone == board.box[self.seat]:
+            p_inside = self.p_opponent_holds(lambda c: c.kind == "shot" and c.inside)
+            return p_inside * BOX_WITH_INSIDE_SHOT + (1 - p_inside) * BOX_WITHOUT_INSIDE_SHOT
+        row, col = board.own_row[opp][zone], board.own_col[opp][zone]
+        return ROW_VALUE[row] * (CENTRE_BONUS if col == 1 else 1.0)
+
+    def swing(self, mine: bool, zone: int) -> float:
+        return self.value_mine(zone) if mine else -self.value_theirs(zone)
+
+    def goal_kick_value(self, kicker_is_me: bool) -> float:
+        """Value (for us) of a goal kick on the chart taken by us or by the opponent."""
+        c = self.t.content
+        kicker = self.seat if kicker_is_me else self.opp
+        total = 0.0
+        for roll in range(1, DIE + 1):
+            row = c.goal_kick_chart[roll]
+            team = kicker if row.kicker else 1 - kicker
+            total += self.swing(team == self.seat, self.board.zone(team, row.zone))
+        best = total / DIE
+        if kicker_is_me:
+            # We could also throw in to D2.
+            best = max(best, max(self.value_mine(self.board.zone(self.seat, z)) for z in c.throw_in_zones))
+            return best
+        return min(best, -self.value_theirs(self.board.zone(self.opp, "D2C")))
+
+    def shot_value(self, goal_from: int) -> float:
+        """Expected value of a roll on the Shot chart by us."""
+        c, board, seat = self.t.content, self.board, self.seat
+        total = 0.0
+        p_goal = (DIE - goal_from + 1) / DIE
+        for roll in range(1, goal_from):
+            row = c.shot_chart[roll]
+            if row.result == "corner":
+                total += (DIE - c.goal_from["corner"] + 1) / DIE
+            elif row.result in ("offense-control", "offense-throw-in"):
+                total += self.value_mine(board.zone(seat, row.zone or "A1C"), hand_bonus=False)
+            elif row.result in ("defense-control", "defense-throw-in"):
+                total -= self.value_theirs(board.zone(self.opp, row.zone or "D2C"))
+            elif row.result == "defense-goal-kick":
+                total += self.goal_kick_value(False)
+            else:
+                total += 1.0
+        return p_goal + total / DIE
+
+    def keep_value(self, k: int) -> float:
+        """How much card ``k`` is worth keeping in hand now."""
+        card = self.cards[k]
+        if card.kind == "shot":
+            return KEEP_SHOT_INSIDE if card.inside else KEEP_SHOT_OUTSIDE
+        if card.kind == "star":
+            return KEEP_STAR
+        if card.kind in ("challenge", "intercept"):
+            duplicates = sum(1 for j in self.hand if self.cards[j].kind in ("challenge", "intercept", "star"))
+            return KEEP_DEFENSE / max(1, duplicates - 1)
+        ahead = max((dr for dr, _ in card.directions), default=0) * card.distance
+        value = 0.2 + 0.15 * ahead + (0.2 if not card.defensible else 0.0)
+        return value
+
+
+class HeuristicBot(Bot):
+    """Rule-of-thumb Big Time Soccer player (see the module docstring)."""
+
+    name = "heuristic"
+
+    def choose(self, state: State, seat: int, legal: list[Any], rng: random.Random) -> Any:
+        assert isinstance(state, BigTimeState)
+        ctx = _Context(state, seat)
+        phase = state.phase
+        if phase == "reply":
+            return self._reply(ctx, legal)
+        if phase == "discard":
+            return self._discard(ctx, legal)
+        if phase == "end_offer":
+            return Act("accept-end") if ctx.lead >= 0 else Act("decline-end")
+        scored = [(self._value(ctx, a), i, a) for i, a in enumerate(legal)]
+        best = max(v for v, _, _ in scored)
+        ties = [a for v, _, a in scored if v >= best - 1e-12]
+        return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+
+    # --- the defender's answer ---------------------------------------------------------
+
+    def _reply(self, ctx: _Context, legal: list[Any]) -> Any:
+        s, board = ctx.s, ctx.board
+        what = s.pending[0] if s.pending else "pass"
+        row = board.own_row[ctx.seat][s.ball]  # the defender's own frame: 0 = D1
+        in_my_box = s.ball == board.box[ctx.seat]
+        options = [a for a in legal if a.arg != "none"]
+        if not options:
+            return legal[0]
+
+        def card(a: Act) -> Card:
+            return ctx.t.by_code[a.arg]
+
+        star = [a for a in options if card(a).kind == "star"]
+        normal = [a for a in options if card(a).kind != "star"]
+        if what == "hold":
+            # Rulebook: a Challenge on a hold tackles automatically.
+            return normal[0] if normal else star[0]
+        if in_my_box:
+            # Tip: only the Star cards are worth playing in your own box.
+            return star[0] if star else Act("reply", "none")
+        if ctx.lead >= 2 and sum(1 for _ in s.yellows[ctx.seat]) >= 2 and row >= 2:
+            return Act("reply", "none")  # Tip: avoid a third yellow when comfortably ahead
+        if normal:
+            # Own-third cards first when allowed (better table), then normal ones.
+            normal.sort(key=lambda a: card(a).table != "own-third")
+            return normal[0]
+        if star and row <= 1:
+            return star[0]
+        return Act("reply", "none")
+
+    # --- which card to give up ------------------------------------------------------------
+
+    def _discard(self, ctx: _Context, legal: list[Any]) -> Any:
+        cards = [a for a in legal if a.arg != "none"]
+        s = ctx.s
+        if s.pending and s.pending[0] == "hold" and s.stoppage > 0 and s.pile_left == 0:
+            return Act("discard", "none")
+        if s.pending and s.pending[0] == "hold" and ctx.burn_time and not s.stoppage_exhausted():
+            return Act("discard", "none")  # keep cards to use up the clock slowly
+        if not cards:
+            return legal[0]
+        return min(cards, key=lambda a: (ctx.keep_value(ctx.t.by_code[a.arg].index), a.arg))
+
+    # --- everything else: compare values --------------------------------------------------
+
+    def _value(self, ctx: _Context, a: Act) -> float:
+        s, t, board, seat = ctx.s, ctx.t, ctx.board, ctx.seat
+        verb = a.verb
+        c = t.content
+        if verb == "play":
+            code, zone_name = a.arg.split(" ")
+            card = t.by_code[code]
+            target = board.zone(seat, zone_name)
+            v = ctx.value_mine(target)
+            if card.defensible:
+                answers = "pass" if card.kind == "pass" else "dribble"
+                p = ctx.p_opponent_holds(lambda d, w=answers: d.answers(w))
+                win = 0.45 if target != board.box[ctx.opp] else 0.55
+                v = (1 - 0.8 * p * win) * v - 0.8 * p * win * ctx.value_theirs(target)
+            v += 0.004 * self._follow_up(ctx, card, target)
+            if card.outside_shot and target != board.box[ctx.opp] and board.own_row[seat][target] >= 4:
+                v += 0.02
+            v -= 0.002 * ctx.keep_value(card.index)
+            return v
+        if verb == "shoot":
+            if a.arg == "free":
+                return ctx.shot_value(c.goal_from["outside"]) + 0.01
+            card = t.by_code[a.arg]
+            inside = s.ball == board.box[ctx.opp]
+            v = ctx.shot_value(c.goal_from["inside" if inside else "outside"])
+            if card.inside and not inside:
+                # Keep Inside cards for the box unless we hold two or more.
+                v -= 0.01 if ctx.inside_shots >= 2 else 0.045
+            return v
+        if verb == "hold":
+            p_tackle = 0.8 * ctx.p_opponent_holds(lambda d: d.answers("hold") and t.playable(d, ctx.opp, s.ball))
+            keep = c.hold_control / DIE
+            here_mine = ctx.value_mine(s.ball)
+            here_theirs = ctx.value_theirs(s.ball)
+            v = (1 - p_tackle) * (keep * here_mine - (1 - keep) * here_theirs) - p_tackle * here_theirs
+            row = board.own_row[seat][s.ball]
+            if ctx.inside_shots and row >= 4:
+                v += 0.03  # Tip: one card short of an Inside shot, try to hold
+            return v
+        if verb == "clear-in":
+            target = board.zone(seat, a.arg)
+            keep = (c.free_kick_clear_control if s.phase == "free_kick" else c.clear_control) / DIE
+            if target == board.box[ctx.opp]:
+                v = keep * ctx.value_mine(target) + (1 - keep) * ctx.goal_kick_value(False)
+            else:
+                v = keep * ctx.value_mine(target) - (1 - keep) * ctx.value_theirs(target)
+            return v - (0.05 if ctx.burn_time else 0.0)
+        if verb == "clear-out":
+            if a.arg == "goal-line":
+                return ctx.goal_kick_value(False) - 0.002
+            return -ctx.value_theirs(board.zone(seat, a.arg)) - 0.002
+        if verb == "clear-box":
+            return ctx.goal_kick_value(False) - 0.003
+        if verb == "passback":
+            return ctx.goal_kick_value(True) - 0.001 * ctx.keep_value(t.by_code[a.arg].index)
+        if verb == "goal-kick":
+            v = 0.0
+            for roll in range(1, DIE + 1):
+                row = c.goal_kick_chart[roll]
+                team = seat if row.kicker else ctx.opp
+                v += ctx.swing(team == seat, board.zone(team, row.zone))
+            return v / DIE - (0.05 if ctx.burn_time else 0.0)
+        if verb == "aimed-kick":
+            zone = board.zone(seat, a.arg)
+            keep = c.aimed_control / DIE
+            return keep * ctx.value_mine(zone) - (1 - keep) * ctx.value_theirs(zone)
+        if verb == "throw-in":
+            zone = board.zone(seat, a.arg)
+            return ctx.value_mine(zone) + 0.002 * self._reach(ctx, zone)
+        if verb == "free-kick":
+            return ctx.value_mine(s.ball)
+        if verb == "propose-end":
+            return 1.0 if ctx.lead > 0 or (ctx.lead == 0 and not ctx.inside_shots) else -1.0
+        return -1.0
+
+    def _follow_up(self, ctx: _Context, played: Card, target: int) -> int:
+        """How many cards left in hand could follow ``played`` forward from ``target``."""
+        count = 0
+        used = False
+        for k in ctx.hand:
+            card = ctx.cards[k]
+            if k == played.index and not used:
+                used = True
+                continue
+            follows = played.next in (None, "any") or card.kind in ("any", played.next)
+            row = ctx.board.own_row[ctx.seat]
+            if card.moves and follows and any(row[z] > row[target] for _, z in ctx.t.moves[k][ctx.seat][target]):
+                count += 1
+        return count
+
+    def _reach(self, ctx: _Context, zone: int) -> int:
+        """Rows the best card in hand would gain from ``zone``."""
+        row = ctx.board.own_row[ctx.seat][zone]
+        best = 0
+        for k in ctx.kinds:
+            for _, z in ctx.t.moves[k][ctx.seat][zone]:
+                best = max(best, ctx.board.own_row[ctx.seat][z] - row)
+        return best
