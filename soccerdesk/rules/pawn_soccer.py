@@ -67,7 +67,7 @@ How a match runs, as decisions of the rules contract:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -1369,6 +1369,49 @@ class PawnSoccer(Game):
         )
         if rules.quick_setup:
             return rules.quick_formation(state, [])
+        return state
+
+    def position(
+        self,
+        blue: Iterable[str],
+        orange: Iterable[str],
+        ball: str | None,
+        side: int = 0,
+        *,
+        yellow: Iterable[str] = (),
+        barred: str | None = None,
+        phase: str = "turn",
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+        **fields: Any,
+    ) -> PawnState:
+        """A position built from square names, ``side`` to play (for tests, puzzles and analysis).
+
+        ``yellow`` lists squares whose pawns carry a yellow card; ``fields`` sets further
+        :class:`PawnState` fields (``goals``, ``turns``, ``substitute``, ``reds``, ...).
+        Set-up reserves are empty. The result has no history: a record of it replays
+        from a new match, so it is not for saving.
+        """
+        start = self.new_match(seed=seed, **(options or {}))
+        assert isinstance(start, PawnState)
+        index = self.board.index
+        cells = [EMPTY] * self.board.size
+        for seat, squares in enumerate((blue, orange)):
+            for name in squares:
+                cells[index[name]] = seat + 1
+        for name in yellow:
+            cells[index[name]] |= YELLOW
+        state = replace(
+            start,
+            phase=PHASE_NAMES.index(phase),
+            side=side,
+            cells=tuple(cells),
+            ball=index[ball] if ball else -1,
+            reserve=(0, 0, 0, 0),
+            barred=index[barred] if barred else -1,
+            **fields,
+        )
+        state._set_meta(start.info, None, ())
         return state
 
     def parse_action(self, text: str) -> Any:
