@@ -1,0 +1,127 @@
+"""The Pawn Soccer heuristic bot: what the issue asks of it, each on a small position."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from soccerdesk.bots import make_bot
+from soccerdesk.bots.pawn_soccer import HeuristicBot
+from soccerdesk.rules import CHANCE, State, get_game, sample_chance
+from soccerdesk.rules.pawn_soccer import PawnSoccer, PawnState
+
+_game = get_game("pawn-soccer")
+assert isinstance(_game, PawnSoccer)
+GAME: PawnSoccer = _game
+BLUE, ORANGE = 0, 1
+BOT = HeuristicBot("pawn-soccer")
+
+
+def decide(state: State, seat: int, seed: int = 0) -> str:
+    return str(BOT.decide(state, seat, random.Random(seed)))
+
+
+def pos(blue: list[str], orange: list[str], ball: str | None, side: int = BLUE, **kw: object) -> PawnState:
+    kw.setdefault("substitute", (False, False))
+    return GAME.position(blue, orange, ball, side, **kw)  # type: ignore[arg-type]
+
+
+def test_make_bot_finds_the_heuristic_bot() -> None:
+    assert isinstance(make_bot("heuristic", "pawn-soccer"), HeuristicBot)
+
+
+def test_shoots_when_the_path_is_clear() -> None:
+    s = pos(["D10", "C8"], ["C11", "A5"], "D10")
+    assert decide(s, BLUE) in {"kick D10-D12", "kick D10-E12"}
+
+
+def test_walks_the_ball_into_the_goal() -> None:
+    s = pos(["D1", "C4"], ["C1", "D11"], "C1", ORANGE)
+    assert decide(s, ORANGE) in {"move C1-C0", "move C1-D0"}
+
+
+def test_steals_from_beside_the_ball_preferring_no_card() -> None:
+    s = pos(["D4", "C4", "D1"], ["D5", "D11"], "D5")
+    assert decide(s, BLUE) == "steal D4-D5"
+
+
+def test_weighs_card_risk_a_carded_pawn_does_not_steal_diagonally() -> None:
+    # Only the pawn on a yellow card could steal, diagonally: a red card loses a pawn and the ball.
+    s = pos(["C4", "D1", "B2"], ["D5", "D11", "F9"], "D5", yellow=["C4"])
+    assert not decide(s, BLUE).startswith("steal")
+    # Without the card the diagonal steal is worth its yellow.
+    assert decide(pos(["C4", "D1", "B2"], ["D5", "D11", "F9"], "D5"), BLUE) == "steal C4-D5"
+
+
+def test_avoids_a_diagonal_steal_in_its_own_penalty_area() -> None:
+    s = pos(["D2", "E1"], ["C3", "D11"], "C3")
+    assert decide(s, BLUE) != "steal D2-C3"
+
+
+def test_advances_the_ball_with_a_chain_of_passes() -> None:
+    s = pos(["C4", "C6", "D8", "D1"], ["A1", "G11", "D11"], "C4")
+    first = decide(s, BLUE)
+    assert first == "pass C4-C6"
+    assert decide(s.apply(BLUE, GAME.parse_action(first)), BLUE) == "pass C6-D8"
+
+
+def test_sprints_up_the_wing_with_the_ball() -> None:
+    s = pos(["A7", "D1"], ["D11", "E10"], "A7")
+    assert decide(s, BLUE) == "move A7-A9"
+
+
+def test_keeps_a_goalkeeper_and_defends_goal_side() -> None:
+    # Orange has the ball deep in Blue's half: the Blue goalkeeper does not leave the area.
+    s = pos(["D1", "C2", "E5"], ["D3", "D11"], "D3")
+    action = decide(s, BLUE)
+    assert not action.startswith("move D1-D2") and not action.startswith("move D1-C2")
+
+
+def test_substitutes_a_pawn_on_a_yellow_card() -> None:
+    s = pos(["C4", "D1"], ["D11"], "C4", yellow=["C4"], substitute=(True, True))
+    assert decide(s, BLUE) == "sub C4"
+    s = pos(["C4", "D1"], ["D11"], "C4", substitute=(True, True))
+    assert not decide(s, BLUE).startswith("sub")
+
+
+def test_penalty_pick_is_random() -> None:
+    s = pos(["D2", "D1"], ["C3", "D11"], "C3").apply(BLUE, GAME.parse_action("steal D2-C3"))
+    picks = {decide(s, ORANGE, seed) for seed in range(20)}
+    assert picks == {"penalty 1", "penalty 2", "penalty 3"}
+
+
+def test_sends_the_nearest_pawn_into_goal() -> None:
+    s = pos(["D2", "B3", "F5"], ["C3", "D11"], "C3", yellow=["D2"]).apply(BLUE, GAME.parse_action("steal D2-C3"))
+    assert decide(s, BLUE).startswith("keeper B3-")
+
+
+def test_sets_up_its_formation() -> None:
+    s = GAME.new_match(seed=1)
+    assert decide(s, BLUE) == "place D1"
+    s = s.apply(BLUE, GAME.parse_action("place D1"))
+    assert decide(s, ORANGE) == "place D11"
+
+
+def test_beats_random_and_decides_quickly() -> None:
+    """A short check of the acceptance run (the simulator measures hundreds of matches)."""
+    heuristic, opponent = BOT, make_bot("random", "pawn-soccer")
+    wins = 0
+    times: list[float] = []
+    for seed in range(4):
+        state: State = GAME.new_match(seed=seed)
+        rng = random.Random(seed)
+        bots = {seed % 2: heuristic, 1 - seed % 2: opponent}
+        while not state.is_terminal():
+            seat = state.current_players()[0]
+            if seat == CHANCE:
+                action = sample_chance(state, rng)
+            else:
+                t0 = time.perf_counter()
+                action = bots[seat].decide(state, seat, rng)
+                if bots[seat] is heuristic:
+                    times.append(time.perf_counter() - t0)
+            state = state.apply(seat, action)
+        wins += state.winner == seed % 2
+    assert wins >= 3
+    times.sort()
+    assert times[len(times) // 2] < 0.05
