@@ -151,6 +151,7 @@ class Room:
         self._deadlines: dict[int, float] = {}
         self._clock_handles: dict[int, asyncio.TimerHandle] = {}
         self._autoplay: set[int] = set()  # seats whose turn ran out: the bot finishes it
+        self._decided: dict[int, int] = {}  # seat -> ply reached by its latest decision
         self._countdown: _Countdown | None = None
         self._bot: Bot | None = None
         self.closed = False
@@ -202,6 +203,9 @@ class Room:
         states = game.replay(record)
         room.state = states[-1]
         room.log = [(ply, ev) for ply, s in enumerate(states) for ev in s.events]
+        for ply, (seat, _) in enumerate(room.state.history(), start=1):
+            if seat != CHANCE:
+                room._decided[seat] = ply
         room.seats = [
             None if p is None else Player(p["token"], p["name"], p["host"], bot=p["bot"]) for p in doc["seats"]
         ]
@@ -381,10 +385,10 @@ class Room:
         if self.result is not None:
             peer.send(encode("refused", action=text, reason="the match is over"))
             return
-        if ply is not None and ply != self.state.ply:
-            peer.send(
-                encode("refused", action=text, reason=f"the match has moved on (ply {self.state.ply}, not {ply})")
-            )
+        if ply is not None and (ply > self.state.ply or ply < self._decided.get(seat, 0)):
+            # The action was chosen at a position this seat has already answered (a double
+            # click, a resend after reconnecting): playing it now could land on another decision.
+            peer.send(encode("refused", action=text, reason=f"that was chosen at ply {ply}; the match has moved on"))
             return
         try:
             action = self.game.parse_action(text)
@@ -393,6 +397,7 @@ class Room:
             peer.send(encode("refused", action=text, reason=str(exc)))
             return
         self.state = nxt
+        self._decided[seat] = nxt.ply
         self._advance([(seat, str(action))])
 
     def _advance(self, applied: list[tuple[int, str]]) -> None:
@@ -416,6 +421,8 @@ class Room:
                         self.state, seat, chance_rng(self.chance_seed ^ 0x5EA7, self.state.ply)
                     )
                 self.state = self.state.apply(seat, action)
+                if seat != CHANCE:
+                    self._decided[seat] = self.state.ply
                 applied.append((seat, str(action)))
                 self.log.extend((self.state.ply, ev) for ev in self.state.events)
             self._autoplay &= set(self.state.current_players())
@@ -490,6 +497,10 @@ class Room:
         self.result = None
         self.rematch_offers = set()
         self._autoplay = set()
+        self._decided = {}
+        for handle in self._clock_handles.values():
+            handle.cancel()
+        self._clock_handles = {}
         self._deadlines = {}
         for player in self.seats:
             if player is not None:

@@ -103,6 +103,7 @@ class RelayClient:
     async def connect(self) -> dict[str, Any]:
         """Open the WebSocket and say hello; returns the relay's ``welcome``."""
         self._closing = False
+        self._fatal = None
         self._set_status("connecting")
         welcome = await self._open()
         self._set_status("connected")
@@ -170,9 +171,16 @@ class RelayClient:
     async def spectate(self, room: str) -> dict[str, Any]:
         return await self._request("spectate", {"joined"}, room=room)
 
-    async def resume(self, room: str, token: str) -> dict[str, Any]:
-        """Take a seat back with its token (after a restart of this program, say)."""
-        return await self._request("resume", {"joined"}, room=room, token=token)
+    async def resume(self, room: str, token: str, *, match: int | None = None, seq: int | None = None) -> dict[str, Any]:
+        """Take a seat back with its token (after a restart of this program, say).
+
+        With the ``match`` and ``seq`` last seen, the snapshot's ``events`` are only those
+        missed since; without, all of the current match.
+        """
+        fields: dict[str, Any] = {"room": room, "token": token}
+        if match is not None and seq is not None:
+            fields.update(match=match, seq=max(seq, 0))
+        return await self._request("resume", {"joined"}, **fields)
 
     # --- in a room --------------------------------------------------------------------
 
@@ -247,7 +255,10 @@ class RelayClient:
                 self._take(msg)
         finally:
             self._fail_waiters(RelayError("closed", "the connection to the relay closed"))
-            if ws is self._ws and not self._closing:
+            if ws is self._ws and self._fatal is not None:
+                self._closing = True
+                self._set_status(f"lost: {self._fatal}")
+            elif ws is self._ws and not self._closing:
                 asyncio.get_running_loop().call_soon(self._connection_lost, ws)
 
     def _take(self, msg: dict[str, Any]) -> None:
@@ -265,7 +276,7 @@ class RelayClient:
         elif kind == "finished":
             self.result = msg["result"]
         elif kind == "error" and msg["code"] in FATAL_CODES and (self.room is not None or msg["code"] == "version"):
-            self._closing = True  # the relay hung up for good (room closed, seat taken over): do not retry
+            self._fatal = msg["message"]  # the relay hangs up for good (room closed, seat taken over): no retry
         if kind == "error":
             for _, future in self._waiters:
                 if not future.done():
@@ -302,9 +313,7 @@ class RelayClient:
             try:
                 await self._open()
                 if self.token is not None and self.room is not None:
-                    await self._request(
-                        "resume", {"joined"}, room=self.room, token=self.token, match=self.match, seq=max(self.seq, 0)
-                    )
+                    await self.resume(self.room, self.token, match=self.match, seq=self.seq)
                 elif self.room is not None:
                     await self._request("spectate", {"joined"}, room=self.room)
             except RelayError as exc:

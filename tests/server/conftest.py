@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -125,7 +125,19 @@ def toy_game(monkeypatch: pytest.MonkeyPatch) -> Game:
 
 
 def relay_settings(db: Path | str, **changes: Any) -> RelaySettings:
-    base = RelaySettings(host="127.0.0.1", port=0, db=str(db), heartbeat=5.0, min_seconds=1, games=(TOY, *rules.GAMES))
+    # Bots play far faster than people: the message limits are raised here and tested on their own.
+    base = RelaySettings(
+        host="127.0.0.1",
+        port=0,
+        db=str(db),
+        heartbeat=5.0,
+        min_seconds=1,
+        games=(TOY, *rules.GAMES),
+        message_rate=5000,
+        message_burst=5000,
+        ip_message_rate=20000,
+        ip_message_burst=20000,
+    )
     return replace(base, **changes)
 
 
@@ -172,6 +184,13 @@ async def pair(
     await guest.join(joined["room"])
     await guest.next("snapshot")
     return host, guest
+
+
+async def until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait (without consuming messages) until ``predicate()`` holds."""
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.005)
 
 
 async def settle(*clients: RelayClient, seq: int | None = None, timeout: float = 10.0) -> None:

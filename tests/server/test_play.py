@@ -1,18 +1,86 @@
-"""Two clients play whole matches through a real relay on 127.0.0.1."""
+"""Whole matches through a real relay on 127.0.0.1: two players, a spectator, every game.
+
+Each client is driven by a bot that picks among the legal action texts of its own view
+(a client never has more). Afterwards every view and event any client received is
+compared with what the rules allow that seat to know, replaying the match the relay
+holds: a seat's messages carry exactly ``view(seat)`` and the events visible to it; a
+spectator's exactly ``view(None)`` and public events.
+"""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from conftest import TOY, pair, play_to_end
+import pytest
+from conftest import TOY, new_client, pair, play_to_end, until
 
-from server.relay import RunningRelay
+from server.relay import HALL, RunningRelay
 from soccerdesk.net.client import RelayClient
+from soccerdesk.rules import GAMES, get_game
 
 
-async def test_two_clients_play_the_toy_game_to_the_end(relay: RunningRelay, clients: list[RelayClient]) -> None:
-    host, guest = await pair(relay, clients, TOY, {"rounds": 4})
-    result = await play_to_end([host, guest], random.Random(1))
+def _loadable(game_id: str) -> bool:
+    try:
+        get_game(game_id)
+    except Exception:
+        return False
+    return True
+
+
+def check_nothing_hidden_leaked(relay: RunningRelay, code: str, client: RelayClient, seat: int | None) -> int:
+    """Every snapshot/update ``client`` received equals what ``seat`` may know. Returns how many."""
+    room = relay.app[HALL].rooms[code]
+    states = room.game.replay(room.game.dump(room.state))
+    checked = 0
+    for msg in client.pending():
+        if msg["type"] not in ("snapshot", "update") or msg["match"] != room.match:
+            continue
+        assert msg["view"] == states[msg["seq"]].view(seat), f"view at ply {msg['seq']} is not view({seat})"
+        for event in msg["events"]:
+            allowed = [ev.to_json() for ev in states[event["ply"]].events if ev.visible_to(seat)]
+            assert {k: v for k, v in event.items() if k != "ply"} in allowed, f"event {event} is not for seat {seat}"
+        checked += 1
+    return checked
+
+
+async def _full_match(relay: RunningRelay, clients: list[RelayClient], game: str, options: dict[str, Any]) -> None:
+    host, guest = await pair(relay, clients, game, options)
+    assert host.room is not None
+    watcher = await new_client(relay, clients, "Watcher")
+    await watcher.spectate(host.room)
+    result = await play_to_end([host, guest], random.Random(7), timeout=45)
+    await until(lambda: watcher.result is not None)
     assert result["reason"] == "played out"
-    assert host.view is not None and host.view["terminal"]
-    assert host.view["score"] == guest.view["score"] == result["score"]
+    assert result["score"] == host.view["score"] == guest.view["score"] == watcher.view["score"]  # type: ignore[index]
+    for client, seat in ((host, 0), (guest, 1), (watcher, None)):
+        assert check_nothing_hidden_leaked(relay, host.room, client, seat) > 0
+
+
+async def test_toy_match_with_a_spectator_who_never_sees_the_secret_card(
+    relay: RunningRelay, clients: list[RelayClient]
+) -> None:
+    await _full_match(relay, clients, TOY, {"rounds": 5})
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_full_match_of_each_game_through_the_relay(
+    relay: RunningRelay, clients: list[RelayClient], game: str
+) -> None:
+    if not _loadable(game):
+        pytest.skip(f"the rules of {game} do not load yet")
+    await _full_match(relay, clients, game, {})
+
+
+async def test_welcome_lists_the_games_and_join_codes_are_short_and_distinct(
+    relay: RunningRelay, clients: list[RelayClient]
+) -> None:
+    client = await new_client(relay, clients)
+    assert TOY in client.games
+    codes = set()
+    for _ in range(5):
+        host = await new_client(relay, clients)
+        joined = await host.create(TOY)
+        codes.add(joined["room"])
+        assert len(joined["room"]) == 6 and joined["token"] and len(joined["token"]) >= 20
+    assert len(codes) == 5

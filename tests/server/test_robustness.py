@@ -1,0 +1,303 @@
+"""A match survives dropped clients and relay restarts; bad input is refused and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from conftest import TOY, new_client, pair, play_to_end, relay_settings, until
+
+from server.relay import HALL, RunningRelay, start_relay
+from soccerdesk.net.client import RelayClient, RelayError
+from soccerdesk.net.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def match_record(relay: RunningRelay, code: str) -> dict[str, Any]:
+    room = relay.app[HALL].rooms[code]
+    return {"record": room.game.dump(room.state), "result": room.result, "match": room.match}
+
+
+async def raw_socket(relay: RunningRelay) -> tuple[aiohttp.ClientSession, aiohttp.ClientWebSocketResponse]:
+    session = aiohttp.ClientSession()
+    return session, await session.ws_connect(relay.url)
+
+
+async def answer(ws: aiohttp.ClientWebSocketResponse, frame: str) -> dict[str, Any]:
+    await ws.send_str(frame)
+    msg = await ws.receive(timeout=5)
+    assert msg.type == aiohttp.WSMsgType.TEXT, msg
+    return json.loads(msg.data)
+
+
+# --- reconnection -------------------------------------------------------------------------
+
+
+async def test_a_killed_client_resumes_with_its_token_and_gets_the_events_it_missed(
+    relay: RunningRelay, clients: list[RelayClient]
+) -> None:
+    host, guest = await pair(relay, clients, TOY, {"rounds": 3})
+    guest.reconnect = False
+    room, token, seen = guest.room, guest.token, guest.seq
+    assert room is not None and token is not None
+    await guest.drop()
+    await until(lambda: not relay.app[HALL].rooms[room].players_json()[1]["connected"])
+    # While the guest is away the host makes its secret choice (a public "has chosen" event).
+    await host.act(host.view["legal"][0], ply=host.view["ply"])  # type: ignore[index]
+    await until(lambda: host.seq > seen)
+    back = await new_client(relay, clients, "Guest again")
+    joined = await back.resume(room, token, match=guest.match, seq=seen)
+    assert joined["seat"] == 1
+    snapshot = await back.next("snapshot")
+    assert snapshot["seq"] == host.seq
+    assert snapshot["events"] and all(e["ply"] > seen for e in snapshot["events"])
+    assert any(e["kind"] == "chosen" for e in snapshot["events"])  # the one it missed
+    result = await play_to_end([host, back], random.Random(3))
+    assert result["reason"] == "played out"
+
+
+async def test_automatic_reconnection_after_a_drop(relay: RunningRelay, clients: list[RelayClient]) -> None:
+    statuses: list[str] = []
+    host, guest = await pair(relay, clients, TOY, {"rounds": 3})
+    guest.on_status = statuses.append
+    await guest.drop()
+    await until(lambda: statuses[-1:] == ["connected"])
+    assert "reconnecting" in statuses
+    result = await play_to_end([host, guest], random.Random(4))
+    assert result["score"] == guest.view["score"]  # type: ignore[index]
+
+
+async def test_resume_with_a_newer_connection_replaces_the_old_one(
+    relay: RunningRelay, clients: list[RelayClient]
+) -> None:
+    host, guest = await pair(relay, clients)
+    assert guest.room and guest.token
+    twin = await new_client(relay, clients)
+    await twin.resume(guest.room, guest.token)
+    await until(lambda: guest.status.startswith("lost") or guest.status == "closed")
+    assert twin.seat == 1
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _start_relay_process(port: int, db: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--log-level",
+            "WARNING",
+            "--message-rate",
+            "5000",
+            "--ip-message-rate",
+            "20000",
+        ],  # bots play faster than people
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    assert "listening" in proc.stdout.readline()
+    return proc
+
+
+def _kill(proc: subprocess.Popen[str]) -> None:
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()
+
+
+async def test_relay_killed_mid_match_restarts_and_the_match_finishes(
+    tmp_path: Path, clients: list[RelayClient]
+) -> None:
+    """SIGKILL, not a clean stop: every accepted action was already committed to SQLite."""
+    port, db = _free_port(), tmp_path / "relay.sqlite3"
+    proc = _start_relay_process(port, db)
+    try:
+        url = f"ws://127.0.0.1:{port}/ws"
+        host = RelayClient(url, name="Host", pauses=(0.1, 0.2, 0.3))
+        guest = RelayClient(url, name="Guest", pauses=(0.1, 0.2, 0.3))
+        clients.extend([host, guest])
+        for c in (host, guest):
+            await c.connect()
+        joined = await host.create("pawn-soccer" if "pawn-soccer" in host.games else host.games[0], seat=0)
+        await guest.join(joined["room"])
+        await until(lambda: guest.view is not None and host.view is not None)
+        rng = random.Random(5)
+        for _ in range(12):  # a few decisions, then the crash
+            for c in (host, guest):
+                if c.view and c.seat in c.view["to_move"]:
+                    await c.act(rng.choice(c.view["legal"]), ply=c.view["ply"])
+            await asyncio.sleep(0.05)
+        before = host.seq
+        assert before > 0
+        _kill(proc)
+        await until(lambda: host.status == "reconnecting" and guest.status == "reconnecting")
+        proc = _start_relay_process(port, db)
+        await until(lambda: host.status == "connected" and guest.status == "connected", timeout=15)
+        await until(lambda: host.seq >= before and guest.seq >= before)
+        assert host.seq == guest.seq == before  # nothing lost, nothing replayed twice
+        result = await play_to_end([host, guest], rng)
+        assert result["reason"] == "played out"
+    finally:
+        _kill(proc)
+
+
+async def test_clean_restart_in_process_keeps_rooms(db_path: Path) -> None:
+    relay = await start_relay(relay_settings(db_path))
+    made: list[RelayClient] = []
+    try:
+        host, guest = await pair(relay, made, TOY, {"rounds": 2})
+        code, port = host.room, relay.port
+        await host.act(host.view["legal"][0], ply=host.view["ply"])  # type: ignore[index]
+        await until(lambda: guest.seq == host.seq == 1)
+        await relay.stop()
+        relay = await start_relay(replace(relay_settings(db_path), port=port))
+        await until(lambda: host.status == guest.status == "connected", timeout=10)
+        assert relay.app[HALL].rooms[code].state.ply == 1  # type: ignore[index]
+        assert (await play_to_end([host, guest], random.Random(2)))["reason"] == "played out"
+    finally:
+        for c in made:
+            await c.close()
+        await relay.stop()
+
+
+# --- bad input ------------------------------------------------------------------------------
+
+
+async def test_every_kind_of_bad_input_gets_a_clear_error_and_changes_nothing(
+    relay: RunningRelay, clients: list[RelayClient]
+) -> None:
+    host, guest = await pair(relay, clients, TOY, {"rounds": 3})
+    other_host = await new_client(relay, clients)
+    other = await other_host.create(TOY)
+    assert host.room is not None
+    before = match_record(relay, host.room)
+    cases = [
+        ("{not json", "malformed"),
+        ("[1, 2]", "malformed"),
+        ('{"type": "teleport"}', "unknown_type"),
+        ('{"type": "act"}', "bad_message"),
+        ('{"type": "act", "action": "aim 1", "seat": 1}', "bad_message"),  # no choosing another seat
+        ('{"type": "act", "action": 7}', "bad_message"),
+        ('{"type": "chat", "text": "' + "x" * 600 + '"}', "bad_message"),
+        (json.dumps({"type": "chat", "text": "y" * (MAX_FRAME_BYTES + 10)}), "too_big"),
+        ('{"type": "join", "room": "ABCDEF"}', "not_now"),  # already in a room
+        ('{"type": "rematch"}', "not_now"),  # the match is not over
+        ('{"type": "claim", "take": "win"}', "not_now"),  # nobody abandoned
+        ('{"type": "spectators", "allow": false}', "not_host"),
+    ]
+    for frame, code in cases:
+        await guest.send_raw(frame)
+        msg = await guest.next("error", "refused")
+        assert msg["type"] == "error" and msg["code"] == code, (frame[:60], msg)
+        assert msg["message"]
+    # Out of turn and illegal actions are refused by the rules, with their reason.
+    await guest.act("aim 1")
+    refused = await guest.next("refused")
+    assert "does not decide" in refused["reason"] or "not a legal" in refused["reason"]
+    await guest.act("dive 9")
+    assert "not an action" in (await guest.next("refused"))["reason"]
+    # A stolen token: the other room's host token does not open this room, nor this room's seats.
+    thief = await new_client(relay, clients)
+    with pytest.raises(RelayError) as caught:
+        await thief.resume(host.room, other["token"])
+    assert caught.value.code == "bad_token"
+    assert match_record(relay, host.room) == before
+    assert guest.connected and host.connected
+
+
+async def test_oversize_frames_are_refused_and_huge_ones_close_the_connection(relay: RunningRelay) -> None:
+    session, ws = await raw_socket(relay)
+    try:
+        await answer(ws, json.dumps({"type": "hello", "version": PROTOCOL_VERSION}))
+        err = await answer(ws, json.dumps({"type": "chat", "text": "z" * (MAX_FRAME_BYTES * 2)}))
+        assert err["code"] == "too_big"
+        await ws.send_str("q" * (MAX_FRAME_BYTES * 8))
+        msg = await ws.receive(timeout=5)
+        assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+        assert ws.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+    finally:
+        await session.close()
+
+
+async def test_an_unsupported_protocol_version_is_told_so_and_closed(relay: RunningRelay) -> None:
+    session, ws = await raw_socket(relay)
+    try:
+        first = await answer(ws, json.dumps({"type": "create", "game": TOY}))
+        assert first["code"] == "not_ready"
+        err = await answer(ws, json.dumps({"type": "hello", "version": PROTOCOL_VERSION + 1}))
+        assert err["code"] == "version" and f"version {PROTOCOL_VERSION}" in err["message"]
+        assert (await ws.receive(timeout=5)).type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    finally:
+        await session.close()
+
+
+async def test_flooding_is_rate_limited_per_connection_then_cut_off(db_path: Path) -> None:
+    relay = await start_relay(replace(relay_settings(db_path), message_rate=5, message_burst=10, flood_strikes=30))
+    session, ws = await raw_socket(relay)
+    try:
+        await answer(ws, json.dumps({"type": "hello", "version": PROTOCOL_VERSION}))
+        for _ in range(60):
+            await ws.send_str('{"type": "ping"}')
+        kinds = []
+        while True:
+            msg = await ws.receive(timeout=5)
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                break
+            data = json.loads(msg.data)
+            kinds.append(data.get("code", data["type"]))
+        assert kinds.count("pong") <= 11  # the burst, and not one more
+        assert "rate_limited" in kinds
+        assert ws.closed or msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    finally:
+        await session.close()
+        await relay.stop()
+
+
+async def test_connections_and_code_guesses_are_limited_per_address(db_path: Path) -> None:
+    relay = await start_relay(replace(relay_settings(db_path), ip_connections=3, guesses_per_minute=4))
+    made: list[RelayClient] = []
+    try:
+        guesser = await new_client(relay, made)
+        codes = []
+        for code in ("AAAAAA", "BBBBBB", "CCCCCC", "DDDDDD", "EEEEEE"):
+            with pytest.raises(RelayError) as caught:
+                await guesser.join(code)
+            codes.append(caught.value.code)
+        assert codes[:4] == ["no_room"] * 4 and codes[4] == "rate_limited"
+        await new_client(relay, made)
+        await new_client(relay, made)
+        with pytest.raises(RelayError) as refused:
+            await new_client(relay, made)
+        assert refused.value.code in ("rate_limited", "closed")
+    finally:
+        for c in made:
+            await c.close()
+        await relay.stop()
