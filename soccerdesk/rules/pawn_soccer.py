@@ -54,9 +54,9 @@ How a match runs, as decisions of the rules contract:
     per seat: true while that side's substitute is still on the bench.
 ``reds``, ``yellows``
     per seat: red cards so far, pawns on the board carrying a yellow card.
-``turns``
-    team turns played in the match; ``turn_limit`` turns a side; ``goals_to_win``
-    (``null`` when only the turn limit ends the match is never the case; golden goal = 1).
+``turns``, ``turn_limit``, ``goals_to_win``
+    team turns played so far (both sides together), the turns a side before full time,
+    and the goals that win the match (1 for golden goal).
 ``penalty``
     ``null`` or ``{"taker": seat, "chosen": [bool, bool], "mine": n or null}``: only the
     viewing seat's own pick is shown.
@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, NamedTuple
 
 from soccerdesk.rules.api import CHANCE, Event, Game, IllegalAction, Option, State, uniform
@@ -517,6 +517,14 @@ class PawnState(State):
     def explain_illegal(self, seat: int, action: Any) -> str:
         return self.rules.explain(self, seat, action)
 
+    def evolve(self, **changes: Any) -> PawnState:
+        """A copy with some fields changed: ``dataclasses.replace`` without its generality (the hot path)."""
+        new = object.__new__(PawnState)
+        setter = object.__setattr__
+        for name in _FIELD_NAMES:
+            setter(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
+
     # --- helpers for bots and tests
 
     def team_squares(self, seat: int) -> list[int]:
@@ -539,6 +547,9 @@ class PawnState(State):
             if self.cells[sq] & 3 == code:
                 return sq
         return -1
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(PawnState))
 
 
 # --- the rules ----------------------------------------------------------------------
@@ -714,7 +725,7 @@ class _Rules:
     def _do_toss(self, s: PawnState, seat: int, action: PawnAction, events: list[Event]) -> PawnState:
         kicker = 0 if action.a == self.toss[0].a else 1
         events.append(Event("toss", f"Coin toss: {TEAM_NAMES[kicker]} kicks off.", {"kicker": kicker}))
-        return replace(s, phase=KICKOFF, side=kicker, kicker=kicker)
+        return s.evolve(phase=KICKOFF, side=kicker, kicker=kicker)
 
     def _do_place(self, s: PawnState, seat: int, action: PawnAction, events: list[Event]) -> PawnState:
         sq, yellow = self.board.index[action.a], 1 if action.b else 0
@@ -731,19 +742,19 @@ class _Rules:
             )
         )
         return self._after_placing(
-            replace(s, cells=tuple(cells), reserve=(reserve[0], reserve[1], reserve[2], reserve[3])), seat
+            s.evolve(cells=tuple(cells), reserve=(reserve[0], reserve[1], reserve[2], reserve[3])), seat
         )
 
     def _after_placing(self, s: PawnState, last: int) -> PawnState:
         left = (s.reserve[0] + s.reserve[1], s.reserve[2] + s.reserve[3])
         other = 1 - last
         if left[other]:
-            return replace(s, side=other)
+            return s.evolve(side=other)
         if left[last]:
-            return replace(s, side=last)
+            return s.evolve(side=last)
         if s.kicker < 0:
-            return replace(s, phase=TOSS, side=-1)
-        return replace(s, phase=KICKOFF, side=s.kicker)
+            return s.evolve(phase=TOSS, side=-1)
+        return s.evolve(phase=KICKOFF, side=s.kicker)
 
     def _do_kickoff(self, s: PawnState, seat: int, action: PawnAction, events: list[Event]) -> PawnState:
         centre = self.board.kickoff_square
@@ -758,7 +769,7 @@ class _Rules:
                 {"team": seat, "from": names[frm], "square": names[centre]},
             )
         )
-        return replace(s, phase=TURN, side=seat, cells=tuple(cells), ball=centre, kickoff_turn=True, kicker=-1)
+        return s.evolve(phase=TURN, side=seat, cells=tuple(cells), ball=centre, kickoff_turn=True, kicker=-1)
 
     def _do_sub(self, s: PawnState, seat: int, action: PawnAction, events: list[Event]) -> PawnState:
         # Rulings, Pawn Soccer 1: the substitute takes the replaced pawn's square (and its ball).
@@ -776,13 +787,13 @@ class _Rules:
                 {"team": seat, "square": name, "yellow_cleared": had_yellow},
             )
         )
-        nxt = replace(s, cells=tuple(cells), substitute=substitute, barred=-1 if s.barred == sq else s.barred)
+        nxt = s.evolve(cells=tuple(cells), substitute=substitute, barred=-1 if s.barred == sq else s.barred)
         if s.phase == AFTER:
-            return self._next_turn(nxt, seat)
+            return nxt.evolve(phase=TURN, side=1 - seat)
         return nxt
 
     def _do_end(self, s: PawnState, seat: int, action: PawnAction, events: list[Event]) -> PawnState:
-        return self._next_turn(s, seat)
+        return s.evolve(phase=TURN, side=1 - seat)
 
     def _do_wait(self, s: PawnState, seat: int, action: PawnAction, events: list[Event]) -> PawnState:
         events.append(Event("wait", f"{TEAM_NAMES[seat]} cannot move and waits.", {"team": seat}))
@@ -816,7 +827,7 @@ class _Rules:
                 {"team": seat, "from": names[frm], "to": names[to], "ball": carries or takes},
             )
         )
-        return self._end_turn(replace(s, cells=tuple(cells), ball=ball), seat, -1, events)
+        return self._end_turn(s, seat, -1, events, cells=tuple(cells), ball=ball)
 
     def _do_pass(self, s: PawnState, seat: int, action: PawnAction, events: list[Event]) -> PawnState:
         frm, to = self.board.index[action.a], self.board.index[action.b]
@@ -830,7 +841,7 @@ class _Rules:
                 {"team": seat, "from": names[frm], "to": names[to], "chain": chained},
             )
         )
-        nxt = replace(s, ball=to, received=received, kickoff_turn=False, phase=CHAIN)
+        nxt = s.evolve(ball=to, received=received, kickoff_turn=False, phase=CHAIN)
         if self._chain_hops(nxt, seat, to):
             return nxt
         return self._end_turn(nxt, seat, -1, events)
@@ -849,7 +860,7 @@ class _Rules:
                 {"team": seat, "from": names[frm], "to": names[to], "loose": loose},
             )
         )
-        return self._end_turn(replace(s, ball=to), seat, -1, events)
+        return self._end_turn(s, seat, -1, events, ball=to)
 
     def _do_kick(self, s: PawnState, seat: int, action: PawnAction, events: list[Event]) -> PawnState:
         frm, to = self.board.index[action.a], self.board.index[action.b]
@@ -870,7 +881,7 @@ class _Rules:
                 {"team": seat, "from": names[frm], "to": names[to]},
             )
         )
-        return self._end_turn(replace(s, ball=to, kickoff_turn=False), seat, -1, events)
+        return self._end_turn(s, seat, -1, events, ball=to)
 
     def _do_steal(self, s: PawnState, seat: int, action: PawnAction, events: list[Event]) -> PawnState:
         b = self.board
@@ -915,12 +926,12 @@ class _Rules:
         if expelled:
             # Rulebook, Red card: the ball stays loose where the expelled pawn stood.
             cells[victim] = EMPTY
-        nxt = replace(s, cells=tuple(cells), ball=victim, reds=reds)
+        nxt = s.evolve(cells=tuple(cells), ball=victim, reds=reds)
         if reds[seat] >= b.numbers.reds_to_forfeit:
             return self._forfeit(nxt, seat, events)
         if expelled and was_keeper and self._keeper_moves(nxt, seat):
             # Rulebook, Red card: a pawn may move into the goalkeeper's position before the next turn.
-            return replace(nxt, phase=KEEPER, side=seat, barred=stealer)
+            return nxt.evolve(phase=KEEPER, side=seat, barred=stealer)
         return self._end_turn(nxt, seat, stealer, events)
 
     def _foul_in_area(
@@ -954,8 +965,8 @@ class _Rules:
                 {"taker": taker, "foul": names[victim], "spot": names[spot]},
             )
         )
-        nxt = replace(
-            s, cells=tuple(cells), ball=spot, reds=reds, turns=s.turns + 1, received=0, barred=-1, kickoff_turn=False
+        nxt = s.evolve(
+            cells=tuple(cells), ball=spot, reds=reds, turns=s.turns + 1, received=0, barred=-1, kickoff_turn=False
         )
         if reds[seat] >= b.numbers.reds_to_forfeit:
             return self._forfeit(nxt, seat, events)
@@ -964,10 +975,10 @@ class _Rules:
     def _penalty_keeper(self, s: PawnState, keeper_side: int, events: list[Event]) -> PawnState:
         taker = 1 - keeper_side
         if s.keeper_square(keeper_side) >= 0:
-            return replace(s, phase=PENALTY, side=-1, picks=(0, 0), taker=taker)
+            return s.evolve(phase=PENALTY, side=-1, picks=(0, 0), taker=taker)
         if self._keeper_moves(s, keeper_side):
             # Rulebook, Penalty: another pawn must take the goalkeeper's place first.
-            return replace(s, phase=PENALTY_KEEPER, side=keeper_side, taker=taker)
+            return s.evolve(phase=PENALTY_KEEPER, side=keeper_side, taker=taker)
         events.append(
             Event(
                 "penalty_unguarded",
@@ -976,7 +987,7 @@ class _Rules:
             )
         )
         return self._goal(
-            replace(s, taker=-1),
+            s.evolve(taker=-1),
             taker,
             events,
             f"{TEAM_NAMES[taker]} scores the penalty into an empty goal",
@@ -1004,9 +1015,9 @@ class _Rules:
                 {"team": seat, "from": names[frm], "to": names[to]},
             )
         )
-        nxt = replace(s, cells=tuple(cells))
+        nxt = s.evolve(cells=tuple(cells))
         if s.phase == PENALTY_KEEPER:
-            return replace(nxt, phase=PENALTY, side=-1, picks=(0, 0))
+            return nxt.evolve(phase=PENALTY, side=-1, picks=(0, 0))
         return self._end_turn(nxt, seat, s.barred, events)
 
     def _do_penalty(self, s: PawnState, seat: int, action: PawnAction, events: list[Event]) -> PawnState:
@@ -1014,7 +1025,7 @@ class _Rules:
         picks = (pick, s.picks[1]) if seat == 0 else (s.picks[0], pick)
         events.append(Event("penalty_chosen", f"{TEAM_NAMES[seat]} has chosen.", {"team": seat}))
         if not (picks[0] and picks[1]):
-            return replace(s, picks=picks)
+            return s.evolve(picks=picks)
         taker = s.taker
         keeper_side = 1 - taker
         shot, dive = picks[taker], picks[keeper_side]
@@ -1027,7 +1038,7 @@ class _Rules:
                 )
             )
             return self._goal(
-                replace(s, picks=(0, 0), taker=-1),
+                s.evolve(picks=(0, 0), taker=-1),
                 taker,
                 events,
                 f"{TEAM_NAMES[taker]} scores the penalty",
@@ -1042,24 +1053,25 @@ class _Rules:
             )
         )
         # The penalty was the taker's turn; the goalkeeper's side plays next.
-        nxt = replace(s, picks=(0, 0), taker=-1, ball=keeper)
+        nxt = s.evolve(picks=(0, 0), taker=-1, ball=keeper)
         return self._end_turn(nxt, taker, -1, events, window=False)
 
     # --- turn flow
 
-    def _end_turn(self, s: PawnState, seat: int, barred: int, events: list[Event], window: bool = True) -> PawnState:
-        """The side ``seat`` has finished its turn; ``barred`` is set for the other side's turn."""
+    def _end_turn(
+        self, s: PawnState, seat: int, barred: int, events: list[Event], window: bool = True, **changes: Any
+    ) -> PawnState:
+        """The side ``seat`` has finished its turn (``changes`` are what the turn changed);
+        ``barred`` is set for the other side's turn."""
         turns = s.turns + 1
         if turns >= 2 * self.turn_limit:
             events.append(Event("full_time", f"Full time after {self.turn_limit} turns a side.", {"turns": turns}))
-            return replace(s, phase=OVER, side=-1, turns=turns, received=0, barred=-1, kickoff_turn=False)
-        nxt = replace(s, turns=turns, received=0, barred=barred, kickoff_turn=False)
+            return s.evolve(**changes, phase=OVER, side=-1, turns=turns, received=0, barred=-1, kickoff_turn=False)
         if window and s.substitute[seat]:
-            return replace(nxt, phase=AFTER, side=seat)
-        return self._next_turn(nxt, seat)
-
-    def _next_turn(self, s: PawnState, seat: int) -> PawnState:
-        return replace(s, phase=TURN, side=1 - seat)
+            phase, side = AFTER, seat
+        else:
+            phase, side = TURN, 1 - seat
+        return s.evolve(**changes, phase=phase, side=side, turns=turns, received=0, barred=barred, kickoff_turn=False)
 
     def _goal(self, s: PawnState, scorer: int, events: list[Event], text: str, count_turn: bool = True) -> PawnState:
         goals = (s.goals[0] + 1, s.goals[1]) if scorer == 0 else (s.goals[0], s.goals[1] + 1)
@@ -1067,9 +1079,9 @@ class _Rules:
         events.append(Event("goal", f"Goal! {text}. {goals[0]}-{goals[1]}.", {"team": scorer, "score": list(goals)}))
         if goals[scorer] >= self.goals_to_win or turns >= 2 * self.turn_limit:
             events.append(Event("full_time", f"Full time: {goals[0]}-{goals[1]}.", {"score": list(goals)}))
-            return replace(s, phase=OVER, side=-1, goals=goals, turns=turns, received=0, barred=-1, kickoff_turn=False)
+            return s.evolve(phase=OVER, side=-1, goals=goals, turns=turns, received=0, barred=-1, kickoff_turn=False)
         # Rulebook, Scoring: both sides set up again; the side that conceded kicks off.
-        return self.reset(replace(s, goals=goals, turns=turns), first=scorer, kicker=1 - scorer, events=events)
+        return self.reset(s.evolve(goals=goals, turns=turns), first=scorer, kicker=1 - scorer, events=events)
 
     def _forfeit(self, s: PawnState, loser: int, events: list[Event]) -> PawnState:
         events.append(
@@ -1079,7 +1091,7 @@ class _Rules:
                 {"team": loser},
             )
         )
-        return replace(s, phase=OVER, side=-1, forfeit=1 - loser, received=0, barred=-1)
+        return s.evolve(phase=OVER, side=-1, forfeit=1 - loser, received=0, barred=-1)
 
     def reset(self, s: PawnState, first: int, kicker: int, events: list[Event]) -> PawnState:
         """Clear the board for a new set-up; ``first`` places first, ``kicker`` kicks off (-1: toss)."""
@@ -1088,8 +1100,7 @@ class _Rules:
             cell = s.cells[sq]
             if cell:
                 reserve[2 * ((cell & 3) - 1) + (1 if cell & YELLOW else 0)] += 1
-        s = replace(
-            s,
+        s = s.evolve(
             phase=SETUP,
             side=first,
             cells=(EMPTY,) * self.board.size,
@@ -1115,7 +1126,7 @@ class _Rules:
             for sq, cell in zip(self.board.ends[seat].formation, kinds, strict=False):
                 cells[sq] = cell
         events.append(Event("formation", "Both sides take their default formation.", {}))
-        return self._after_placing(replace(s, cells=tuple(cells), reserve=(0, 0, 0, 0)), 0)
+        return self._after_placing(s.evolve(cells=tuple(cells), reserve=(0, 0, 0, 0)), 0)
 
     # --- view
 
