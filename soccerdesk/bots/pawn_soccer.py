@@ -129,7 +129,7 @@ class HeuristicBot(Bot):
             return None
         # The carded pawn nearest the ball is the one most likely to need a steal.
         ball = state.ball if state.ball >= 0 else board.kickoff_square
-        return min(carded, key=lambda a: board.distance(board.index[a.a], ball))  # type: ignore[union-attr]
+        return min(carded, key=lambda a: board.distance(board.index[a.a], ball))
 
 
 def _mirror(name: str) -> str:
