@@ -81,6 +81,7 @@ class Player:
     kind: str  # "human", "bot" or "remote"
     name: str
     bot: str | None = None  # the bot name given to ``make_bot`` (kind "bot" only)
+    colour: str = ""  # team colour as "#rrggbb"; empty: the board's default
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -90,7 +91,9 @@ class Player:
         if not isinstance(data, Mapping) or data.get("kind") not in ("human", "bot", "remote"):
             raise ValueError("a player is an object with kind human, bot or remote")
         bot = data.get("bot")
-        return cls(str(data["kind"]), str(data.get("name", "")), None if bot is None else str(bot))
+        return cls(
+            str(data["kind"]), str(data.get("name", "")), None if bot is None else str(bot), str(data.get("colour", ""))
+        )
 
 
 class MatchSession(QObject):
@@ -242,6 +245,7 @@ class LocalSession(MatchSession):
         self._awaiting_takeover: int | None = None
         self._closed = False
         self._finished_sent = False
+        self._hidden_choice: dict[int, bool] = {}  # state index -> a bot's options there were secret
         self._bot_factory = bot_factory
         self._answers: list[tuple[int, int, Future[tuple[str, str]]]] = []
         # Bots think on a worker thread; their answers are picked up here, on the UI thread,
@@ -307,6 +311,7 @@ class LocalSession(MatchSession):
         self._generation += 1
         self._thinking.clear()
         del self._states[target + 1 :]
+        self._hidden_choice = {i: v for i, v in self._hidden_choice.items() if i <= target}
         self._events = _PendingEvents()
         self._write_autosave()
         self.status.emit("Move taken back")
@@ -314,7 +319,13 @@ class LocalSession(MatchSession):
 
     def record(self) -> dict[str, Any]:
         data = self.game.dump(self.state)
-        data[APP_KEY] = {"players": [p.to_json() for p in self.players], "saved": time.time()}
+        state = self.state
+        data[APP_KEY] = {
+            "players": [p.to_json() for p in self.players],
+            "score": list(state.score),
+            "over": state.is_terminal(),
+            "saved": time.time(),
+        }
         return data
 
     def rematch(self) -> LocalSession:
@@ -442,7 +453,25 @@ class LocalSession(MatchSession):
             # The second half of a simultaneous choice: the other seat had already chosen in secret.
             if len(earlier) > 1 and set(before.current_players()) < earlier:
                 return True
-        return any(event.kind in REVEAL_EVENT_KINDS for event in states[index].events)
+        if any(event.kind in REVEAL_EVENT_KINDS for event in states[index].events):
+            return True
+        seat = states[index].history()[-1][0]
+        return seat not in self.local_seats() and self._choice_showed_hidden(index - 1, seat)
+
+    def _choice_showed_hidden(self, index: int, seat: int) -> bool:
+        """Whether what ``seat`` could do at ``states[index]`` depended on things hidden from
+        this screen (a card in its hand): then its choice told this screen something."""
+        found = self._hidden_choice.get(index)
+        if found is None:
+            state = self._states[index]
+            watcher = 1 - seat
+            guess = state.determinize(watcher, random.Random(index))
+            try:
+                found = set(map(str, guess.legal_actions(seat))) != set(map(str, state.legal_actions(seat)))
+            except IllegalAction:
+                found = True
+            self._hidden_choice[index] = found
+        return found
 
     # --- bots -----------------------------------------------------------------------
 

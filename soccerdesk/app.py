@@ -1,0 +1,101 @@
+"""Start soccerdesk: the QApplication, the one qasync event loop, the main window.
+
+soccerdesk                          # the app
+soccerdesk --screenshot GAME PATH   # render a mid-match position of GAME offscreen to a PNG
+soccerdesk --version
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from soccerdesk import __version__
+from soccerdesk.rules import GAMES
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="soccerdesk", description="Tabletop soccer games on your desktop.")
+    parser.add_argument("--version", action="version", version=f"soccerdesk {__version__}")
+    parser.add_argument(
+        "--screenshot",
+        nargs=2,
+        metavar=("GAME", "PATH"),
+        help=f"render a mid-match position of GAME ({', '.join(GAMES)}) to the PNG file PATH, without a screen",
+    )
+    parser.add_argument("--size", default="1280x800", help="window size for --screenshot (default 1280x800)")
+    parser.add_argument(
+        "--data-dir", type=Path, help="folder for autosaves and saved matches (default: the user data folder)"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.screenshot:
+        game_id, path = args.screenshot
+        if game_id not in GAMES:
+            print(f"soccerdesk: no game {game_id!r}; known games: {', '.join(GAMES)}", file=sys.stderr)
+            return 2
+        try:
+            width, height = (int(n) for n in args.size.lower().split("x"))
+        except ValueError:
+            print(f"soccerdesk: --size takes WIDTHxHEIGHT, not {args.size!r}", file=sys.stderr)
+            return 2
+        # Offscreen: a screenshot needs no display (CI, a server, a README build).
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        from soccerdesk.ui.screenshot import ScreenshotError, take_screenshot
+
+        app = _application()
+        try:
+            take_screenshot(game_id, Path(path), (width, height))
+        except ScreenshotError as exc:
+            print(f"soccerdesk: cannot take a screenshot of {game_id}: {exc}", file=sys.stderr)
+            return 1
+        finally:
+            app.processEvents()
+        print(f"wrote {path}")
+        return 0
+    return run_app(args.data_dir)
+
+
+def _application():  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("soccerdesk")
+    app.setOrganizationName("soccerdesk")
+    app.setApplicationVersion(__version__)
+    return app
+
+
+def run_app(data_dir: Path | None = None) -> int:
+    """The desktop app, until its window closes."""
+    import qasync
+    from PySide6.QtCore import QSettings
+
+    from soccerdesk.ui.art import app_icon
+    from soccerdesk.ui.main_window import MainWindow
+    from soccerdesk.ui.settings import AppSettings, default_data_dir
+
+    app = _application()
+    app.setWindowIcon(app_icon())
+    # One event loop for Qt and asyncio (the network client runs on it).
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    settings = AppSettings(QSettings(), data_dir or default_data_dir())
+    window = MainWindow(settings)
+    window.show()
+    closed = asyncio.Event()
+    app.lastWindowClosed.connect(closed.set)
+    with loop:
+        loop.run_until_complete(closed.wait())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,225 @@
+"""Dice and card animations painted over the board, skippable with a click or a key.
+
+An :class:`EventAnimation` shows what the rules reported in their events — a die roll, a
+card drawn or turned, a goal — for a moment, then says ``done``. It never changes the
+match: the board already knows the outcome; the animation only lets a person see it happen.
+
+Signals:
+    done(): the animation ended (ran out or was skipped).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QElapsedTimer, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QWidget
+
+from soccerdesk.ui.boards.drawing import draw_d20, draw_die
+
+BASE_MS = {"die": 900, "card": 800, "goal": 1300}
+"""How long each kind of animation lasts at normal speed."""
+
+_DIE_KEYS = ("roll", "die", "d20", "value", "face", "result", "kick_die")
+
+
+@dataclass(frozen=True)
+class Animation:
+    """One thing to animate: ``kind`` is ``die``, ``card`` or ``goal``.
+
+    A card animation turns over ``faces`` (one card, or two side by side when both players
+    showed one: the attacker's and the defender's).
+    """
+
+    kind: str
+    text: str
+    value: int | None = None
+    sides: int = 6
+    faces: tuple[str, ...] = ()
+
+
+def _face(value: Any) -> str:
+    if isinstance(value, list):
+        return "+".join(map(str, value))
+    return str(value)
+
+
+def animation_for(event: dict[str, Any]) -> Animation | None:
+    """The animation an event deserves, or ``None`` (most events are only logged).
+
+    Events are the rules' ``Event.to_json()`` dicts: a kind naming a roll or a die gets a
+    rolling die (the number found in its data), a draw or a reveal of cards gets a card turn,
+    a goal a banner.
+    """
+    kind = str(event.get("kind", "")).lower()
+    data = event.get("data") or {}
+    text = str(event.get("text", ""))
+    if kind == "goal" or kind.startswith("goal") or kind.endswith("-goal"):
+        return Animation("goal", text)
+    if any(word in kind for word in ("roll", "dice", "die", "d20")):
+        value = next(
+            (data[k] for k in _DIE_KEYS if isinstance(data.get(k), int) and not isinstance(data.get(k), bool)), None
+        )
+        sides = 20 if "d20" in kind or (value is not None and value > 6) else 6
+        return Animation("die", text, value, sides)
+    for first, second in (("attacker", "defender"), ("shot", "save")):
+        if first in data and second in data:
+            return Animation("card", text, faces=(_face(data[first]), _face(data[second])))
+    if any(word in kind for word in ("draw", "reveal", "flip")):
+        return Animation("card", text, faces=(_face(data.get("card", "?")),))
+    return None
+
+
+class EventAnimation(QWidget):
+    """A translucent layer over the board that plays a list of :class:`Animation`."""
+
+    done = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("animation")
+        self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setToolTip("Click or press any key to skip")
+        self._queue: list[Animation] = []
+        self._current: Animation | None = None
+        self._duration = 0
+        self._clock = QElapsedTimer()
+        self._frame = QTimer(self)
+        self._frame.setInterval(16)
+        self._frame.timeout.connect(self._tick)
+        self.hide()
+
+    @property
+    def running(self) -> bool:
+        return self._current is not None
+
+    def play(self, animations: list[Animation], speed: float) -> None:
+        """Play ``animations`` one after another at ``speed`` (duration factor; 0 = skip)."""
+        if speed <= 0 or not animations:
+            self.done.emit()
+            return
+        self._speed = speed
+        self._queue = list(animations)
+        self.show()
+        self.raise_()
+        self.setFocus()
+        self._next()
+
+    def skip(self) -> None:
+        """End every queued animation now."""
+        if self._current is None:
+            return
+        self._queue.clear()
+        self._finish()
+
+    def _next(self) -> None:
+        if not self._queue:
+            self._finish()
+            return
+        self._current = self._queue.pop(0)
+        self._duration = int(BASE_MS[self._current.kind] * self._speed)
+        self._clock.start()
+        self._frame.start()
+        self.update()
+
+    def _finish(self) -> None:
+        self._frame.stop()
+        self._current = None
+        self.hide()
+        self.done.emit()
+
+    def _tick(self) -> None:
+        if self._clock.elapsed() >= self._duration:
+            self._next()
+        else:
+            self.update()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt API)
+        self.skip()
+        event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
+        self.skip()
+        event.accept()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt API)
+        current = self._current
+        if current is None:
+            return
+        t = min(1.0, self._clock.elapsed() / max(1, self._duration))
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), QColor(8, 12, 18, int(120 * min(1.0, t * 4, (1 - t) * 4 + 0.2))))
+        side = min(self.width(), self.height()) * 0.28
+        centre = QPointF(self.width() / 2, self.height() / 2 - side * 0.2)
+        if current.kind == "die":
+            self._paint_die(p, current, t, centre, side)
+        elif current.kind == "card":
+            self._paint_card(p, current, t, centre, side)
+        else:
+            self._paint_goal(p, t, centre, side)
+        p.setPen(QColor("#ffffff"))
+        font = QFont("DejaVu Sans")
+        font.setPointSizeF(max(10.0, side * 0.1))
+        font.setBold(True)
+        p.setFont(font)
+        caption = QRectF(0, centre.y() + side * 0.75, self.width(), side * 0.5)
+        p.drawText(
+            caption, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap, current.text
+        )
+        p.end()
+
+    @staticmethod
+    def _paint_die(p: QPainter, a: Animation, t: float, centre: QPointF, side: float) -> None:
+        rolling = t < 0.6
+        # While it rolls, the face changes every few frames; then it settles on the real value.
+        face = (int(t * 40) * 7 % a.sides) + 1 if rolling else a.value
+        angle = (1 - min(1.0, t / 0.6)) * 540
+        p.save()
+        p.translate(centre)
+        p.rotate(angle)
+        box = QRectF(-side / 2, -side / 2, side, side)
+        if a.sides == 20:
+            draw_d20(p, box, face)
+        else:
+            draw_die(p, box, face if face is None or face <= 6 else None)
+        p.restore()
+
+    @staticmethod
+    def _paint_card(p: QPainter, a: Animation, t: float, centre: QPointF, side: float) -> None:
+        # Cards turning over: each one's width shrinks to nothing and grows back showing the face.
+        turn = min(1.0, t / 0.5)
+        width_factor = abs(math.cos(turn * math.pi))
+        face_up = turn >= 0.5
+        faces = a.faces or ("",)
+        w, h = side * 0.6 * max(0.04, width_factor), side * 0.9
+        gap = side * 0.75
+        for i, label in enumerate(faces):
+            x = centre.x() + (i - (len(faces) - 1) / 2) * gap
+            box = QRectF(x - w / 2, centre.y() - h / 2, w, h)
+            p.setPen(QPen(QColor("#1b1b1b"), 2))
+            p.setBrush(QColor("#fbf8ef") if face_up else QColor("#6b2432"))
+            p.drawRoundedRect(box, 8, 8)
+            if face_up and width_factor > 0.3:
+                p.setPen(QColor("#1b1b1b"))
+                font = QFont("DejaVu Sans")
+                font.setPointSizeF(max(8.0, side * (0.2 if len(label) <= 3 else 0.07)))
+                font.setBold(True)
+                p.setFont(font)
+                p.drawText(box.adjusted(4, 4, -4, -4), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, label)
+
+    @staticmethod
+    def _paint_goal(p: QPainter, t: float, centre: QPointF, side: float) -> None:
+        scale = 0.6 + 0.4 * min(1.0, t * 3)
+        font = QFont("DejaVu Sans")
+        font.setPointSizeF(side * 0.38 * scale)
+        font.setBold(True)
+        p.setFont(font)
+        box = QRectF(centre.x() - side * 2, centre.y() - side * 0.5, side * 4, side)
+        p.setPen(QPen(QColor("#000000"), 3))
+        p.setPen(QColor("#f0e442"))
+        p.drawText(box, Qt.AlignmentFlag.AlignCenter, "GOAL!")

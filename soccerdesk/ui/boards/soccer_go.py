@@ -1,0 +1,538 @@
+"""The Soccer-Go board: player cards, face-down choices that turn over, the pass count,
+the goal with its three directions, and the power cards in hand.
+
+Drawn from the ``"state"`` part of a Soccer-Go view (keys documented in
+:mod:`soccerdesk.rules.soccer_go`). Every legal action text becomes a click path:
+
+* ``pass N`` / ``mark N`` / ``retire N``: the player card N (three cards, lowest first, after
+  CORNER or DEEP PRESS: ``pass A+B+C``);
+* ``shoot D`` / ``save D`` / ``remove D``: the direction D in the goal;
+* ``play CARD`` / ``swap CARD``: the power card; ``play JOKER as CARD``: the Joker, then the
+  card it copies;
+* anything else (``no card``, ``keep hand``, ``show rock``...): a button.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QLinearGradient, QPainter, QPen
+
+from soccerdesk.resources import load_game_data
+from soccerdesk.ui.boards.drawing import (
+    CARD_FACE,
+    LINE,
+    MUTED_TEXT,
+    PANEL_TEXT,
+    PREVIEW,
+    SELECTED,
+    TARGET,
+    TARGET_EDGE,
+    ClickBoard,
+    Key,
+    Painted,
+    draw_marks,
+    ui_font,
+)
+
+WIDTH = 1000.0
+CARD_W, CARD_H = 62.0, 88.0
+ATTACKING_BACK = QColor("#6a3fa0")  # purple, as the rulebook's attacking power cards
+DEFENDING_BACK = QColor("#c45a00")  # orange-brown, the defending power cards
+SIGN_LABELS = {"rock": "✊ rock", "paper": "✋ paper", "scissors": "✌ scissors"}
+PERIOD_LABELS = {
+    "first-half": "First half",
+    "second-half": "Second half",
+    "extra-time": "Extra time",
+    "shootout": "Penalty shootout",
+    "full-time": "Full time",
+}
+
+
+TIMING_WORDS = {
+    "matched-pass": "after a marked pass",
+    "unmatched-pass": "after a pass gets through",
+    "saved-shot": "after a save",
+    "scored-shot": "after a goal",
+    "final-pass": "after the final pass",
+    "shot": "when the shot comes",
+    "reply": "in answer to the card it names",
+    "copies": "copies a card in the discard pile",
+}
+
+
+def timing_windows() -> dict[str, str]:
+    """Card id -> when it may be played, in words, from the game's content data."""
+    data = load_game_data("soccer-go")
+    out: dict[str, str] = {}
+    for side in ("attacking", "defending"):
+        for card in data.get(side, []):
+            timing, passes = card.get("timing", ""), card.get("passes")
+            if timing == "passes" and passes:
+                words = f"pass {passes[0]}" if passes[0] == passes[1] else f"passes {passes[0]}–{passes[1]}"
+            else:
+                words = TIMING_WORDS.get(timing, timing.replace("-", " "))
+                if passes:
+                    words += f" (passes {passes[0]}–{passes[1]})"
+            out[card["id"]] = words
+    return out
+
+
+def mark_card(p: QPainter, r: QRectF, lit: bool, selected: bool, previewed: bool) -> None:
+    """Outline a card that may be clicked (yellow, dashed), is selected (white) or previewed (magenta).
+
+    Outlines only, never a fill: the card's number must stay readable. Each state differs in
+    brightness and line style as well as hue, for colour-blind players.
+    """
+    if not (lit or selected or previewed):
+        return
+    box = r.adjusted(1, 1, -1, -1)
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.setPen(QPen(TARGET_EDGE, 7))
+    p.drawRoundedRect(box, 9, 9)
+    colour = PREVIEW if previewed else SELECTED if selected else TARGET
+    pen = QPen(colour, 4)
+    if lit and not (selected or previewed):
+        pen.setStyle(Qt.PenStyle.DashLine)
+    p.setPen(pen)
+    p.drawRoundedRect(box, 9, 9)
+
+
+def path_of(text: str) -> tuple[Key, ...]:
+    """The clicks that play an action text on this board."""
+    words = text.split()
+    if len(words) == 2 and words[0] in ("pass", "mark"):
+        return tuple(("num", int(n)) for n in words[1].split("+"))
+    if len(words) == 2 and words[0] == "retire":
+        return (("num", int(words[1])),)
+    if len(words) == 2 and words[0] in ("shoot", "save", "remove"):
+        return (("dir", words[1]),)
+    if len(words) == 2 and words[0] in ("play", "swap"):
+        return (("power", words[1]),)
+    if len(words) == 4 and words[0] == "play" and words[2] == "as":
+        return (("power", words[1]), ("as", words[3]))
+    return (("action", text),)
+
+
+class SoccerGoBoard(ClickBoard):
+    """The Soccer-Go table seen from one seat."""
+
+    def __init__(self, config: Any, parent: Any = None) -> None:
+        super().__init__(config, parent)
+        self.windows = timing_windows()
+
+    def click_paths(self, view: dict[str, Any]) -> dict[str, tuple[Key, ...]]:
+        return {text: path_of(text) for text in view.get("legal", [])}
+
+    def keyboard_actions(self) -> list[str]:
+        # Player cards in number order first, then directions, cards and the rest.
+        def order(text: str) -> tuple[int, str]:
+            head = text.split()[0]
+            rank = {"pass": 0, "mark": 0, "retire": 0, "shoot": 1, "save": 1, "remove": 1, "play": 2, "swap": 2}
+            number = text.split()[1] if len(text.split()) > 1 else ""
+            return rank.get(head, 3), number.zfill(3) if number.isdigit() else text
+
+        return sorted(self.legal(), key=order)
+
+    # --- whose table --------------------------------------------------------------------
+
+    def seat(self, view: dict[str, Any]) -> int:
+        seat = view.get("seat")
+        if isinstance(seat, int):
+            return seat
+        return self.config.perspective if self.config.perspective is not None else 0
+
+    def name(self, seat: int) -> str:
+        return self.config.team_names[seat]
+
+    # --- hints ----------------------------------------------------------------------------
+
+    def selection_hint(self, selection: tuple[Key, ...]) -> str:
+        if selection and selection[0][0] == "num":
+            left = 3 - len(selection)
+            return f"Choose {left} more number{'s' if left > 1 else ''}, each higher than the last."
+        if selection and selection[0][0] == "power":
+            return "Choose the discarded card the Joker copies."
+        return ""
+
+    def refusal_hint(self, selection: tuple[Key, ...], key: Key) -> str:
+        state = (self.view_data or {}).get("state", {})
+        if not self.legal():
+            return "Wait: it is not your decision now."
+        kind, value = key if isinstance(key, tuple) and len(key) == 2 else ("", None)
+        if kind == "num":
+            if value in state.get("retired", []):
+                return f"Number {value} is retired for the rest of this turn."
+            if state.get("restriction") and value not in state["restriction"]:
+                allowed = " ".join(map(str, state["restriction"]))
+                return f"Only {allowed} may be chosen for this pass."
+            if value == 1:
+                return "The goalkeeper (1) cannot take the final pass unless Attacking GK is played."
+            return "That number cannot be chosen now."
+        if kind == "power":
+            return "That card's timing window is not open now."
+        if kind == "dir":
+            return (
+                "There is no shot to take or save now."
+                if state.get("phase") not in ("shot", "kick")
+                else "That direction is closed."
+            )
+        return "That is not a legal choice now."
+
+    # --- drawing --------------------------------------------------------------------------
+
+    def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        state = view.get("state") or {}
+        me = self.seat(view)
+        other = 1 - me
+        self.add_panel(QRectF(0, 0, WIDTH, 640))
+        self._draw_opponent(state, other)
+        self._draw_info(state, me)
+        self._draw_goal(state, me)
+        self._draw_last(state, me)
+        self._draw_power(state, me)
+        self._draw_numbers(state, me)
+        self._draw_buttons(view)
+
+    def _draw_opponent(self, state: dict[str, Any], other: int) -> None:
+        self.add_panel(QRectF(10, 10, WIDTH - 20, 96), "Opponent")
+        colour = self.config.colours.of(other)
+        role = self._role(state, other)
+        self.add_text(QPointF(24, 34), f"{self.name(other)}  {role}", 15, PANEL_TEXT, bold=True, width=420)
+        counts = (state.get("hand_counts") or [[0, 0], [0, 0]])[other]
+        x = 470.0
+        for side, back in ((0, ATTACKING_BACK), (1, DEFENDING_BACK)):
+            for _ in range(counts[side]):
+                self._card_back(
+                    QRectF(x, 30, 40, 58),
+                    back,
+                    "⚡",
+                    f"{'Attacking' if side == 0 else 'Defending'} power card (hidden)",
+                )
+                x += 30
+            x += 18
+        chosen = state.get("chosen") or [False, False]
+        if chosen[other]:
+            self._card_back(
+                QRectF(860, 22, 48, 72), colour.darker(140), "?", f"{self.name(other)} has chosen, face down"
+            )
+            self.add_text(QPointF(770, 44), "has chosen", 10, MUTED_TEXT, width=90)
+        elif state.get("phase") in ("pass", "shot", "tackle", "kick"):
+            self.add_text(QPointF(770, 44), "choosing…", 10, MUTED_TEXT, width=120)
+
+    def _role(self, state: dict[str, Any], seat: int) -> str:
+        if state.get("phase") == "kick":
+            return "takes the penalty" if state.get("kicker") == seat else "in goal"
+        if state.get("attacker") == seat:
+            return "attacks"
+        if state.get("defender") == seat:
+            return "defends"
+        return ""
+
+    def _draw_info(self, state: dict[str, Any], me: int) -> None:
+        self.add_panel(QRectF(10, 118, 300, 322), "Match")
+        period = PERIOD_LABELS.get(state.get("period", ""), str(state.get("period", "")))
+        self.add_text(
+            QPointF(24, 140), f"{period} · round {state.get('round', 1)}", 12, PANEL_TEXT, bold=True, width=280
+        )
+        goals = state.get("goals", [0, 0])
+        self.add_text(
+            QPointF(24, 166), f"{self.name(0)} {goals[0]} – {goals[1]} {self.name(1)}", 11, PANEL_TEXT, width=280
+        )
+        passes, needed = int(state.get("passes", 0)), int(state.get("passes_needed", 7))
+        self.add_text(QPointF(24, 196), f"Passes: {passes} of {needed}", 11, PANEL_TEXT, bold=True, width=280)
+        attacker = state.get("attacker")
+        colour = self.config.colours.of(attacker) if attacker in (0, 1) else QColor("#888888")
+
+        def pips(p: QPainter, r: QRectF) -> None:
+            step = r.width() / max(needed, 1)
+            for i in range(needed):
+                c = QPointF(r.left() + step * (i + 0.5), r.center().y())
+                p.setPen(QPen(LINE, 1.5))
+                p.setBrush(colour if i < passes else QColor(255, 255, 255, 25))
+                p.drawEllipse(c, min(10.0, step * 0.38), min(10.0, step * 0.38))
+                p.setPen(PANEL_TEXT)
+                p.setFont(ui_font(7))
+                p.drawText(QRectF(c.x() - 10, c.y() - 10, 20, 20), Qt.AlignmentFlag.AlignCenter, str(i + 1))
+
+        item = Painted(QRectF(24, 222, 272, 26), pips)
+        item.setToolTip("Passes made this turn; the shot comes after the last one")
+        self.addItem(item)
+        lines = []
+        retired = state.get("retired") or []
+        if retired:
+            lines.append("Retired this turn: " + " ".join(map(str, retired)))
+        if state.get("restriction"):
+            lines.append("Next pass only: " + " ".join(map(str, state["restriction"])))
+        modifiers = state.get("modifiers") or []
+        if modifiers:
+            lines.append("In effect: " + ", ".join(m.replace("-", " ") for m in modifiers))
+        if state.get("chances_left", 1) > 1:
+            lines.append(f"Chances left: {state['chances_left']}")
+        if state.get("named"):
+            named = state["named"]
+            lines.append(f"Named card: {self._card_name(state, named.get('as') or named.get('card'))} — block it?")
+        piles = state.get("piles") or {}
+        lines.append(f"Piles: attacking {piles.get('attacking', 0)}, defending {piles.get('defending', 0)}")
+        discards = state.get("discards") or {}
+        played = [self._card_name(state, c) for side in ("attacking", "defending") for c in discards.get(side, [])]
+        if played:
+            lines.append("Played: " + ", ".join(played[-6:]))
+        self.add_text(QPointF(24, 258), "\n".join(lines), 9.5, MUTED_TEXT, width=276)
+        kicks = state.get("shootout") or [[], []]
+        if any(kicks):
+            self._draw_shootout(kicks)
+
+    def _draw_shootout(self, kicks: list[list[bool]]) -> None:
+        def paint(p: QPainter, r: QRectF) -> None:
+            for seat in (0, 1):
+                p.setPen(PANEL_TEXT)
+                p.setFont(ui_font(8.5))
+                p.drawText(QRectF(0, seat * 20, 80, 18), Qt.AlignmentFlag.AlignVCenter, self.name(seat)[:10])
+                for i, scored in enumerate(kicks[seat]):
+                    c = QPointF(92 + i * 20, seat * 20 + 9)
+                    p.setPen(QPen(LINE, 1))
+                    p.setBrush(QColor("#009e73") if scored else QColor("#d55e00"))
+                    p.drawEllipse(c, 7, 7)
+                    p.setPen(QColor("#000000"))
+                    p.drawText(
+                        QRectF(c.x() - 7, c.y() - 7, 14, 14), Qt.AlignmentFlag.AlignCenter, "✓" if scored else "✗"
+                    )
+
+        self.addItem(Painted(QRectF(24, 396, 276, 40), paint))
+
+    def _draw_goal(self, state: dict[str, Any], me: int) -> None:
+        goal = QRectF(340, 130, 320, 150)
+        open_dirs = state.get("directions") or ["left", "middle", "right"]
+        narrowed = state.get("narrowed")
+
+        def frame(p: QPainter, r: QRectF) -> None:
+            grad = QLinearGradient(r.topLeft(), r.bottomLeft())
+            grad.setColorAt(0, QColor("#2f7d3b"))
+            grad.setColorAt(1, QColor("#225c2b"))
+            p.fillRect(r, grad)
+            p.setPen(QPen(QColor(255, 255, 255, 60), 0.8))
+            for i in range(1, 16):
+                p.drawLine(
+                    QPointF(r.left() + i * r.width() / 16, r.top()), QPointF(r.left() + i * r.width() / 16, r.bottom())
+                )
+            for i in range(1, 7):
+                p.drawLine(
+                    QPointF(r.left(), r.top() + i * r.height() / 7), QPointF(r.right(), r.top() + i * r.height() / 7)
+                )
+            p.setPen(QPen(LINE, 6))
+            p.drawLine(r.bottomLeft(), r.topLeft())
+            p.drawLine(r.topLeft(), r.topRight())
+            p.drawLine(r.topRight(), r.bottomRight())
+
+        self.addItem(Painted(goal, frame))
+        # Directions as the shooter sees them: left is left for the player at this screen.
+        for i, direction in enumerate(("left", "middle", "right")):
+            rect = QRectF(goal.left() + i * goal.width() / 3, goal.top(), goal.width() / 3, goal.height())
+            key = ("dir", direction)
+            closed = direction not in open_dirs or direction == narrowed
+
+            def paint(
+                p: QPainter, r: QRectF, direction: str = direction, key: Key = key, closed: bool = closed
+            ) -> None:
+                if closed:
+                    p.fillRect(r.adjusted(4, 4, -4, -4), QColor(0, 0, 0, 110))
+                p.setPen(PANEL_TEXT if not closed else MUTED_TEXT)
+                p.setFont(ui_font(12, bold=True))
+                p.drawText(
+                    r.adjusted(0, 8, 0, 0),
+                    Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+                    direction if not closed else f"{direction}\n(closed)",
+                )
+                draw_marks(p, r.adjusted(6, 30, -6, -6), key, self.targets, self.selection, self.preview_keys())
+
+            item = Painted(rect, paint)
+            self.addItem(item)
+            tip = {
+                "shoot": f"Shoot {direction}",
+                "save": f"Dive {direction}",
+                "remove": f"Close the {direction} for this shot",
+            }
+            verb = next((t.split()[0] for t in self.legal() if path_of(t) == (key,)), "")
+            self.make_clickable(item, key, tip.get(verb, f"The {direction} of the goal"))
+        my_choice = state.get("my_choice")
+        if my_choice and my_choice.split()[0] in ("shoot", "save"):
+            self.add_text(
+                QPointF(340, 284),
+                f"Your card, face down: {my_choice}",
+                10,
+                PANEL_TEXT,
+                width=320,
+                align=Qt.AlignmentFlag.AlignHCenter,
+            )
+
+    def _draw_last(self, state: dict[str, Any], me: int) -> None:
+        last = state.get("last")
+        self.add_panel(QRectF(340, 306, 320, 134), "Last reveal")
+        if not last:
+            self.add_text(QPointF(356, 340), "Nothing turned over yet.", 10, MUTED_TEXT, width=290)
+            return
+        attacker = state.get("attacker")
+        if last.get("kind") == "kick" and state.get("kicker") is not None:
+            attacker = state.get("kicker")
+        a_colour = self.config.colours.of(attacker) if attacker in (0, 1) else QColor("#888888")
+        d_colour = self.config.colours.of(1 - attacker) if attacker in (0, 1) else QColor("#888888")
+        self._face_card(QRectF(370, 330, 56, 80), a_colour, str(last.get("attacker", "")), "The attacker's card")
+        self.add_text(QPointF(430, 356), "vs", 12, PANEL_TEXT, bold=True, width=30)
+        self._face_card(QRectF(462, 330, 56, 80), d_colour, str(last.get("defender", "")), "The defender's card")
+        result = str(last.get("result", "")).replace("-", " ")
+        self.add_text(QPointF(530, 350), f"{last.get('kind', '')}:\n{result}", 12, PANEL_TEXT, bold=True, width=120)
+
+    def _draw_power(self, state: dict[str, Any], me: int) -> None:
+        self.add_panel(QRectF(690, 118, 300, 322), "Your power cards")
+        hand = list(state.get("hand") or [])
+        drawn = state.get("drawn")
+        y = 142.0
+        for card in hand:
+            self._power_card(QRectF(702, y, 276, 56), state, card)
+            y += 60
+        if drawn:
+            self.add_text(QPointF(702, y + 2), "Drawn — keep it by swapping a card out:", 9, MUTED_TEXT, width=276)
+            self._power_card(QRectF(702, y + 20, 276, 56), state, drawn, clickable=False)
+            y += 78
+        if not hand and not drawn:
+            self.add_text(QPointF(702, y), "No power cards.", 10, MUTED_TEXT, width=276)
+        joker = [t for t in self.legal() if t.startswith("play ") and " as " in t]
+        if joker and self.selection and self.selection[0][0] == "power":
+            copies = sorted({t.split()[3] for t in joker if t.split()[1] == self.selection[0][1]})
+            self.add_text(QPointF(702, y + 4), "The Joker copies:", 9, MUTED_TEXT, width=276)
+            for i, card in enumerate(copies):
+                self.add_button(
+                    QRectF(702 + (i % 2) * 140, y + 24 + (i // 2) * 30, 134, 26),
+                    self._card_name(state, card),
+                    ("as", card),
+                    tooltip=self._card_text(state, card),
+                )
+
+    def _power_card(self, rect: QRectF, state: dict[str, Any], card: str, clickable: bool = True) -> None:
+        info = (state.get("cards") or {}).get(card, {})
+        side = info.get("side", "attacking")
+        back = ATTACKING_BACK if side == "attacking" else DEFENDING_BACK
+        key = ("power", card)
+        name = info.get("name", card)
+        window = self.windows.get(card, "")
+
+        def paint(p: QPainter, r: QRectF) -> None:
+            p.setPen(QPen(back.darker(160), 1.5))
+            p.setBrush(back)
+            p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 6, 6)
+            p.setBrush(CARD_FACE)
+            p.drawRoundedRect(r.adjusted(6, 6, -6, -6), 4, 4)
+            p.setPen(QColor("#1d1d1d"))
+            p.setFont(ui_font(10, bold=True))
+            p.drawText(r.adjusted(12, 7, -8, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, name)
+            p.setFont(ui_font(7, bold=True))
+            p.setPen(back.darker(130))
+            p.drawText(r.adjusted(12, 9, -12, 0), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop, window)
+            p.setPen(QColor("#1d1d1d"))
+            p.setFont(ui_font(7.5))
+            p.drawText(
+                r.adjusted(12, 24, -8, -6), Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap, info.get("text", "")
+            )
+            if clickable:
+                mark_card(p, r, key in self.targets, key in self.selection, key in self.preview_keys())
+
+        item = Painted(rect, paint)
+        self.addItem(item)
+        if clickable:
+            self.make_clickable(item, key, f"{name} ({side}): {info.get('text', '')} Playable: {window}.")
+        else:
+            item.setToolTip(f"{name} ({side}): {info.get('text', '')} Playable: {window}.")
+
+    def _draw_numbers(self, state: dict[str, Any], me: int) -> None:
+        self.add_panel(
+            QRectF(10, 452, WIDTH - 20, 132),
+            f"{self.name(me)} — your player cards  ({self._role(state, me) or 'waiting'})",
+        )
+        colour = self.config.colours.of(me)
+        ink = self.config.colours.text_on(me)
+        retired = set(state.get("retired") or [])
+        mine = state.get("my_choice") or ""
+        chosen_numbers: set[int] = set()
+        if mine.split()[0:1] and mine.split()[0] in ("pass", "mark"):
+            chosen_numbers = {int(n) for n in mine.split()[1].split("+")}
+        for number in range(1, 12):
+            key = ("num", number)
+            lifted = number in chosen_numbers
+            rect = QRectF(28 + (number - 1) * 86, 484 - (14 if lifted else 0), CARD_W + 10, CARD_H)
+            gone = number in retired
+
+            def paint(
+                p: QPainter, r: QRectF, number: int = number, gone: bool = gone, key: Key = key, lifted: bool = lifted
+            ) -> None:
+                face = QColor(colour) if not gone else QColor("#5a606b")
+                p.setPen(QPen(face.darker(170), 2))
+                p.setBrush(face)
+                p.drawRoundedRect(r.adjusted(2, 2, -2, -2), 8, 8)
+                p.setPen(ink if not gone else QColor("#c8ccd4"))
+                p.setFont(ui_font(24, bold=True))
+                p.drawText(r, Qt.AlignmentFlag.AlignCenter, str(number))
+                p.setFont(ui_font(7))
+                label = "keeper" if number == 1 else ("retired" if gone else "")
+                if lifted:
+                    label = "face down"
+                p.drawText(r.adjusted(0, 0, 0, -6), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, label)
+                if gone:
+                    p.setPen(QPen(QColor("#1d1d1d"), 3))
+                    p.drawLine(r.topLeft() + QPointF(8, 8), r.bottomRight() - QPointF(8, 8))
+                mark_card(p, r, key in self.targets, key in self.selection, key in self.preview_keys())
+
+            item = Painted(rect, paint)
+            self.addItem(item)
+            verb = "Pass to" if state.get("attacker") == me else "Mark"
+            tip = f"{verb} number {number}"
+            if gone:
+                tip = f"Number {number} is retired for this turn"
+            self.make_clickable(item, key, tip)
+
+    def _draw_buttons(self, view: dict[str, Any]) -> None:
+        placed = {"num", "dir", "power", "as"}
+        rest = [t for t in view.get("legal", []) if path_of(t)[0][0] not in placed]
+        if not rest:
+            return
+        labels = {
+            t: SIGN_LABELS.get(t.split()[-1], t.capitalize()) if t.startswith("show ") else t.capitalize() for t in rest
+        }
+        self.add_action_buttons(rest, QPointF(20, 596), WIDTH - 40, height=34, columns=min(4, len(rest)), labels=labels)
+
+    # --- small pieces -------------------------------------------------------------------
+
+    def _card_name(self, state: dict[str, Any], card: str | None) -> str:
+        return str(((state.get("cards") or {}).get(card or "", {})).get("name", card))
+
+    def _card_text(self, state: dict[str, Any], card: str) -> str:
+        return str(((state.get("cards") or {}).get(card, {})).get("text", ""))
+
+    def _card_back(self, rect: QRectF, back: QColor, mark: str, tooltip: str) -> None:
+        def paint(p: QPainter, r: QRectF) -> None:
+            p.setPen(QPen(back.darker(170), 1.5))
+            p.setBrush(back)
+            p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 5, 5)
+            p.setPen(QPen(QColor(255, 255, 255, 90), 1))
+            p.drawRoundedRect(r.adjusted(5, 5, -5, -5), 3, 3)
+            p.setPen(QColor("#ffffff"))
+            p.setFont(ui_font(r.height() * 0.25, bold=True))
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, mark)
+
+        item = Painted(rect, paint)
+        item.setToolTip(tooltip)
+        self.addItem(item)
+
+    def _face_card(self, rect: QRectF, colour: QColor, label: str, tooltip: str) -> None:
+        def paint(p: QPainter, r: QRectF) -> None:
+            p.setPen(QPen(colour.darker(170), 2))
+            p.setBrush(colour)
+            p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 7, 7)
+            p.setPen(QColor("#000000") if colour.lightness() > 140 else QColor("#ffffff"))
+            p.setFont(ui_font(14 if len(label) < 4 else 8.5, bold=True))
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, label)
+
+        item = Painted(rect, paint)
+        item.setToolTip(tooltip)
+        self.addItem(item)

@@ -1,0 +1,132 @@
+"""In-app help: each game's rules in our own words, with diagrams the app draws, and our rulings.
+
+The text lives in ``resources/help/<game id>.md`` (Markdown). An image written as
+``![caption](diagram:NAME)`` is drawn by :data:`DIAGRAMS` (``NAME`` = a game id draws that
+game's picture). The project's rule decisions are appended from ``docs/rulings.md`` (the
+section headed with the game's title) when that file is present.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from PySide6.QtCore import QRectF, Qt, QUrl
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QTextDocument
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+
+from soccerdesk.resources import resource_dir, resource_path
+from soccerdesk.rules import Game
+from soccerdesk.ui.art import PAINTERS, art_font, draw_card, paint_game
+
+DIAGRAM_SIZE = (480, 300)
+
+
+def draw_soccer_go_pass(p: QPainter, w: float, h: float) -> None:
+    """One pass: the attacker's and the defender's face-down cards turn over together."""
+    p.fillRect(QRectF(0, 0, w, h), QColor("#1f3a2a"))
+    blue, orange, ink = QColor("#0072b2"), QColor("#e69f00"), QColor("#ffffff")
+    p.setPen(QColor("#ffffff"))
+    p.setFont(art_font(12, bold=True))
+    p.drawText(QRectF(0, 8, w, 24), Qt.AlignmentFlag.AlignCenter, "Both lay a card face down, then both turn over")
+    rows = (
+        ("7", "4", "not marked: pass made, 7 is retired"),
+        ("5", "5", "same number: marked, the defender wins the ball"),
+    )
+    for i, (att, dfn, caption) in enumerate(rows):
+        y = 48 + i * 120
+        draw_card(p, QRectF(40, y, 62, 88), blue, att, ink)
+        p.setFont(art_font(16, bold=True))
+        p.setPen(QColor("#ffffff"))
+        p.drawText(QRectF(104, y, 40, 88), Qt.AlignmentFlag.AlignCenter, "vs")
+        draw_card(p, QRectF(146, y, 62, 88), orange, dfn, QColor("#000000"))
+        p.setFont(art_font(11))
+        p.drawText(QRectF(224, y, w - 234, 88), Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap, caption)
+
+
+def draw_shot(p: QPainter, w: float, h: float) -> None:
+    """A shot: the attacker's direction against the keeper's dive; the same means saved."""
+    p.fillRect(QRectF(0, 0, w, h), QColor("#1f3a2a"))
+    goal = QRectF(w * 0.15, 40, w * 0.7, 120)
+    p.setPen(QPen(QColor("#ffffff"), 4))
+    p.drawRect(goal)
+    third = goal.width() / 3
+    p.setFont(art_font(13, bold=True))
+    for i, label in enumerate(("left", "middle", "right")):
+        box = QRectF(goal.left() + i * third, goal.top(), third, goal.height())
+        p.setPen(QPen(QColor(255, 255, 255, 80), 1, Qt.PenStyle.DashLine))
+        p.drawRect(box)
+        p.setPen(QColor("#ffffff"))
+        p.drawText(box, Qt.AlignmentFlag.AlignCenter, label)
+    p.setFont(art_font(11))
+    p.drawText(
+        QRectF(10, 180, w - 20, 100),
+        Qt.AlignmentFlag.AlignHCenter | Qt.TextFlag.TextWordWrap,
+        "The shooter lays a Shoot card, the keeper a Save card, both face down. "
+        "Same direction: saved. Different: goal.",
+    )
+
+
+DIAGRAMS: dict[str, Callable[[QPainter, float, float], None]] = {
+    "soccer-go-pass": draw_soccer_go_pass,
+    "shot": draw_shot,
+}
+
+
+def diagram_image(name: str, pixel_ratio: float = 2.0) -> QImage:
+    """The diagram ``name`` as an image (a game id gives that game's picture)."""
+    w, h = DIAGRAM_SIZE
+    image = QImage(int(w * pixel_ratio), int(h * pixel_ratio), QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(pixel_ratio)
+    image.fill(QColor("#131b26"))
+    p = QPainter(image)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+    if name in PAINTERS:
+        paint_game(p, QRectF(0, 0, w, h), name)
+    elif name in DIAGRAMS:
+        DIAGRAMS[name](p, w, h)
+    p.end()
+    return image
+
+
+def rulings_section(title: str) -> str:
+    """Our rulings for a game from ``docs/rulings.md`` (empty if the file is not shipped)."""
+    path = resource_dir().parent / "docs" / "rulings.md"
+    if not path.is_file():
+        return ""
+    text = path.read_text(encoding="utf-8")
+    match = re.search(rf"^##\s+{re.escape(title)}\b.*?$(.*?)(?=^##\s|\Z)", text, re.MULTILINE | re.DOTALL)
+    return match.group(1).strip() if match else ""
+
+
+def help_markdown(game: Game) -> str:
+    """The whole help page of a game, as Markdown."""
+    path = resource_path("help", f"{game.id}.md")
+    body = path.read_text(encoding="utf-8") if path.is_file() else f"# {game.title}\n\n{game.summary}\n"
+    rulings = rulings_section(game.title)
+    if rulings:
+        body += f"\n\n## Our rulings\n\nWhere the rulebook is silent or unclear, soccerdesk decides like this:\n\n{rulings}\n"
+    return body
+
+
+class HelpDialog(QDialog):
+    """The rules of one game, in a scrollable page."""
+
+    def __init__(self, game: Game, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"How to play {game.title}")
+        self.resize(760, 720)
+        self.browser = QTextBrowser()
+        self.browser.setObjectName("help-text")
+        self.browser.setOpenExternalLinks(False)
+        markdown = help_markdown(game)
+        document = self.browser.document()
+        for name in set(re.findall(r"\(diagram:([\w-]+)\)", markdown)):
+            document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"diagram:{name}"), diagram_image(name))
+        self.browser.setMarkdown(markdown)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.browser)
+        layout.addWidget(buttons)

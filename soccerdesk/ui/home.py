@@ -1,0 +1,365 @@
+"""The home screen: choose a game, the opponent, the options and the teams; resume a match.
+
+Signals:
+    start_requested(object): a :class:`MatchSetup` for a new local match.
+    resume_requested(object): the ``Path`` of an autosaved match to continue (or replay, if over).
+    open_requested(): the user wants to open a saved match file.
+    online_requested(str): "host", "join" or "online" (handled by ``soccerdesk.ui.online``).
+"""
+
+from __future__ import annotations
+
+import textwrap
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from soccerdesk.bots import bot_names
+from soccerdesk.rules import GAMES, Game, Option, get_game
+from soccerdesk.ui.art import game_pixmap
+from soccerdesk.ui.boards import board_available
+from soccerdesk.ui.session import Player
+from soccerdesk.ui.settings import TEAM_COLOURS, AppSettings
+
+LEVEL_ORDER = ("easy", "normal", "hard", "expert")
+LEVEL_HELP = {
+    "easy": "plays sensibly but slips now and then",
+    "normal": "plays by a solid rule of thumb",
+    "hard": "looks ahead (about a second a move)",
+    "expert": "looks ahead longest (a few seconds a move)",
+    "heuristic": "plays by a solid rule of thumb",
+    "random": "picks any legal move",
+}
+
+
+def bot_levels() -> list[tuple[str, str]]:
+    """``(label, bot name)`` of each computer opponent on offer, easiest first.
+
+    The difficulty levels when they are registered; until then ``normal`` is the heuristic
+    bot and ``easy`` the random one.
+    """
+    names = bot_names()
+    levels = [(level, level) for level in LEVEL_ORDER if level in names]
+    if levels:
+        return levels
+    return [("easy", "random"), ("normal", "heuristic")]
+
+
+@dataclass
+class MatchSetup:
+    """Everything needed to start a local match."""
+
+    game_id: str
+    players: tuple[Player, Player]
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+
+
+class OptionsForm(QWidget):
+    """Editors generated from a game's :class:`~soccerdesk.rules.Option` list."""
+
+    def __init__(self, game: Game, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.game = game
+        self._readers: dict[str, Callable[[], Any]] = {}
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        for option in game.options:
+            editor, reader = self._editor(option)
+            editor.setObjectName(f"option-{option.name}")
+            if option.help:
+                editor.setToolTip(option.help)
+            label = QLabel(option.label)
+            label.setToolTip(option.help)
+            form.addRow(label, editor)
+            self._readers[option.name] = reader
+        if not game.options:
+            form.addRow(QLabel("This game has no options."))
+
+    @staticmethod
+    def _editor(option: Option) -> tuple[QWidget, Callable[[], Any]]:
+        if option.choices:
+            combo = QComboBox()
+            for choice in option.choices:
+                combo.addItem(str(choice), choice)
+            combo.setCurrentIndex(max(0, list(option.choices).index(option.default)))
+            return combo, combo.currentData
+        if isinstance(option.default, bool):
+            box = QCheckBox()
+            box.setChecked(option.default)
+            return box, box.isChecked
+        if isinstance(option.default, int):
+            spin = QSpinBox()
+            spin.setRange(
+                option.minimum if option.minimum is not None else -999,
+                option.maximum if option.maximum is not None else 999,
+            )
+            spin.setValue(option.default)
+            return spin, spin.value
+        line = QLineEdit(str(option.default))
+        return line, line.text
+
+    def values(self) -> dict[str, Any]:
+        return {name: read() for name, read in self._readers.items()}
+
+
+class GameCard(QToolButton):
+    """A checkable card: the game's picture, its title and its one-line summary."""
+
+    def __init__(self, game: Game, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.game_id = game.id
+        self.setObjectName(f"game-{game.id}")
+        self.setCheckable(True)
+        self.setAutoExclusive(True)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextUnderIcon)
+        pixmap = game_pixmap(game.id, 240, 150, self.devicePixelRatioF() or 1.0)
+        self.setIcon(QIcon(pixmap))
+        self.setIconSize(QSize(240, 150))
+        ready = board_available(game.id)
+        summary = game.summary or ""
+        wrapped = "\n".join(textwrap.wrap(summary, 44)) if ready else "(board coming soon)"
+        self.setText(f"{game.title}\n{wrapped}")
+        self.setToolTip(summary)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(260, 230)
+        self.setStyleSheet(
+            "QToolButton { border: 2px solid #3a4556; border-radius: 10px; padding: 6px; background: #1d2430;"
+            " color: #e8edf4; font-size: 11pt; }"
+            "QToolButton:checked { border: 3px solid #f0e442; background: #26344a; }"
+            "QToolButton:focus { border: 3px dashed #f0e442; }"
+        )
+
+
+class HomeScreen(QWidget):
+    """The first screen. See the module docstring for its signals."""
+
+    start_requested = Signal(object)
+    resume_requested = Signal(object)
+    open_requested = Signal()
+    online_requested = Signal(str)
+
+    def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self.games: dict[str, Game] = {}
+        for game_id in GAMES:
+            try:
+                self.games[game_id] = get_game(game_id)
+            except ImportError:  # a game whose rules are not written yet is not offered
+                continue
+        self.cards: dict[str, GameCard] = {}
+        self.options_form: OptionsForm | None = None
+
+        outer = QHBoxLayout(self)
+        left = QVBoxLayout()
+        title = QLabel("<h1>soccerdesk</h1><p>Four tabletop soccer games. Pick one, pick an opponent, kick off.</p>")
+        left.addWidget(title)
+        grid = QGridLayout()
+        for index, game in enumerate(self.games.values()):
+            card = GameCard(game)
+            card.toggled.connect(lambda on, gid=game.id: on and self.select_game(gid))
+            self.cards[game.id] = card
+            grid.addWidget(card, index // 2, index % 2)
+        left.addLayout(grid, 1)
+        recent_box = QGroupBox("Recent matches")
+        recent_layout = QVBoxLayout(recent_box)
+        self.recent = QListWidget()
+        self.recent.setObjectName("recent")
+        self.recent.itemActivated.connect(self._resume_item)
+        self.recent.setMaximumHeight(150)
+        recent_layout.addWidget(self.recent)
+        row = QHBoxLayout()
+        self.resume_button = QPushButton("Resume / replay")
+        self.resume_button.clicked.connect(lambda: self._resume_item(self.recent.currentItem()))
+        open_button = QPushButton("Open a saved match…")
+        open_button.clicked.connect(self.open_requested)
+        row.addWidget(self.resume_button)
+        row.addWidget(open_button)
+        recent_layout.addLayout(row)
+        left.addWidget(recent_box)
+        outer.addLayout(left, 3)
+
+        right = QVBoxLayout()
+        setup = QGroupBox("Match")
+        form = QFormLayout(setup)
+        self.opponent = QComboBox()
+        self.opponent.setObjectName("opponent")
+        for label, name in bot_levels():
+            self.opponent.addItem(f"Computer — {label}", ("bot", name))
+            self.opponent.setItemData(self.opponent.count() - 1, LEVEL_HELP.get(name, ""), Qt.ItemDataRole.ToolTipRole)
+        self.opponent.addItem("A friend on this computer (hot-seat)", ("human", None))
+        normal = self.opponent.findText("Computer — normal")
+        self.opponent.setCurrentIndex(max(0, normal))
+        self.opponent.setToolTip("Who plays the other team")
+        form.addRow("Opponent", self.opponent)
+        self.side = QComboBox()
+        self.side.setObjectName("side")
+        self.side.addItem("Home (kicks off first half)", 0)
+        self.side.addItem("Away", 1)
+        self.side.setToolTip("Which seat you take against the computer")
+        form.addRow("You play", self.side)
+        self.names: list[QLineEdit] = []
+        self.colours: list[QComboBox] = []
+        defaults = (("Home", "Blue"), ("Away", "Orange"))
+        for seat, (default_name, default_colour) in enumerate(defaults):
+            name = QLineEdit(str(settings.get(f"teams/name{seat}", default_name)))
+            name.setObjectName(f"name{seat}")
+            name.setMaxLength(24)
+            colour = QComboBox()
+            colour.setObjectName(f"colour{seat}")
+            for label, hex_code in TEAM_COLOURS.items():
+                swatch = QPixmap(16, 16)
+                swatch.fill(QColor(hex_code))
+                colour.addItem(QIcon(swatch), label, hex_code)
+            saved = settings.get(f"teams/colour{seat}", TEAM_COLOURS[default_colour])
+            colour.setCurrentIndex(max(0, colour.findData(saved)))
+            colour.setToolTip("Colours from a palette that colour-blind players can tell apart")
+            row_widget = QWidget()
+            row_layout = QHBoxLayout(row_widget)
+            row_layout.setContentsMargins(0, 0, 0, 0)
+            row_layout.addWidget(name, 2)
+            row_layout.addWidget(colour, 1)
+            form.addRow("Home team" if seat == 0 else "Away team", row_widget)
+            self.names.append(name)
+            self.colours.append(colour)
+        right.addWidget(setup)
+        self.options_box = QGroupBox("Options")
+        self.options_layout = QVBoxLayout(self.options_box)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.options_box)
+        right.addWidget(scroll, 1)
+        self.message = QLabel("")
+        self.message.setObjectName("home-message")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #d55e00;")
+        right.addWidget(self.message)
+        self.start_button = QPushButton("Kick off")
+        self.start_button.setObjectName("kick-off")
+        self.start_button.setDefault(True)
+        self.start_button.setMinimumHeight(44)
+        self.start_button.setStyleSheet("font-size: 14pt; font-weight: bold;")
+        self.start_button.clicked.connect(self._start)
+        right.addWidget(self.start_button)
+        online = QGroupBox("Play over the network")
+        online_row = QHBoxLayout(online)
+        for label, kind in (("Host LAN game", "host"), ("Join", "join"), ("Play online", "online")):
+            button = QPushButton(label)
+            button.setObjectName(f"online-{kind}")
+            button.clicked.connect(lambda _=False, k=kind: self.online_requested.emit(k))
+            online_row.addWidget(button)
+        right.addWidget(online)
+        outer.addLayout(right, 2)
+
+        self.refresh_recent()
+        playable = [g for g in self.cards if board_available(g)] or list(self.cards)
+        last = str(settings.get("home/game", ""))
+        if last in playable:
+            self.cards[last].setChecked(True)
+        elif playable:
+            self.cards[playable[0]].setChecked(True)
+
+    # --- state -------------------------------------------------------------------
+
+    @property
+    def game_id(self) -> str | None:
+        for game_id, card in self.cards.items():
+            if card.isChecked():
+                return game_id
+        return None
+
+    def select_game(self, game_id: str) -> None:
+        if not self.cards[game_id].isChecked():
+            self.cards[game_id].setChecked(True)
+            return
+        if self.options_form is not None:
+            self.options_form.deleteLater()
+        self.options_form = OptionsForm(self.games[game_id])
+        self.options_layout.addWidget(self.options_form)
+        self.options_box.setTitle(f"Options — {self.games[game_id].title}")
+        self.message.setText("" if board_available(game_id) else "The board of this game is not drawn yet.")
+        self.settings.set("home/game", game_id)
+
+    def set_opponent(self, bot: str | None) -> None:
+        """Choose the opponent: a bot name, or ``None`` for hot-seat (also used by tests)."""
+        wanted = ("human", None) if bot is None else ("bot", bot)
+        for index in range(self.opponent.count()):
+            if tuple(self.opponent.itemData(index)) == wanted:
+                self.opponent.setCurrentIndex(index)
+                return
+        raise ValueError(f"no opponent {bot!r} on offer")
+
+    def setup(self) -> MatchSetup:
+        """The match the form describes now."""
+        game_id = self.game_id
+        if game_id is None:
+            raise ValueError("choose a game first")
+        kind, bot = self.opponent.currentData()
+        names = [n.text().strip() or ("Home", "Away")[seat] for seat, n in enumerate(self.names)]
+        colours = [c.currentData() for c in self.colours]
+        players: list[Player] = []
+        human_seat = self.side.currentData()
+        for seat in (0, 1):
+            if kind == "bot" and seat != human_seat:
+                level = self.opponent.currentText().split("—")[-1].strip()
+                players.append(Player("bot", f"{names[seat]} ({level})", bot, colours[seat]))
+            else:
+                players.append(Player("human", names[seat], None, colours[seat]))
+        options = self.options_form.values() if self.options_form is not None else {}
+        return MatchSetup(game_id, (players[0], players[1]), options)
+
+    def _start(self) -> None:
+        colours = [c.currentData() for c in self.colours]
+        if colours[0] == colours[1]:
+            self.message.setText("The two teams need different colours.")
+            return
+        game_id = self.game_id
+        if game_id is None or not board_available(game_id):
+            self.message.setText("The board of this game is not drawn yet: choose another game.")
+            return
+        for seat in (0, 1):
+            self.settings.set(f"teams/name{seat}", self.names[seat].text())
+            self.settings.set(f"teams/colour{seat}", colours[seat])
+        self.message.setText("")
+        self.start_requested.emit(self.setup())
+
+    def refresh_recent(self) -> None:
+        self.recent.clear()
+        for match in self.settings.recent_matches():
+            title = self.games[match.game_id].title if match.game_id in self.games else match.game_id
+            score = f"{match.score[0]}–{match.score[1]}" if match.score else ""
+            when = time.strftime("%d %b %H:%M", time.localtime(match.modified))
+            state = "full time" if match.over else f"{match.actions} actions"
+            item = QListWidgetItem(f"{title}: {match.names[0]} {score} {match.names[1]}  ·  {state}  ·  {when}")
+            item.setData(Qt.ItemDataRole.UserRole, match.path)
+            item.setToolTip("Replay" if match.over else "Continue this match")
+            self.recent.addItem(item)
+        self.resume_button.setEnabled(self.recent.count() > 0)
+
+    def _resume_item(self, item: QListWidgetItem | None) -> None:
+        if item is not None:
+            self.resume_requested.emit(item.data(Qt.ItemDataRole.UserRole))

@@ -1,0 +1,321 @@
+"""The main window: home screen, match screen and replay viewer as pages, with the menus.
+
+It wires pages to sessions and files and owns nothing of a match itself. What it needs
+(settings, folders) is passed in; nothing is looked up through the application object.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QStackedWidget, QWidget
+
+from soccerdesk import __version__
+from soccerdesk.rules import CorruptRecord, Game, RulesError, UnknownGame, get_game
+from soccerdesk.ui.art import app_icon
+from soccerdesk.ui.boards import BoardMissing
+from soccerdesk.ui.help import HelpDialog
+from soccerdesk.ui.home import HomeScreen, MatchSetup
+from soccerdesk.ui.match_view import MatchView, team_colours
+from soccerdesk.ui.replay import ReplayViewer
+from soccerdesk.ui.session import LocalSession, MatchSession, Player, new_autosave_path
+from soccerdesk.ui.settings import ANIMATION_SPEEDS, AppSettings
+
+ONLINE_MODULE = "soccerdesk.ui.online"
+
+
+def read_record(path: Path) -> tuple[Game, dict[str, Any]]:
+    """The game and match record in a file. Anything wrong raises CorruptRecord saying what."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CorruptRecord(f"cannot read {path.name}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise CorruptRecord(
+            f"{path.name} is not a soccerdesk match file (not JSON: {exc.msg}, line {exc.lineno})"
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != "soccerdesk-match":
+        raise CorruptRecord(f"{path.name} is not a soccerdesk match file")
+    try:
+        game = get_game(str(data.get("game")))
+    except UnknownGame as exc:
+        raise CorruptRecord(f"{path.name}: {exc}") from None
+    game.replay(data)  # checks every action; raises CorruptRecord
+    return game, data
+
+
+class MainWindow(QMainWindow):
+    """soccerdesk's one window."""
+
+    def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self.setWindowTitle("soccerdesk")
+        self.setWindowIcon(app_icon())
+        self.pages = QStackedWidget()
+        self.setCentralWidget(self.pages)
+        self.home = HomeScreen(settings)
+        self.home.start_requested.connect(self.start_match)
+        self.home.resume_requested.connect(self.open_path)
+        self.home.open_requested.connect(self.open_dialog)
+        self.home.online_requested.connect(self.open_online)
+        self.pages.addWidget(self.home)
+        self.session: MatchSession | None = None
+        self.match_view: MatchView | None = None
+        self.replay_view: ReplayViewer | None = None
+        self.last_message = ""  # the text of the last message box (for tests and the status bar)
+        self._build_menus()
+        geometry = settings.geometry()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 800)
+        self.statusBar().showMessage(f"soccerdesk {__version__}")
+
+    # --- menus -----------------------------------------------------------------------
+
+    def _build_menus(self) -> None:
+        menu = self.menuBar().addMenu("&Match")
+        self.home_action = self._action(menu, "&Home", self.go_home, "Ctrl+H")
+        self._action(menu, "&Open match…", self.open_dialog, QKeySequence.StandardKey.Open)
+        self.save_action = self._action(menu, "&Save match as…", self.save_dialog, QKeySequence.StandardKey.Save)
+        self.undo_action = self._action(menu, "&Undo", self._undo, QKeySequence.StandardKey.Undo)
+        menu.addSeparator()
+        self._action(menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        view = self.menuBar().addMenu("&View")
+        speed_menu = view.addMenu("Animation &speed")
+        group = QActionGroup(self)
+        for name in ANIMATION_SPEEDS:
+            action = QAction(name.capitalize(), self, checkable=True)
+            action.setChecked(name == self.settings.animation_speed)
+            action.triggered.connect(lambda _=False, n=name: self.set_speed(n))
+            group.addAction(action)
+            speed_menu.addAction(action)
+        help_menu = self.menuBar().addMenu("&Help")
+        self._action(help_menu, "&Rules of this game", self.show_help, QKeySequence.StandardKey.HelpContents)
+        self._action(help_menu, "&About soccerdesk", self._about)
+        self._update_actions()
+
+    def _action(self, menu: Any, text: str, slot: Any, shortcut: Any = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _update_actions(self) -> None:
+        in_match = self.session is not None and self.pages.currentWidget() is self.match_view
+        self.save_action.setEnabled(in_match and self.session is not None and self.session.record() is not None)
+        self.undo_action.setEnabled(in_match)
+
+    def set_speed(self, name: str) -> None:
+        self.settings.animation_speed = name
+        if self.match_view is not None:
+            self.match_view.set_speed(name)
+
+    # --- starting and ending matches ---------------------------------------------------
+
+    def start_match(self, setup: MatchSetup) -> None:
+        """A new local match from the home screen's setup."""
+        try:
+            session = LocalSession(
+                get_game(setup.game_id),
+                setup.players,
+                seed=setup.seed,
+                options=setup.options,
+                autosave=new_autosave_path(self.settings.autosave_dir, setup.game_id),
+            )
+        except RulesError as exc:
+            self._error("This match cannot start", str(exc))
+            return
+        self.show_session(session)
+
+    def show_session(self, session: MatchSession) -> None:
+        """Put a session (local or online) on screen and start it."""
+        self._close_match()
+        try:
+            view = MatchView(session, speed=self.settings.animation_speed)
+        except BoardMissing as exc:
+            session.close()
+            self._error("No board for this game yet", str(exc))
+            return
+        self.session = session
+        self.match_view = view
+        view.home_requested.connect(self.go_home)
+        view.rematch_requested.connect(self.rematch)
+        view.replay_requested.connect(lambda record: self.show_replay(session.game, record, session.player_names()))
+        self.pages.addWidget(view)
+        self.pages.setCurrentWidget(view)
+        self.setWindowTitle(f"soccerdesk — {session.game.title}")
+        self._update_actions()
+        session.start()
+
+    def rematch(self) -> None:
+        if self.session is None:
+            return
+        nxt = self.session.rematch()
+        if nxt is not None:
+            self.show_session(nxt)
+
+    def go_home(self) -> None:
+        self._close_match()
+        self._close_replay()
+        self.home.refresh_recent()
+        self.pages.setCurrentWidget(self.home)
+        self.setWindowTitle("soccerdesk")
+        self._update_actions()
+
+    def _close_match(self) -> None:
+        if self.session is not None:
+            self.session.close()
+            self.session.deleteLater()
+            self.session = None
+        if self.match_view is not None:
+            self.pages.removeWidget(self.match_view)
+            self.match_view.deleteLater()
+            self.match_view = None
+
+    def _close_replay(self) -> None:
+        if self.replay_view is not None:
+            self.pages.removeWidget(self.replay_view)
+            self.replay_view.deleteLater()
+            self.replay_view = None
+
+    def _undo(self) -> None:
+        if self.session is not None:
+            self.session.undo()
+
+    # --- files ---------------------------------------------------------------------------
+
+    def save_dialog(self) -> None:
+        record = self.session.record() if self.session is not None else None
+        if record is None:
+            return
+        self.settings.saves_dir.mkdir(parents=True, exist_ok=True)
+        suggested = self.settings.saves_dir / f"{record['game']}.soccerdesk.json"
+        path, _ = QFileDialog.getSaveFileName(self, "Save match", str(suggested), "soccerdesk matches (*.json)")
+        if path:
+            self.save_to(Path(path))
+
+    def save_to(self, path: Path) -> None:
+        """Write the current match record to ``path``."""
+        record = self.session.record() if self.session is not None else None
+        if record is None:
+            raise RuntimeError("this match cannot be saved here")
+        path.write_text(json.dumps(record, indent=1), encoding="utf-8")
+        self.statusBar().showMessage(f"Saved to {path}", 5000)
+
+    def open_dialog(self) -> None:
+        start = self.settings.saves_dir if self.settings.saves_dir.is_dir() else Path.home()
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open match", str(start), "soccerdesk matches (*.json);;All files (*)"
+        )
+        if path:
+            self.open_path(Path(path))
+
+    def open_path(self, path: Path) -> bool:
+        """Resume a match file (or replay it, if it is over). A bad file gets a clear message."""
+        try:
+            game, record = read_record(Path(path))
+        except CorruptRecord as exc:
+            self._error("This file cannot be opened", str(exc))
+            return False
+        players = LocalSession.players_of(record) or (Player("human", "Home"), Player("human", "Away"))
+        names = (players[0].name, players[1].name)
+        if game.load(record).is_terminal():
+            self.show_replay(game, record, names, (players[0].colour, players[1].colour))
+            return True
+        autosave = (
+            Path(path)
+            if Path(path).parent == self.settings.autosave_dir
+            else new_autosave_path(self.settings.autosave_dir, game.id)
+        )
+        try:
+            session = LocalSession(game, players, record=record, autosave=autosave)
+        except (RulesError, ValueError) as exc:
+            self._error("This match cannot be resumed", str(exc))
+            return False
+        self.show_session(session)
+        return True
+
+    def show_replay(
+        self, game: Game, record: Mapping[str, Any], names: tuple[str, str], colours: tuple[str, str] = ("", "")
+    ) -> None:
+        self._close_replay()
+        try:
+            viewer = ReplayViewer(game, record, names=names, colours=team_colours(colours))
+        except (CorruptRecord, BoardMissing) as exc:
+            self._error("This replay cannot be shown", str(exc))
+            return
+        viewer.closed.connect(self._leave_replay)
+        self.replay_view = viewer
+        self.pages.addWidget(viewer)
+        self.pages.setCurrentWidget(viewer)
+        self._update_actions()
+
+    def _leave_replay(self) -> None:
+        back = self.match_view if self.match_view is not None else self.home
+        self._close_replay()
+        if back is self.home:
+            self.home.refresh_recent()
+        self.pages.setCurrentWidget(back)
+        self._update_actions()
+
+    # --- online (the relay engineer's module, when it is there) ---------------------------
+
+    def open_online(self, kind: str) -> None:
+        if importlib.util.find_spec(ONLINE_MODULE) is None:
+            self._info("Not available yet", "Network play is not part of this build yet.")
+            return
+        online = importlib.import_module(ONLINE_MODULE)
+        opener = getattr(online, "open_online_dialog", None)
+        if opener is None:
+            self._info("Not available yet", "Network play is not part of this build yet.")
+            return
+        session = opener(self, kind=kind, settings=self.settings)
+        if isinstance(session, MatchSession):
+            self.show_session(session)
+
+    # --- help and messages ----------------------------------------------------------------
+
+    def show_help(self) -> None:
+        game_id = self.session.game.id if self.session is not None else self.home.game_id
+        if game_id is None:
+            return
+        HelpDialog(get_game(game_id), self).exec()
+
+    def _about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About soccerdesk",
+            f"<b>soccerdesk {__version__}</b><br>Four tabletop soccer games against the computer, a friend, or online."
+            "<br>All art is drawn by the app itself.",
+        )
+
+    def _error(self, title: str, text: str) -> None:
+        self._message(QMessageBox.Icon.Warning, title, text)
+
+    def _info(self, title: str, text: str) -> None:
+        self._message(QMessageBox.Icon.Information, title, text)
+
+    def _message(self, icon: QMessageBox.Icon, title: str, text: str) -> None:
+        """A window-modal message that does not block the event loop (bots and tests go on)."""
+        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("message")
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.last_message = text
+        box.open()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)
+        self.settings.save_geometry(self.saveGeometry())
+        self._close_match()
+        super().closeEvent(event)

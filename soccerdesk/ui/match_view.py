@@ -1,0 +1,519 @@
+"""The match screen: board, score, phase and clock, event log, animations, hand-over, summary.
+
+It shows what a :class:`~soccerdesk.ui.session.MatchSession` emits and sends back the action
+texts the board reports. It holds no state of the match and decides nothing about legality.
+
+Views from the session are shown in order: the events of each are logged, animated (dice,
+cards, goals; skippable, speed from the settings), and only then is the board redrawn, so
+a fast bot cannot make the screen jump past what a person should see.
+
+Keyboard: Tab / Shift+Tab cycle the legal actions the board offers (previewed on the board),
+Enter plays the previewed action, Escape skips an animation, Ctrl+Z undoes.
+
+Signals:
+    home_requested(): leave the match for the home screen.
+    rematch_requested(): start the same match again.
+    replay_requested(dict): open the replay viewer on this match record.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QKeyEvent, QPainter, QResizeEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QStackedLayout,
+    QVBoxLayout,
+    QWidget,
+)
+
+from soccerdesk.ui.animation import EventAnimation, animation_for
+from soccerdesk.ui.boards import BoardConfig, BoardScene, TeamColours, make_board
+from soccerdesk.ui.session import MatchSession
+from soccerdesk.ui.settings import ANIMATION_SPEEDS, text_colour_on
+
+MAX_ANIMATIONS = 3
+"""At most this many animations before one position is shown (the latest ones)."""
+
+_SEAT = re.compile(r"\b[Ss]eat ([01])\b")
+
+
+def name_seats(text: str, names: tuple[str, str]) -> str:
+    """The rules' event texts speak of seats ("Seat 1 shoots."); people have names."""
+    return _SEAT.sub(lambda m: names[int(m.group(1))], text)
+
+
+PHASE_KEYS = (("period", ""), ("half", "Half"), ("round", "Round"), ("turn", "Turn"), ("phase", ""))
+
+
+def phase_text(view: dict[str, Any]) -> str:
+    """Half / round / turn and the game clock in words, from a view's common keys."""
+    state = view.get("state") or {}
+    parts: list[str] = []
+    for key, label in PHASE_KEYS:
+        value = state.get(key)
+        if value is None or isinstance(value, (dict, list)):
+            continue
+        text = str(value + 1 if key == "turn" and isinstance(value, int) else value).replace("-", " ")
+        parts.append(f"{label} {text}".strip() if label else text.capitalize())
+    for key in ("minute", "clock", "time"):
+        value = state.get(key)
+        if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+            parts.append(f"{value}′" if isinstance(value, (int, float)) else str(value))
+            break
+    return " · ".join(parts)
+
+
+def team_colours(colours: tuple[str, str]) -> TeamColours:
+    """Board colours from the players' chosen colours (defaults where none was chosen)."""
+    default = TeamColours()
+    home = QColor(colours[0]) if colours[0] else default.home
+    away = QColor(colours[1]) if colours[1] else default.away
+    return TeamColours(home, away, text_colour_on(home.name()), text_colour_on(away.name()))
+
+
+class BoardView(QGraphicsView):
+    """A QGraphicsView that keeps the whole board in sight at any window size."""
+
+    def __init__(self, scene: BoardScene, parent: QWidget | None = None) -> None:
+        super().__init__(scene, parent)
+        self.setObjectName("board")
+        self.setRenderHints(
+            QPainter.RenderHint.Antialiasing
+            | QPainter.RenderHint.TextAntialiasing
+            | QPainter.RenderHint.SmoothPixmapTransform
+        )
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setMinimumSize(320, 240)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def fit(self) -> None:
+        scene = self.scene()
+        if scene is None:
+            return
+        rect = scene.itemsBoundingRect().adjusted(-6, -6, 6, 6)
+        if rect.isEmpty():
+            return
+        scene.setSceneRect(rect)
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        self.fit()
+
+
+class CoverPage(QWidget):
+    """A page laid over the board: a centred message and a row of buttons."""
+
+    def __init__(self, name: str, buttons: list[tuple[str, str]], parent: QWidget | None = None) -> None:
+        """``buttons``: (object name, label) of each button, left to right."""
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.setAutoFillBackground(True)
+        self.setStyleSheet("background: #131b26; color: #e8edf4;")
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        self.label = QLabel("")
+        self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.label.setWordWrap(True)
+        layout.addWidget(self.label)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.buttons: dict[str, QPushButton] = {}
+        for object_name, label in buttons:
+            button = QPushButton(label)
+            button.setObjectName(object_name)
+            button.setMinimumHeight(42)
+            row.addWidget(button)
+            self.buttons[object_name] = button
+        row.addStretch(1)
+        layout.addLayout(row)
+        layout.addStretch(1)
+
+
+class HandOver(CoverPage):
+    """Covers the board in a hot-seat match until the next player says they are at the screen."""
+
+    ready = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("handover", [("take-over", "")], parent)
+        self.label.setStyleSheet("font-size: 18pt;")
+        self.button = self.buttons["take-over"]
+        self.button.clicked.connect(self.ready)
+
+    def announce(self, name: str) -> None:
+        self.label.setText(
+            f"Pass the screen to <b>{name}</b>.<br><small>Their cards stay hidden until they are ready.</small>"
+        )
+        self.button.setText(f"I am {name} — show my cards")
+        self.button.setFocus()
+
+
+class Summary(CoverPage):
+    """End of the match: the score, who won, and what next."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(
+            "summary",
+            [("rematch", "Rematch"), ("replay", "Watch the replay"), ("board", "Look at the board"), ("home", "Home")],
+            parent,
+        )
+        self.rematch, self.replay = self.buttons["rematch"], self.buttons["replay"]
+        self.board, self.home = self.buttons["board"], self.buttons["home"]
+
+    def show_result(self, summary: dict[str, Any]) -> None:
+        names = summary["names"]
+        a, b = summary["score"]
+        winner = summary["winner"]
+        local = summary.get("local_seats", [])
+        if winner is None:
+            headline = "A draw."
+        elif len(local) == 1:
+            headline = "You win!" if winner in local else f"{names[winner]} wins."
+        else:
+            headline = f"{names[winner]} wins!"
+        self.label.setText(
+            f"<p style='font-size:14pt'>Full time — {summary['title']}</p>"
+            f"<p style='font-size:28pt'><b>{names[0]} {a} – {b} {names[1]}</b></p>"
+            f"<p style='font-size:18pt'>{headline}</p>"
+            f"<p>{summary['plies']} actions played.</p>"
+        )
+
+
+class MatchView(QWidget):
+    """One match on screen. See the module docstring."""
+
+    home_requested = Signal()
+    rematch_requested = Signal()
+    replay_requested = Signal(object)
+
+    def __init__(
+        self, session: MatchSession, *, speed: str = "normal", help_topic: Any = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.speed = speed
+        self.game = session.game
+        self.names = session.player_names()
+        colours = tuple(getattr(p, "colour", "") for p in getattr(session, "players", ())) or ("", "")
+        self.colours = team_colours((colours[0], colours[1]))
+        local = session.local_seats()
+        self.board: BoardScene = make_board(
+            BoardConfig(
+                self.game.id,
+                perspective=local[0] if len(local) == 1 else 0,
+                colours=self.colours,
+                team_names=self.names,
+            )
+        )
+        self.board.setParent(self)
+        self._queue: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+        self._finished: dict[str, Any] | None = None
+        self._keyboard_index = -1
+        self._started = time.monotonic()
+        self.view_data: dict[str, Any] | None = None
+
+        # --- header: names, score, phase, clock
+        self.score_label = QLabel("")
+        self.score_label.setObjectName("score")
+        self.score_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.score_label.setTextFormat(Qt.TextFormat.RichText)
+        self.phase_label = QLabel("")
+        self.phase_label.setObjectName("phase")
+        self.phase_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.clock_label = QLabel("")
+        self.clock_label.setObjectName("clock")
+        self.clock_label.setToolTip("Time played at this screen")
+        header = QHBoxLayout()
+        header.addWidget(self.phase_label, 1)
+        header.addWidget(self.score_label, 2)
+        header.addWidget(self.clock_label, 1, Qt.AlignmentFlag.AlignRight)
+
+        # --- the board, with cover pages stacked over it
+        self.view = BoardView(self.board)
+        self.view.installEventFilter(self)
+        self.board_page = QWidget()
+        board_stack = QStackedLayout(self.board_page)
+        board_stack.setStackingMode(QStackedLayout.StackingMode.StackAll)
+        self.animation = EventAnimation()
+        self.animation.done.connect(self._after_animation)
+        board_stack.addWidget(self.animation)
+        board_stack.addWidget(self.view)
+        self.stack = QStackedLayout()
+        self.handover_page = HandOver()
+        self.handover_page.ready.connect(self._take_over)
+        self.summary_page = Summary()
+        self.summary_page.rematch.clicked.connect(self.rematch_requested)
+        self.summary_page.home.clicked.connect(self.home_requested)
+        self.summary_page.replay.clicked.connect(self._replay)
+        self.summary_page.board.clicked.connect(lambda: self.stack.setCurrentWidget(self.board_page))
+        self.stack.addWidget(self.board_page)
+        self.stack.addWidget(self.handover_page)
+        self.stack.addWidget(self.summary_page)
+        stack_holder = QWidget()
+        stack_holder.setLayout(self.stack)
+
+        # --- side: hint, log, buttons
+        self.hint_label = QLabel("")
+        self.hint_label.setObjectName("hint")
+        self.hint_label.setWordWrap(True)
+        self.hint_label.setMinimumHeight(44)
+        self.hint_label.setStyleSheet("font-weight: bold;")
+        self.thinking_label = QLabel("")
+        self.thinking_label.setObjectName("thinking")
+        self.keyboard_label = QLabel("")
+        self.keyboard_label.setObjectName("keyboard")
+        self.keyboard_label.setWordWrap(True)
+        self.keyboard_label.setToolTip("Tab cycles the legal actions, Enter plays the one shown")
+        self.log = QListWidget()
+        self.log.setObjectName("log")
+        self.log.setWordWrap(True)
+        self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.undo_button = QPushButton("Undo")
+        self.undo_button.setObjectName("undo")
+        self.undo_button.setToolTip("Take back your last move (never past a die roll, a draw or a reveal) — Ctrl+Z")
+        self.undo_button.setEnabled(False)
+        self.undo_button.clicked.connect(session.undo)
+        self.home_button = QPushButton("Home")
+        self.home_button.clicked.connect(self.home_requested)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.undo_button)
+        buttons.addWidget(self.home_button)
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.addWidget(self.hint_label)
+        side_layout.addWidget(self.thinking_label)
+        side_layout.addWidget(self.keyboard_label)
+        side_layout.addWidget(QLabel("<b>What happened</b>"))
+        side_layout.addWidget(self.log, 1)
+        side_layout.addLayout(buttons)
+        side.setMinimumWidth(240)
+
+        splitter = QSplitter()
+        splitter.addWidget(stack_holder)
+        splitter.addWidget(side)
+        splitter.setStretchFactor(0, 4)
+        splitter.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(header)
+        layout.addWidget(splitter, 1)
+
+        # --- the thinking indicator and the clock tick on the UI thread: they also show it never freezes
+        self._dots = 0
+        self._busy = False
+        self._ticker = QTimer(self)
+        self._ticker.setInterval(250)
+        self._ticker.timeout.connect(self._tick)
+        self._ticker.start()
+
+        self.board.action_chosen.connect(self._on_action_chosen)
+        self.board.hint.connect(self.hint_label.setText)
+        session.view_changed.connect(self._on_view)
+        session.refused.connect(self._on_refused)
+        session.status.connect(self._on_status)
+        session.busy.connect(self._on_busy)
+        session.handover.connect(self._on_handover)
+        session.undo_available.connect(self.undo_button.setEnabled)
+        session.finished.connect(self._on_finished)
+        self._update_header(None)
+
+    # --- from the session ------------------------------------------------------------
+
+    def _on_view(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        self._queue.append((view, events))
+        if not self.animation.running:
+            self._pump()
+
+    def _pump(self) -> None:
+        """Show queued views in order; an animation pauses the queue until it is done."""
+        while self._queue and not self.animation.running:
+            view, events = self._queue.pop(0)
+            for event in events:
+                self.log_text(event.get("text", ""))
+            animations = [a for a in map(animation_for, events) if a is not None][-MAX_ANIMATIONS:]
+            animations = [replace(a, text=name_seats(a.text, self.names)) for a in animations]
+            self._pending_view = (view, events)
+            factor = ANIMATION_SPEEDS.get(self.speed, 1.0)
+            # The very first position is shown at once: the deal before it is no show.
+            if animations and factor > 0 and self.view_data is not None:
+                self.animation.play(animations, factor)
+                return
+            self._show(view, events)
+        if not self._queue and self._finished is not None and not self.animation.running:
+            self._show_summary()
+
+    def _after_animation(self) -> None:
+        view, events = self._pending_view
+        self._show(view, events)
+        self._pump()
+
+    def _show(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        self.view_data = view
+        self._keyboard_index = -1
+        self.keyboard_label.setText("")
+        self.board.set_view(view, events)
+        self.view.fit()
+        self._update_header(view)
+        if self.stack.currentWidget() is not self.summary_page:
+            self.stack.setCurrentWidget(self.board_page)
+        if view.get("legal"):
+            self.view.setFocus()
+
+    def _on_refused(self, reason: str) -> None:
+        self.board.show_refusal(reason)
+        self.hint_label.setText(reason)
+
+    def _on_status(self, text: str) -> None:
+        if text:
+            self.hint_label.setText(text)
+
+    def _on_busy(self, busy: bool) -> None:
+        self._busy = busy
+        self._tick()
+
+    def _on_handover(self, seat: int, name: str) -> None:
+        # Flush what is queued first: it belongs to the player who is leaving the screen.
+        self.animation.skip()
+        self._pump()
+        self.board.set_view(self._covered_view(), [])
+        self.handover_page.announce(name)
+        self.stack.setCurrentWidget(self.handover_page)
+
+    def _covered_view(self) -> dict[str, Any]:
+        """The last view with nothing to play, while the screen waits for the next player."""
+        view = dict(self.view_data or {})
+        view["legal"] = []
+        return view if view else {"legal": [], "state": {}}
+
+    def _take_over(self) -> None:
+        self.stack.setCurrentWidget(self.board_page)
+        self.session.take_over()
+
+    def _on_finished(self, summary: dict[str, Any]) -> None:
+        self._finished = summary
+        self._ticker.stop()
+        if not self._queue and not self.animation.running:
+            self._show_summary()
+
+    def _show_summary(self) -> None:
+        if self._finished is None:
+            return
+        self.summary_page.show_result(self._finished)
+        self.summary_page.replay.setEnabled(self.session.record() is not None)
+        self.summary_page.rematch.setEnabled(True)
+        self.stack.setCurrentWidget(self.summary_page)
+        self.undo_button.setEnabled(False)
+
+    def _replay(self) -> None:
+        record = self.session.record()
+        if record is not None:
+            self.replay_requested.emit(record)
+
+    # --- to the session ---------------------------------------------------------------
+
+    def _on_action_chosen(self, text: str) -> None:
+        if self._queue or self.animation.running:
+            self.hint_label.setText("Wait for the last move to finish showing.")
+            return
+        self.session.submit(text)
+
+    def play(self, text: str) -> None:
+        """Play ``text`` as the user would: through the board's own clicks when it has them."""
+        play = getattr(self.board, "play", None)
+        if callable(play) and play(text):
+            return
+        self.board.choose(text)
+
+    # --- keyboard ---------------------------------------------------------------------
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+        if watched is self.view and event.type() == QEvent.Type.KeyPress:
+            return self.handle_key(event)  # type: ignore[arg-type]
+        return super().eventFilter(watched, event)
+
+    def handle_key(self, event: QKeyEvent) -> bool:
+        """Tab / Shift+Tab / Enter / Ctrl+Z on the board. True when the key was used."""
+        key = event.key()
+        if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
+            self.cycle(-1 if key == Qt.Key.Key_Backtab or event.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1)
+            return True
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            actions = self.board.keyboard_actions()
+            if 0 <= self._keyboard_index < len(actions):
+                self.play(actions[self._keyboard_index])
+            else:
+                self.hint_label.setText("Press Tab to pick an action, then Enter to play it.")
+            return True
+        if key == Qt.Key.Key_Z and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.session.undo()
+            return True
+        return False
+
+    def cycle(self, step: int) -> None:
+        """Preview the next (``step`` 1) or previous (-1) legal action."""
+        actions = self.board.keyboard_actions()
+        if not actions:
+            self.keyboard_label.setText("Nothing to play now.")
+            return
+        self._keyboard_index = (self._keyboard_index + step) % len(actions)
+        text = actions[self._keyboard_index]
+        self.board.set_preview(text)
+        self.keyboard_label.setText(f"Enter plays: <b>{text}</b>  ({self._keyboard_index + 1}/{len(actions)})")
+
+    # --- header --------------------------------------------------------------------------
+
+    def _update_header(self, view: dict[str, Any] | None) -> None:
+        score = view.get("score", [0, 0]) if view else [0, 0]
+        chips = []
+        for seat in (0, 1):
+            colour = self.colours.of(seat).name()
+            ink = self.colours.text_on(seat).name()
+            chips.append(
+                f"<span style='background:{colour}; color:{ink}; padding:2px 8px;'>&nbsp;{self.names[seat]}&nbsp;</span>"
+            )
+        self.score_label.setText(
+            f"<span style='font-size:16pt'>{chips[0]} <b>{score[0]} – {score[1]}</b> {chips[1]}</span>"
+        )
+        self.phase_label.setText(phase_text(view) if view else self.game.title)
+
+    def _tick(self) -> None:
+        seconds = int(time.monotonic() - self._started)
+        self.clock_label.setText(f"Time played {seconds // 60:02d}:{seconds % 60:02d}")
+        if self._busy:
+            self._dots = (self._dots + 1) % 4
+            self.thinking_label.setText("The computer is thinking" + "." * self._dots)
+        else:
+            self.thinking_label.setText("")
+
+    def log_text(self, text: str) -> None:
+        """Add a line to the event log (seat numbers become names)."""
+        if not text:
+            return
+        text = name_seats(text, self.names)
+        item = QListWidgetItem(text)
+        self.log.addItem(item)
+        self.log.scrollToBottom()
+
+    def set_speed(self, speed: str) -> None:
+        self.speed = speed
+
+    def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt API)
+        self._ticker.stop()
+        super().closeEvent(event)

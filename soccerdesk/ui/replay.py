@@ -1,0 +1,158 @@
+"""The replay viewer: step through a match record, with every hidden card shown.
+
+A record replays exactly (``Game.replay``), so the viewer has every full state and can show
+the view of either seat at any step — both hands, every secret choice — which a player
+never saw during the match. Nothing can be played here.
+
+Signals:
+    closed(): the user left the viewer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QSlider,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from soccerdesk.rules import Game, State
+from soccerdesk.ui.boards import BoardConfig, TeamColours, make_board
+from soccerdesk.ui.match_view import BoardView, name_seats, phase_text
+
+
+class ReplayViewer(QWidget):
+    """Shows ``game.replay(record)`` one state at a time. See the module docstring."""
+
+    closed = Signal()
+
+    def __init__(
+        self,
+        game: Game,
+        record: Mapping[str, Any],
+        *,
+        names: tuple[str, str] = ("Home", "Away"),
+        colours: TeamColours | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("replay-viewer")
+        self.game = game
+        self.states: list[State] = game.replay(record)  # CorruptRecord propagates: the caller explains it
+        self.names = names
+        self.seat = 0
+        self.index = 0
+        config = BoardConfig(
+            game.id, perspective=0, colours=colours or TeamColours(), team_names=names, reveal_all=True
+        )
+        self.board = make_board(config)
+        self.board.setParent(self)
+        self.view = BoardView(self.board)
+
+        self.header = QLabel("")
+        self.header.setObjectName("replay-header")
+        self.header.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setObjectName("replay-slider")
+        self.slider.setRange(0, len(self.states) - 1)
+        self.slider.valueChanged.connect(self.show_step)
+        self.seat_box = QComboBox()
+        self.seat_box.setObjectName("replay-seat")
+        self.seat_box.addItem(f"{names[0]}'s cards", 0)
+        self.seat_box.addItem(f"{names[1]}'s cards", 1)
+        self.seat_box.setToolTip("Whose hand and secret choices to show")
+        self.seat_box.currentIndexChanged.connect(lambda _i: self.set_seat(self.seat_box.currentData()))
+        self.log = QListWidget()
+        self.log.setObjectName("replay-log")
+        self.log.setWordWrap(True)
+        self.log.currentRowChanged.connect(lambda row: row >= 0 and self.slider.setValue(row + 1))
+
+        self._timer = QTimer(self)
+        self._timer.setInterval(700)
+        self._timer.timeout.connect(self._advance)
+        controls = QHBoxLayout()
+        for label, tip, slot in (
+            ("⏮", "First position", lambda: self.slider.setValue(0)),
+            ("◀", "One step back", lambda: self.slider.setValue(self.index - 1)),
+            ("▶", "One step on", lambda: self.slider.setValue(self.index + 1)),
+            ("⏭", "Last position", lambda: self.slider.setValue(len(self.states) - 1)),
+        ):
+            button = QPushButton(label)
+            button.setToolTip(tip)
+            button.setMaximumWidth(48)
+            button.clicked.connect(slot)
+            controls.addWidget(button)
+        self.play_button = QPushButton("Play")
+        self.play_button.setObjectName("replay-play")
+        self.play_button.setCheckable(True)
+        self.play_button.toggled.connect(self._toggle_play)
+        controls.addWidget(self.play_button)
+        controls.addWidget(self.slider, 1)
+        controls.addWidget(self.seat_box)
+        back = QPushButton("Close replay")
+        back.clicked.connect(self.closed)
+        controls.addWidget(back)
+
+        splitter = QSplitter()
+        splitter.addWidget(self.view)
+        splitter.addWidget(self.log)
+        splitter.setStretchFactor(0, 4)
+        splitter.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.header)
+        layout.addWidget(splitter, 1)
+        layout.addLayout(controls)
+
+        for state in self.states[1:]:
+            text = " ".join(event.text for event in state.events) or str(state.history()[-1][1])
+            self.log.addItem(name_seats(text, self.names))
+        self.show_step(0)
+
+    def set_seat(self, seat: int) -> None:
+        self.seat = seat
+        self.show_step(self.index)
+
+    def show_step(self, index: int) -> None:
+        """Show the position after ``index`` actions (0 = the start)."""
+        index = max(0, min(index, len(self.states) - 1))
+        self.index = index
+        if self.slider.value() != index:
+            self.slider.setValue(index)
+        state = self.states[index]
+        view = state.view(self.seat)
+        view["legal"] = []  # nothing is played in a replay
+        events = [e.to_json() for e in state.events]
+        self.board.set_view(view, events)
+        self.view.fit()
+        a, b = state.score
+        self.header.setText(
+            f"<b>Replay — {self.game.title}</b>: {self.names[0]} {a} – {b} {self.names[1]}"
+            f" · {phase_text(view)} · step {index} of {len(self.states) - 1}"
+        )
+        if index > 0 and self.log.currentRow() != index - 1:
+            self.log.blockSignals(True)
+            self.log.setCurrentRow(index - 1)
+            self.log.blockSignals(False)
+
+    def _toggle_play(self, on: bool) -> None:
+        self.play_button.setText("Pause" if on else "Play")
+        if on:
+            self._timer.start()
+        else:
+            self._timer.stop()
+
+    def _advance(self) -> None:
+        if self.index >= len(self.states) - 1:
+            self.play_button.setChecked(False)
+            return
+        self.slider.setValue(self.index + 1)
