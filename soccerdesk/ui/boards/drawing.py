@@ -1,0 +1,670 @@
+"""Drawing and clicking helpers shared by the game boards.
+
+Two parts:
+
+* :class:`ClickPaths` and :class:`ClickBoard` turn the legal action texts of a view into
+  sequences of clicks. A board says, for every legal text, which things the user clicks
+  to play it (``("pawn", "D6"), ("square", "E7")``); the scene keeps the partial
+  selection, highlights what may be clicked next, plays the text when a path is complete
+  and explains a click that leads nowhere through the ``hint`` signal. Every text a board
+  cannot place on its art gets a button, so every legal action can always be played.
+* Painting helpers (:class:`Painted`, :func:`draw_die`, :func:`draw_token`, colours) so all
+  art is drawn in code, in scene coordinates, and stays crisp at any zoom or pixel ratio.
+
+Colours are chosen for colour-blind players: the legal-target marking differs from both team
+colours in brightness and shape (a dashed ring with a dot), not only in hue.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QLinearGradient,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QRadialGradient,
+)
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsSceneMouseEvent,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from soccerdesk.ui.boards.base import BoardConfig, BoardScene
+
+Key = tuple[Any, ...]
+"""One clickable thing on a board: ``("sq", "D6")``, ``("card", 2)``, ``("action", text)``."""
+
+KEY_ROLE = 0
+"""``QGraphicsItem.data`` slot holding an item's click key."""
+
+# --- colours -------------------------------------------------------------------------
+
+GRASS_DARK = QColor("#2f7d3b")
+GRASS_LIGHT = QColor("#388a45")
+LINE = QColor("#f4f7f2")
+TARGET = QColor("#fff35c")  # legal next click: bright, unlike the blue/orange team defaults
+TARGET_EDGE = QColor("#1b1b1b")
+SELECTED = QColor("#ffffff")
+PREVIEW = QColor("#d23cf0")  # keyboard preview: a third hue plus a solid (not dashed) ring
+PANEL = QColor("#1d2430")
+PANEL_EDGE = QColor("#3a4556")
+PANEL_TEXT = QColor("#e8edf4")
+MUTED_TEXT = QColor("#9aa6b8")
+CARD_FACE = QColor("#fbf8ef")
+CARD_BACK = QColor("#6b2432")
+DANGER = QColor("#c0392b")
+WHITE = QColor("#ffffff")
+DIE_FACE = QColor("#fdfdf8")
+DIE_PIP = QColor("#1d1d1d")
+
+
+def ui_font(size: float, bold: bool = False) -> QFont:
+    """A sans-serif font sized in scene units (scales with the view)."""
+    font = QFont("DejaVu Sans")
+    font.setStyleHint(QFont.StyleHint.SansSerif)
+    font.setPointSizeF(size)
+    font.setBold(bold)
+    return font
+
+
+# --- selection logic -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClickResult:
+    """What one click did: ``play`` an action, change the ``select``-ion, or ``refuse``."""
+
+    kind: str
+    action: str | None = None
+
+
+class ClickPaths:
+    """Legal action texts as click sequences, and the partial selection made so far.
+
+    A click extends the selection when some path continues with it; completes an action
+    when exactly one path ends there (and none goes on); clicking the last selected thing
+    again plays the path that ends there, or else unselects it. A click that starts a
+    path (another pawn, another card) starts over from it.
+    """
+
+    def __init__(self, paths: Mapping[str, Sequence[Key]]) -> None:
+        self.paths: dict[str, tuple[Key, ...]] = {text: tuple(path) for text, path in paths.items()}
+        self.selection: tuple[Key, ...] = ()
+        self._next: dict[tuple[Key, ...], set[Key]] = {}
+
+    def reset(self) -> None:
+        self.selection = ()
+
+    def matching(self, prefix: tuple[Key, ...]) -> list[str]:
+        n = len(prefix)
+        return [text for text, path in self.paths.items() if path[:n] == prefix]
+
+    def complete(self) -> str | None:
+        """The action whose path is exactly the current selection, if any."""
+        if not self.selection:
+            return None
+        for text, path in self.paths.items():
+            if path == self.selection:
+                return text
+        return None
+
+    def next_keys(self) -> set[Key]:
+        """Keys that continue the current selection."""
+        found = self._next.get(self.selection)
+        if found is None:
+            n = len(self.selection)
+            found = {path[n] for path in self.paths.values() if len(path) > n and path[:n] == self.selection}
+            self._next[self.selection] = found
+        return found
+
+    def first_keys(self) -> set[Key]:
+        return {path[0] for path in self.paths.values() if path}
+
+    def click(self, key: Key) -> ClickResult:
+        if self.selection and key == self.selection[-1]:
+            done = self.complete()
+            if done is not None:
+                self.selection = ()
+                return ClickResult("play", done)
+            self.selection = self.selection[:-1]
+            return ClickResult("select")
+        prefix = self.selection + (key,)
+        found = self.matching(prefix)
+        if not found:
+            if self.selection and self.matching((key,)):
+                self.selection = ()
+                return self.click(key)
+            return ClickResult("refuse")
+        longer = [t for t in found if len(self.paths[t]) > len(prefix)]
+        if not longer and len(found) == 1:
+            self.selection = ()
+            return ClickResult("play", found[0])
+        self.selection = prefix
+        return ClickResult("select")
+
+    def ambiguous(self) -> list[tuple[str, str]]:
+        """Pairs of actions with the same path (a board bug: one could never be played)."""
+        seen: dict[tuple[Key, ...], str] = {}
+        out = []
+        for text, path in self.paths.items():
+            if path in seen:
+                out.append((seen[path], text))
+            seen[path] = text
+        return out
+
+
+def settle_paths(paths: Mapping[str, Sequence[Key]], legal: Iterable[str]) -> dict[str, tuple[Key, ...]]:
+    """Make every legal text reachable by exactly one click path.
+
+    A text the board did not place gets its own button (``("action", text)``). Where two
+    texts share a path, or one path ends where another goes on, each such text gets a
+    final ``("action", text)`` click: the board shows a small chooser there.
+    """
+    out = {text: tuple(paths.get(text, ())) or (("action", text),) for text in legal}
+    by_path: dict[tuple[Key, ...], list[str]] = {}
+    for text, path in out.items():
+        by_path.setdefault(path, []).append(text)
+    prefixes = {path[:n] for path in out.values() for n in range(1, len(path))}
+    for path, texts in by_path.items():
+        if len(texts) > 1 or path in prefixes:
+            for text in texts:
+                out[text] = path + (("action", text),)
+    return out
+
+
+class ClickBoard(BoardScene):
+    """A board whose actions are played by clicking keyed items (see :class:`ClickPaths`).
+
+    Subclasses implement :meth:`click_paths` (action text -> keys), :meth:`draw` (build
+    the items for the current view, reading :attr:`targets` and :attr:`selection` to
+    highlight) and may improve :meth:`refusal_hint`. Items become clickable with
+    :meth:`make_clickable`; boards with a grid may override :meth:`key_at`.
+    """
+
+    def __init__(self, config: BoardConfig, parent: Any = None) -> None:
+        super().__init__(config, parent)
+        self.paths = ClickPaths({})
+        self._paths_for: tuple[int, tuple[str, ...]] | None = None
+        self._keyed: dict[Key, QGraphicsItem] = {}
+        self._chooser: list[QGraphicsItem] = []
+        self.setBackgroundBrush(QBrush(QColor("#121820")))
+
+    # --- to implement ------------------------------------------------------------------
+
+    def click_paths(self, view: dict[str, Any]) -> dict[str, tuple[Key, ...]]:
+        raise NotImplementedError
+
+    def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        raise NotImplementedError
+
+    def refusal_hint(self, selection: tuple[Key, ...], key: Key) -> str:
+        """Why clicking ``key`` after ``selection`` leads to no legal action."""
+        if not self.legal():
+            return "It is not your turn to act."
+        return "That is not a legal choice now."
+
+    def selection_hint(self, selection: tuple[Key, ...]) -> str:
+        """What to do next after a selection (status bar text)."""
+        return "Choose where to play it." if selection else ""
+
+    # --- state -----------------------------------------------------------------------------
+
+    @property
+    def selection(self) -> tuple[Key, ...]:
+        return self.paths.selection
+
+    @property
+    def targets(self) -> set[Key]:
+        """Keys the next click may take (what the board highlights)."""
+        return self.paths.next_keys()
+
+    def preview_keys(self) -> set[Key]:
+        if self.preview is None:
+            return set()
+        return set(self.paths.paths.get(self.preview, ()))
+
+    def set_view(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
+        self.paths = ClickPaths({})
+        self._paths_for = None
+        super().set_view(view, events)
+
+    def render(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        stamp = (view.get("ply", 0), tuple(view.get("legal", ())))
+        if stamp != self._paths_for:
+            self.paths = ClickPaths(settle_paths(self.click_paths(view), view.get("legal", ())))
+            self._paths_for = stamp
+        self.clear()
+        self._keyed = {}
+        self._chooser = []
+        self.draw(view, events)
+        self.draw_chooser()
+
+    def redraw(self) -> None:
+        """Show a changed selection or preview: items read the marks when they paint."""
+        for item in self._chooser:
+            self._keyed.pop(item.data(KEY_ROLE), None)
+            self.removeItem(item)
+        self._chooser = []
+        self.draw_chooser()
+        self.update()
+
+    def set_preview(self, action_text: str | None) -> None:
+        self.preview = action_text
+        self.redraw()
+
+    def loose_actions(self) -> list[str]:
+        """Legal texts played by a button of their own (no place on the art)."""
+        return [text for text, path in self.paths.paths.items() if path == (("action", text),)]
+
+    def action_label(self, text: str) -> str:
+        """Short button text for an action (the chooser and the action buttons)."""
+        return text
+
+    def draw_chooser(self) -> None:
+        """Buttons beside the last selected thing when several actions end on it."""
+        if not self.paths.selection:
+            return
+        choices = sorted(k[1] for k in self.targets if isinstance(k, tuple) and len(k) == 2 and k[0] == "action")
+        anchor = self.pos_of(self.paths.selection[-1])
+        if not choices or anchor is None:
+            return
+        width, height = 118.0, 26.0
+        bounds = self.sceneRect()
+        x = min(max(anchor.x() + 16, bounds.left()), bounds.right() - width)
+        y = min(max(anchor.y() - height * len(choices) / 2, bounds.top()), bounds.bottom() - height * len(choices) - 4)
+        for i, text in enumerate(choices):
+            item = self.add_button(
+                QRectF(x, y + i * (height + 4), width, height), self.action_label(text), ("action", text), tooltip=text
+            )
+            item.setZValue(50)
+            self._chooser.append(item)
+
+    # --- clicking --------------------------------------------------------------------
+
+    def make_clickable(self, item: QGraphicsItem, key: Key, tooltip: str = "") -> QGraphicsItem:
+        item.setData(KEY_ROLE, key)
+        self._keyed[key] = item
+        item.setCursor(Qt.CursorShape.PointingHandCursor)
+        if tooltip:
+            item.setToolTip(tooltip)
+        return item
+
+    def key_at(self, pos: QPointF) -> Key | None:
+        """The click key at a scene position (topmost keyed item)."""
+        for item in self.items(pos):
+            key = item.data(KEY_ROLE)
+            if key is not None:
+                return key
+        return None
+
+    def item_for(self, key: Key) -> QGraphicsItem | None:
+        return self._keyed.get(key)
+
+    def pos_of(self, key: Key) -> QPointF | None:
+        """A scene point where a click means ``key`` (centre of its item)."""
+        item = self.item_for(key)
+        if item is None:
+            return None
+        return item.mapToScene(item.boundingRect().center())
+
+    def click(self, key: Key) -> None:
+        """The user clicked the thing ``key``."""
+        before = self.paths.selection
+        result = self.paths.click(key)
+        if result.kind == "play" and result.action is not None:
+            self.redraw()
+            self.choose(result.action)
+        elif result.kind == "select":
+            self.redraw()
+            hint = self.selection_hint(self.paths.selection)
+            if hint:
+                self.hint.emit(hint)
+        else:
+            self.hint.emit(self.refusal_hint(before, key))
+
+    def click_at(self, pos: QPointF) -> bool:
+        """Click at a scene position; False when nothing clickable is there."""
+        key = self.key_at(pos)
+        if key is None:
+            return False
+        self.click(key)
+        return True
+
+    def play(self, action: str) -> bool:
+        """Play ``action`` as a user would: click each thing on its path where it is drawn.
+
+        Keyboard play (Enter on the previewed action) goes through here so it highlights
+        and refuses exactly like the mouse. False when a step has nothing drawn to click.
+        """
+        self.cancel_selection()
+        for key in self.paths.paths.get(action, (("action", action),)):
+            pos = self.pos_of(key)
+            if pos is None or self.key_at(pos) != key:
+                return False
+            self.click_at(pos)
+        return True
+
+    def cancel_selection(self) -> None:
+        if self.paths.selection:
+            self.paths.reset()
+            self.redraw()
+
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt API)
+        if event.button() == Qt.MouseButton.RightButton:
+            self.cancel_selection()
+            event.accept()
+            return
+        if event.button() == Qt.MouseButton.LeftButton and self.click_at(event.scenePos()):
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def keyPressEvent(self, event: Any) -> None:  # noqa: N802 (Qt API)
+        if event.key() == Qt.Key.Key_Escape and self.paths.selection:
+            self.cancel_selection()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    # --- common pieces -----------------------------------------------------------------
+
+    def add_button(
+        self, rect: QRectF, label: str, key: Key, *, tooltip: str = "", accent: QColor | None = None
+    ) -> QGraphicsItem:
+        """A push button drawn in the scene; highlighted while it is a legal next click."""
+
+        def paint(p: QPainter, r: QRectF) -> None:
+            lit = key in self.targets
+            previewed = key in self.preview_keys()
+            fill = accent or QColor("#2d6cdf")
+            if not lit:
+                fill = QColor("#3b4454")
+            grad = QLinearGradient(r.topLeft(), r.bottomLeft())
+            grad.setColorAt(0, fill.lighter(125))
+            grad.setColorAt(1, fill.darker(115))
+            p.setBrush(grad)
+            edge = PREVIEW if previewed else (TARGET if lit else PANEL_EDGE)
+            p.setPen(QPen(edge, 2.2 if (lit or previewed) else 1))
+            p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 6, 6)
+            p.setPen(PANEL_TEXT if lit else MUTED_TEXT)
+            p.setFont(ui_font(min(10.0, r.height() * 0.36), bold=lit))
+            p.drawText(r.adjusted(4, 0, -4, 0), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, label)
+
+        item = Painted(rect, paint)
+        self.addItem(item)
+        self.make_clickable(item, key, tooltip or label)
+        return item
+
+    def add_panel(self, rect: QRectF, title: str = "") -> QGraphicsItem:
+        """A dark rounded panel with an optional title (side bars, hands)."""
+
+        def paint(p: QPainter, r: QRectF) -> None:
+            p.setBrush(PANEL)
+            p.setPen(QPen(PANEL_EDGE, 1.2))
+            p.drawRoundedRect(r.adjusted(0.5, 0.5, -0.5, -0.5), 10, 10)
+            if title:
+                p.setPen(MUTED_TEXT)
+                p.setFont(ui_font(8.5, bold=True))
+                p.drawText(
+                    r.adjusted(10, 4, -10, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, title.upper()
+                )
+
+        item = Painted(rect, paint)
+        item.setZValue(-5)
+        self.addItem(item)
+        return item
+
+    def add_text(
+        self,
+        pos: QPointF,
+        text: str,
+        size: float = 10,
+        colour: QColor = PANEL_TEXT,
+        *,
+        bold: bool = False,
+        width: float = 0,
+        align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignLeft,
+    ) -> QGraphicsItem:
+        """Text in scene units; ``width`` > 0 wraps within that width."""
+        font = ui_font(size, bold)
+        metrics = QFontMetricsF(font)
+        if width:
+            bound = metrics.boundingRect(QRectF(0, 0, width, 10_000), int(align | Qt.TextFlag.TextWordWrap), text)
+            rect = QRectF(pos.x(), pos.y(), width, bound.height() + 2)
+        else:
+            bound = metrics.boundingRect(QRectF(0, 0, 10_000, 10_000), int(align), text)
+            rect = QRectF(pos.x(), pos.y(), bound.width() + 4, bound.height() + 2)
+
+        def paint(p: QPainter, r: QRectF) -> None:
+            p.setPen(colour)
+            p.setFont(font)
+            p.drawText(r, align | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap, text)
+
+        item = Painted(rect, paint)
+        self.addItem(item)
+        return item
+
+    def add_action_buttons(
+        self,
+        texts: Iterable[str],
+        origin: QPointF,
+        width: float,
+        height: float = 26,
+        gap: float = 6,
+        columns: int = 1,
+        labels: Mapping[str, str] | None = None,
+    ) -> float:
+        """One button per action text (key ``("action", text)``); returns the y below them."""
+        texts = list(texts)
+        col_w = (width - gap * (columns - 1)) / columns
+        y = origin.y()
+        for i, text in enumerate(texts):
+            col = i % columns
+            if col == 0 and i:
+                y += height + gap
+            rect = QRectF(origin.x() + col * (col_w + gap), y, col_w, height)
+            self.add_button(rect, (labels or {}).get(text, text), ("action", text))
+        return y + (height + gap if texts else 0)
+
+
+# --- painting ----------------------------------------------------------------------------
+
+
+class Painted(QGraphicsItem):
+    """An item that paints itself with a function ``paint(painter, rect)``; rect is local."""
+
+    def __init__(
+        self, rect: QRectF, paint: Callable[[QPainter, QRectF], None], parent: QGraphicsItem | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._rect = QRectF(0, 0, rect.width(), rect.height())
+        self._paint = paint
+        self.setPos(rect.topLeft())
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt API)
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        self._paint(painter, self._rect)
+
+
+_PIPS = {
+    1: [(0.5, 0.5)],
+    2: [(0.27, 0.27), (0.73, 0.73)],
+    3: [(0.27, 0.27), (0.5, 0.5), (0.73, 0.73)],
+    4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
+    5: [(0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)],
+    6: [(0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)],
+}
+
+
+def draw_die(p: QPainter, r: QRectF, value: int | None, *, face: QColor = DIE_FACE, pip: QColor = DIE_PIP) -> None:
+    """A six-sided die showing ``value`` (pips 1-6; other numbers as text; None blank)."""
+    grad = QLinearGradient(r.topLeft(), r.bottomRight())
+    grad.setColorAt(0, face)
+    grad.setColorAt(1, face.darker(118))
+    p.setBrush(grad)
+    p.setPen(QPen(QColor("#555"), max(0.8, r.width() * 0.03)))
+    p.drawRoundedRect(r, r.width() * 0.18, r.width() * 0.18)
+    if value is None:
+        return
+    if value in _PIPS:
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(pip)
+        rad = r.width() * 0.09
+        for fx, fy in _PIPS[value]:
+            p.drawEllipse(QPointF(r.left() + fx * r.width(), r.top() + fy * r.height()), rad, rad)
+    else:
+        p.setPen(pip)
+        p.setFont(ui_font(r.height() * 0.36, bold=True))
+        p.drawText(r, Qt.AlignmentFlag.AlignCenter, str(value))
+
+
+def draw_d20(p: QPainter, r: QRectF, value: int | None) -> None:
+    """A twenty-sided die seen from above: a hexagon with a triangle face and the number."""
+    c = r.center()
+    rad = min(r.width(), r.height()) / 2
+    hexagon = QPainterPath()
+    for i in range(6):
+        ang = math.radians(90 + 60 * i)
+        pt = QPointF(c.x() + rad * math.cos(ang), c.y() - rad * math.sin(ang))
+        if i == 0:
+            hexagon.moveTo(pt)
+        else:
+            hexagon.lineTo(pt)
+    hexagon.closeSubpath()
+    grad = QLinearGradient(r.topLeft(), r.bottomRight())
+    grad.setColorAt(0, QColor("#e23a4d"))
+    grad.setColorAt(1, QColor("#8e1422"))
+    p.setBrush(grad)
+    p.setPen(QPen(QColor("#4a0a12"), rad * 0.05))
+    p.drawPath(hexagon)
+    tri = QPainterPath()
+    tri.moveTo(c.x(), c.y() - rad * 0.62)
+    tri.lineTo(c.x() + rad * 0.62, c.y() + rad * 0.42)
+    tri.lineTo(c.x() - rad * 0.62, c.y() + rad * 0.42)
+    tri.closeSubpath()
+    p.setPen(QPen(QColor(255, 255, 255, 90), rad * 0.035))
+    p.setBrush(QColor(255, 255, 255, 28))
+    p.drawPath(tri)
+    p.setPen(QColor("#ffffff"))
+    p.setFont(ui_font(rad * 0.42, bold=True))
+    p.drawText(
+        QRectF(c.x() - rad, c.y() - rad * 0.35, 2 * rad, rad * 0.75),
+        Qt.AlignmentFlag.AlignCenter,
+        "–" if value is None else str(value),
+    )
+
+
+def draw_token(
+    p: QPainter,
+    centre: QPointF,
+    radius: float,
+    fill: QColor,
+    text: str = "",
+    text_colour: QColor = WHITE,
+    *,
+    ring: QColor | None = None,
+) -> None:
+    """A round playing piece with a soft highlight, a dark rim and an optional label."""
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor(0, 0, 0, 70))
+    p.drawEllipse(centre + QPointF(radius * 0.12, radius * 0.16), radius, radius)
+    grad = QRadialGradient(centre - QPointF(radius * 0.35, radius * 0.4), radius * 1.5)
+    grad.setColorAt(0, fill.lighter(150))
+    grad.setColorAt(0.55, fill)
+    grad.setColorAt(1, fill.darker(150))
+    p.setBrush(grad)
+    p.setPen(QPen(ring or fill.darker(220), max(0.8, radius * 0.12)))
+    p.drawEllipse(centre, radius, radius)
+    if text:
+        p.setPen(text_colour)
+        p.setFont(ui_font(radius * 0.8, bold=True))
+        p.drawText(
+            QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius), Qt.AlignmentFlag.AlignCenter, text
+        )
+
+
+def draw_ball(p: QPainter, centre: QPointF, radius: float, *, red_side: bool = False) -> None:
+    """A football: white with dark pentagon patches; ``red_side`` paints the marked half red."""
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor(0, 0, 0, 80))
+    p.drawEllipse(centre + QPointF(radius * 0.15, radius * 0.2), radius, radius)
+    grad = QRadialGradient(centre - QPointF(radius * 0.3, radius * 0.35), radius * 1.4)
+    grad.setColorAt(0, QColor("#ffffff"))
+    grad.setColorAt(1, QColor("#c9ccd1"))
+    p.setBrush(grad)
+    p.setPen(QPen(QColor("#222"), max(0.5, radius * 0.1)))
+    p.drawEllipse(centre, radius, radius)
+    if red_side:
+        half = QPainterPath()
+        half.moveTo(centre)
+        half.arcTo(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius), 180, 180)
+        half.closeSubpath()
+        p.setBrush(QColor("#d6262f"))
+        p.setPen(Qt.PenStyle.NoPen)
+        p.drawPath(half)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.setPen(QPen(QColor("#222"), max(0.5, radius * 0.1)))
+        p.drawEllipse(centre, radius, radius)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor("#23262b"))
+    p.drawEllipse(centre, radius * 0.34, radius * 0.34)
+
+
+def draw_target_mark(p: QPainter, r: QRectF, *, selected: bool = False, preview: bool = False) -> None:
+    """Mark a square/zone: dashed ring + dot = a legal next click; solid = selected/preview."""
+    inset = min(r.width(), r.height()) * 0.08
+    box = r.adjusted(inset, inset, -inset, -inset)
+    width = max(1.2, min(r.width(), r.height()) * 0.09)
+    if selected or preview:
+        colour = SELECTED if selected else PREVIEW
+        p.setBrush(QColor(colour.red(), colour.green(), colour.blue(), 55))
+        p.setPen(QPen(TARGET_EDGE, width * 1.6))
+        p.drawRoundedRect(box, inset * 1.5, inset * 1.5)
+        p.setPen(QPen(colour, width))
+        p.drawRoundedRect(box, inset * 1.5, inset * 1.5)
+        return
+    p.setBrush(QColor(TARGET.red(), TARGET.green(), TARGET.blue(), 60))
+    p.setPen(QPen(TARGET_EDGE, width * 1.5))
+    p.drawRoundedRect(box, inset * 1.5, inset * 1.5)
+    pen = QPen(TARGET, width)
+    pen.setStyle(Qt.PenStyle.DashLine)
+    p.setPen(pen)
+    p.drawRoundedRect(box, inset * 1.5, inset * 1.5)
+    p.setPen(QPen(TARGET_EDGE, width * 0.5))
+    p.setBrush(TARGET)
+    dot = min(r.width(), r.height()) * 0.09
+    p.drawEllipse(r.center(), dot, dot)
+
+
+def mark_states(key: Key, targets: set[Key], selection: Sequence[Key], preview: set[Key]) -> tuple[bool, bool, bool]:
+    """(legal target, selected, previewed) for one key."""
+    return key in targets, key in selection, key in preview
+
+
+def draw_marks(
+    p: QPainter, r: QRectF, key: Key, targets: set[Key], selection: Sequence[Key], preview: set[Key]
+) -> None:
+    """Draw whichever of target / selected / preview marks apply to ``key``."""
+    lit, chosen, shown = mark_states(key, targets, selection, preview)
+    if shown:
+        draw_target_mark(p, r, preview=True)
+    if chosen:
+        draw_target_mark(p, r, selected=True)
+    elif lit:
+        draw_target_mark(p, r)

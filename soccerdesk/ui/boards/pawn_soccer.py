@@ -1,0 +1,695 @@
+"""The Pawn Soccer board: the 7 x 11 grid with its goals and special spaces, the pawns,
+their cards, the ball and the substitutes' bench.
+
+Drawn only from ``view["state"]`` (format in :mod:`soccerdesk.rules.pawn_soccer`); the
+grid geometry comes from ``state["board"]``. The viewer's own goal is at the bottom.
+
+Clicks (every action text of ``view["legal"]``):
+
+* set-up ``place X``: click the square (``place X yellow``: first the yellow-card pawn
+  in the tray when both kinds are left);
+* ``kickoff X``: click the pawn;
+* ``move``/``pass``/``long``/``kick``/``steal``/``keeper`` ``A-B``: click the pawn on A,
+  then B (where two of these end on the same square a chooser asks which);
+* ``sub X``: click the substitute on the bench, then the pawn it replaces;
+* ``penalty n``: click the n-th square of the goal (seen from the goal's own team, left to
+  right by column letter);
+* ``stop``, ``end``, ``wait``, ``keeper none``: buttons in the side panel.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
+
+from soccerdesk.ui.boards.base import BoardConfig
+from soccerdesk.ui.boards.drawing import (
+    DANGER,
+    GRASS_DARK,
+    GRASS_LIGHT,
+    LINE,
+    MUTED_TEXT,
+    PANEL_TEXT,
+    ClickBoard,
+    Key,
+    Painted,
+    draw_ball,
+    draw_marks,
+    draw_token,
+    ui_font,
+)
+
+SQUARE = 46.0
+ORIGIN = QPointF(34.0, 18.0)
+PANEL_X = ORIGIN.x() + 7 * SQUARE + 30
+PANEL_W = 262.0
+
+VERB_LABELS = {
+    "move": "Move here",
+    "pass": "Pass here",
+    "long": "Long pass here",
+    "kick": "Kick here",
+    "steal": "Steal the ball",
+    "keeper": "Make goalkeeper",
+}
+
+
+def split_squares(text: str) -> tuple[str, str, str]:
+    """``"kick D6-D12"`` -> ``("kick", "D6", "D12")``; one-square actions give ``b == ""``."""
+    verb, _, rest = text.partition(" ")
+    a, _, b = rest.partition("-")
+    return verb, a, b
+
+
+def parse_square(name: str) -> tuple[int, int]:
+    """``"D12"`` -> (column index, row)."""
+    return ord(name[0]) - ord("A"), int(name[1:])
+
+
+class Board(ClickBoard):
+    """Pawn Soccer board scene (see the module docstring for the click paths)."""
+
+    def __init__(self, config: BoardConfig, parent: Any = None) -> None:
+        super().__init__(config, parent)
+        self._events: list[dict[str, Any]] = []
+        self.setSceneRect(QRectF(0, 0, PANEL_X + PANEL_W + 14, ORIGIN.y() * 2 + 13 * SQUARE))
+
+    # --- geometry ----------------------------------------------------------------------
+
+    @property
+    def me(self) -> int:
+        return 0 if self.config.perspective is None else self.config.perspective
+
+    def _flip(self) -> bool:
+        return self.me == 1
+
+    def square_rect(self, name: str, rows: int = 11, columns: int = 7) -> QRectF:
+        col, row = parse_square(name)
+        if self._flip():
+            dc, dr = columns - 1 - col, row
+        else:
+            dc, dr = col, rows + 1 - row
+        return QRectF(ORIGIN.x() + dc * SQUARE, ORIGIN.y() + dr * SQUARE, SQUARE, SQUARE)
+
+    # --- click paths -------------------------------------------------------------------
+
+    def click_paths(self, view: dict[str, Any]) -> dict[str, tuple[Key, ...]]:
+        state = view["state"]
+        seat = view.get("seat")
+        paths: dict[str, tuple[Key, ...]] = {}
+        legal = view["legal"]
+        has_clean = any(t.startswith("place ") and not t.endswith(" yellow") for t in legal)
+        goal_of_keeper = self._penalty_goal(state)
+        for text in legal:
+            verb, a, b = split_squares(text)
+            if verb == "place":
+                square, _, kind = a.partition(" ")
+                if kind == "yellow" and has_clean:
+                    paths[text] = (("tray", "yellow"), ("sq", square))
+                else:
+                    paths[text] = (("sq", square),)
+            elif verb == "kickoff":
+                paths[text] = (("sq", a),)
+            elif verb == "sub":
+                paths[text] = (("bench", seat), ("sq", a))
+            elif verb == "penalty" and goal_of_keeper:
+                paths[text] = (("sq", goal_of_keeper[int(a) - 1]),)
+            elif b and a != "none":
+                paths[text] = (("sq", a), ("sq", b))
+        return paths
+
+    def _penalty_goal(self, state: dict[str, Any]) -> list[str]:
+        """The goal squares of a penalty in column order, or [] when none is on."""
+        penalty = state.get("penalty")
+        if not penalty:
+            return []
+        keeper_side = 1 - penalty["taker"]
+        return sorted(state["board"]["ends"][keeper_side]["goal"], key=parse_square)
+
+    def action_label(self, text: str) -> str:
+        verb, a, b = split_squares(text)
+        if verb in VERB_LABELS and b:
+            return VERB_LABELS[verb]
+        return {
+            "stop": "Stop the chain",
+            "end": "End turn",
+            "wait": "Wait (nothing possible)",
+            "keeper none": "Leave goal empty",
+        }.get(text, text)
+
+    # --- hints -------------------------------------------------------------------------
+
+    def _pawn_at(self, square: str) -> dict[str, Any] | None:
+        if self.view_data is None:
+            return None
+        for pawn in self.view_data["state"]["pawns"]:
+            if pawn["square"] == square:
+                return pawn
+        return None
+
+    def selection_hint(self, selection: tuple[Key, ...]) -> str:
+        if not selection:
+            return ""
+        if selection[0] == ("tray", "yellow"):
+            return "Choose a square for the pawn with the yellow card."
+        if selection[0][0] == "bench":
+            return "Choose the pawn the substitute replaces."
+        verbs = sorted({split_squares(t)[0] for t in self.paths.matching(selection)})
+        words = {
+            "move": "move",
+            "pass": "pass",
+            "long": "long pass",
+            "kick": "kick",
+            "steal": "steal",
+            "keeper": "go in goal",
+        }
+        what = ", ".join(words.get(v, v) for v in verbs)
+        return f"Pawn on {selection[0][1]}: click a highlighted square ({what})."
+
+    def refusal_hint(self, selection: tuple[Key, ...], key: Key) -> str:
+        view = self.view_data
+        if not view or not view["legal"]:
+            return "It is not your turn."
+        state = view["state"]
+        phase = state["phase"]
+        seat = view["seat"]
+        if not (isinstance(key, tuple) and key[0] == "sq"):
+            return "That can't be used now."
+        square = key[1]
+        pawn = self._pawn_at(square)
+        if phase == "setup":
+            end = state["board"]["ends"][seat]
+            row = parse_square(square)[1]
+            if not end["half"][0] <= row <= end["half"][1]:
+                return f"Set your pawns up in your own half (rows {end['half'][0]}–{end['half'][1]})."
+            special = {s for zone in end["sprint_zones"] for s in zone} | set(end["long_pass_spaces"])
+            if square in special:
+                return "Pawns can't be set up on sprint zones or long-pass spaces."
+            if pawn:
+                return f"{square} is taken."
+            return "Your goal-kick area already has its one goalkeeper."
+        if phase == "penalty":
+            return "Click one of the three goal squares."
+        if not selection or selection[0][0] != "sq":
+            if pawn is None:
+                return "Choose one of your pawns first (the highlighted ones can act)."
+            if pawn["team"] != seat:
+                return "That pawn is the other team's; choose one of yours."
+            if phase == "kickoff":
+                return "That pawn can't kick off."
+            return f"The pawn on {square} has nothing it may do now."
+        start = selection[0][1]
+        mover = self._pawn_at(start)
+        (ac, ar), (bc, br) = parse_square(start), parse_square(square)
+        distance = max(abs(ac - bc), abs(ar - br))
+        if phase == "keeper":
+            return "Choose a free square of your goal-kick area."
+        if mover and mover["ball"]:
+            if pawn and pawn["team"] == seat and distance > 2:
+                return "A pass reaches at most 2 squares."
+            if distance > 2:
+                return "The ball reaches at most 2 squares (a long pass only from a long-pass space)."
+            if state.get("kickoff_turn"):
+                return "The kick-off must be a pass or a kick to an empty square."
+            if square in self._goal_squares(state, seat):
+                return "The squares between the ball and the goal must be empty, and no goal from an X square."
+            return f"The ball can't go from {start} to {square} now."
+        if pawn and pawn["team"] != seat:
+            if pawn["ball"] and distance == 1 and mover and mover.get("barred"):
+                return "This pawn lost the ball last turn and can't steal it back now."
+            if pawn["ball"]:
+                return "A steal is made from a square next to the ball."
+            return "You can only steal from the pawn that has the ball."
+        if pawn:
+            return f"{square} is taken."
+        if distance > 1:
+            return "A pawn moves one square (further only as a sprint, straight ahead inside a sprint zone)."
+        return f"The pawn on {start} can't go to {square} (goal-kick area: one goalkeeper only)."
+
+    @staticmethod
+    def _goal_squares(state: dict[str, Any], seat: int) -> set[str]:
+        return set(state["board"]["ends"][1 - seat]["goal"])
+
+    # --- drawing -----------------------------------------------------------------------
+
+    def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        state = view["state"]
+        board = state["board"]
+        self._draw_pitch(board)
+        self._draw_squares(view)
+        self._draw_last_move(view)
+        self._draw_pawns(state)
+        self._draw_panel(view)
+
+    def _special(self, board: dict[str, Any]) -> dict[str, list[str]]:
+        """What is special about each square (for art and tooltips)."""
+        notes: dict[str, list[str]] = {}
+        names = self.config.team_names
+        for side, end in enumerate(board["ends"]):
+            team = names[side]
+            for sq in end["goal"]:
+                notes.setdefault(sq, []).append(
+                    f"{team}'s goal: carry or kick the ball in here to score against {team}."
+                )
+            for sq in end["goal_kick_area"]:
+                notes.setdefault(sq, []).append(f"{team}'s goal-kick area: only {team}'s goalkeeper may stand here.")
+            for sq in end["penalty_area"]:
+                notes.setdefault(sq, []).append(
+                    f"{team}'s penalty area: a diagonal steal here by {team} gives a penalty."
+                )
+            notes.setdefault(end["penalty_spot"], []).append("Penalty spot: the penalty taker stands here.")
+            for sq in end["blocked"]:
+                notes.setdefault(sq, []).append("X square: no goal can be scored from here.")
+            for zone in end["sprint_zones"]:
+                for sq in zone:
+                    notes.setdefault(sq, []).append(
+                        "Sprint zone: a pawn starting its move here may run up to 3 squares straight ahead inside the zone."
+                    )
+            for sq in end["long_pass_spaces"]:
+                notes.setdefault(sq, []).append(
+                    "Long-pass space: from here the ball may go to any team-mate or empty square of this half or the centre row."
+                )
+        notes.setdefault(board["kickoff"], []).append("Kick-off square: the match restarts here after a goal.")
+        return notes
+
+    def _draw_pitch(self, board: dict[str, Any]) -> None:
+        rows, columns = board["rows"], len(board["columns"])
+        field = QRectF(ORIGIN.x(), ORIGIN.y() + SQUARE, columns * SQUARE, rows * SQUARE)
+        centre_row = board["centre_row"]
+        ends = board["ends"]
+        areas = [self._area_rect(end["penalty_area"]) for end in ends]
+        kick_areas = [self._area_rect(end["goal_kick_area"]) for end in ends]
+        spots = [self.square_rect(end["penalty_spot"]).center() for end in ends]
+        centre = self.square_rect(board["kickoff"]).center()
+
+        def paint(p: QPainter, r: QRectF) -> None:
+            off = QPointF(-ORIGIN.x() + 14, -ORIGIN.y() + 4)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor("#22302a"))
+            p.drawRoundedRect(r, 12, 12)
+            for i in range(rows):
+                p.setBrush(GRASS_LIGHT if i % 2 else GRASS_DARK)
+                p.drawRect(QRectF(field.x(), field.y() + i * SQUARE, field.width(), SQUARE).translated(off))
+            line = QPen(LINE, 2.2)
+            p.setPen(line)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(field.translated(off))
+            # The halfway line runs through the middle of the neutral centre row.
+            mid = self.square_rect(f"A{centre_row}").center().y() + off.y()
+            p.drawLine(QPointF(field.left() + off.x(), mid), QPointF(field.right() + off.x(), mid))
+            p.drawEllipse(centre + off, SQUARE * 1.1, SQUARE * 1.1)
+            p.setBrush(LINE)
+            p.drawEllipse(centre + off, 3, 3)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            for area in areas + kick_areas:
+                p.drawRect(area.translated(off))
+            p.setBrush(LINE)
+            for spot in spots:
+                p.drawEllipse(spot + off, 3, 3)
+
+        item = Painted(QRectF(ORIGIN.x() - 14, ORIGIN.y() - 4, columns * SQUARE + 28, (rows + 2) * SQUARE + 8), paint)
+        item.setZValue(-10)
+        self.addItem(item)
+        # Coordinates along the edges, from the viewer's side.
+        for letter in board["columns"]:
+            rect = self.square_rect(f"{letter}1")
+            self.add_text(
+                QPointF(rect.x(), ORIGIN.y() + 13 * SQUARE + 2),
+                letter,
+                7.5,
+                MUTED_TEXT,
+                width=SQUARE,
+                align=Qt.AlignmentFlag.AlignHCenter,
+            )
+        for row in range(1, rows + 1):
+            rect = self.square_rect(f"A{row}")
+            self.add_text(
+                QPointF(ORIGIN.x() - 32, rect.center().y() - 8),
+                str(row),
+                7.5,
+                MUTED_TEXT,
+                width=26,
+                align=Qt.AlignmentFlag.AlignHCenter,
+            )
+
+    def _area_rect(self, squares: list[str]) -> QRectF:
+        rect = QRectF()
+        for sq in squares:
+            rect = rect.united(self.square_rect(sq)) if not rect.isNull() else self.square_rect(sq)
+        return rect
+
+    def _draw_squares(self, view: dict[str, Any]) -> None:
+        """One item per square: special-space art, highlight marks, tooltip, click key."""
+        state = view["state"]
+        board = state["board"]
+        notes = self._special(board)
+        ends = board["ends"]
+        blocked = {sq for end in ends for sq in end["blocked"]}
+        sprint = {sq: side for side, end in enumerate(ends) for zone in end["sprint_zones"] for sq in zone}
+        long_pass = {sq for end in ends for sq in end["long_pass_spaces"]}
+        goals = {sq: side for side, end in enumerate(ends) for sq in end["goal"]}
+        squares = [f"{c}{r}" for r in range(1, board["rows"] + 1) for c in board["columns"]] + list(goals)
+        for name in squares:
+            rect = self.square_rect(name)
+            key = ("sq", name)
+
+            def paint(p: QPainter, r: QRectF, name: str = name, key: Key = key) -> None:
+                if name in goals:
+                    self._paint_goal(p, r, goals[name])
+                elif name in sprint:
+                    self._paint_sprint(p, r, ends[sprint[name]]["forward"])
+                if name in long_pass:
+                    self._paint_long_pass(p, r)
+                if name in blocked:
+                    pen = QPen(QColor(255, 255, 255, 120), 2.4)
+                    p.setPen(pen)
+                    m = r.width() * 0.28
+                    p.drawLine(r.topLeft() + QPointF(m, m), r.bottomRight() - QPointF(m, m))
+                    p.drawLine(r.topRight() + QPointF(-m, m), r.bottomLeft() + QPointF(m, -m))
+                p.setPen(QPen(QColor(0, 0, 0, 40), 0.8))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                if name not in goals:
+                    p.drawRect(r)
+                draw_marks(p, r, key, self.targets, self.selection, self.preview_keys())
+
+            item = Painted(rect, paint)
+            self.addItem(item)
+            self.make_clickable(item, key, "\n".join([name, *notes.get(name, [])]))
+
+    def _paint_goal(self, p: QPainter, r: QRectF, side: int) -> None:
+        p.setBrush(QColor("#dfe6ea"))
+        p.setPen(Qt.PenStyle.NoPen)
+        p.drawRect(r)
+        p.setPen(QPen(QColor("#9aa8b0"), 0.8))
+        step = r.width() / 6
+        for i in range(1, 6):
+            p.drawLine(QPointF(r.left() + i * step, r.top()), QPointF(r.left() + i * step, r.bottom()))
+            p.drawLine(QPointF(r.left(), r.top() + i * step), QPointF(r.right(), r.top() + i * step))
+        team = self.config.colours.of(side)
+        p.setPen(QPen(team, 3))
+        p.drawLine(r.topLeft(), r.topRight()) if self._goal_at_top(side) else p.drawLine(
+            r.bottomLeft(), r.bottomRight()
+        )
+
+    def _goal_at_top(self, side: int) -> bool:
+        return side != self.me
+
+    def _paint_sprint(self, p: QPainter, r: QRectF, forward: int) -> None:
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(255, 255, 255, 34))
+        p.drawRect(r)
+        # Chevrons point the way the zone's own team runs (towards the far goal).
+        sign = -1 if (forward == 1) != self._flip() else 1
+        pen = QPen(QColor(255, 255, 255, 150), 2)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        p.setPen(pen)
+        cx, w, h = r.center().x(), r.width(), r.height()
+        for k in (-0.14, 0.1):
+            y = r.center().y() + k * h * -sign
+            p.drawLine(QPointF(cx - 0.16 * w, y - sign * 0.08 * h), QPointF(cx, y + sign * 0.08 * h))
+            p.drawLine(QPointF(cx, y + sign * 0.08 * h), QPointF(cx + 0.16 * w, y - sign * 0.08 * h))
+
+    def _paint_long_pass(self, p: QPainter, r: QRectF) -> None:
+        p.setPen(QPen(QColor("#fff6c8"), 2))
+        p.setBrush(QColor(255, 230, 120, 50))
+        p.drawEllipse(r.center(), r.width() * 0.34, r.width() * 0.34)
+        path = QPainterPath()
+        c = r.center()
+        w = r.width()
+        path.moveTo(c + QPointF(-0.2 * w, 0.12 * w))
+        path.quadTo(c + QPointF(0, -0.32 * w), c + QPointF(0.2 * w, 0.02 * w))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawPath(path)
+        tip = c + QPointF(0.2 * w, 0.02 * w)
+        p.drawLine(tip, tip + QPointF(-0.09 * w, -0.02 * w))
+        p.drawLine(tip, tip + QPointF(0.0, -0.09 * w))
+
+    def _draw_last_move(self, view: dict[str, Any]) -> None:
+        """An arrow for the events that just happened (the last move, pass, kick or steal)."""
+        moves = [e["data"] for e in self._events if "from" in e.get("data", {}) and "to" in e.get("data", {})]
+        if not moves:
+            return
+        for data in moves:
+            try:
+                a, b = self.square_rect(data["from"]).center(), self.square_rect(data["to"]).center()
+            except (ValueError, KeyError, IndexError):
+                continue
+            box = QRectF(a, b).normalized().adjusted(-8, -8, 8, 8)
+
+            def paint(p: QPainter, r: QRectF, a: QPointF = a, b: QPointF = b, box: QRectF = box) -> None:
+                pa, pb = a - box.topLeft(), b - box.topLeft()
+                pen = QPen(QColor(255, 255, 255, 170), 3, Qt.PenStyle.DashLine)
+                pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+                p.setPen(pen)
+                p.drawLine(pa, pb)
+                p.setBrush(QColor(255, 255, 255, 200))
+                p.setPen(Qt.PenStyle.NoPen)
+                p.drawEllipse(pb, 4, 4)
+
+            item = Painted(box, paint)
+            item.setZValue(2)
+            self.addItem(item)
+
+    def set_view(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
+        self._events = events or []
+        super().set_view(view, events)
+
+    def _draw_pawns(self, state: dict[str, Any]) -> None:
+        colours = self.config.colours
+        for pawn in state["pawns"]:
+            rect = self.square_rect(pawn["square"])
+            team = pawn["team"]
+
+            def paint(p: QPainter, r: QRectF, pawn: dict[str, Any] = pawn, team: int = team) -> None:
+                c = r.center()
+                radius = r.width() * 0.34
+                draw_token(p, c, radius, colours.of(team), "GK" if pawn["keeper"] else "", colours.text_on(team))
+                # Team told apart by shape as well as colour: the away side's pawns carry a notch ring.
+                if team == 1:
+                    p.setPen(QPen(colours.text_on(team), 1.2, Qt.PenStyle.DotLine))
+                    p.setBrush(Qt.BrushStyle.NoBrush)
+                    p.drawEllipse(c, radius * 0.72, radius * 0.72)
+                if pawn["yellow"]:
+                    card = QRectF(c.x() + radius * 0.35, c.y() - radius * 1.15, radius * 0.55, radius * 0.75)
+                    p.setBrush(QColor("#ffd400"))
+                    p.setPen(QPen(QColor("#5a4a00"), 1))
+                    p.drawRoundedRect(card, 2, 2)
+                if pawn["barred"]:
+                    p.setPen(QPen(DANGER, 2))
+                    p.setBrush(QColor("#ffffff"))
+                    q = c + QPointF(-radius * 0.85, -radius * 0.8)
+                    p.drawEllipse(q, radius * 0.3, radius * 0.3)
+                    p.drawLine(q + QPointF(-radius * 0.2, radius * 0.2), q + QPointF(radius * 0.2, -radius * 0.2))
+                if pawn["ball"]:
+                    draw_ball(p, c + QPointF(radius * 0.75, radius * 0.7), radius * 0.42)
+
+            item = Painted(rect, paint)
+            item.setZValue(5)
+            item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            tip = [f"{self.config.team_names[team]} pawn on {pawn['square']}"]
+            if pawn["keeper"]:
+                tip.append("goalkeeper")
+            if pawn["yellow"]:
+                tip.append("yellow card: another diagonal steal is a red card")
+            if pawn["barred"]:
+                tip.append("lost the ball: may not steal it back this turn")
+            if pawn["ball"]:
+                tip.append("has the ball")
+            item.setToolTip("\n".join(tip))
+            self.addItem(item)
+        ball = state.get("ball")
+        if ball and state.get("ball_loose"):
+            rect = self.square_rect(ball)
+
+            def paint_ball(p: QPainter, r: QRectF) -> None:
+                draw_ball(p, r.center(), r.width() * 0.2)
+
+            item = Painted(rect, paint_ball)
+            item.setZValue(6)
+            item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            item.setToolTip("The ball is loose: a pawn moving onto it takes it.")
+            self.addItem(item)
+
+    # --- side panel ------------------------------------------------------------------
+
+    def _draw_panel(self, view: dict[str, Any]) -> None:
+        state = view["state"]
+        x, w = PANEL_X, PANEL_W
+        top = ORIGIN.y()
+        height = 13 * SQUARE
+        self.add_panel(QRectF(x, top, w, height))
+        score = view["score"]
+        them = 1 - self.me
+        y = top + 12
+        self.add_text(QPointF(x + 12, y), "PAWN SOCCER", 8.5, MUTED_TEXT, bold=True)
+        y += 20
+        self._team_row(QRectF(x + 10, y, w - 20, 54), them, state, score[them])
+        y += 60
+        self._team_row(QRectF(x + 10, y, w - 20, 54), self.me, state, score[self.me])
+        y += 66
+        goals = state.get("goals_to_win")
+        limit = state.get("turn_limit")
+        played = state.get("turns", 0)
+        info = []
+        if goals:
+            info.append("Golden goal" if goals == 1 else f"First to {goals} goals")
+        if limit:
+            info.append(f"turn {min(played // 2 + 1, limit)} of {limit} each")
+        self.add_text(QPointF(x + 12, y), " · ".join(info), 8.5, MUTED_TEXT, width=w - 24)
+        y += 26
+        self.add_text(QPointF(x + 12, y), self._status(view), 10.5, PANEL_TEXT, bold=True, width=w - 24)
+        y += 62
+        tray = state["to_place"][view["seat"]] if state["phase"] == "setup" and view.get("seat") in (0, 1) else None
+        if tray and (tray["clean"] or tray["yellow"]):
+            y = self._draw_tray(QPointF(x + 12, y), tray, view["seat"]) + 8
+        loose = self.loose_actions()
+        if loose:
+            self.add_action_buttons(loose, QPointF(x + 12, y), w - 24, labels={t: self.action_label(t) for t in loose})
+
+    def _team_row(self, r: QRectF, side: int, state: dict[str, Any], goals: int) -> None:
+        colours, names = self.config.colours, self.config.team_names
+        bench_key = ("bench", side)
+        substitute = state["substitute"][side]
+        reds, yellows = state["reds"][side], state["yellows"][side]
+        to_move = state.get("side_to_move") == side
+
+        def paint(p: QPainter, rr: QRectF) -> None:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(255, 255, 255, 16 if not to_move else 34))
+            p.drawRoundedRect(rr, 8, 8)
+            p.setBrush(colours.of(side))
+            p.drawRoundedRect(QRectF(0, 0, 6, rr.height()), 3, 3)
+            p.setPen(PANEL_TEXT)
+            p.setFont(ui_font(11, bold=True))
+            label = names[side] + ("  ◀" if to_move else "")
+            p.drawText(
+                QRectF(14, 4, rr.width() - 70, 22), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label
+            )
+            p.setFont(ui_font(20, bold=True))
+            p.drawText(
+                QRectF(rr.width() - 52, 0, 44, rr.height()),
+                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                str(goals),
+            )
+            # cards shown as little card shapes
+            for i in range(reds):
+                p.setBrush(DANGER)
+                p.setPen(QPen(QColor("#3a0000"), 0.8))
+                p.drawRoundedRect(QRectF(14 + i * 12, 32, 9, 13), 1.5, 1.5)
+            for i in range(yellows):
+                p.setBrush(QColor("#ffd400"))
+                p.setPen(QPen(QColor("#5a4a00"), 0.8))
+                p.drawRoundedRect(QRectF(14 + (reds + i) * 12, 32, 9, 13), 1.5, 1.5)
+
+        panel = Painted(r, paint)
+        self.addItem(panel)
+        # The bench: the substitute pawn, clickable while a substitution is legal.
+        bench = QRectF(r.x() + r.width() - 128, r.y() + 27, 70, 24)
+
+        def paint_bench(p: QPainter, rr: QRectF) -> None:
+            p.setPen(QPen(QColor(255, 255, 255, 60), 1))
+            p.setBrush(QColor(0, 0, 0, 60))
+            p.drawRoundedRect(rr, 5, 5)
+            if substitute:
+                draw_token(
+                    p,
+                    QPointF(rr.height() / 2 + 2, rr.height() / 2),
+                    rr.height() * 0.36,
+                    colours.of(side),
+                    "S",
+                    colours.text_on(side),
+                )
+            p.setPen(MUTED_TEXT if substitute else QColor("#666"))
+            p.setFont(ui_font(6.5))
+            p.drawText(
+                QRectF(rr.height() + 2, 0, rr.width() - rr.height(), rr.height()),
+                Qt.AlignmentFlag.AlignVCenter,
+                "bench",
+            )
+            if bench_key in self.targets or bench_key in self.selection:
+                draw_marks(p, rr, bench_key, self.targets, self.selection, self.preview_keys())
+
+        item = Painted(bench, paint_bench)
+        item.setZValue(3)
+        self.addItem(item)
+        tip = (
+            "Substitute on the bench: once a match, before or after your turn, it can replace a pawn (not an expelled one)."
+            if substitute
+            else "The substitute has been used."
+        )
+        self.make_clickable(item, bench_key, tip)
+
+    def _draw_tray(self, origin: QPointF, tray: dict[str, int], seat: int) -> float:
+        """Pawns still to set up; the yellow-card pawn is clickable when both kinds are left."""
+        colours = self.config.colours
+        key = ("tray", "yellow")
+        self.add_text(
+            origin,
+            f"To place: {tray['clean']} pawn(s)" + (f", {tray['yellow']} with a yellow card" if tray["yellow"] else ""),
+            8.5,
+            MUTED_TEXT,
+            width=PANEL_W - 24,
+        )
+        if not tray["yellow"] or not tray["clean"]:
+            return origin.y() + 20
+        rect = QRectF(origin.x(), origin.y() + 22, 150, 30)
+
+        def paint(p: QPainter, r: QRectF) -> None:
+            draw_token(p, QPointF(15, 15), 11, colours.of(seat))
+            p.setBrush(QColor("#ffd400"))
+            p.setPen(QPen(QColor("#5a4a00"), 1))
+            p.drawRoundedRect(QRectF(20, 2, 8, 11), 1.5, 1.5)
+            p.setPen(PANEL_TEXT)
+            p.setFont(ui_font(8))
+            p.drawText(QRectF(34, 0, r.width() - 34, r.height()), Qt.AlignmentFlag.AlignVCenter, "place a carded pawn")
+            draw_marks(p, r, key, self.targets, self.selection, self.preview_keys())
+
+        item = Painted(rect, paint)
+        self.addItem(item)
+        self.make_clickable(item, key, "A pawn that keeps its yellow card: click it, then a square.")
+        return rect.bottom()
+
+    def _status(self, view: dict[str, Any]) -> str:
+        state = view["state"]
+        names = self.config.team_names
+        phase = state["phase"]
+        mine = bool(view["legal"])
+        side = state.get("side_to_move")
+        who = names[side] if side in (0, 1) else ""
+        if view.get("terminal") or phase == "over":
+            winner = view.get("winner")
+            if state.get("forfeit") is not None:
+                return f"{names[state['forfeit']]} win by forfeit."
+            return "Full time: a draw." if winner is None else f"Full time: {names[winner]} win."
+        if phase == "penalty":
+            return (
+                "Penalty! Click a goal square: "
+                + ("aim your shot." if state["penalty"]["taker"] == view["seat"] else "where the keeper dives.")
+                if mine
+                else "Penalty: waiting for the choices…"
+            )
+        texts = {
+            "setup": "Set-up: click squares in your half to place your pawns."
+            if mine
+            else f"Set-up: {who} places a pawn.",
+            "toss": "Coin toss for the kick-off…",
+            "kickoff": "Kick-off: click the pawn that takes the ball to the centre."
+            if mine
+            else f"{who} chooses the kick-off pawn.",
+            "turn": (
+                "Kick-off: pass or kick to an empty square."
+                if state.get("kickoff_turn")
+                else "Your turn: click a pawn, then a highlighted square."
+            )
+            if mine
+            else f"{who} to play.",
+            "chain": "Chain pass: pass again from the receiver, or stop." if mine else f"{who} is passing.",
+            "after_turn": "Substitute now (bench, then a pawn) or end the turn." if mine else f"{who} may substitute.",
+            "keeper": "Your goalkeeper was sent off: move a pawn into the goal-kick area, or leave it empty."
+            if mine
+            else f"{who} replaces the goalkeeper.",
+            "penalty_keeper": "Move a pawn into goal to face the penalty." if mine else f"{who} puts a pawn in goal.",
+        }
+        return texts.get(phase, "")

@@ -1,0 +1,203 @@
+"""The Pawn Soccer board: every legal action is reachable by clicks, illegal clicks explain
+themselves, and drawing never fails over whole random matches."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QGraphicsView
+
+from soccerdesk.rules import CHANCE, get_game, sample_chance
+from soccerdesk.rules import pawn_soccer as pawn_rules
+from soccerdesk.rules.api import State
+from soccerdesk.ui.boards.base import BoardConfig
+from soccerdesk.ui.boards.pawn_soccer import Board
+
+GAME = "pawn-soccer"
+
+
+def random_match(seed: int, **options: Any) -> list[State]:
+    """Every state of one random match."""
+    rng = random.Random(seed)
+    state = get_game(GAME).new_match(seed=seed, **options)
+    states = [state]
+    while state.current_players():
+        seat = state.current_players()[0]
+        action = sample_chance(state, rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+        state = state.apply(seat, action)
+        states.append(state)
+    return states
+
+
+def deciding_views(states: list[State], every: int) -> list[dict[str, Any]]:
+    """Views of the seats that must decide: every ``every``-th ordinary turn, and every rarer moment."""
+    views = []
+    for index, state in enumerate(states):
+        for seat in state.current_players():
+            if seat != CHANCE:
+                view = state.view(seat)
+                if index % every == 0 or view["state"]["phase"] not in ("turn", "setup"):
+                    views.append(view)
+    return views
+
+
+def board_for(qtbot: Any, seat: int | None) -> Board:
+    board = Board(BoardConfig(GAME, seat))
+    return board
+
+
+def played_by_clicks(board: Board, view: dict[str, Any], sample: int = 12) -> dict[str, list[str]]:
+    """For up to ``sample`` legal texts (all verbs kept): what the board emitted when its click path was clicked."""
+    board.set_view(view)
+    by_verb: dict[str, list[str]] = {}
+    for text in view["legal"]:
+        by_verb.setdefault(text.split()[0], []).append(text)
+    rng = random.Random(view["ply"])
+    chosen = [texts[0] for texts in by_verb.values()] + rng.sample(view["legal"], min(sample, len(view["legal"])))
+    out: dict[str, list[str]] = {}
+    for text in chosen:
+        emitted: list[str] = []
+        board.action_chosen.connect(emitted.append)
+        assert board.play(text), f"{text}: a step of its click path is not drawn"
+        board.action_chosen.disconnect(emitted.append)
+        out[text] = emitted
+    return out
+
+
+@pytest.fixture(scope="module")
+def match_states() -> list[State]:
+    return random_match(11) + random_match(12, quick_setup=True, goals=1)
+
+
+def test_every_legal_action_is_playable_by_clicking_the_board(qtbot: Any, match_states: list[State]) -> None:
+    """Issue 6: each action (set-up, kick-off, move, pass, chain, kick, steal, sub, end...) has a click path."""
+    boards = {0: board_for(qtbot, 0), 1: board_for(qtbot, 1)}
+    verbs: set[str] = set()
+    for view in deciding_views(match_states, 3):
+        result = played_by_clicks(boards[view["seat"]], view)
+        for text, emitted in result.items():
+            assert emitted == [text]
+            verbs.add(text.split()[0])
+    assert {"place", "kickoff", "move", "pass", "kick", "sub", "end"} <= verbs
+
+
+def penalty_state() -> State:
+    """A penalty for Blue, set on a real kick-off position (random play almost never fouls in its own area)."""
+    kickoff = next(s for s in random_match(5, quick_setup=True) if s.view(0)["state"]["phase"] == "turn")
+    assert isinstance(kickoff, pawn_rules.PawnState)
+    state = kickoff.evolve(phase=pawn_rules.PENALTY, side=-1, picks=(0, 0), taker=0)
+    state._set_meta(kickoff.info, None, ())
+    return state
+
+
+def test_penalty_choice_is_a_click_on_a_goal_square(qtbot: Any) -> None:
+    """Rulings, Pawn Soccer 8: both sides pick 1-3 secretly; the board maps them to the goal squares."""
+    state = penalty_state()
+    assert state.current_players() == (0, 1)
+    for seat in state.current_players():
+        board = board_for(qtbot, seat)
+        view = state.view(seat)
+        goal = sorted(
+            view["state"]["board"]["ends"][1 - view["state"]["penalty"]["taker"]]["goal"], key=lambda s: (s[0], s[1:])
+        )
+        for n, square in enumerate(goal, start=1):
+            board.set_view(view)
+            with qtbot.waitSignal(board.action_chosen) as blocker:
+                board.click(("sq", square))
+            assert blocker.args == [f"penalty {n}"]
+
+
+def test_a_real_mouse_click_selects_and_moves(qtbot: Any, match_states: list[State]) -> None:
+    """Clicking through a QGraphicsView (the user's way) plays a move."""
+    view_data = next(v for v in deciding_views(match_states, 1) if any(t.startswith("move ") for t in v["legal"]))
+    board = board_for(qtbot, view_data["seat"])
+    board.set_view(view_data)
+    gview = QGraphicsView(board)
+    qtbot.addWidget(gview)
+    gview.resize(900, 800)
+    gview.fitInView(board.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+    gview.show()
+    text = next(t for t in view_data["legal"] if t.startswith("move "))
+    start, target = text.split()[1].split("-")
+
+    def point(square: str) -> QPoint:
+        pos = board.pos_of(("sq", square))
+        assert pos is not None
+        return gview.mapFromScene(pos)
+
+    qtbot.mouseClick(gview.viewport(), Qt.MouseButton.LeftButton, pos=point(start))
+    assert board.selection == (("sq", start),)
+    assert ("sq", target) in board.targets
+    with qtbot.waitSignal(board.action_chosen) as blocker:
+        qtbot.mouseClick(gview.viewport(), Qt.MouseButton.LeftButton, pos=point(target))
+    assert blocker.args == [text]
+
+
+def test_illegal_clicks_explain_why(qtbot: Any, match_states: list[State]) -> None:
+    """Issue 6: an illegal attempt explains itself instead of doing nothing."""
+    view = next(
+        v
+        for v in deciding_views(match_states, 1)
+        if v["state"]["phase"] == "turn" and any(t.startswith("move ") for t in v["legal"])
+    )
+    seat = view["seat"]
+    board = board_for(qtbot, seat)
+    board.set_view(view)
+    pawns = view["state"]["pawns"]
+    theirs = next(p["square"] for p in pawns if p["team"] != seat and not p["ball"])
+    with qtbot.waitSignal(board.hint) as blocker:
+        board.click(("sq", theirs))
+    assert "other team" in blocker.args[0]
+    assert board.selection == ()
+    # A pawn without the ball, then a square four rows away: too far to move.
+    text = next(t for t in view["legal"] if t.startswith("move "))
+    start = text.split()[1].split("-")[0]
+    board.click(("sq", start))
+    col, row = start[0], int(start[1:])
+    far = f"{col}{row + 4 if row + 4 <= 11 else row - 4}"
+    with qtbot.waitSignal(board.hint) as blocker:
+        board.click(("sq", far))
+    assert blocker.args[0] and "legal" not in blocker.args[0]
+    # Nobody may act in a spectator's view.
+    spectator = board_for(qtbot, None)
+    spectator.set_view(match_states[40].view(None))
+    with qtbot.waitSignal(spectator.hint) as blocker:
+        spectator.click(("sq", "D6"))
+    assert "not your turn" in blocker.args[0]
+
+
+def test_render_never_fails_over_a_whole_match(qtbot: Any, match_states: list[State]) -> None:
+    """Every state of two random matches draws for both seats and a spectator; keyboard preview too."""
+    boards = [board_for(qtbot, seat) for seat in (0, 1, None)]
+    for index, state in enumerate(match_states):
+        events = [e.to_json() for e in state.events]
+        for board in boards if index % 4 == 0 else boards[:1]:
+            view = state.view(board.config.perspective)
+            board.set_view(view, events)
+            if view["legal"]:
+                board.set_preview(view["legal"][-1])
+    assert all(board.items() for board in boards)
+
+
+def test_setup_is_played_by_clicking_squares(qtbot: Any) -> None:
+    """Rulebook, Setup: pawns go on squares of the own half, never on special spaces."""
+    state = get_game(GAME).new_match(seed=3)
+    seat = state.current_players()[0]
+    view = state.view(seat)
+    board = board_for(qtbot, seat)
+    board.set_view(view)
+    square = view["legal"][0].split()[1]
+    with qtbot.waitSignal(board.action_chosen) as blocker:
+        board.click(("sq", square))
+    assert blocker.args == [f"place {square}"]
+    end = view["state"]["board"]["ends"][seat]
+    with qtbot.waitSignal(board.hint) as blocker:
+        board.click(("sq", end["long_pass_spaces"][0]))
+    assert "long-pass" in blocker.args[0]
+    other_half = "D9" if seat == 0 else "D3"
+    with qtbot.waitSignal(board.hint) as blocker:
+        board.click(("sq", other_half))
+    assert "own half" in blocker.args[0]
