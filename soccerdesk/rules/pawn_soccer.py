@@ -370,6 +370,7 @@ class Board:
                     )
         # Zones of a square as seen by each seat's own end.
         self.own_area = [end.goal_kick_area for end in self.ends]
+        self.goal_kick_squares = self.own_area[0] | self.own_area[1]
         self.own_penalty_area = [end.penalty_area for end in self.ends]
         self.setup_squares = [tuple(sq for sq in self.pitch if self.may_set_up(seat, sq)) for seat in (0, 1)]
 
@@ -567,6 +568,8 @@ class ActionTables:
             return [[A(verb, names[x], names[y]) for y in everywhere] for x in everywhere]
 
         self.move = pairs("move")
+        # One-square moves of each square, with their actions, for the move generator.
+        self.steps = [tuple((t, self.move[x][t]) for t in board.neighbours[x]) for x in everywhere]
         self.passes = pairs("pass")
         self.kick = pairs("kick")
         self.long = pairs("long")
@@ -600,6 +603,7 @@ class _Rules:
             tables.toss,
         )
         self.keeper = tables.keeper
+        self.steps = tables.steps
         self.goals_to_win: int = 1 if options["length"] == "golden_goal" else options["goals"]
         self.turn_limit: int = options["turn_limit"]
         self.long_variant: str = options["long_pass"]
@@ -683,19 +687,23 @@ class _Rules:
             for sq in b.neighbours[ball]:
                 if cells[sq] & 3 == code and sq != s.barred and self._may_swap(cells, seat, sq, ball):
                     out.append(steals[sq][ball])
+        restricted = b.goal_kick_squares
+        steps = self.steps
         for sq in own:
-            moves = self.move[sq]
-            for t in b.neighbours[sq]:
-                if not cells[t] and (t != ball or sq != s.barred) and self._may_enter(cells, seat, sq, t):
-                    out.append(moves[t])
+            for t, move in steps[sq]:
+                if not cells[t] and (t not in restricted or self._may_enter(cells, seat, sq, t)):
+                    out.append(move)
             for dest, between in b.sprints[seat][sq]:
                 if (
                     not cells[dest]
-                    and (dest != ball or sq != s.barred)
                     and not any(cells[t] or t == ball for t in between)
-                    and self._may_enter(cells, seat, sq, dest)
+                    and (dest not in restricted or self._may_enter(cells, seat, sq, dest))
                 ):
-                    out.append(moves[dest])
+                    out.append(self.move[sq][dest])
+        barred = s.barred
+        if barred >= 0 and ball >= 0 and not holder_cell:
+            # Rulebook, Red card: the pawn the ball was taken from cannot get it on its next turn.
+            out = [a for a in out if a[1] != b.names[barred] or a[2] != b.names[ball]]
         return out or [WAIT]
 
     def _may_swap(self, cells: Sequence[int], seat: int, stealer: int, victim: int) -> bool:
