@@ -38,6 +38,7 @@ ROW_VALUE = (0.010, 0.018, 0.030, 0.045, 0.070, 0.075)
 BOX_WITH_INSIDE_SHOT = 0.165  # 18-20 scores, plus corners and recoveries
 BOX_WITHOUT_INSIDE_SHOT = 0.012  # the opponent will get a goal kick
 CENTRE_BONUS = 1.15
+STUCK_LOSS = 0.6  # share of the opponent's chance conceded when our attack stalls
 # How much each card is worth keeping in hand (discard the cheapest).
 KEEP_SHOT_INSIDE = 1.0
 KEEP_SHOT_OUTSIDE = 0.45
@@ -97,7 +98,9 @@ class _Context:
         if hand_bonus:
             if row >= 4 and (self.inside_shots or self.outside_shots):
                 v *= 1.35
-            v *= 0.75 + 0.08 * min(self.movers, 4)
+            # Without cards to move the ball on, the ball is likely lost where it stands.
+            progress = min(1.0, 0.35 + 0.17 * self.movers)
+            v = progress * v - (1 - progress) * STUCK_LOSS * self.value_theirs(zone)
         return v
 
     def value_theirs(self, zone: int) -> float:

@@ -1,0 +1,113 @@
+"""The Big Time Soccer heuristic bot follows the rulebook's playing tips."""
+
+from __future__ import annotations
+
+import random
+
+from soccerdesk.bots import make_bot
+from soccerdesk.rules import CHANCE, sample_chance
+from soccerdesk.rules.big_time_soccer import BigTimeState
+from tests.rules.test_big_time_soccer import AWAY, GAME, HOME, position, run, settle_draws
+
+BOT = make_bot("heuristic", "big-time-soccer")
+
+
+def decide(state: BigTimeState, seat: int, seed: int = 1) -> str:
+    return str(BOT.decide(state, seat, random.Random(seed)))
+
+
+def test_moves_into_the_box_when_holding_an_inside_shot() -> None:
+    """Tip: count the spaces to a shot; the box with an Inside card is the big chance."""
+    state = position(ball="A1C", hands=(["SIN", "DA1D", "PL1P", "C", "SOUT", "I"], ["C", "I"]))
+    assert decide(state, HOME) == "play DA1D A2C"
+
+
+def test_shoots_the_inside_card_from_the_box() -> None:
+    state = position(ball="A2C", hands=(["SIN", "PA1P", "C"], []))
+    assert decide(state, HOME) == "shoot SIN"
+
+
+def test_keeps_a_single_inside_card_and_holds_when_one_card_short() -> None:
+    """Tips: keep Inside cards for the box; hold when a card short of an Inside shot."""
+    state = position(ball="A1C", hands=(["SIN", "PA1P", "PL1P", "C", "I", "PR1P"], ["C"]), next_req="dribble")
+    assert decide(state, HOME) == "hold"
+    state = run(state, (HOME, "hold"))
+    assert decide(state, HOME) != "discard SIN"
+
+
+def test_spends_an_outside_card_rather_than_a_lone_inside_card() -> None:
+    state = position(ball="A1L", hands=(["SIN", "SOUT", "C", "I", "PL1P"], []), next_req="dribble", hold_blocked=True)
+    assert decide(state, HOME) == "shoot SOUT"
+
+
+def test_saves_the_star_for_its_own_box_and_never_fouls_there_with_a_normal_card() -> None:
+    """Tip: in your own box only the C/I+Star cards are worth playing (a foul is a penalty)."""
+    midfield = settle_draws(
+        run(position(ball="M1C", hands=(["PA1P"], ["STAR", "SIN"])), (HOME, "play PA1P M2C")), "PA2"
+    )
+    assert decide(midfield, AWAY) == "reply none"
+    box = settle_draws(run(position(ball="A1C", hands=(["DA1D"], ["STAR", "C"])), (HOME, "play DA1D A2C")), "PA2")
+    assert decide(box, AWAY) == "reply STAR"
+    normal_only = settle_draws(
+        run(position(ball="A1C", hands=(["DA1D"], ["C", "SIN"])), (HOME, "play DA1D A2C")), "PA2"
+    )
+    assert decide(normal_only, AWAY) == "reply none"
+
+
+def test_challenges_every_hold() -> None:
+    """Rulebook: a C card on a hold is an automatic tackle."""
+    state = position(ball="M2C", hands=(["PA1P", "C"], ["C", "SIN"]))
+    state = run(state, (HOME, "hold"), (HOME, "discard none"))
+    assert decide(state, AWAY) == "reply C"
+
+
+def test_goal_kick_throws_in_with_pass_2_cards_and_uses_the_chart_without_movers() -> None:
+    """Tips: "Pass 2" cards are valuable after a goal kick (throw in to D2 and go);
+    with few cards to advance, the Goal Kick chart is better."""
+    strong = position(ball="D1C", hands=(["PA2", "PDR2", "DA1P", "PA1D", "SIN", "C"], []), phase="goal_kick")
+    assert decide(strong, HOME).startswith("throw-in")
+    weak = position(ball="D1C", hands=(["SIN", "SOUT", "C", "I", "STAR", "C3"], []), phase="goal_kick")
+    assert decide(weak, HOME) == "goal-kick"
+
+
+def test_burns_time_when_ahead_late() -> None:
+    """Tip: ahead late, do not clear keep-in-play and throw the goal kick in."""
+    late = dict(half=2, goals=(2, 0), stoppage=4, stoppage_minutes=2)
+    state = position(ball="D1C", hands=(["SIN", "SOUT", "C", "I", "STAR", "C3"], []), phase="goal_kick", **late)
+    assert decide(state, HOME).startswith("throw-in")
+    state = position(ball="M1C", hands=(["C", "I"], []), **late)
+    assert not decide(state, HOME).startswith("clear-in")
+
+
+def test_takes_the_pass_os_free_shot() -> None:
+    state = position(ball="M2L", hands=(["PDR2OS", "C"], []))
+    state = run(settle_draws(run(state, (HOME, "play PDR2OS A1C")), "PA1P"), (AWAY, "reply none"))
+    assert decide(state, HOME) == "shoot free"
+
+
+def test_accepts_the_end_of_the_half_unless_behind() -> None:
+    ahead = position(ball="M1C", hands=(["C"], ["C"]), stoppage=0, goals=(0, 1), phase="end_offer")
+    assert decide(ahead, AWAY) == "accept-end"
+    behind = position(ball="M1C", hands=(["C"], ["C"]), stoppage=0, goals=(1, 0), phase="end_offer")
+    assert decide(behind, AWAY) == "decline-end"
+
+
+def test_outscores_random_play() -> None:
+    """A few whole matches: the heuristic scores more than a random player (fast smoke check)."""
+    random_bot = make_bot("random", "big-time-soccer")
+    goals = [0, 0]
+    for seed in range(4):
+        state = GAME.new_match(seed=seed)
+        rng = random.Random(seed)
+        heuristic_seat = seed % 2
+        while not state.is_terminal():
+            seat = state.current_players()[0]
+            if seat == CHANCE:
+                action = sample_chance(state, rng)
+            else:
+                bot = BOT if seat == heuristic_seat else random_bot
+                action = bot.decide(state, seat, rng)
+            state = state.apply(seat, action)
+        goals[0] += state.score[heuristic_seat]
+        goals[1] += state.score[1 - heuristic_seat]
+    assert goals[0] > goals[1]
