@@ -588,22 +588,10 @@ class _Rules:
     def __init__(self, board: Board, tables: ActionTables, options: Mapping[str, Any]) -> None:
         self.board = board
         self.board_json = board.to_json()
-        self.move, self.passes, self.kick, self.long, self.steal = (
-            tables.move,
-            tables.passes,
-            tables.kick,
-            tables.long,
-            tables.steal,
-        )
-        self.sub, self.kickoff, self.place, self.penalty, self.toss = (
-            tables.sub,
-            tables.kickoff,
-            tables.place,
-            tables.penalty,
-            tables.toss,
-        )
-        self.keeper = tables.keeper
-        self.steps = tables.steps
+        # The shared action tables, bound here for short look-ups in the move generator.
+        self.move, self.steps, self.passes, self.kick = tables.move, tables.steps, tables.passes, tables.kick
+        self.long, self.steal, self.keeper, self.sub = tables.long, tables.steal, tables.keeper, tables.sub
+        self.kickoff, self.place, self.penalty, self.toss = tables.kickoff, tables.place, tables.penalty, tables.toss
         self.goals_to_win: int = 1 if options["length"] == "golden_goal" else options["goals"]
         self.turn_limit: int = options["turn_limit"]
         self.long_variant: str = options["long_pass"]
