@@ -1,0 +1,248 @@
+"""A heuristic Soccero manager: push the ball forward, support it, mark, shoot when in reach.
+
+It scores each legal action with plain football sense instead of searching:
+
+- with the ball: carry it towards the opponents' goal, pass forward to a free team-mate,
+  shoot once the goal is within the distance dice's reach (one die close in, two further out);
+- without it: the nearest players chase the ball (and steal it on the exact number),
+  the others hold a shape between the ball and their own goal; the goalkeeper stays home;
+- air balls are stopped by our players unless our own kick is going somewhere better;
+- set pieces: the nearest player takes them, free moves are declined unless forced.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from soccerdesk.bots import Bot
+from soccerdesk.rules import State
+from soccerdesk.rules.soccero.actions import Aim, KickChoice, Path, SquareChoice, Step, Word
+from soccerdesk.rules.soccero.board import LOW
+from soccerdesk.rules.soccero.state import PLAYERS, SocceroState, goalkeeper, team_of, team_players
+
+
+class HeuristicBot(Bot):
+    """Soccero's rule-of-thumb manager (see the module docstring)."""
+
+    name = "heuristic"
+
+    def choose(self, state: State, seat: int, legal: list[Any], rng: random.Random) -> Any:
+        s = state
+        assert isinstance(s, SocceroState)
+        phase = s.phase
+        if phase == "moving":
+            return _best(legal, lambda a: _step_value(s, seat, a), rng)
+        if phase in ("turn", "sp-kick"):
+            return _turn_choice(s, seat, legal)
+        if phase == "kick-path":
+            return _best(legal, lambda a: _path_value(s, seat, a), rng)
+        if phase == "air-stop":
+            return _air_stop(s, seat, legal)
+        if phase == "setup":
+            return _best(legal, lambda a: -_placement_gap(s, a.square), rng)
+        if phase == "header":
+            return next(a for a in legal if str(a) == "header")
+        if phase in ("header-aim", "throw-aim"):
+            return _best(legal, lambda a: _aim_value(s, seat, a), rng)
+        if phase in ("sp-spot",):
+            goal = _goal_squares(s, seat)
+            return _best(legal, lambda a: -min(s.board.distance(a.square, g) for g in goal), rng)
+        if phase == "sp-taker":
+            spot = s.setpiece[2]
+            return _best(
+                legal,
+                lambda a: -s.board.distance(a.square, spot) - (50 if _is_keeper_square(s, seat, a.square) else 0),
+                rng,
+            )
+        if phase in ("free", "wall"):
+            return _free_move(s, seat, legal, rng)
+        return legal[0] if phase in ("ends", "fetch", "block") else rng.choice(legal)
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def _best(legal: list[Any], value: Any, rng: random.Random) -> Any:
+    best_value = None
+    best: list[Any] = []
+    for a in legal:
+        v = value(a)
+        if best_value is None or v > best_value:
+            best_value, best = v, [a]
+        elif v == best_value:
+            best.append(a)
+    return best[rng.randrange(len(best))]
+
+
+def _goal_squares(s: SocceroState, seat: int) -> tuple[int, ...]:
+    return s.board.goal_mouth(s.attacks(seat))
+
+
+def _goal_distance(s: SocceroState, seat: int, sq: int) -> int:
+    """King moves from ``sq`` into the opponents' goal (one more than to the goal line)."""
+    b = s.board
+    return min(b.distance(sq, g) for g in _goal_squares(s, seat)) + 1
+
+
+def _progress(s: SocceroState, seat: int, sq: int) -> int:
+    """How far up the field ``sq`` is for ``seat`` (0 at its own goal line)."""
+    return s.board.rows_from_goal_line(sq, s.defends(seat))
+
+
+def _is_keeper_square(s: SocceroState, seat: int, sq: int) -> bool:
+    return s.pos[goalkeeper(seat)] == sq
+
+
+def _nearest_opponent(s: SocceroState, seat: int, sq: int) -> int:
+    b = s.board
+    return min((b.distance(sq, s.pos[q]) for q in team_players(1 - seat) if s.pos[q] >= 0), default=99)
+
+
+# --- the turn: move, pass or shoot -----------------------------------------------------------
+
+
+def _turn_choice(s: SocceroState, seat: int, legal: list[Any]) -> Any:
+    kicks = {(a.shot, a.dice, a.normal): a for a in legal if isinstance(a, KickChoice)}
+    words = {a.word: a for a in legal if isinstance(a, Word)}
+    ball = s.ball
+    reach = _goal_distance(s, seat, ball)
+    # Two dice average 7 and one 3.5: shoot when the goal is likely within reach.
+    if reach <= 4 and (True, 1, False) in kicks:
+        return kicks[(True, 1, False)]
+    if reach <= 8 and (True, 2, False) in kicks:
+        return kicks[(True, 2, False)]
+    if "punt" in words:
+        return words["punt"]
+    holder = s.holder
+    pressed = _nearest_opponent(s, seat, ball) <= 2
+    if "move" in words and holder != s.red and not pressed:
+        return words["move"]
+    kick = kicks.get((False, 2, False)) or next((a for a in legal if isinstance(a, KickChoice)), None)
+    return kick if kick is not None else legal[0]
+
+
+def _path_value(s: SocceroState, seat: int, path: Path) -> float:
+    if path.finish == "goal":
+        return 10_000.0
+    b = s.board
+    from soccerdesk.rules.soccero.play import flight, walk
+
+    ground, _, _ = flight(s)
+    _, finish, squares, _ = walk(s, path.start, path.legs, ground, s.kick[0])
+    end = squares[-1] if squares else path.start
+    if finish == "out":
+        return -500.0 + _progress(s, seat, end)
+    occ = s.occupancy()
+    q = occ.get(end)
+    forward = _progress(s, seat, end)
+    if q is not None:
+        if team_of(q) == seat:
+            return 300.0 + 3 * forward + 5 * min(_nearest_opponent(s, seat, end), 4)
+        return -300.0 + forward
+    mine = min(b.distance(end, s.pos[p]) for p in team_players(seat) if p != s.holder)
+    theirs = _nearest_opponent(s, seat, end)
+    return 2 * forward + 20 * (theirs - mine)
+
+
+def _air_stop(s: SocceroState, seat: int, legal: list[Any]) -> Any:
+    stop = next(a for a in legal if str(a) == "stop")
+    let = next(a for a in legal if str(a) == "let")
+    end, finish, *_ = s.pending
+    if s.team != seat:
+        return stop  # an opponent's kick over our player: take it
+    if finish == "goal":
+        return let
+    q = s.occupancy().get(end)
+    if q is not None and team_of(q) == seat:
+        return let
+    return stop
+
+
+def _aim_value(s: SocceroState, seat: int, aim: Aim) -> float:
+    from soccerdesk.rules.soccero.board import DIRECTIONS
+
+    _, dx, dy = DIRECTIONS[aim.direction]
+    forward = dy if s.defends(seat) == LOW else -dy
+    return forward * 10 - abs(dx)
+
+
+# --- moving players ------------------------------------------------------------------------
+
+
+def _role_target(s: SocceroState, seat: int, p: int) -> int:
+    """Where player ``p`` wants to be: keeper home, chasers on the ball, the rest in shape."""
+    b = s.board
+    ball = s.ball if s.ball >= 0 else s.pos[p]
+    own = s.defends(seat)
+    if p == goalkeeper(seat):
+        line = 1 if own == LOW else b.rows - 2
+        x = min(max(b.xs[ball], min(b.goal_columns)), max(b.goal_columns))
+        return line * b.columns + x
+    have_ball = s.holder >= 0 and team_of(s.holder) == seat
+    home = s.game.formation["receiving"][p % PLAYERS]  # type: ignore[attr-defined]
+    home = home if own == LOW else b.mirror(home)
+    bx, by = b.xs[ball], b.ys[ball]
+    hx, hy = b.xs[home], b.ys[home]
+    # Shift the shape towards the ball: up the field when attacking, back when defending.
+    step = 1 if own == LOW else -1
+    shift = (by - (b.rows // 2)) + (6 * step if have_ball else -2 * step)
+    y = min(max(hy + shift, 0), b.rows - 1)
+    x = min(max((hx * 2 + bx) // 3, 0), b.columns - 1)
+    return y * b.columns + x
+
+
+def _step_value(s: SocceroState, seat: int, step: Step) -> float:
+    b = s.board
+    p = next(q for q in team_players(seat) if s.pos[q] == step.start and not s.moved >> q & 1)
+    holder = s.holder
+    value = 0.0
+    # A steal: the exact number onto the ball carrier.
+    if holder >= 0 and team_of(holder) != seat and s.pos[holder] == step.end:
+        return 1000.0
+    if p == holder:
+        if step.ball < 0:
+            return -200.0  # never leave the ball behind for nothing
+        end_ball = step.ball
+        value = 100 + 12 * (_progress(s, seat, end_ball) - _progress(s, seat, s.ball))
+        if step.ball != step.end:
+            value -= 150
+        value += 4 * min(_nearest_opponent(s, seat, end_ball), 3)
+        return value
+    if step.ball >= 0 and step.ball == step.end:
+        return 500.0 + _progress(s, seat, step.ball)
+    if holder < 0 and step.end == s.ball:
+        return 600.0
+    chasing = holder < 0 or team_of(holder) != seat
+    if chasing and s.ball >= 0:
+        # The two nearest players go for the ball; being on the exact distance helps a steal.
+        ranked = sorted(team_players(seat), key=lambda q: b.distance(s.pos[q], s.ball))
+        if p in ranked[1:3]:
+            before = b.distance(step.start, s.ball)
+            after = b.distance(step.end, s.ball)
+            return 50.0 + 10 * (before - after) - (30 if after == 0 else 0)
+    target = _role_target(s, seat, p)
+    return 5.0 * (b.distance(step.start, target) - b.distance(step.end, target))
+
+
+def _placement_gap(s: SocceroState, sq: int) -> int:
+    p = s.pending[0]
+    team = team_of(p)
+    name = "kickoff" if team == s.team else "receiving"
+    home = s.game.formation[name][p % PLAYERS]  # type: ignore[attr-defined]
+    home = home if s.defends(team) == LOW else s.board.mirror(home)
+    return s.board.distance(sq, home)
+
+
+def _free_move(s: SocceroState, seat: int, legal: list[Any], rng: random.Random) -> Any:
+    done = next((a for a in legal if str(a) == "done"), None)
+    squares = [a for a in legal if isinstance(a, SquareChoice)]
+    if not squares:
+        return done if done is not None else legal[0]
+    if squares[0].verb == "to":
+        selected = s.pending[4] if s.phase == "free" else s.pending[1]
+        target = _role_target(s, seat, selected)
+        return _best(squares, lambda a: -s.board.distance(a.square, target), rng)
+    if done is not None:
+        return done
+    return squares[0]

@@ -1,0 +1,132 @@
+"""Soccero (Second Edition): basic and extended rules on a 21×32 board.
+
+``get_game("soccero").new_match(seed, extended=True)`` — options: ``extended`` (the
+extended rules), ``turns`` (turns per manager per half, RULINGS Soccero 1),
+``adjacent_limit`` (RULINGS Soccero 8: 4, variant 3), ``quick_setup`` (the default
+formation instead of placing players one by one), ``hourglass`` (a real-time turn timer
+shown to the UI; the rules do not enforce it).
+
+View (``view(seat)["state"]``; Soccero hides nothing, so every seat sees the same):
+
+- ``columns``, ``rows``: board size (squares are named ``A1``..``U32``; row 1 is the low end).
+- ``extended``, ``phase``, ``turn`` (seat whose turn it is), ``deciding`` (seat owing the
+  decision, ``None`` while a die is due), ``half``, ``turns_played`` (both managers, this half),
+  ``turns_per_half`` (per manager), ``turn_timer`` (seconds, 0 = off).
+- ``defends``: goal-line row each seat defends (``[1, 32]`` or ``[32, 1]``), ``kickoff_team``.
+- ``players``: 22 dicts ``{seat, number (1 = goalkeeper), goalkeeper, square, moved}``; index
+  ``p`` of this list is the player id used by ``holder``, ``red``, ``forced``, ``banned``, ``placing``.
+- ``ball`` (square), ``holder`` (player id or ``None``: loose), ``red`` (the holder who may not
+  carry again), ``forced`` (a player who must leave the ball's square first), ``points``
+  (movement points left this turn).
+- ``kick``: ``{shot, dice, mode ('play'/'set'/'normal'/'header'/'throw'), symbol, total}`` or ``None``.
+- ``flight``: ``{squares, finish ('', 'out', 'goal'), air}`` while an air ball or a save is pending.
+- ``air_stop``: ``{player, square}`` — who is asked to stop the air ball.
+- ``candidates``: squares of the players to pick from (``fetch``, ``block``).
+- ``setpiece``: ``{kind, seat, spot, taker, direct, spots, free_moves_left, wall_left, selected}``.
+- ``banned`` (extended: the set-piece taker who may not touch the ball yet), ``steal_pending``
+  (extended: ``{victim, square}`` until the victim team's first movement roll),
+  ``placing`` (setup: the player id to place next).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from soccerdesk.rules.api import Game, Option, State
+from soccerdesk.rules.soccero.actions import Actions
+from soccerdesk.rules.soccero.board import HIGH, LOW, Board, BoardDataError
+from soccerdesk.rules.soccero.play import kick_roll_outcomes
+from soccerdesk.rules.soccero.state import NOBODY, PLAYERS, Config, SocceroState
+
+
+class SocceroGame(Game):
+    """Soccero: move players by one die, kick with the kick die, score more goals."""
+
+    id = "soccero"
+    title = "Soccero"
+    summary = "Move your eleven with one die or kick with the kick die and one or two distance dice; extended rules add set pieces, fouls and offside."
+    options = (
+        Option(
+            "extended",
+            False,
+            "Extended rules",
+            "Set pieces, fouls, offside, headers, weak shots and corner-kick saves.",
+        ),
+        Option(
+            "turns",
+            30,
+            "Turns per half",
+            "Turns of each manager in each half (RULINGS Soccero 1).",
+            minimum=1,
+            maximum=200,
+        ),
+        Option(
+            "adjacent_limit",
+            4,
+            "Team-mates in a line",
+            "Most team-mates side by side in one row or column (RULINGS Soccero 8).",
+            choices=(3, 4),
+        ),
+        Option(
+            "quick_setup", False, "Quick setup", "Use the default formation instead of placing the players one by one."
+        ),
+        Option("hourglass", False, "Hourglass", "Show a real-time turn timer (RULINGS Soccero 1)."),
+    )
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.board = Board(data)
+        self.actions = Actions(self.board)
+        self.kick_roll_outcomes = kick_roll_outcomes(self.board.rules.kick_die, self.actions)
+        b = self.board
+        self.half_squares = (
+            tuple(sq for sq in range(b.size) if b.half_of(sq) == LOW),
+            tuple(sq for sq in range(b.size) if b.half_of(sq) == HIGH),
+        )
+        try:
+            self.formation = {
+                name: tuple(b.square(n) for n in data["formation"][name]) for name in ("kickoff", "receiving")
+            }
+        except KeyError as exc:
+            raise BoardDataError(f"soccero.toml: [formation] needs {exc}") from None
+        for name, squares in self.formation.items():
+            if len(squares) != PLAYERS or len(set(squares)) != PLAYERS or any(b.half_of(sq) != LOW for sq in squares):
+                raise BoardDataError(
+                    f"soccero.toml: formation {name!r} needs {PLAYERS} different squares in the low half"
+                )
+        SocceroState.game = self
+
+    def _initial_state(self, options: Mapping[str, Any]) -> State:
+        cfg = Config(
+            extended=options["extended"],
+            adjacent_limit=options["adjacent_limit"],
+            turns=options["turns"],
+            quick_setup=options["quick_setup"],
+            turn_timer=self.board.rules.turn_timer_seconds if options["hourglass"] else 0,
+        )
+        return SocceroState(
+            cfg=cfg,
+            phase="toss",
+            team=0,
+            decider=0,
+            pos=(-1,) * (2 * PLAYERS),
+            ball=-1,
+            holder=NOBODY,
+            red=NOBODY,
+            points=0,
+            moved=0,
+            forced=NOBODY,
+            goals=(0, 0),
+            half=1,
+            turns=0,
+            low_team=-1,
+            kickoff_team=-1,
+        )
+
+    def parse_action(self, text: str) -> Any:
+        return self.actions.parse(text)
+
+
+def make_game(data: Mapping[str, Any]) -> SocceroGame:
+    """The Soccero game from the parsed ``resources/games/soccero.toml``."""
+    return SocceroGame(data)

@@ -1,0 +1,993 @@
+"""The basic rules: set-up, kick-off, turns, moving players, stealing, carrying, kicking.
+
+Every function takes a :class:`SocceroState` and returns a new one; the extended rules
+(set pieces, fouls, headers, offside) live in :mod:`.set_pieces` and are called from here
+only when the match option ``extended`` is on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from soccerdesk.rules.api import Event, IllegalAction, uniform
+from soccerdesk.rules.soccero import set_pieces
+from soccerdesk.rules.soccero.actions import Aim, Die, KickChoice, KickRoll, Path, SquareChoice, Step, Word
+from soccerdesk.rules.soccero.board import EXIT_GOAL, EXIT_TOUCHLINE, HIGH, LOW, Exit
+from soccerdesk.rules.soccero.state import (
+    CHANCE_PHASES,
+    NOBODY,
+    PLAYERS,
+    SocceroState,
+    goalkeeper,
+    team_of,
+    team_players,
+)
+
+S = SocceroState
+After = Callable[[S], S]
+
+# Two distance dice: how many of the 36 throws give each total.
+_TWO_DICE = {t: 6 - abs(t - 7) for t in range(2, 13)}
+
+
+# --- names for events and the view ---------------------------------------------------
+
+
+def sq_name(s: S, sq: int) -> str:
+    return s.board.names[sq] if sq >= 0 else "-"
+
+
+def player_name(s: S, p: int) -> str:
+    team = team_of(p)
+    number = p - team * PLAYERS + 1
+    return f"{'goalkeeper' if number == 1 else 'player ' + str(number)} of seat {team}"
+
+
+# --- dispatch (the contract hooks of SocceroState) -------------------------------------
+
+
+def chance_outcomes(s: S) -> list[tuple[Any, float]]:
+    acts = s.game.actions  # type: ignore[attr-defined]
+    phase = s.phase
+    if phase == "toss":
+        return uniform([acts.dice[("toss", 0)], acts.dice[("toss", 1)]])
+    if phase == "save":
+        return uniform([acts.dice[("keeper", n)] for n in range(1, 7)])
+    if phase == "kick-roll":
+        return s.game.kick_roll_outcomes[s.kick[1]]  # type: ignore[attr-defined, no-any-return]
+    return uniform([acts.dice[("roll", n)] for n in range(1, 7)])
+
+
+def legal_actions(s: S) -> list[Any]:
+    acts = s.game.actions  # type: ignore[attr-defined]
+    phase = s.phase
+    if phase == "moving":
+        return movement_steps(s)
+    if phase == "turn":
+        out = [acts.words["move"]] + [
+            acts.kicks[(shot, d, False)] for shot in (False, True) for d in s.board.rules.distance_dice
+        ]
+        if s.cfg.extended and set_pieces.may_punt(s):
+            out.append(acts.words["punt"])
+        return out
+    if phase == "kick-path":
+        return kick_paths(s)
+    if phase == "air-stop":
+        return [acts.words["stop"], acts.words["let"]]
+    if phase == "setup":
+        return [acts.squares[("place", sq)] for sq in placement_squares(s, s.pending[0])]
+    if phase == "ends":
+        return [acts.dice[("defend", 1)], acts.dice[("defend", s.board.rows)]]
+    if phase == "fetch":
+        return [acts.squares[("pick", s.pos[p])] for p in s.pending]
+    return set_pieces.legal_actions(s)
+
+
+def apply(s: S, action: Any, events: list[Event]) -> S:
+    phase = s.phase
+    if phase == "moving":
+        return apply_step(s, action, events)
+    if phase == "roll":
+        return apply_movement_roll(s, action.value, events)
+    if phase == "turn":
+        if action is s.game.actions.words["move"]:  # type: ignore[attr-defined]
+            return replace(s, phase="roll")
+        if isinstance(action, KickChoice):
+            return replace(s, phase="kick-roll", kick=(action.shot, action.dice, ""))
+        return set_pieces.announce_punt(s, events)
+    if phase == "kick-roll":
+        return apply_kick_roll(s, action, events)
+    if phase == "kick-path":
+        return apply_path(s, action, events)
+    if phase == "air-stop":
+        return apply_air_stop(s, action.word == "stop", events)
+    if phase == "save":
+        return apply_save(s, action.value, events)
+    if phase == "fetch":
+        return fetch_ball(s, next(p for p in s.pending if s.pos[p] == action.square), events)
+    if phase == "toss":
+        events.append(
+            Event(
+                "toss",
+                f"Seat {action.value} wins the toss and kicks off; seat {1 - action.value} chooses the end.",
+                {"seat": action.value},
+            )
+        )
+        return replace(s, phase="ends", kickoff_team=action.value, decider=1 - action.value, team=1 - action.value)
+    if phase == "ends":
+        low = s.decider if action.value == 1 else 1 - s.decider
+        events.append(Event("ends", f"Seat {low} defends row 1, seat {1 - low} row {s.board.rows}.", {"low_team": low}))
+        return begin_kickoff(replace(s, low_team=low), s.kickoff_team, events)
+    if phase == "setup":
+        return apply_placement(s, action.square, events)
+    return set_pieces.apply(s, action, events)
+
+
+# --- set-up and kick-off ---------------------------------------------------------------
+
+
+def kickoff_square(s: S, team: int) -> int:
+    """The square next to the centre mark in ``team``'s own half."""
+    b = s.board
+    row = b.halfway_after_row - 1 if s.defends(team) == LOW else b.halfway_after_row
+    return row * b.columns + b.centre_column
+
+
+def begin_kickoff(s: S, kicker_team: int, events: list[Event]) -> S:
+    """Clear the field for a kick-off by ``kicker_team`` (start, second half, after a goal)."""
+    s = replace(
+        s,
+        pos=(-1,) * (2 * PLAYERS),
+        ball=-1,
+        holder=NOBODY,
+        red=NOBODY,
+        forced=NOBODY,
+        moved=0,
+        points=0,
+        kick=(),
+        path=(),
+        setpiece=(),
+        steal=(),
+        banned=NOBODY,
+        offside=0,
+        team=kicker_team,
+        decider=kicker_team,
+    )
+    if s.cfg.quick_setup:
+        pos = list(s.pos)
+        for team in (0, 1):
+            squares = s.game.formation["kickoff" if team == kicker_team else "receiving"]  # type: ignore[attr-defined]
+            for i, sq in enumerate(squares):
+                pos[team * PLAYERS + i] = sq if s.defends(team) == LOW else s.board.mirror(sq)
+        return kickoff(replace(s, pos=tuple(pos)), kicker_team, events)
+    # Rulebook "Initial Formation": the team with the ball places all its players first;
+    # its centre pair first, so the rest can keep their distance from them.
+    order = [kicker_team * PLAYERS + i for i in (10, 9, *range(9))]
+    order += [(1 - kicker_team) * PLAYERS + i for i in range(PLAYERS)]
+    events.append(Event("setup", f"Seat {kicker_team} sets up first (it has the kick-off).", {"seat": kicker_team}))
+    return replace(s, phase="setup", pending=tuple(order))
+
+
+def placement_squares(s: S, p: int) -> list[int]:
+    """Where the next player of the initial formation may stand (rulebook "Initial Formation")."""
+    b = s.board
+    team = team_of(p)
+    kicking = team == s.team  # begin_kickoff makes the kicking-off team the turn team
+    number = p - team * PLAYERS
+    ko = kickoff_square(s, team)
+    if kicking and number == 10:
+        return [ko]
+    if kicking and number == 9:
+        return [sq for sq in (ko - 1, ko + 1)]
+    # At least one empty square between team-mates; the centre pair is exempt between them.
+    taken = {n for q in team_players(team) if s.pos[q] >= 0 for n in (s.pos[q], *b.neighbours[s.pos[q]])}
+    if kicking:
+        taken.update((ko, ko - 1, ko + 1))
+    else:
+        taken.update(b.centre_circle)
+    area = b.penalty_area_of
+    return [sq for sq in s.game.half_squares[s.defends(team)] if sq not in taken and (number == 0 or area[sq] < 0)]  # type: ignore[attr-defined]
+
+
+def apply_placement(s: S, sq: int, events: list[Event]) -> S:
+    p = s.pending[0]
+    pos = list(s.pos)
+    pos[p] = sq
+    rest = s.pending[1:]
+    events.append(
+        Event("place", f"{player_name(s, p)} set up on {sq_name(s, sq)}.", {"player": p, "square": sq_name(s, sq)})
+    )
+    s = replace(s, pos=tuple(pos), pending=rest)
+    if rest:
+        return replace(s, decider=team_of(rest[0]))
+    return kickoff(s, s.team, events)
+
+
+def kickoff(s: S, team: int, events: list[Event]) -> S:
+    """Rulebook "Kickoff": the ball goes from the centre player to the one beside him."""
+    partner = team * PLAYERS + 9
+    events.append(
+        Event(
+            "kickoff",
+            f"Kick-off: seat {team} passes to {sq_name(s, s.pos[partner])}.",
+            {"seat": team, "square": sq_name(s, s.pos[partner])},
+        )
+    )
+    s = replace(s, ball=s.pos[partner], holder=partner, pending=())
+    return start_turn(s, team)
+
+
+# --- turns ---------------------------------------------------------------------------
+
+
+def start_turn(s: S, team: int) -> S:
+    """A new turn: the team with the ball chooses move or kick; the other just rolls."""
+    has_ball = s.holder >= 0 and team_of(s.holder) == team
+    return replace(
+        s,
+        phase="turn" if has_ball else "roll",
+        team=team,
+        decider=team,
+        moved=0,
+        points=0,
+        kick=(),
+        path=(),
+        pending=(),
+        setpiece=(),
+    )
+
+
+def end_turn(s: S, events: list[Event], after: After | None = None) -> S:
+    """Close the turn of ``s.team``; then ``after`` (a set piece, a kick-off) or the other team's turn."""
+    if after is None and s.cfg.extended:
+        sanction = set_pieces.position_sanction(s, events)
+        if sanction is not None:
+            after = sanction
+    forced = s.forced if s.forced >= 0 and team_of(s.forced) != s.team else NOBODY
+    s = replace(s, turns=s.turns + 1, forced=forced, moved=0, points=0, kick=(), path=(), pending=(), offside=0)
+    if s.turns >= 2 * s.cfg.turns:
+        if s.half == 1:
+            events.append(
+                Event(
+                    "half-time",
+                    f"Half-time: {s.goals[0]}-{s.goals[1]}. The teams change ends.",
+                    {"score": list(s.goals)},
+                )
+            )
+            s = replace(s, half=2, turns=0, low_team=1 - s.low_team)
+            return begin_kickoff(s, 1 - s.kickoff_team, events)
+        events.append(Event("full-time", f"Full time: {s.goals[0]}-{s.goals[1]}.", {"score": list(s.goals)}))
+        return replace(s, phase="over", decider=NOBODY)
+    if after is not None:
+        return after(s)
+    return start_turn(s, 1 - s.team)
+
+
+# --- moving players --------------------------------------------------------------------
+
+
+def shared_square(s: S) -> int:
+    """The square two players share after a steal (or a fetch), else -1."""
+    return s.pos[s.forced] if s.forced >= 0 else -1
+
+
+def team_shape(s: S, team: int) -> tuple[frozenset[int], tuple[int, int]]:
+    """(squares of ``team``'s players, its field players in the LOW and HIGH penalty areas); cached."""
+    cache = s._shape
+    if cache is None:
+        cache = {}
+        object.__setattr__(s, "_shape", cache)
+    found = cache.get(team)
+    if found is None:
+        area = s.board.penalty_area_of
+        squares = [s.pos[q] for q in team_players(team) if s.pos[q] >= 0]
+        field_areas = [area[s.pos[q]] for q in team_players(team) if q != goalkeeper(team) and s.pos[q] >= 0]
+        found = (frozenset(squares), (field_areas.count(LOW), field_areas.count(HIGH)))
+        cache[team] = found
+    return found
+
+
+def restriction_ok(s: S, p: int, sq: int) -> bool:
+    """Rulebook "Restrictions on Player Positions During Play" for ``p`` ending on ``sq``."""
+    b = s.board
+    team = team_of(p)
+    keeper = p == team * PLAYERS
+    ga = b.goal_area_of[sq]
+    if ga >= 0 and not (keeper and s.defends(team) == ga):
+        return False
+    mates, in_area = team_shape(s, team)
+    origin = s.pos[p]
+    pa = b.penalty_area_of[sq]
+    if pa >= 0 and not keeper:
+        inside = in_area[pa] - (1 if origin >= 0 and b.penalty_area_of[origin] == pa else 0)
+        if inside >= b.rules.penalty_area_field_players:
+            return False
+    limit = s.cfg.adjacent_limit
+    rays = b.rays[sq]
+    for a, c in ((2, 6), (0, 4)):  # E/W: the row; N/S: the column
+        run = 1
+        for n in rays[a]:
+            if n not in mates or n == origin:
+                break
+            run += 1
+        for n in rays[c]:
+            if n not in mates or n == origin:
+                break
+            run += 1
+        if run > limit:
+            return False
+    return True
+
+
+def crowded_squares(s: S, team: int) -> frozenset[int]:
+    """Squares where one more player of ``team`` would make a too-long row or column; cached.
+
+    Only squares next to a team-mate in a row or column can be crowded, so few are checked.
+    """
+    cache = s._shape
+    key = team + 2
+    if cache is not None and key in cache:
+        return cache[key]  # type: ignore[no-any-return]
+    mates, _ = team_shape(s, team)
+    rays = s.board.rays
+    limit = s.cfg.adjacent_limit
+    near = {ray[0] for m in mates for d, ray in enumerate(rays[m]) if ray and d % 2 == 0 and ray[0] not in mates}
+    crowded = set()
+    for sq in near:
+        r = rays[sq]
+        for a, c in ((2, 6), (0, 4)):
+            run = 1
+            for d in (a, c):
+                for n in r[d]:
+                    if n not in mates:
+                        break
+                    run += 1
+            if run > limit:
+                crowded.add(sq)
+    found = frozenset(crowded)
+    s._shape[key] = found  # type: ignore[index]
+    return found
+
+
+def player_reach(s: S, p: int, occ: dict[int, int], limit: int, only_empty: bool) -> list[tuple[int, int, int]]:
+    """(direction, squares, end) of every straight move of ``p`` of at most ``limit`` squares.
+
+    No passing through players (rulebook "Moving Players"); the end may be the square of
+    an opponent holding the ball (a steal) unless ``only_empty``. In the basic rules the
+    position restrictions are kept by refusing moves that break them (docs/rulings.md).
+    """
+    b = s.board
+    start = s.pos[p]
+    team = team_of(p)
+    holder = s.holder
+    shared = shared_square(s)
+    check = not s.cfg.extended
+    if check:
+        keeper = p == team * PLAYERS
+        own_ga = s.defends(team) if keeper else -2
+        ga_of, pa_of = b.goal_area_of, b.penalty_area_of
+        _, in_area = team_shape(s, team)
+        cap = b.rules.penalty_area_field_players
+        full = () if keeper else tuple(a for a in (LOW, HIGH) if in_area[a] >= cap and pa_of[start] != a)
+        crowded = crowded_squares(s, team)
+    out = []
+    for d, ray in enumerate(b.rays[start]):
+        k = 0
+        for sq in ray:
+            k += 1
+            if k > limit:
+                break
+            q = occ.get(sq)
+            if q is not None and (only_empty or q != holder or team_of(q) == team or sq == shared):
+                break
+            if check:
+                g = ga_of[sq]
+                if (g >= 0 and g != own_ga) or pa_of[sq] in full or (sq in crowded and not restriction_ok(s, p, sq)):
+                    if q is not None:
+                        break
+                    continue
+            out.append((d, k, sq))
+            if q is not None:
+                break
+    return out
+
+
+def _subset_add(reach: int, mask: int, cap: int) -> int:
+    out = reach
+    k = 1
+    m = mask >> 1
+    while m:
+        if m & 1:
+            out |= reach << k
+        m >>= 1
+        k += 1
+    return out & cap
+
+
+def movement_plan(s: S, limit: int) -> tuple[list[tuple[int, list[tuple[int, int, int]]]], list[int]]:
+    """Each movable player's moves, and per player the totals the *others* can make.
+
+    RULINGS Soccero 3: a move is legal only if the rest of the die can still be used
+    by the players who have not moved. Totals are computed on the present board for
+    each player separately (a subset sum over bit masks), so this is fast.
+    """
+    cache = s._plan
+    if cache is None:
+        cache = {}
+        object.__setattr__(s, "_plan", cache)
+    found = cache.get(limit)
+    if found is None:
+        found = cache[limit] = _movement_plan(s, limit)
+    return found
+
+
+def _movement_plan(s: S, limit: int) -> tuple[list[tuple[int, list[tuple[int, int, int]]]], list[int]]:
+    occ = s.occupancy()
+    moved = s.moved
+    forced = s.forced if s.forced >= 0 and team_of(s.forced) == s.team and not moved >> s.forced & 1 else NOBODY
+    entries = []
+    for p in team_players(s.team):
+        if moved >> p & 1 or s.pos[p] < 0:
+            continue
+        moves = player_reach(s, p, occ, limit, only_empty=p == forced)
+        if moves:
+            entries.append((p, moves))
+    cap = (1 << (limit + 1)) - 1
+    masks = []
+    for _, moves in entries:
+        m = 0
+        for _, k, _ in moves:
+            m |= 1 << k
+        masks.append(m)
+    n = len(entries)
+    prefix = [1] * (n + 1)
+    for i in range(n):
+        prefix[i + 1] = _subset_add(prefix[i], masks[i], cap)
+    suffix = [1] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = _subset_add(suffix[i + 1], masks[i], cap)
+    others = []
+    for i in range(n):
+        a, c = prefix[i], suffix[i + 1]
+        out = 0
+        k = 0
+        while a:
+            if a & 1:
+                out |= c << k
+            a >>= 1
+            k += 1
+        others.append(out & cap)
+    if forced >= 0:
+        # The forced player moves first (rulebook "Stealing the Ball"): only his moves now.
+        idx = [i for i, (p, _) in enumerate(entries) if p == forced]
+        if idx:
+            i = idx[0]
+            return [entries[i]], [others[i]]
+    return entries, others
+
+
+def movement_target(s: S, points: int) -> int:
+    """RULINGS Soccero 3: ``points`` if some allocation uses them exactly, else the largest total."""
+    entries, others = movement_plan(s, points)
+    if not entries:
+        return 0
+    total = 1
+    for (_, moves), other in zip(entries, others, strict=True):
+        for _, k, _ in moves:
+            total |= other << k
+    total &= (1 << (points + 1)) - 1
+    if total >> points & 1:
+        return points
+    return total.bit_length() - 1
+
+
+def movement_steps(s: S) -> list[Step]:
+    acts = s.game.actions  # type: ignore[attr-defined]
+    points = s.points
+    entries, others = movement_plan(s, points)
+    holder, red, ball = s.holder, s.red, s.ball
+    rays = s.board.rays
+    out: list[Step] = []
+    for (p, moves), other in zip(entries, others, strict=True):
+        start = s.pos[p]
+        steps = acts.step_rays[start]
+        for d, k, end in moves:
+            if not other >> (points - k) & 1:
+                continue
+            out.append(steps[d][k - 1])
+            ray = rays[start][d]
+            if p == holder:
+                if p != red:  # rulebook "Carrying the Ball": the red side up = no second carry
+                    for j in range(k):
+                        out.append(acts.step(start, end, ray[j]))
+            elif holder < 0 and ball in ray[: k - 1]:
+                for j in range(ray.index(ball) + 1, k):
+                    out.append(acts.step(start, end, ray[j]))
+    return out
+
+
+def apply_movement_roll(s: S, value: int, events: list[Event]) -> S:
+    events.append(Event("roll", f"Seat {s.team} rolls {value} to move.", {"seat": s.team, "value": value}))
+    if s.steal:
+        if s.cfg.extended and s.steal[0] == s.team and value in s.board.rules.steal_foul:
+            return set_pieces.steal_foul(s, events)
+        if s.steal[0] == s.team:
+            s = replace(s, steal=())
+    target = movement_target(s, value)
+    if target == 0:
+        events.append(Event("no-move", f"Seat {s.team} has no move.", {"seat": s.team}))
+        return end_turn(s, events)
+    if target != value:
+        events.append(Event("short-move", f"Only {target} of the {value} points can be used.", {"points": target}))
+    return keep_caches(replace(s, phase="moving", points=target), s)
+
+
+def keep_caches(new: S, old: S) -> S:
+    """Hand ``old``'s position caches to ``new`` (same players, ball, moves: only the phase changed)."""
+    object.__setattr__(new, "_occ", old._occ)
+    object.__setattr__(new, "_shape", old._shape)
+    object.__setattr__(new, "_plan", old._plan)
+    return new
+
+
+def mover_of(s: S, start: int) -> int:
+    for p in team_players(s.team):
+        if s.pos[p] == start and not s.moved >> p & 1:
+            return p
+    raise IllegalAction(f"no player of seat {s.team} on {sq_name(s, start)} may move")
+
+
+def apply_step(s: S, step: Step, events: list[Event]) -> S:
+    b = s.board
+    p = mover_of(s, step.start)
+    occ = s.occupancy()
+    k = b.distance(step.start, step.end)
+    pos = list(s.pos)
+    pos[p] = step.end
+    holder, red, ball, forced, steal = s.holder, s.red, s.ball, s.forced, s.steal
+    if forced == p:
+        forced = NOBODY
+    touched = False
+    text = f"{player_name(s, p)} moves {sq_name(s, step.start)}-{sq_name(s, step.end)}"
+    target = occ.get(step.end)
+    if target is not None and target == holder and team_of(target) != s.team:
+        # Rulebook "Stealing the Ball": the loser must move off first on his next turn.
+        holder, forced, red, touched = p, target, NOBODY, True
+        text += f" and steals the ball from {player_name(s, target)}"
+        if s.cfg.extended:
+            steal = (team_of(target), step.end, p)
+    elif step.ball >= 0:
+        touched = True
+        if step.ball == step.end:
+            holder = p
+            red = p  # it moved with the ball: the red side comes up
+            text += " with the ball"
+        else:
+            holder, red = NOBODY, NOBODY
+            text += f", leaving the ball on {sq_name(s, step.ball)}"
+        ball = step.ball
+    elif p == holder:
+        holder, red = NOBODY, NOBODY
+        text += ", leaving the ball"
+        others = [q for q in s.players_on(step.start) if q != p]
+        if others:  # the player left on the ball's square has it now
+            holder = others[0]
+            if forced == holder:
+                forced = NOBODY
+    elif step.end == ball and holder < 0:
+        holder, red, touched = p, NOBODY, True
+        text += " onto the ball"
+    if forced >= 0 and pos[forced] != ball:
+        forced = NOBODY
+    events.append(
+        Event(
+            "move",
+            text + ".",
+            {"player": p, "from": sq_name(s, step.start), "to": sq_name(s, step.end), "ball": sq_name(s, ball)},
+        )
+    )
+    s = replace(
+        s,
+        pos=tuple(pos),
+        holder=holder,
+        red=red,
+        ball=ball,
+        forced=forced,
+        steal=steal,
+        moved=s.moved | 1 << p,
+        points=s.points - k,
+    )
+    if s.cfg.extended and touched:
+        s, sanction = set_pieces.touch(s, p, events)
+        if sanction is not None:
+            return end_turn(s, events, sanction)
+    if s.points > 0:
+        target = movement_target(s, s.points)
+        if target == s.points:
+            return s
+        if target:
+            return replace(s, points=target)
+    return end_turn(s, events)
+
+
+# --- kicking ---------------------------------------------------------------------------
+
+
+def kick_roll_outcomes(faces: tuple[tuple[str, int], ...], acts: Any) -> dict[int, list[tuple[KickRoll, float]]]:
+    """Chance outcomes of the kick die with one or two distance dice (rulebook "Kicking the Ball")."""
+    out: dict[int, list[tuple[KickRoll, float]]] = {}
+    for dice in (1, 2):
+        totals = {t: 1 / 6 for t in range(1, 7)} if dice == 1 else {t: n / 36 for t, n in _TWO_DICE.items()}
+        out[dice] = [(acts.kick_rolls[(sym, t)], n / 6 * p) for sym, n in faces if n for t, p in totals.items()]
+    return out
+
+
+def apply_kick_roll(s: S, roll: KickRoll, events: list[Event]) -> S:
+    shot, dice, mode = s.kick[:3]
+    what = {
+        "direct": "a direct ground kick",
+        "curve": "a curve kick along the ground",
+        "air": "a curve kick in the air",
+    }[roll.symbol]
+    events.append(
+        Event(
+            "kick-roll",
+            f"Kick die: {what}, distance {roll.total}.",
+            {"symbol": roll.symbol, "total": roll.total, "shot": shot},
+        )
+    )
+    s = replace(s, phase="kick-path", kick=(shot, dice, mode, roll.symbol, roll.total, s.holder))
+    if s.cfg.extended and mode and not set_pieces.kick_can_be_taken(s):
+        return set_pieces.retake(s, events)
+    return s
+
+
+def flight(s: S) -> tuple[bool, bool, bool]:
+    """(ground, curve, stoppable) of the kick under way."""
+    symbol, mode = s.kick[3], s.kick[2]
+    if symbol == "direct":
+        return True, False, False
+    if symbol == "curve":
+        # Rulebook "Kicking the ball in special situations": curve-on-the-ground reads as
+        # curve-in-the-air that nobody may stop, unless normal rules were announced.
+        if mode in ("", "normal"):
+            return True, True, False
+        return False, True, False
+    return False, True, True
+
+
+def walk(
+    s: S, start: int, legs: tuple[tuple[int, int], ...], ground: bool, can_goal: bool
+) -> tuple[tuple[tuple[int, int], ...], str, list[int], Exit | None]:
+    """Follow the ball: legs taken, finish ('', 'out', 'goal'), squares passed, the line left."""
+    b = s.board
+    occ = s.occupancy()
+    cur = start
+    squares: list[int] = []
+    taken = []
+    for d, n in legs:
+        ray = b.rays[cur][d]
+        for i in range(n):
+            if i >= len(ray):
+                ex = b.exits[cur][d]
+                taken.append((d, i + 1))
+                return tuple(taken), "goal" if ex.kind == EXIT_GOAL and can_goal else "out", squares, ex
+            sq = ray[i]
+            squares.append(sq)
+            if ground and sq in occ:  # a ground ball stops at the first player in its path
+                taken.append((d, i + 1))
+                return tuple(taken), "", squares, None
+        taken.append((d, n))
+        cur = ray[n - 1]
+    return tuple(taken), "", squares, None
+
+
+def all_paths(
+    s: S, start: int, total: int, ground: bool, curve: bool, can_goal: bool
+) -> dict[Path, tuple[str, list[int], Exit | None]]:
+    acts = s.game.actions  # type: ignore[attr-defined]
+    found: dict[Path, tuple[str, list[int], Exit | None]] = {}
+    for d1 in range(8):
+        plans: list[tuple[tuple[int, int], ...]] = [((d1, total),)]
+        if curve:
+            for n1 in range(1, total):
+                plans.append(((d1, n1), ((d1 + 1) % 8, total - n1)))
+                plans.append(((d1, n1), ((d1 - 1) % 8, total - n1)))
+        for legs in plans:
+            taken, finish, squares, ex = walk(s, start, legs, ground, can_goal)
+            path = acts.path(start, taken, finish)
+            if path not in found:
+                found[path] = (finish, squares, ex)
+    return found
+
+
+def kick_paths(s: S) -> list[Path]:
+    """The routes the kicker may give the ball (rulebook "Kicking the Ball", "Taking a Shot")."""
+    shot, _, mode, _, total, _ = s.kick
+    ground, curve, _ = flight(s)
+    found = all_paths(s, s.ball, total, ground, curve, shot)
+    goal = [p for p, (finish, _, _) in found.items() if finish == "goal"]
+    if shot and goal:
+        return goal
+    if s.cfg.extended:
+        return set_pieces.restrict_paths(s, found)
+    return list(found)
+
+
+def apply_path(s: S, path: Path, events: list[Event]) -> S:
+    shot = s.kick[0]
+    ground, _, stoppable = flight(s)
+    taken, finish, squares, ex = walk(s, path.start, path.legs, ground, shot)
+    kicker = s.holder
+    events.append(
+        Event(
+            "kick",
+            f"{player_name(s, kicker)} kicks: {path.text[5:]}.",
+            {"player": kicker, "path": [sq_name(s, q) for q in squares], "finish": finish},
+        )
+    )
+    offside = set_pieces.offside_mask(s) if s.cfg.extended else 0
+    end = squares[-1] if squares else path.start
+    flight_info = (end, finish, ex.kind if ex else "", ex.end if ex else -1, not ground, tuple(squares))
+    s = replace(s, holder=NOBODY, red=NOBODY, offside=offside, pending=flight_info)
+    if s.setpiece:
+        # Rulebook "Kicking the ball in special situations": the taker may not touch the ball
+        # again before another player has.
+        s = replace(s, banned=kicker, setpiece=())
+    if stoppable:
+        askers = air_askers(s, squares, finish, kicker)
+        if askers:
+            return replace(s, phase="air-stop", path=askers, decider=team_of(askers[0]))
+    return land(s, events)
+
+
+def air_askers(s: S, squares: list[int], finish: str, kicker: int) -> tuple[int, ...]:
+    """RULINGS Soccero 4: the players under an air ball, in path order, kicker's side first."""
+    passed = squares if finish else squares[:-1]
+    keeper = goalkeeper(1 - s.team) if finish == "goal" else NOBODY
+    out = []
+    for sq in passed:
+        here = [p for p in s.players_on(sq) if p != kicker and p != keeper]
+        here.sort(key=lambda p: team_of(p) != s.team)
+        out.extend(here)
+    return tuple(out)
+
+
+def apply_air_stop(s: S, stop: bool, events: list[Event]) -> S:
+    p = s.path[0]
+    if stop:
+        events.append(Event("stop", f"{player_name(s, p)} stops the ball on {sq_name(s, s.pos[p])}.", {"player": p}))
+        return receive_and_end(replace(s, path=()), p, False, events)
+    rest = s.path[1:]
+    if rest:
+        return replace(s, path=rest, decider=team_of(rest[0]))
+    return land(replace(s, path=()), events)
+
+
+def land(s: S, events: list[Event]) -> S:
+    """The ball's flight is over: a goal (perhaps a save first), out of play, or a landing."""
+    end, finish, exit_kind, exit_end, air, squares = s.pending
+    if finish == "goal":
+        return shot_on_goal(s, exit_end, air, squares, events)
+    if finish == "out":
+        return ball_out(s, end, exit_kind, exit_end, events)
+    q = s.occupancy().get(end)
+    if q is not None:
+        return receive_and_end(s, q, air, events)
+    if s.cfg.extended and s.kick and s.kick[0]:
+        return set_pieces.weak_shot_block(s, end, events)
+    events.append(Event("ball", f"The ball stops on {sq_name(s, end)}.", {"square": sq_name(s, end)}))
+    s = replace(s, ball=end, holder=NOBODY, red=NOBODY)
+    return end_turn(s, events)
+
+
+def receive_and_end(s: S, p: int, air: bool, events: list[Event]) -> S:
+    """``p`` gets the ball at the end of a kick; the kicking team's turn is over."""
+    back_pass = p if p % PLAYERS == 0 and team_of(p) == s.team else NOBODY
+    s = replace(s, ball=s.pos[p], holder=p, red=NOBODY, pending=(), back_pass=back_pass)
+    events.append(Event("receive", f"{player_name(s, p)} has the ball on {sq_name(s, s.pos[p])}.", {"player": p}))
+    if s.cfg.extended:
+        s, sanction = set_pieces.touch(s, p, events)
+        if sanction is not None:
+            return end_turn(s, events, sanction)
+        if air and team_of(p) == s.team:
+            return set_pieces.offer_header(s, p)
+    return end_turn(s, events)
+
+
+def shot_on_goal(s: S, end: int, air: bool, squares: tuple[int, ...], events: list[Event]) -> S:
+    """RULINGS Soccero 2 (basic) and the extended "Goalkeeper's Attempt to Save a Shot"."""
+    b = s.board
+    keeper = goalkeeper(1 - s.team)
+    k = s.pos[keeper]
+    beside = {q for q in (k - 1, k + 1) if 0 <= q < b.size and b.ys[q] == b.ys[k]} if k >= 0 else set()
+    if not air:
+        chance = bool(beside.intersection(squares))
+    else:
+        chance = s.cfg.extended and (k in squares or bool(beside.intersection(squares)))
+    if chance:
+        events.append(Event("save-attempt", f"The goalkeeper of seat {1 - s.team} dives.", {"seat": 1 - s.team}))
+        return replace(s, phase="save", decider=1 - s.team)
+    return score_goal(s, events)
+
+
+def apply_save(s: S, value: int, events: list[Event]) -> S:
+    rules = s.board.rules
+    air = s.pending[4]
+    keeper = goalkeeper(1 - s.team)
+    if s.cfg.extended:
+        if value in (rules.save_air_extended if air else rules.save_ground_extended):
+            events.append(Event("save", f"Keeper rolls {value}: saved, deflected over the byline.", {"value": value}))
+            return set_pieces.deflected_corner(s, events)
+    elif value in rules.save_beside_basic:
+        events.append(Event("save", f"Keeper rolls {value}: saved.", {"value": value}))
+        s = replace(s, ball=s.pos[keeper], holder=keeper, red=NOBODY, pending=(), decider=s.team)
+        return end_turn(s, events)
+    events.append(Event("no-save", f"Keeper rolls {value}: no save.", {"value": value}))
+    return score_goal(replace(s, decider=s.team), events)
+
+
+def score_goal(s: S, events: list[Event]) -> S:
+    goals = list(s.goals)
+    goals[s.team] += 1
+    events.append(Event("goal", f"GOAL for seat {s.team}! {goals[0]}-{goals[1]}.", {"seat": s.team, "score": goals}))
+    s = replace(s, goals=(goals[0], goals[1]), holder=NOBODY, pending=())
+    conceded = 1 - s.team
+    return end_turn(s, events, lambda st: begin_kickoff(st, conceded, events))
+
+
+def ball_out(s: S, edge: int, exit_kind: str, exit_end: int, events: list[Event]) -> S:
+    """The ball went past a line. Basic rules: RULINGS Soccero 5; extended: set pieces."""
+    line = "touchline" if exit_kind == EXIT_TOUCHLINE else "goal line"
+    events.append(
+        Event(
+            "out",
+            f"The ball goes over the {line} at {sq_name(s, edge)}.",
+            {"square": sq_name(s, edge), "line": exit_kind},
+        )
+    )
+    s = replace(s, ball=edge, holder=NOBODY, pending=())
+    if s.cfg.extended:
+        return set_pieces.ball_out(s, edge, exit_kind, exit_end, events)
+    other = 1 - s.team
+    dist = {p: s.board.distance(s.pos[p], edge) for p in team_players(other)}
+    best = min(dist.values())
+    nearest = tuple(p for p, d in dist.items() if d == best)
+    if len(nearest) > 1:
+        return replace(s, phase="fetch", decider=other, pending=nearest)
+    return fetch_ball(s, nearest[0], events)
+
+
+def fetch_ball(s: S, p: int, events: list[Event]) -> S:
+    edge = s.ball
+    others = [q for q in s.players_on(edge) if q != p]
+    pos = list(s.pos)
+    pos[p] = edge
+    events.append(
+        Event(
+            "fetch",
+            f"{player_name(s, p)} takes the ball on {sq_name(s, edge)}.",
+            {"player": p, "square": sq_name(s, edge)},
+        )
+    )
+    s = replace(
+        s, pos=tuple(pos), holder=p, red=NOBODY, forced=others[0] if others else NOBODY, pending=(), decider=s.team
+    )
+    return end_turn(s, events)
+
+
+# --- the view --------------------------------------------------------------------------
+
+
+def view(s: S) -> dict[str, Any]:
+    """The game part of ``view(seat)``: Soccero hides nothing, so it is the same for every seat."""
+    name = s.board.names
+
+    def n(sq: int) -> str | None:
+        return name[sq] if sq >= 0 else None
+
+    out: dict[str, Any] = {
+        "columns": s.board.columns,
+        "rows": s.board.rows,
+        "extended": s.cfg.extended,
+        "phase": s.phase,
+        "turn": s.team,
+        "deciding": s.decider if s.phase != "over" and s.phase not in CHANCE_PHASES else None,
+        "half": s.half,
+        "turns_played": s.turns,
+        "turns_per_half": s.cfg.turns,
+        "turn_timer": s.cfg.turn_timer,
+        "defends": [1 if s.defends(t) == LOW else s.board.rows for t in (0, 1)] if s.low_team >= 0 else None,
+        "kickoff_team": s.kickoff_team if s.kickoff_team >= 0 else None,
+        "players": [
+            {
+                "seat": team_of(p),
+                "number": p % PLAYERS + 1,
+                "goalkeeper": p % PLAYERS == 0,
+                "square": n(sq),
+                "moved": bool(s.moved >> p & 1),
+            }
+            for p, sq in enumerate(s.pos)
+        ],
+        "ball": n(s.ball),
+        "holder": s.holder if s.holder >= 0 else None,
+        "red": s.red if s.red >= 0 else None,
+        "forced": s.forced if s.forced >= 0 else None,
+        "points": s.points,
+        "kick": None,
+        "flight": None,
+        "air_stop": None,
+        "setpiece": None,
+        "candidates": [],
+        "banned": s.banned if s.banned >= 0 else None,
+        "steal_pending": {"victim": s.steal[0], "square": n(s.steal[1])} if s.steal else None,
+    }
+    if s.kick:
+        k = s.kick
+        out["kick"] = {
+            "shot": k[0],
+            "dice": k[1],
+            "mode": k[2] or "play",
+            "symbol": k[3] if len(k) > 3 else None,
+            "total": k[4] if len(k) > 4 else None,
+        }
+    if s.phase in ("air-stop", "save", "header", "fetch", "block") and len(s.pending) == 6:
+        end, finish, exit_kind, exit_end, air, squares = s.pending
+        out["flight"] = {"squares": [name[q] for q in squares], "finish": finish, "air": air}
+    if s.phase == "air-stop":
+        out["air_stop"] = {"player": s.path[0], "square": n(s.pos[s.path[0]])}
+    if s.phase in ("fetch", "block"):
+        out["candidates"] = [n(s.pos[p]) for p in (s.pending if s.phase == "fetch" else s.path)]
+    if s.setpiece:
+        out["setpiece"] = set_pieces.describe(s)
+    if s.phase == "setup":
+        out["placing"] = s.pending[0]
+    return out
+
+
+# --- why an action is illegal ----------------------------------------------------------
+
+_PHASE_WANTS = {
+    "toss": "the coin toss",
+    "ends": "a choice of end ('defend 1' or 'defend 32')",
+    "setup": "a 'place SQ' for the next player of the formation",
+    "turn": "'move', 'kick 1|2' or 'shoot 1|2'",
+    "roll": "the movement die",
+    "moving": "a straight-line player move 'move SQ-SQ'",
+    "kick-roll": "the kick die",
+    "kick-path": "the ball's route 'path ...'",
+    "air-stop": "'stop' or 'let' for the air ball",
+    "save": "the goalkeeper's save die",
+    "fetch": "'pick SQ': which nearest player fetches the ball",
+}
+
+
+def explain_illegal(s: S, seat: int, action: Any) -> str:
+    """A precise reason for the UI when ``action`` is not legal now."""
+    wants = _PHASE_WANTS.get(s.phase) or set_pieces.PHASE_WANTS.get(s.phase, s.phase)
+    if s.phase == "moving" and isinstance(action, Step):
+        b = s.board
+        players = [p for p in team_players(s.team) if s.pos[p] == action.start]
+        if not players:
+            return f"there is no player of yours on {sq_name(s, action.start)}"
+        p = players[0]
+        if s.moved >> p & 1:
+            return "a player may only move once per turn"
+        if s.forced >= 0 and team_of(s.forced) == s.team and not s.moved >> s.forced & 1 and p != s.forced:
+            return f"the player who lost the ball must first leave {sq_name(s, s.pos[s.forced])}"
+        k = b.distance(action.start, action.end)
+        if k > s.points:
+            return f"that move is {k} squares but only {s.points} points are left"
+        reach = {sq: kk for _, kk, sq in player_reach(s, p, s.occupancy(), s.points, False)}
+        if action.end not in reach:
+            return "players move in a straight line and may not pass through or land on other players (except to steal the ball), nor break the position restrictions"
+        if action.ball >= 0 and p == s.red:
+            return "this player carried the ball last time: he must kick it or leave it"
+        return f"the die must be used exactly ({s.points} points left): that move leaves points no other player can use"
+    if s.phase == "turn" and isinstance(action, Word) and action.word == "punt":
+        return "the goalkeeper may punt only when he controls the ball inside his penalty area and it was not kicked to him by a team-mate"
+    if isinstance(action, (Step, Path, KickChoice, KickRoll, Die, Aim, SquareChoice, Word)):
+        return f"{action} is not legal now: the match waits for {wants}"
+    return f"{action!r} is not a Soccero action"

@@ -1,0 +1,625 @@
+"""The extended rules: fouls, offside, headers, weak shots, saves for corners and every set piece.
+
+A set piece is prepared step by step (rulebook "Rules for all special situations"):
+``sp-spot`` (where, when the rulebook lets the team choose) → ``sp-taker`` (who) → ``wall``
+(free kicks: the defenders place up to three players) → ``free`` (free moves, taking team
+first, alternately) → ``sp-kick`` (how to kick) or ``throw-roll``/``throw-aim`` → the kick.
+``setpiece`` holds ``(kind, team, spot, taker, direct)``; kinds: ``goal-kick``, ``corner``,
+``throw-in``, ``free-kick``, ``penalty``, ``punt``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from soccerdesk.rules.api import Event
+from soccerdesk.rules.soccero import play
+from soccerdesk.rules.soccero.actions import Path, SquareChoice
+from soccerdesk.rules.soccero.board import DIRECTIONS, EXIT_TOUCHLINE, LOW, Exit
+from soccerdesk.rules.soccero.state import NOBODY, PLAYERS, SocceroState, goalkeeper, team_of, team_players
+
+S = SocceroState
+
+PHASE_WANTS = {
+    "header": "'header' or 'no-header'",
+    "header-roll": "the header die",
+    "header-aim": "a header direction 'head DIR'",
+    "block": "'pick SQ': which nearest defender blocks the weak shot",
+    "sp-spot": "'pick SQ': where the set piece is taken",
+    "sp-taker": "'pick SQ': who takes the set piece",
+    "wall": "'pick SQ' / 'to SQ' for a wall player, or 'done'",
+    "free": "'pick SQ' / 'to SQ' for a free move, or 'done'",
+    "sp-kick": "'kick D' or 'shoot D' (add 'normal' for the normal kicking rules)",
+    "throw-roll": "the throw-in die",
+    "throw-aim": "a throw direction 'throw DIR'",
+}
+
+_NAMES = {
+    "goal-kick": "goal kick",
+    "corner": "corner kick",
+    "throw-in": "throw-in",
+    "free-kick": "free kick",
+    "penalty": "penalty kick",
+    "punt": "goalkeeper's punt",
+}
+
+
+# --- fouls ---------------------------------------------------------------------------
+
+
+def foul(s: S, fouling_team: int, square: int, direct: bool, events: list[Event]) -> S:
+    """A free kick for the other team at ``square`` (rulebook "Fouls and Sanctions").
+
+    A direct free kick inside the fouling team's own penalty area is a penalty kick.
+    """
+    other = 1 - fouling_team
+    if direct and s.board.penalty_area_of[square] == s.defends(fouling_team):
+        return start(s, "penalty", other, s.board.penalty_spot[s.defends(fouling_team)], False, events)
+    return start(s, "free-kick", other, square, direct, events)
+
+
+def steal_foul(s: S, events: list[Event]) -> S:
+    """RULINGS Soccero 9: the victim team's first movement roll is a 6."""
+    victim, square, stealer = s.steal
+    events.append(
+        Event(
+            "foul",
+            f"A 6: the steal by {play.player_name(s, stealer)} was a foul.",
+            {"player": stealer, "square": play.sq_name(s, square)},
+        )
+    )
+    return foul(replace(s, steal=()), team_of(stealer), square, True, events)
+
+
+def position_sanction(s: S, events: list[Event]) -> play.After | None:
+    """Rulebook "Fouls and Sanctions": breaking the position restrictions at the end of a turn."""
+    for p in team_players(s.team):
+        sq = s.pos[p]
+        if sq >= 0 and not play.restriction_ok(s, p, sq):
+            events.append(
+                Event(
+                    "foul",
+                    f"{play.player_name(s, p)} breaks the position restrictions on {play.sq_name(s, sq)}.",
+                    {"player": p, "square": play.sq_name(s, sq)},
+                )
+            )
+            team = s.team
+            return lambda st: foul(st, team, sq, True, events)
+    return None
+
+
+def touch(s: S, p: int, events: list[Event]) -> tuple[S, play.After | None]:
+    """``p`` touches the ball: offside (RULINGS Soccero 6) or the set-piece taker's second touch."""
+    square = s.pos[p]
+    if s.offside >> p & 1:
+        events.append(
+            Event(
+                "offside",
+                f"Offside: {play.player_name(s, p)} was in an offside position.",
+                {"player": p, "square": play.sq_name(s, square)},
+            )
+        )
+        team = team_of(p)
+        return replace(s, offside=0), lambda st: foul(st, team, square, False, events)
+    if s.banned == p:
+        events.append(
+            Event("foul", f"{play.player_name(s, p)} touched the ball again after taking the set piece.", {"player": p})
+        )
+        team = team_of(p)
+        return replace(s, offside=0, banned=NOBODY), lambda st: foul(st, team, square, False, events)
+    return replace(s, offside=0, banned=NOBODY), None
+
+
+def offside_mask(s: S) -> int:
+    """RULINGS Soccero 6: team-mates in an offside position when the ball is kicked."""
+    kind = s.setpiece[0] if s.setpiece else ""
+    if kind in ("goal-kick", "throw-in", "corner"):
+        return 0
+    b = s.board
+    end = s.attacks(s.team)
+    ball_row = b.rows_from_goal_line(s.ball, end)
+    rows = sorted(b.rows_from_goal_line(s.pos[q], end) for q in team_players(1 - s.team) if s.pos[q] >= 0)
+    second_last = rows[1] if len(rows) > 1 else b.rows
+    mask = 0
+    for p in team_players(s.team):
+        sq = s.pos[p]
+        if sq < 0 or p == s.holder or b.half_of(sq) != end:
+            continue
+        r = b.rows_from_goal_line(sq, end)
+        if r < ball_row and r < second_last:
+            mask |= 1 << p
+    return mask
+
+
+# --- shots: weak shots, deflections, the punt --------------------------------------------
+
+
+def restrict_paths(s: S, found: dict[Path, tuple[str, list[int], Exit | None]]) -> list[Path]:
+    """Extended limits on the ball's route: weak shots and free kicks from the own penalty area."""
+    b = s.board
+    paths = list(found)
+    sp = s.setpiece
+    if sp and sp[0] == "free-kick" and b.penalty_area_of[sp[2]] == s.defends(s.team):
+        # Rulebook: a free kick from the own penalty area must leave it, else it is retaken.
+        area = b.penalty_area_of
+        paths = [
+            p
+            for p in paths
+            if (found[p][1] or [p.start])[-1] >= 0 and area[(found[p][1] or [p.start])[-1]] != s.defends(s.team)
+        ]
+    if s.kick[0] and paths:
+        # Rulebook "Weak Shots": the ball must go towards the goal as far as the dice say.
+        mouth = b.goal_mouth(s.attacks(s.team))
+
+        def gap(p: Path) -> int:
+            last = (found[p][1] or [p.start])[-1]
+            return min(b.distance(last, m) for m in mouth)
+
+        best = min(gap(p) for p in paths)
+        paths = [p for p in paths if gap(p) == best]
+    return paths
+
+
+def weak_shot_block(s: S, end: int, events: list[Event]) -> S:
+    """Rulebook "Weak Shots": the nearest defender is moved onto the ball (the keeper in his goal area)."""
+    b = s.board
+    defenders = 1 - s.team
+    s = replace(s, ball=end, holder=NOBODY, red=NOBODY)
+    if b.goal_area_of[end] == s.defends(defenders):
+        nearest: tuple[int, ...] = (goalkeeper(defenders),)
+    else:
+        dist = {p: b.distance(s.pos[p], end) for p in team_players(defenders)}
+        best = min(dist.values())
+        nearest = tuple(p for p, d in dist.items() if d == best)
+    if len(nearest) > 1:
+        return replace(s, phase="block", decider=defenders, path=nearest)
+    return block(s, nearest[0], events)
+
+
+def block(s: S, p: int, events: list[Event]) -> S:
+    pos = list(s.pos)
+    pos[p] = s.ball
+    events.append(
+        Event("block", f"{play.player_name(s, p)} blocks the weak shot on {play.sq_name(s, s.ball)}.", {"player": p})
+    )
+    return play.end_turn(replace(s, pos=tuple(pos), holder=p, path=(), pending=(), decider=s.team), events)
+
+
+def deflected_corner(s: S, events: list[Event]) -> S:
+    """Extended save: the keeper turns the ball over the byline, a corner for the shooters."""
+    end = s.attacks(s.team)
+    team = s.team
+    s = replace(s, pending=(), decider=s.team)
+    return play.end_turn(s, events, lambda st: start(st, "corner", team, -1, False, events, corner_end=end))
+
+
+def may_punt(s: S) -> bool:
+    """Rulebook "Goalkeeper's Punt Kick": the keeper controls the ball inside his penalty area."""
+    keeper = goalkeeper(s.team)
+    return (
+        s.holder == keeper
+        and s.board.penalty_area_of[s.ball] == s.defends(s.team)
+        and s.back_pass != keeper
+        and s.forced < 0
+    )
+
+
+def announce_punt(s: S, events: list[Event]) -> S:
+    events.append(Event("punt", f"The goalkeeper of seat {s.team} picks the ball up for a punt.", {"seat": s.team}))
+    return start(s, "punt", s.team, s.ball, False, events)
+
+
+# --- the ball out of play ---------------------------------------------------------------
+
+
+def ball_out(s: S, edge: int, exit_kind: str, exit_end: int, events: list[Event]) -> S:
+    """Throw-in, goal kick or corner for the team that did not touch the ball last."""
+    other = 1 - s.team
+    if exit_kind == EXIT_TOUCHLINE:
+        return play.end_turn(s, events, lambda st: start(st, "throw-in", other, edge, False, events))
+    if s.defends(s.team) == exit_end:
+        return play.end_turn(
+            s, events, lambda st: start(st, "corner", other, -1, False, events, corner_end=exit_end, crossed=edge)
+        )
+    return play.end_turn(s, events, lambda st: start(st, "goal-kick", other, -1, False, events))
+
+
+def corners(s: S, end: int, crossed: int) -> list[int]:
+    """The corner square(s) nearest to where the ball crossed the byline (both over the goal)."""
+    b = s.board
+    row = 0 if end == LOW else b.rows - 1
+    left, right = row * b.columns, row * b.columns + b.columns - 1
+    if crossed >= 0:
+        x = b.xs[crossed]
+        if x < min(b.goal_columns):
+            return [left]
+        if x > max(b.goal_columns):
+            return [right]
+    return [left, right]
+
+
+# --- preparing a set piece ---------------------------------------------------------------
+
+
+def start(
+    s: S, kind: str, team: int, spot: int, direct: bool, events: list[Event], corner_end: int = -1, crossed: int = -1
+) -> S:
+    """Award a set piece of ``kind`` to ``team`` at ``spot`` (-1: the team chooses)."""
+    b = s.board
+    s = replace(
+        s,
+        phase="sp-taker",
+        team=team,
+        decider=team,
+        holder=NOBODY,
+        red=NOBODY,
+        forced=NOBODY,
+        steal=(),
+        offside=0,
+        moved=0,
+        points=0,
+        kick=(),
+        path=(),
+        pending=(),
+        back_pass=NOBODY,
+    )
+    label = _NAMES[kind] if kind != "free-kick" else ("direct" if direct else "indirect") + " free kick"
+    own = s.defends(team)
+    spots: list[int] = []
+    if kind == "goal-kick":
+        spots = sorted(b.goal_area[own])
+    elif kind == "corner":
+        spots = corners(s, corner_end, crossed)
+    elif kind == "free-kick":
+        if b.goal_area_of[spot] == own:
+            spots = sorted(b.goal_area[own])  # rulebook: from any square of the own goal area
+        elif b.goal_area_of[spot] == s.attacks(team) and not direct:
+            # Rulebook: from the nearest square outside the goal area in the same column.
+            step = 1 if own == LOW else -1
+            while b.goal_area_of[spot] >= 0:
+                spot -= step * b.columns
+    text = (
+        f"{label[0].upper()}{label[1:]} for seat {team}"
+        + (f" on {play.sq_name(s, spot)}" if spot >= 0 and len(spots) != 1 and not spots else "")
+        + "."
+    )
+    events.append(
+        Event(
+            "set-piece",
+            text,
+            {"kind": kind, "seat": team, "direct": direct, "square": play.sq_name(s, spot) if spot >= 0 else None},
+        )
+    )
+    if len(spots) == 1:
+        spot, spots = spots[0], []
+    s = replace(s, setpiece=(kind, team, spot, NOBODY, direct))
+    if spots:
+        return replace(s, phase="sp-spot", pending=tuple(spots))
+    return choose_taker(s, events)
+
+
+def choose_taker(s: S, events: list[Event]) -> S:
+    kind, team = s.setpiece[0], s.setpiece[1]
+    if kind in ("goal-kick", "punt"):
+        return place_taker(s, goalkeeper(team), events)
+    return replace(s, phase="sp-taker", decider=team, pending=())
+
+
+def nearest_free(s: S, sq: int, occupied: set[int]) -> int:
+    b = s.board
+    return min((q for q in range(b.size) if q not in occupied), key=lambda q: (b.distance(q, sq), q))
+
+
+def place_taker(s: S, taker: int, events: list[Event]) -> S:
+    """The taker stands on the spot with the ball; anybody else there makes room."""
+    kind, team, spot, _, direct = s.setpiece
+    b = s.board
+    pos = list(s.pos)
+    pos[taker] = spot
+    moves = [p for p in range(2 * PLAYERS) if p != taker and pos[p] == spot]
+    if kind == "penalty":
+        # Rulebook "Penalty Kicks": the keeper stands in the middle of his goal line.
+        end = s.attacks(team)
+        line = (0 if end == LOW else b.rows - 1) * b.columns + b.centre_column
+        keeper = goalkeeper(1 - team)
+        moves += [p for p in range(2 * PLAYERS) if p not in (taker, keeper) and pos[p] == line]
+        pos[keeper] = line
+    for p in moves:
+        pos[p] = nearest_free(s, spot, set(pos))
+    events.append(
+        Event(
+            "taker",
+            f"{play.player_name(s, taker)} takes the {_NAMES[kind]} on {play.sq_name(s, spot)}.",
+            {"player": taker, "square": play.sq_name(s, spot)},
+        )
+    )
+    s = replace(s, pos=tuple(pos), ball=spot, holder=taker, setpiece=(kind, team, spot, taker, direct))
+    if kind == "free-kick":
+        return replace(s, phase="wall", decider=1 - team, pending=(s.board.rules.wall_players, NOBODY))
+    return begin_free_moves(s)
+
+
+def permitted(s: S, p: int, sq: int, occ: dict[int, int]) -> bool:
+    """May ``p`` stand on ``sq`` while this set piece is taken (restrictions + its own rules)?"""
+    q = occ.get(sq)
+    if q is not None and q != p:
+        return False
+    kind, team, spot, taker, _ = s.setpiece
+    if sq == spot and p != taker:
+        return False
+    if not play.restriction_ok(s, p, sq):
+        return False
+    b = s.board
+    mine = team_of(p) == team
+    keeper = p % PLAYERS == 0
+    if kind in ("goal-kick", "punt"):
+        return keeper or b.penalty_area_of[sq] < 0
+    if kind == "corner":
+        return mine or b.distance(sq, spot) > 1
+    if kind == "free-kick":
+        if mine:
+            return True
+        if b.distance(sq, spot) <= 1:
+            return False
+        own_area = b.penalty_area_of[spot]
+        return not (own_area >= 0 and own_area == s.defends(team) and b.penalty_area_of[sq] == own_area)
+    if kind == "penalty":
+        if p == taker or p == goalkeeper(1 - team):
+            return True
+        end = s.attacks(team)
+        if b.penalty_area_of[sq] == end or sq in b.penalty_arc[end]:
+            return False
+        return b.rows_from_goal_line(sq, end) > b.rows_from_goal_line(spot, end)
+    return True
+
+
+def fixed_players(s: S) -> tuple[int, ...]:
+    kind, team, _, taker, _ = s.setpiece
+    return (taker, goalkeeper(1 - team)) if kind == "penalty" else (taker,)
+
+
+def misplaced(s: S, team: int) -> list[int]:
+    occ = s.occupancy()
+    fixed = fixed_players(s)
+    return [p for p in team_players(team) if p not in fixed and not permitted(s, p, s.pos[p], occ)]
+
+
+def begin_free_moves(s: S) -> S:
+    """Rulebook "Free moves": two players each (more if players must leave forbidden squares)."""
+    team = s.setpiece[1]
+    cap = max(s.board.rules.free_moves, len(misplaced(s, 0)), len(misplaced(s, 1)))
+    left = [cap, cap]
+    return replace(s, phase="free", decider=team, pending=(left[0], left[1], True, True, NOBODY))
+
+
+def free_targets(s: S, p: int) -> list[int]:
+    occ = s.occupancy()
+    return [sq for sq in range(s.board.size) if sq not in occ and permitted(s, p, sq, occ)]
+
+
+def wall_targets(s: S, p: int) -> list[int]:
+    b = s.board
+    spot = s.setpiece[2]
+    near, far = b.rules.wall_distance
+    occ = s.occupancy()
+    return [
+        sq for sq in range(b.size) if near <= b.distance(sq, spot) <= far and sq not in occ and permitted(s, p, sq, occ)
+    ]
+
+
+def _after_free_move(s: S, team: int, used: bool, events: list[Event]) -> S:
+    left0, left1, act0, act1, _ = s.pending
+    left = [left0, left1]
+    active = [act0, act1]
+    if used:
+        left[team] -= 1
+        if left[team] <= 0:
+            active[team] = False
+    else:
+        active[team] = False
+    s = replace(s, pending=(left[0], left[1], active[0], active[1], NOBODY))
+    if active[1 - team]:
+        return replace(s, decider=1 - team)
+    if active[team]:
+        return replace(s, decider=team)
+    return ready_to_kick(s, events)
+
+
+def ready_to_kick(s: S, events: list[Event]) -> S:
+    kind, team = s.setpiece[0], s.setpiece[1]
+    if kind == "throw-in":
+        return replace(s, phase="throw-roll", decider=team, pending=())
+    return replace(s, phase="sp-kick", decider=team, pending=())
+
+
+def may_shoot(s: S) -> bool:
+    """No direct goal from a corner or an indirect free kick; throw-ins are thrown."""
+    kind, _, _, _, direct = s.setpiece
+    return kind in ("penalty", "goal-kick", "punt") or (kind == "free-kick" and direct)
+
+
+def kick_can_be_taken(s: S) -> bool:
+    return bool(play.kick_paths(s))
+
+
+def retake(s: S, events: list[Event]) -> S:
+    events.append(
+        Event("retake", "The ball cannot leave the penalty area with that roll: the free kick is taken again.", {})
+    )
+    return replace(s, phase="sp-kick", decider=s.team, kick=())
+
+
+def throw_targets(s: S, length: int) -> list[tuple[int, int]]:
+    """Rulings Soccero 7: (direction, landing square) straight in or at 45° into the field."""
+    b = s.board
+    spot = s.setpiece[2]
+    x, y = b.xs[spot], b.ys[spot]
+    inward = 1 if x == 0 else -1
+    out_x = x - inward  # the thrower stands beyond the touchline
+    found = []
+    for d, (_, dx, dy) in enumerate(DIRECTIONS):
+        if dx != inward:
+            continue
+        lx, ly = out_x + dx * length, y + dy * length
+        if 0 <= lx < b.columns and 0 <= ly < b.rows:
+            found.append((d, ly * b.columns + lx))
+    return found
+
+
+# --- headers ------------------------------------------------------------------------------
+
+
+def offer_header(s: S, p: int) -> S:
+    """Rulebook "Headers": a ball arriving in the air on the exact number may be headed on."""
+    return replace(s, phase="header", decider=team_of(p), path=(p,))
+
+
+# --- the contract hooks for the extended phases ----------------------------------------------
+
+
+def legal_actions(s: S) -> list[Any]:
+    acts = s.game.actions  # type: ignore[attr-defined]
+    phase = s.phase
+    if phase == "free":
+        selected = s.pending[4]
+        if selected >= 0:
+            # A player with nowhere to go ends the team's free moves ('done').
+            return [acts.squares[("to", sq)] for sq in free_targets(s, selected)] or [acts.words["done"]]
+        must = misplaced(s, s.decider)
+        if must:
+            return [acts.squares[("pick", s.pos[p])] for p in must]
+        fixed = fixed_players(s)
+        return [acts.words["done"]] + [
+            acts.squares[("pick", s.pos[p])] for p in team_players(s.decider) if p not in fixed
+        ]
+    if phase == "header":
+        return [acts.words["header"], acts.words["no-header"]]
+    if phase == "header-aim":
+        return [acts.aims[("head", d)] for d in range(8)]
+    if phase == "throw-aim":
+        return [acts.aims[("throw", d)] for d, _ in throw_targets(s, s.kick[4])]
+    if phase == "sp-kick":
+        shots = (False, True) if may_shoot(s) else (False,)
+        return [acts.kicks[(shot, d, n)] for shot in shots for d in s.board.rules.distance_dice for n in (False, True)]
+    if phase == "sp-taker":
+        return [acts.squares[("pick", s.pos[p])] for p in team_players(s.team)]
+    if phase == "sp-spot":
+        return [acts.squares[("pick", sq)] for sq in s.pending]
+    if phase == "block":
+        return [acts.squares[("pick", s.pos[p])] for p in s.path]
+    if phase == "wall":
+        left, selected = s.pending
+        if selected >= 0:
+            return [acts.squares[("to", sq)] for sq in wall_targets(s, selected)] or [acts.words["done"]]
+        out = [acts.words["done"]]
+        if left > 0:
+            out += [acts.squares[("pick", s.pos[p])] for p in team_players(s.decider)]
+        return out
+    raise AssertionError(f"no decision in phase {phase}")
+
+
+def _player_on(s: S, sq: int, team: int) -> int:
+    return next(p for p in team_players(team) if s.pos[p] == sq)
+
+
+def _relocate(s: S, p: int, sq: int, events: list[Event], why: str) -> S:
+    pos = list(s.pos)
+    events.append(
+        Event(
+            why,
+            f"{play.player_name(s, p)} moves freely {play.sq_name(s, pos[p])}-{play.sq_name(s, sq)}.",
+            {"player": p, "from": play.sq_name(s, pos[p]), "to": play.sq_name(s, sq)},
+        )
+    )
+    pos[p] = sq
+    return replace(s, pos=tuple(pos))
+
+
+def apply(s: S, action: Any, events: list[Event]) -> S:
+    phase = s.phase
+    if phase == "free":
+        if isinstance(action, SquareChoice) and action.verb == "pick":
+            left0, left1, a0, a1, _ = s.pending
+            return replace(s, pending=(left0, left1, a0, a1, _player_on(s, action.square, s.decider)))
+        if isinstance(action, SquareChoice):
+            s = _relocate(s, s.pending[4], action.square, events, "free-move")
+            return _after_free_move(s, s.decider, True, events)
+        return _after_free_move(s, s.decider, False, events)
+    if phase == "header":
+        if action.word == "header":
+            return replace(s, phase="header-roll", decider=s.team)
+        return play.end_turn(replace(s, path=()), events)
+    if phase == "header-roll":
+        events.append(Event("roll", f"Header die: {action.value}.", {"value": action.value}))
+        return replace(s, phase="header-aim", kick=(False, 1, "header", "air", action.value, s.path[0]))
+    if phase == "header-aim":
+        p = s.path[0]
+        _, finish, squares, ex = play.walk(s, s.pos[p], ((action.direction, s.kick[4]),), False, True)
+        events.append(
+            Event(
+                "header",
+                f"{play.player_name(s, p)} heads the ball {DIRECTIONS[action.direction][0]}.",
+                {"player": p, "path": [play.sq_name(s, q) for q in squares]},
+            )
+        )
+        end = squares[-1] if squares else s.pos[p]
+        flight = (end, finish, ex.kind if ex else "", ex.end if ex else -1, True, tuple(squares))
+        return play.land(replace(s, holder=NOBODY, red=NOBODY, path=(), pending=flight, back_pass=NOBODY), events)
+    if phase == "throw-roll":
+        events.append(Event("roll", f"Throw-in die: {action.value}.", {"value": action.value}))
+        return replace(s, phase="throw-aim", kick=(False, 1, "throw", "air", action.value, s.holder))
+    if phase == "throw-aim":
+        landing = dict(throw_targets(s, s.kick[4]))[action.direction]
+        taker = s.setpiece[3]
+        events.append(
+            Event(
+                "throw-in",
+                f"{play.player_name(s, taker)} throws the ball to {play.sq_name(s, landing)}.",
+                {"player": taker, "to": play.sq_name(s, landing)},
+            )
+        )
+        s = replace(
+            s, holder=NOBODY, red=NOBODY, banned=taker, setpiece=(), pending=(landing, "", "", -1, True, (landing,))
+        )
+        return play.land(s, events)
+    if phase == "sp-kick":
+        mode = "normal" if action.normal else "set"
+        return replace(s, phase="kick-roll", kick=(action.shot, action.dice, mode))
+    if phase == "sp-taker":
+        return place_taker(s, _player_on(s, action.square, s.team), events)
+    if phase == "sp-spot":
+        kind, team, _, taker, direct = s.setpiece
+        return choose_taker(replace(s, setpiece=(kind, team, action.square, taker, direct), pending=()), events)
+    if phase == "block":
+        return block(s, next(p for p in s.path if s.pos[p] == action.square), events)
+    if phase == "wall":
+        left, selected = s.pending
+        if isinstance(action, SquareChoice) and action.verb == "pick":
+            return replace(s, pending=(left, _player_on(s, action.square, s.decider)))
+        if isinstance(action, SquareChoice):
+            s = _relocate(s, selected, action.square, events, "wall")
+            if left - 1 > 0:
+                return replace(s, pending=(left - 1, NOBODY))
+        return begin_free_moves(replace(s, pending=()))
+    raise AssertionError(f"no decision in phase {phase}")
+
+
+def describe(s: S) -> dict[str, Any]:
+    """The set piece under way, for the view."""
+    kind, team, spot, taker, direct = s.setpiece
+    out: dict[str, Any] = {
+        "kind": kind,
+        "seat": team,
+        "spot": play.sq_name(s, spot) if spot >= 0 else None,
+        "taker": taker if taker >= 0 else None,
+        "direct": direct,
+        "spots": [play.sq_name(s, q) for q in s.pending] if s.phase == "sp-spot" else [],
+    }
+    if s.phase == "free":
+        out["free_moves_left"] = [s.pending[0] if s.pending[2] else 0, s.pending[1] if s.pending[3] else 0]
+        out["selected"] = s.pending[4] if s.pending[4] >= 0 else None
+    if s.phase == "wall":
+        out["wall_left"] = s.pending[0]
+        out["selected"] = s.pending[1] if s.pending[1] >= 0 else None
+    return out

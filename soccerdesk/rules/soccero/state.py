@@ -1,0 +1,148 @@
+"""The Soccero match state and the basic rules (extended rules: :mod:`.set_pieces`).
+
+A state is a frozen value. ``phase`` says what is owed next:
+
+``toss`` (chance) → ``ends`` → ``setup`` (one ``place`` per player) → kick-off →
+``turn`` (the team with the ball: move or kick) → ``roll`` (chance) → ``moving`` (one
+straight-line move per action until the die is used) — or ``kick-roll`` (chance) →
+``kick-path`` → ``air-stop`` / ``save`` / ``fetch`` → the other team's turn.
+Extended rules add ``header``, ``header-roll``, ``header-aim``, ``block`` and the set-piece
+phases ``sp-spot``, ``sp-taker``, ``wall``, ``free``, ``sp-kick``, ``throw-roll``, ``throw-aim``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from soccerdesk.rules.api import CHANCE, Event, State
+from soccerdesk.rules.soccero.board import HIGH, LOW, Board
+
+PLAYERS = 11
+"""Players per team; player 0 of a team (index ``team * 11``) is its goalkeeper."""
+
+NOBODY = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Options of one match, kept in every state (they change what is legal)."""
+
+    extended: bool
+    adjacent_limit: int
+    turns: int
+    quick_setup: bool
+    turn_timer: int
+
+
+def team_of(player: int) -> int:
+    return 0 if player < PLAYERS else 1
+
+
+def goalkeeper(team: int) -> int:
+    return team * PLAYERS
+
+
+def team_players(team: int) -> range:
+    return range(team * PLAYERS, team * PLAYERS + PLAYERS)
+
+
+@dataclass(frozen=True, slots=True)
+class SocceroState(State):
+    """One position of a Soccero match (see the module docstring for the phases).
+
+    ``pos`` holds the square of each of the 22 players (-1: not yet set up); players
+    0..10 are seat 0's (0 = goalkeeper), 11..21 seat 1's. ``holder`` controls the ball
+    (-1: loose). ``red`` carried the ball on his last move and may not carry it again
+    (rulebook "Carrying the Ball"). ``forced`` shares the ball's square without the ball
+    and must move off first (rulebook "Stealing the Ball").
+    """
+
+    cfg: Config
+    phase: str
+    team: int  # the team whose turn it is
+    decider: int  # the seat that owes the decision now (in chance phases: unused)
+    pos: tuple[int, ...]
+    ball: int
+    holder: int
+    red: int
+    points: int  # movement points still to use this turn
+    moved: int  # bit per player who moved this turn
+    forced: int
+    goals: tuple[int, int]
+    half: int
+    turns: int  # turns completed in this half (both managers)
+    low_team: int  # the team defending row 1 this half
+    kickoff_team: int  # the team that kicked off the first half
+    kick: tuple[Any, ...] = ()  # (shot, dice, mode, symbol, total, kicker): the kick under way
+    path: tuple[int, ...] = ()  # players still to be asked about an air ball / pending squares
+    pending: tuple[Any, ...] = ()  # phase-specific data (placement queue, candidates, ...)
+    setpiece: tuple[Any, ...] = ()  # (kind, team, spot, taker, direct) while one is prepared
+    steal: tuple[int, ...] = ()  # extended: (victim team, square, stealer) until that team rolls
+    banned: int = NOBODY  # extended: the set-piece taker who may not touch the ball yet
+    offside: int = 0  # extended: bit per player in an offside position at the last kick
+    back_pass: int = NOBODY  # extended: a goalkeeper who got the ball kicked to him by a team-mate
+    _occ: dict[int, int] | None = field(default=None, init=False, compare=False, repr=False)
+    _shape: dict[int, Any] | None = field(default=None, init=False, compare=False, repr=False)
+    _plan: dict[int, Any] | None = field(default=None, init=False, compare=False, repr=False)
+
+    # --- small lookups ---------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        return self.game.board  # type: ignore[attr-defined, no-any-return]
+
+    def occupancy(self) -> dict[int, int]:
+        """square → player on it (for a shared square, the one holding the ball)."""
+        occ = self._occ
+        if occ is None:
+            occ = {}
+            for p, sq in enumerate(self.pos):
+                if sq >= 0 and (sq not in occ or p == self.holder):
+                    occ[sq] = p
+            object.__setattr__(self, "_occ", occ)
+        return occ
+
+    def players_on(self, sq: int) -> list[int]:
+        return [p for p, s in enumerate(self.pos) if s == sq]
+
+    def defends(self, team: int) -> int:
+        """The end (LOW or HIGH) whose goal ``team`` defends this half."""
+        return LOW if team == self.low_team else HIGH
+
+    def attacks(self, team: int) -> int:
+        return HIGH if team == self.low_team else LOW
+
+    # --- the contract ----------------------------------------------------------------
+
+    def current_players(self) -> tuple[int, ...]:
+        phase = self.phase
+        if phase == "over":
+            return ()
+        if phase in CHANCE_PHASES:
+            return (CHANCE,)
+        return (self.decider,)
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return self.goals
+
+    def _chance_outcomes(self) -> list[tuple[Any, float]]:
+        return play.chance_outcomes(self)
+
+    def _legal_actions(self, seat: int) -> list[Any]:
+        return play.legal_actions(self)
+
+    def _apply(self, seat: int, action: Any, events: list[Event]) -> State:
+        return play.apply(self, action, events)
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        return play.view(self)
+
+    def explain_illegal(self, seat: int, action: Any) -> str:
+        return play.explain_illegal(self, seat, action)
+
+
+CHANCE_PHASES = frozenset({"toss", "roll", "kick-roll", "save", "header-roll", "throw-roll"})
+
+from soccerdesk.rules.soccero import play  # noqa: E402  (play needs the names above)
