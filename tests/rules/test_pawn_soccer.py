@@ -452,6 +452,21 @@ def test_turn_limit_higher_score_wins_and_level_is_a_draw() -> None:
     assert play(short, ORANGE, "move D11-D10").is_terminal()
 
 
+def test_after_a_goal_with_quick_setup_the_conceding_side_kicks_off() -> None:
+    """Rulebook, Scoring: formations restart and the side that did not score starts from the centre."""
+    s = play(pos(["D10"], ["C11"], "D10", options={"quick_setup": True}), BLUE, "kick D10-D12")
+    assert s.goals == (1, 0) and s.current_players() == (ORANGE,)
+    assert s.view(None)["state"]["phase"] == "kickoff"
+    assert len(s.team_squares(BLUE)) == 1 and len(s.team_squares(ORANGE)) == 1
+
+
+def test_a_side_that_cannot_act_waits() -> None:
+    """Every decision has an action: a boxed-in side plays ``wait`` and the turn passes."""
+    s = pos(["A1"], ["A2", "B1", "B2", "D11"], "D11")
+    assert legal(s, BLUE) == {"wait"}
+    assert play(s, BLUE, "wait").current_players() == (ORANGE,)
+
+
 # --- actions, views, data -----------------------------------------------------------
 
 
@@ -490,6 +505,11 @@ def test_illegal_actions_are_explained() -> None:
         play(s, BLUE, "place C3")
     with pytest.raises(IllegalAction, match="does not decide now"):
         play(s, ORANGE, "move D5-D6")
+    chain = play(pos(["C4", "C6", "C8"], ["D11"], "C4"), BLUE, "pass C4-C6")
+    with pytest.raises(IllegalAction, match="pass again in the chain or stop"):
+        play(chain, BLUE, "move C8-C9")
+    with pytest.raises(IllegalAction, match="steal"):
+        play(pos(["C4"], ["E5", "D11"], "E5"), BLUE, "steal C4-E5")
 
 
 def test_view_shows_the_board_and_pawns() -> None:
