@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from soccerdesk.bots import Bot, make_bot
+from soccerdesk.bots import Bot, RandomBot, make_bot
 from soccerdesk.net.protocol import ProtocolError, encode
 from soccerdesk.rules import CHANCE, Game, RulesError, State, get_game
 from soccerdesk.rules.api import Event, sample_chance
@@ -113,8 +113,8 @@ def _bot_for(game_id: str) -> Bot:
     """The relay's stand-in player: the game's heuristic bot, or random if it has none yet."""
     try:
         return make_bot("heuristic", game_id)
-    except (ModuleNotFoundError, AttributeError):
-        return make_bot("random", game_id)
+    except (ImportError, AttributeError, ValueError):  # a game without a heuristic bot (yet)
+        return RandomBot(game_id)
 
 
 class Room:
