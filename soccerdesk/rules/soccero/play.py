@@ -331,8 +331,14 @@ def crowded_squares(s: S, team: int) -> frozenset[int]:
     if cache is not None and key in cache:
         return cache[key]  # type: ignore[no-any-return]
     mates, _ = team_shape(s, team)
-    rays = s.board.rays
+    b = s.board
+    rays = b.rays
     limit = s.cfg.adjacent_limit
+    rows = [b.ys[m] for m in mates]
+    cols = [b.xs[m] for m in mates]
+    if all(rows.count(r) < limit for r in set(rows)) and all(cols.count(c) < limit for c in set(cols)):
+        s._shape[key] = frozenset()  # type: ignore[index]
+        return frozenset()  # nobody can make a line of more than ``limit``
     near = {ray[0] for m in mates for d, ray in enumerate(rays[m]) if ray and d % 2 == 0 and ray[0] not in mates}
     crowded = set()
     for sq in near:
@@ -351,47 +357,67 @@ def crowded_squares(s: S, team: int) -> frozenset[int]:
     return found
 
 
-def player_reach(s: S, p: int, occ: dict[int, int], limit: int, only_empty: bool) -> list[tuple[int, int, int]]:
-    """(direction, squares, end) of every straight move of ``p`` of at most ``limit`` squares.
+def doubtful_squares(s: S, p: int) -> frozenset[int]:
+    """Squares where ``p`` may break a position restriction (checked exactly); cached per team.
+
+    Goal areas, full penalty areas and crowded rows/columns: everywhere else is fine.
+    """
+    team = team_of(p)
+    keeper = p == team * PLAYERS
+    key = (team, keeper)
+    cache = s._shape
+    if cache is not None and key in cache:
+        return cache[key]  # type: ignore[no-any-return]
+    b = s.board
+    _, in_area = team_shape(s, team)
+    doubt = set(crowded_squares(s, team))
+    if keeper:
+        doubt |= b.goal_area[1 - s.defends(team)]
+    else:
+        doubt |= b.goal_area[LOW] | b.goal_area[HIGH]
+        for end in (LOW, HIGH):
+            if in_area[end] >= b.rules.penalty_area_field_players:
+                doubt |= b.penalty_area[end]
+    found = frozenset(doubt)
+    s._shape[key] = found  # type: ignore[index]
+    return found
+
+
+Reach = list[tuple[int, int, int, Step]]
+"""(squares, direction, end, the plain move) of each straight move of one player."""
+
+
+def player_reach(s: S, p: int, occ: dict[int, int], limit: int, only_empty: bool) -> tuple[Reach, int]:
+    """Every straight move of ``p`` of at most ``limit`` squares, and the bit mask of their lengths.
 
     No passing through players (rulebook "Moving Players"); the end may be the square of
     an opponent holding the ball (a steal) unless ``only_empty``. In the basic rules the
     position restrictions are kept by refusing moves that break them (docs/rulings.md).
     """
-    b = s.board
     start = s.pos[p]
     team = team_of(p)
     holder = s.holder
-    shared = shared_square(s)
-    check = not s.cfg.extended
-    if check:
-        keeper = p == team * PLAYERS
-        own_ga = s.defends(team) if keeper else -2
-        ga_of, pa_of = b.goal_area_of, b.penalty_area_of
-        _, in_area = team_shape(s, team)
-        cap = b.rules.penalty_area_field_players
-        full = () if keeper else tuple(a for a in (LOW, HIGH) if in_area[a] >= cap and pa_of[start] != a)
-        crowded = crowded_squares(s, team)
-    out = []
-    for d, ray in enumerate(b.rays[start]):
+    steal = -1
+    if not only_empty and holder >= 0 and team_of(holder) != team and s.pos[holder] != shared_square(s):
+        steal = s.pos[holder]
+    doubt = frozenset() if s.cfg.extended else doubtful_squares(s, p)
+    step_rays = s.game.actions.step_rays[start]  # type: ignore[attr-defined]
+    out: Reach = []
+    mask = 0
+    for d, ray in enumerate(s.board.rays[start]):
         k = 0
-        for sq in ray:
+        steps = step_rays[d]
+        for sq in ray[:limit]:
             k += 1
-            if k > limit:
+            if sq in occ:
+                if sq == steal and (sq not in doubt or restriction_ok(s, p, sq)):
+                    out.append((k, d, sq, steps[k - 1]))
+                    mask |= 1 << k
                 break
-            q = occ.get(sq)
-            if q is not None and (only_empty or q != holder or team_of(q) == team or sq == shared):
-                break
-            if check:
-                g = ga_of[sq]
-                if (g >= 0 and g != own_ga) or pa_of[sq] in full or (sq in crowded and not restriction_ok(s, p, sq)):
-                    if q is not None:
-                        break
-                    continue
-            out.append((d, k, sq))
-            if q is not None:
-                break
-    return out
+            if sq not in doubt or restriction_ok(s, p, sq):
+                out.append((k, d, sq, steps[k - 1]))
+                mask |= 1 << k
+    return out, mask
 
 
 def _subset_add(reach: int, mask: int, cap: int) -> int:
@@ -423,24 +449,20 @@ def movement_plan(s: S, limit: int) -> tuple[list[tuple[int, list[tuple[int, int
     return found
 
 
-def _movement_plan(s: S, limit: int) -> tuple[list[tuple[int, list[tuple[int, int, int]]]], list[int]]:
+def _movement_plan(s: S, limit: int) -> tuple[list[tuple[int, Reach]], list[int]]:
     occ = s.occupancy()
     moved = s.moved
     forced = s.forced if s.forced >= 0 and team_of(s.forced) == s.team and not moved >> s.forced & 1 else NOBODY
     entries = []
+    masks = []
     for p in team_players(s.team):
         if moved >> p & 1 or s.pos[p] < 0:
             continue
-        moves = player_reach(s, p, occ, limit, only_empty=p == forced)
+        moves, mask = player_reach(s, p, occ, limit, only_empty=p == forced)
         if moves:
             entries.append((p, moves))
+            masks.append(mask)
     cap = (1 << (limit + 1)) - 1
-    masks = []
-    for _, moves in entries:
-        m = 0
-        for _, k, _ in moves:
-            m |= 1 << k
-        masks.append(m)
     n = len(entries)
     prefix = [1] * (n + 1)
     for i in range(n):
@@ -468,6 +490,15 @@ def _movement_plan(s: S, limit: int) -> tuple[list[tuple[int, list[tuple[int, in
     return entries, others
 
 
+def _usable_lengths(other: int, points: int) -> int:
+    """Bit k set when a move of k squares leaves a total the other players can still make."""
+    ok = 0
+    for k in range(1, points + 1):
+        if other >> (points - k) & 1:
+            ok |= 1 << k
+    return ok
+
+
 def movement_target(s: S, points: int) -> int:
     """RULINGS Soccero 3: ``points`` if some allocation uses them exactly, else the largest total."""
     entries, others = movement_plan(s, points)
@@ -475,7 +506,7 @@ def movement_target(s: S, points: int) -> int:
         return 0
     total = 1
     for (_, moves), other in zip(entries, others, strict=True):
-        for _, k, _ in moves:
+        for k in {m[0] for m in moves}:
             total |= other << k
     total &= (1 << (points + 1)) - 1
     if total >> points & 1:
@@ -484,6 +515,7 @@ def movement_target(s: S, points: int) -> int:
 
 
 def movement_steps(s: S) -> list[Step]:
+    """The legal player moves now: one straight line each, keeping the die usable (RULINGS 3)."""
     acts = s.game.actions  # type: ignore[attr-defined]
     points = s.points
     entries, others = movement_plan(s, points)
@@ -491,18 +523,21 @@ def movement_steps(s: S) -> list[Step]:
     rays = s.board.rays
     out: list[Step] = []
     for (p, moves), other in zip(entries, others, strict=True):
+        ok = _usable_lengths(other, points)
         start = s.pos[p]
-        steps = acts.step_rays[start]
-        for d, k, end in moves:
-            if not other >> (points - k) & 1:
+        if p != holder and (holder >= 0 or ball < 0 or s.board.distance(start, ball) > points):
+            out.extend([m[3] for m in moves if ok >> m[0] & 1])
+            continue
+        for k, d, end, step in moves:
+            if not ok >> k & 1:
                 continue
-            out.append(steps[d][k - 1])
+            out.append(step)
             ray = rays[start][d]
             if p == holder:
                 if p != red:  # rulebook "Carrying the Ball": the red side up = no second carry
                     for j in range(k):
                         out.append(acts.step(start, end, ray[j]))
-            elif holder < 0 and ball in ray[: k - 1]:
+            elif ball in ray[: k - 1]:
                 for j in range(ray.index(ball) + 1, k):
                     out.append(acts.step(start, end, ray[j]))
     return out
@@ -980,7 +1015,7 @@ def explain_illegal(s: S, seat: int, action: Any) -> str:
         k = b.distance(action.start, action.end)
         if k > s.points:
             return f"that move is {k} squares but only {s.points} points are left"
-        reach = {sq: kk for _, kk, sq in player_reach(s, p, s.occupancy(), s.points, False)}
+        reach = {m[2]: m[0] for m in player_reach(s, p, s.occupancy(), s.points, False)[0]}
         if action.end not in reach:
             return "players move in a straight line and may not pass through or land on other players (except to steal the ball), nor break the position restrictions"
         if action.ball >= 0 and p == s.red:

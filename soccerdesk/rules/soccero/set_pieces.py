@@ -340,15 +340,18 @@ def place_taker(s: S, taker: int, events: list[Event]) -> S:
     return begin_free_moves(s)
 
 
-def permitted(s: S, p: int, sq: int, occ: dict[int, int]) -> bool:
-    """May ``p`` stand on ``sq`` while this set piece is taken (restrictions + its own rules)?"""
+def permitted(s: S, p: int, sq: int, occ: dict[int, int], doubt: frozenset[int] | None = None) -> bool:
+    """May ``p`` stand on ``sq`` while this set piece is taken (restrictions + its own rules)?
+
+    ``doubt``: :func:`play.doubtful_squares` of ``p``, when the caller checks many squares.
+    """
     q = occ.get(sq)
     if q is not None and q != p:
         return False
     kind, team, spot, taker, _ = s.setpiece
     if sq == spot and p != taker:
         return False
-    if not play.restriction_ok(s, p, sq):
+    if (doubt is None or sq in doubt) and not play.restriction_ok(s, p, sq):
         return False
     b = s.board
     mine = team_of(p) == team
@@ -395,7 +398,8 @@ def begin_free_moves(s: S) -> S:
 
 def free_targets(s: S, p: int) -> list[int]:
     occ = s.occupancy()
-    return [sq for sq in range(s.board.size) if sq not in occ and permitted(s, p, sq, occ)]
+    doubt = play.doubtful_squares(s, p)
+    return [sq for sq in range(s.board.size) if sq not in occ and permitted(s, p, sq, occ, doubt)]
 
 
 def wall_targets(s: S, p: int) -> list[int]:
