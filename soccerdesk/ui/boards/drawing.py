@@ -130,7 +130,11 @@ class ClickPaths:
         return found
 
     def first_keys(self) -> set[Key]:
-        return {path[0] for path in self.paths.values() if path}
+        """Keys that start some path (clicking one starts over from it)."""
+        found = self._next.get(())
+        if found is None:
+            found = self._next[()] = {path[0] for path in self.paths.values() if path}
+        return found
 
     def click(self, key: Key) -> ClickResult:
         if self.selection and key == self.selection[-1]:
@@ -189,7 +193,8 @@ class ClickBoard(BoardScene):
 
     Subclasses implement :meth:`click_paths` (action text -> keys), :meth:`draw` (build
     the items for the current view, reading :attr:`targets` and :attr:`selection` to
-    highlight) and may improve :meth:`refusal_hint`. Items become clickable with
+    highlight) and may improve :meth:`refusal_hint`. Items that do not change from view
+    to view go in :meth:`draw_static`, rebuilt only when :meth:`static_signature` changes. Items become clickable with
     :meth:`make_clickable`; boards with a grid may override :meth:`key_at`.
     """
 
@@ -198,6 +203,10 @@ class ClickBoard(BoardScene):
         self.paths = ClickPaths({})
         self._paths_for: tuple[int, tuple[str, ...]] | None = None
         self._keyed: dict[Key, QGraphicsItem] = {}
+        self._static_keyed: dict[Key, QGraphicsItem] = {}
+        self._static_for: Any = object()
+        self._dynamic: list[QGraphicsItem] = []
+        self._recording = False
         self._chooser: list[QGraphicsItem] = []
         self.setBackgroundBrush(QBrush(QColor("#121820")))
 
@@ -245,19 +254,52 @@ class ClickBoard(BoardScene):
         if stamp != self._paths_for:
             self.paths = ClickPaths(settle_paths(self.click_paths(view), view.get("legal", ())))
             self._paths_for = stamp
-        self.clear()
-        self._keyed = {}
+        signature = self.static_signature(view)
+        if signature != self._static_for:
+            self.clear()
+            self._keyed = {}
+            self._dynamic = []
+            self._static_for = signature
+            self.draw_static(view)
+            self._static_keyed = dict(self._keyed)
+        else:
+            for item in self._dynamic:
+                self.removeItem(item)
+            self._keyed = dict(self._static_keyed)
+        self._dynamic = []
         self._chooser = []
-        self.draw(view, events)
-        self.draw_chooser()
+        self._recording = True
+        try:
+            self.draw(view, events)
+            self.draw_chooser()
+        finally:
+            self._recording = False
+
+    def static_signature(self, view: dict[str, Any]) -> Any:
+        """What the static layer (:meth:`draw_static`) depends on; it is redrawn when this changes."""
+        return None
+
+    def draw_static(self, view: dict[str, Any]) -> None:
+        """Items that stay from view to view (the pitch, the squares); they read the marks when painting."""
+
+    def addItem(self, item: QGraphicsItem) -> None:  # noqa: N802 (Qt API)
+        """Add an item; those added by :meth:`draw` are removed again at the next view."""
+        super().addItem(item)
+        if self._recording:
+            self._dynamic.append(item)
 
     def redraw(self) -> None:
         """Show a changed selection or preview: items read the marks when they paint."""
         for item in self._chooser:
             self._keyed.pop(item.data(KEY_ROLE), None)
+            self._dynamic.remove(item)
             self.removeItem(item)
         self._chooser = []
-        self.draw_chooser()
+        self._recording = True
+        try:
+            self.draw_chooser()
+        finally:
+            self._recording = False
         self.update()
 
     def set_preview(self, action_text: str | None) -> None:
@@ -386,7 +428,8 @@ class ClickBoard(BoardScene):
         """A push button drawn in the scene; highlighted while it is a legal next click."""
 
         def paint(p: QPainter, r: QRectF) -> None:
-            lit = key in self.targets
+            chosen = key in self.selection
+            lit = chosen or key in self.targets or key in self.paths.first_keys()
             previewed = key in self.preview_keys()
             fill = accent or QColor("#2d6cdf")
             if not lit:
@@ -395,11 +438,11 @@ class ClickBoard(BoardScene):
             grad.setColorAt(0, fill.lighter(125))
             grad.setColorAt(1, fill.darker(115))
             p.setBrush(grad)
-            edge = PREVIEW if previewed else (TARGET if lit else PANEL_EDGE)
-            p.setPen(QPen(edge, 2.2 if (lit or previewed) else 1))
+            edge = SELECTED if chosen else PREVIEW if previewed else (TARGET if lit else PANEL_EDGE)
+            p.setPen(QPen(edge, 3.2 if chosen else 2.2 if (lit or previewed) else 1))
             p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 6, 6)
             p.setPen(PANEL_TEXT if lit else MUTED_TEXT)
-            p.setFont(ui_font(min(10.0, r.height() * 0.36), bold=lit))
+            p.setFont(ui_font(min(8.8, r.height() * 0.34), bold=lit))
             p.drawText(r.adjusted(4, 0, -4, 0), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, label)
 
         item = Painted(rect, paint)
@@ -630,7 +673,7 @@ def draw_target_mark(p: QPainter, r: QRectF, *, selected: bool = False, preview:
     """Mark a square/zone: dashed ring + dot = a legal next click; solid = selected/preview."""
     inset = min(r.width(), r.height()) * 0.08
     box = r.adjusted(inset, inset, -inset, -inset)
-    width = max(1.2, min(r.width(), r.height()) * 0.09)
+    width = max(1.2, min(r.width(), r.height()) * 0.065)
     if selected or preview:
         colour = SELECTED if selected else PREVIEW
         p.setBrush(QColor(colour.red(), colour.green(), colour.blue(), 55))
@@ -639,7 +682,7 @@ def draw_target_mark(p: QPainter, r: QRectF, *, selected: bool = False, preview:
         p.setPen(QPen(colour, width))
         p.drawRoundedRect(box, inset * 1.5, inset * 1.5)
         return
-    p.setBrush(QColor(TARGET.red(), TARGET.green(), TARGET.blue(), 60))
+    p.setBrush(QColor(TARGET.red(), TARGET.green(), TARGET.blue(), 45))
     p.setPen(QPen(TARGET_EDGE, width * 1.5))
     p.drawRoundedRect(box, inset * 1.5, inset * 1.5)
     pen = QPen(TARGET, width)
@@ -648,7 +691,7 @@ def draw_target_mark(p: QPainter, r: QRectF, *, selected: bool = False, preview:
     p.drawRoundedRect(box, inset * 1.5, inset * 1.5)
     p.setPen(QPen(TARGET_EDGE, width * 0.5))
     p.setBrush(TARGET)
-    dot = min(r.width(), r.height()) * 0.09
+    dot = min(r.width(), r.height()) * 0.075
     p.drawEllipse(r.center(), dot, dot)
 
 

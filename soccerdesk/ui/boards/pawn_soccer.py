@@ -234,11 +234,16 @@ class Board(ClickBoard):
 
     # --- drawing -----------------------------------------------------------------------
 
+    def static_signature(self, view: dict[str, Any]) -> Any:
+        return repr(view["state"]["board"])
+
+    def draw_static(self, view: dict[str, Any]) -> None:
+        board = view["state"]["board"]
+        self._draw_pitch(board)
+        self._draw_squares(board)
+
     def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         state = view["state"]
-        board = state["board"]
-        self._draw_pitch(board)
-        self._draw_squares(view)
         self._draw_last_move(view)
         self._draw_pawns(state)
         self._draw_panel(view)
@@ -340,10 +345,8 @@ class Board(ClickBoard):
             rect = rect.united(self.square_rect(sq)) if not rect.isNull() else self.square_rect(sq)
         return rect
 
-    def _draw_squares(self, view: dict[str, Any]) -> None:
+    def _draw_squares(self, board: dict[str, Any]) -> None:
         """One item per square: special-space art, highlight marks, tooltip, click key."""
-        state = view["state"]
-        board = state["board"]
         notes = self._special(board)
         ends = board["ends"]
         blocked = {sq for end in ends for sq in end["blocked"]}

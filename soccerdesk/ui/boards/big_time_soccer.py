@@ -1,0 +1,868 @@
+"""The Big Time Soccer board: the 18-zone field seen from the viewer's side, the ball, the
+viewer's hand of action cards, the piles, the yellow/red chits and the last d20 roll.
+
+Drawn only from ``view["state"]`` (format in :mod:`soccerdesk.rules.big_time_soccer`); what
+each card code means (type, direction, next, defence, no-play rows) is read from the game's
+content file ``resources/games/big-time-soccer.toml``, which every client has.
+
+Zones are named in the viewer's own frame (D1 at the bottom, L on the left), like the
+action texts. Clicks (every text of ``view["legal"]``):
+
+* ``play CARD ZONE``: the card in the hand, then a highlighted zone;
+* ``passback CARD``: a Pass card, then your goalkeeper (your goal, at the bottom);
+* ``shoot CARD``: a Shot card, then the opponent's goal (``shoot free``: the goal alone);
+* ``clear-in ZONE`` / ``clear-out ZONE``: the clear button, then a zone (``clear-out
+  goal-line``: then the opponent's goal line);
+* ``discard CARD``, ``reply CARD``: the card;
+* ``aimed-kick ZONE``, ``throw-in ZONE``: the zone;
+* ``hold``, ``clear-box``, ``goal-kick``, ``free-kick``, ``discard none``, ``reply none``,
+  ``propose-end``, ``accept-end``, ``decline-end``: buttons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QLinearGradient, QPainter, QPainterPath, QPen
+
+from soccerdesk.resources import load_game_data
+from soccerdesk.ui.boards.base import BoardConfig
+from soccerdesk.ui.boards.drawing import (
+    CARD_BACK,
+    CARD_FACE,
+    DANGER,
+    GRASS_DARK,
+    GRASS_LIGHT,
+    LINE,
+    MUTED_TEXT,
+    PANEL_TEXT,
+    PREVIEW,
+    SELECTED,
+    TARGET,
+    ClickBoard,
+    Key,
+    Painted,
+    draw_ball,
+    draw_d20,
+    draw_marks,
+    ui_font,
+)
+
+GAME = "big-time-soccer"
+ROWS = ("D1", "D2", "M1", "M2", "A1", "A2")
+COLUMNS = ("L", "C", "R")
+ZONE_W, ZONE_H = 118.0, 70.0
+FIELD = QRectF(44.0, 46.0, 3 * ZONE_W, 6 * ZONE_H)
+GOAL_DEPTH = 22.0
+CARD_W, CARD_H = 92.0, 132.0
+HAND_Y = FIELD.bottom() + GOAL_DEPTH + 40
+PANEL = QRectF(FIELD.right() + 30, 14.0, 300.0, HAND_Y - 14 - 10)
+
+KIND_COLOURS = {
+    "pass": QColor("#2f6fd1"),
+    "dribble": QColor("#2b8f4e"),
+    "any": QColor("#7b4fc9"),
+    "shot": QColor("#c23b2b"),
+    "challenge": QColor("#444c58"),
+    "intercept": QColor("#444c58"),
+    "star": QColor("#a0781a"),
+}
+NO_PLAY = QColor("#9b4a2c")  # the rulebook's red-brown "not here" area
+KIND_WORDS = {
+    "pass": "Pass",
+    "dribble": "Dribble",
+    "any": "Any direction",
+    "shot": "Shot at Net",
+    "challenge": "Challenge",
+    "intercept": "Intercept",
+    "star": "Challenge/Intercept + Star",
+}
+DIRECTION_STEPS = {
+    "ahead": (1, 0),
+    "diagonal-left": (1, -1),
+    "diagonal-right": (1, 1),
+    "left": (0, -1),
+    "right": (0, 1),
+}
+BUTTON_LABELS = {
+    "hold": "Hold the ball",
+    "clear-box": "Clear (goal kick to them)",
+    "goal-kick": "Goal Kick chart",
+    "free-kick": "Take it here",
+    "discard none": "Keep all cards",
+    "reply none": "Let it go",
+    "propose-end": "Propose to end the half",
+    "accept-end": "Accept: end the half",
+    "decline-end": "Decline: play on",
+    "shoot free": "Free Outside shot",
+}
+MODE_LABELS = {"clear-in": "Clear (in play)", "clear-out": "Clear (out of play)"}
+
+
+def load_cards() -> dict[str, dict[str, Any]]:
+    """Card code -> its description from the content file."""
+    return {card["code"]: dict(card) for card in load_game_data(GAME)["cards"]}
+
+
+def card_tooltip(card: Mapping[str, Any]) -> str:
+    """What a card does, in words, for its tooltip."""
+    kind = card["kind"]
+    lines = [card["name"]]
+    if kind in ("pass", "dribble", "any"):
+        dirs = ", ".join(d.replace("-", " ") for d in card.get("directions", ()))
+        distance = card.get("distance", 1)
+        lines.append(f"Moves the ball {dirs} {'1 or 2 zones' if distance == 2 else '1 zone'}.")
+        nxt = card.get("next", "any")
+        lines.append("Next card: either type." if nxt == "any" else f"Next card must be a {nxt.title()}.")
+        if not card.get("defensible", True):
+            lines.append("No defence may answer it.")
+        else:
+            lines.append("An Intercept may answer it." if kind == "pass" else "A Challenge may answer it.")
+        if card.get("outside_shot"):
+            lines.append("Ending in a non-box A zone, it allows a free Outside shot.")
+    elif kind == "shot":
+        lines.append(
+            "Only from your A zones; "
+            + ("from the box, or as an Outside shot." if card.get("inside") else "not from the box (A2C).")
+        )
+    elif kind == "star":
+        lines.append("Answers a Pass or a Dribble; fewer fouls. Best used in your own box.")
+    else:
+        lines.append(f"Answers your opponent's {'Dribble' if kind == 'challenge' else 'Pass'} after the ball moves.")
+    if card.get("no_play"):
+        lines.append("Not playable in your " + ", ".join(card["no_play"]) + ".")
+    return "\n".join(lines)
+
+
+class Board(ClickBoard):
+    """Big Time Soccer board scene (see the module docstring for the click paths)."""
+
+    def __init__(self, config: BoardConfig, parent: Any = None) -> None:
+        super().__init__(config, parent)
+        self.cards = load_cards()
+        self._tips: dict[str, str] = {}
+        self.last_roll: tuple[int, str] | None = None
+        self.setSceneRect(QRectF(0, 0, PANEL.right() + 14, HAND_Y + CARD_H + 18))
+
+    @property
+    def me(self) -> int:
+        return 0 if self.config.perspective is None else self.config.perspective
+
+    # --- geometry: absolute zone (seat 0's grid) <-> the viewer's frame -------------------
+
+    def own(self, absolute: int) -> tuple[int, int]:
+        """(row, column) of an absolute zone in the viewer's frame."""
+        row, col = divmod(absolute, 3)
+        return (row, col) if self.me == 0 else (5 - row, 2 - col)
+
+    def zone_name(self, row: int, col: int) -> str:
+        return ROWS[row] + COLUMNS[col]
+
+    def zone_rect(self, name: str) -> QRectF:
+        """Rectangle of a zone named in the viewer's frame (own D1 at the bottom)."""
+        row, col = ROWS.index(name[:2]), COLUMNS.index(name[2])
+        return QRectF(FIELD.x() + col * ZONE_W, FIELD.y() + (5 - row) * ZONE_H, ZONE_W, ZONE_H)
+
+    # --- click paths ---------------------------------------------------------------------
+
+    def click_paths(self, view: dict[str, Any]) -> dict[str, tuple[Key, ...]]:
+        paths: dict[str, tuple[Key, ...]] = {}
+        for text in view["legal"]:
+            verb, _, arg = text.partition(" ")
+            if verb == "play":
+                code, _, zone = arg.partition(" ")
+                paths[text] = (("card", code), ("zone", zone))
+            elif verb == "passback":
+                paths[text] = (("card", arg), ("keeper",))
+            elif verb == "shoot":
+                paths[text] = (("goal",),) if arg == "free" else (("card", arg), ("goal",))
+            elif verb in ("clear-in", "clear-out"):
+                paths[text] = (("mode", verb), ("goal",) if arg == "goal-line" else ("zone", arg))
+            elif verb in ("discard", "reply") and arg != "none":
+                paths[text] = (("card", arg),)
+            elif verb in ("aimed-kick", "throw-in"):
+                paths[text] = (("zone", arg),)
+        return paths
+
+    def action_label(self, text: str) -> str:
+        if text in BUTTON_LABELS:
+            return BUTTON_LABELS[text]
+        verb, _, arg = text.partition(" ")
+        if verb == "passback":
+            return "Pass back to keeper"
+        if verb == "shoot":
+            return "Shoot" if arg != "free" else BUTTON_LABELS["shoot free"]
+        if verb == "play":
+            return f"Play to {arg.split()[-1]}"
+        return text
+
+    # --- hints -------------------------------------------------------------------------
+
+    def selection_hint(self, selection: tuple[Key, ...]) -> str:
+        if not selection:
+            return ""
+        head = selection[0]
+        if head[0] == "mode":
+            return f"{MODE_LABELS[head[1]]}: click a highlighted zone" + (
+                " or the goal line." if ("goal",) in self.targets else "."
+            )
+        if head[0] == "card":
+            name = self.cards.get(head[1], {}).get("name", head[1])
+            places = []
+            if any(k[0] == "zone" for k in self.targets):
+                places.append("a highlighted zone")
+            if ("keeper",) in self.targets:
+                places.append("your goalkeeper (pass back)")
+            if ("goal",) in self.targets:
+                places.append("the goal to shoot")
+            return f"{name}: click " + " or ".join(places) + "."
+        return ""
+
+    def refusal_hint(self, selection: tuple[Key, ...], key: Key) -> str:
+        view = self.view_data
+        if not view or not view["legal"]:
+            if view and view["state"].get("rolling"):
+                return "Wait for the die."
+            return "It is not your turn."
+        state = view["state"]
+        phase = state["phase"]
+        ball = self.zone_name(*self.own(state["ball"]))
+        if key[0] == "card":
+            card = self.cards.get(key[1], {})
+            kind = card.get("kind", "")
+            if phase == "reply":
+                played = (state.get("pending") or {}).get("card")
+                played_kind = self.cards.get(played, {}).get("kind", "") if played else ""
+                if kind not in ("challenge", "intercept", "star"):
+                    return "Only a defensive card (C, I or Star) can answer, or let it go."
+                if played_kind == "any":
+                    return "No defence may answer an Any Direction card."
+                if (
+                    kind == "challenge"
+                    and played_kind != "dribble"
+                    and (state.get("pending") or {}).get("kind") != "hold"
+                ):
+                    return "A Challenge answers a Dribble (or a hold), not a Pass."
+                if kind == "intercept" and played_kind != "pass":
+                    return "An Intercept answers a Pass, not a Dribble."
+                return f"That card can't be played with the ball in {ball}."
+            if phase != "play":
+                return "Choose one of the highlighted options now."
+            if kind in ("challenge", "intercept", "star"):
+                return "Defensive cards are played in reply to your opponent's Pass or Dribble."
+            if kind == "shot":
+                if not ball.startswith("A"):
+                    return "Shots are taken only from your A zones."
+                return "An Outside shot can't be taken from the box (A2C)."
+            nxt = state.get("next")
+            if nxt in ("pass", "dribble") and kind not in (nxt, "any"):
+                return f"Your last card calls for a {nxt.title()} card next."
+            if ball[:2] in card.get("no_play", ()):
+                return f"This card can't be played from your {ball[:2]}."
+            return f"This card can't move the ball from {ball} anywhere on the field."
+        if key[0] in ("zone", "goal", "keeper"):
+            if selection and selection[0][0] == "card":
+                name = self.cards.get(selection[0][1], {}).get("name", "That card")
+                if key[0] == "goal":
+                    return "Only a Shot card shoots, from your A zones."
+                if key[0] == "keeper":
+                    return "A pass back needs a Pass card, from your D1 or a non-box D2 zone, once per possession."
+                return f"{name} can't take the ball to {key[1]}."
+            if selection and selection[0][0] == "mode":
+                return "A clear goes 1 diagonal forward, 1–2 ahead or across, or a knight's move forward."
+            if key[0] == "goal" and phase == "play":
+                return "Choose a Shot card first (from your A zones)."
+            return "Choose a card from your hand first (or a clear)."
+        return "That can't be used now."
+
+    # --- drawing -----------------------------------------------------------------------
+
+    def set_view(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
+        for event in events or []:
+            if event.get("kind") == "roll" and "roll" in event.get("data", {}):
+                self.last_roll = (int(event["data"]["roll"]), str(event["data"].get("chart", "")))
+        super().set_view(view, events)
+
+    def draw_static(self, view: dict[str, Any]) -> None:
+        self._draw_field()
+
+    def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        state = view["state"]
+        self._draw_ball(state)
+        self._draw_hand(view)
+        self._draw_panel(view)
+
+    def _draw_field(self) -> None:
+        colours = self.config.colours
+        them = 1 - self.me
+
+        def paint(p: QPainter, r: QRectF) -> None:
+            field = QRectF(
+                FIELD.x() - 14, FIELD.y() - GOAL_DEPTH - 10, FIELD.width() + 28, FIELD.height() + 2 * GOAL_DEPTH + 20
+            )
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor("#22302a"))
+            p.drawRoundedRect(field.translated(-self._field_origin()), 12, 12)
+            for i in range(12):
+                p.setBrush(GRASS_LIGHT if i % 2 else GRASS_DARK)
+                p.drawRect(
+                    QRectF(FIELD.x(), FIELD.y() + i * ZONE_H / 2, FIELD.width(), ZONE_H / 2).translated(
+                        -self._field_origin()
+                    )
+                )
+            p.setPen(QPen(LINE, 2.2))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            f = FIELD.translated(-self._field_origin())
+            p.drawRect(f)
+            p.drawLine(QPointF(f.left(), f.center().y()), QPointF(f.right(), f.center().y()))
+            p.drawEllipse(f.center(), ZONE_H * 0.55, ZONE_H * 0.55)
+            # The boxes: each side's D1C zone.
+            for top in (True, False):
+                box = QRectF(f.x() + ZONE_W, f.top() if top else f.bottom() - ZONE_H, ZONE_W, ZONE_H)
+                p.drawRect(box.adjusted(-8, 0, 8, 0))
+            # Zone grid, faint.
+            p.setPen(QPen(QColor(255, 255, 255, 60), 1, Qt.PenStyle.DashLine))
+            for c in (1, 2):
+                p.drawLine(QPointF(f.x() + c * ZONE_W, f.top()), QPointF(f.x() + c * ZONE_W, f.bottom()))
+            for rr in range(1, 6):
+                p.drawLine(QPointF(f.left(), f.top() + rr * ZONE_H), QPointF(f.right(), f.top() + rr * ZONE_H))
+            # Goals: the opponent's at the top, the viewer's own at the bottom.
+            for top, side in ((True, them), (False, self.me)):
+                goal = QRectF(f.x() + ZONE_W + 18, f.top() - GOAL_DEPTH if top else f.bottom(), ZONE_W - 36, GOAL_DEPTH)
+                p.setBrush(QColor("#dfe6ea"))
+                p.setPen(QPen(colours.of(side), 3))
+                p.drawRect(goal)
+
+        origin = self._field_origin()
+        item = Painted(QRectF(origin, QPointF(FIELD.right() + 14, FIELD.bottom() + GOAL_DEPTH + 10)), paint)
+        item.setZValue(-10)
+        self.addItem(item)
+        # Row and column names in the viewer's frame.
+        for name in ROWS:
+            rect = self.zone_rect(name + "L")
+            self.add_text(
+                QPointF(4, rect.center().y() - 8),
+                name,
+                8,
+                MUTED_TEXT,
+                bold=True,
+                width=26,
+                align=Qt.AlignmentFlag.AlignHCenter,
+            )
+        for col, name in enumerate(COLUMNS):
+            rect = self.zone_rect("A2" + name)
+            if col != 1:
+                self.add_text(
+                    QPointF(rect.x(), FIELD.y() - GOAL_DEPTH - 8),
+                    name,
+                    8,
+                    MUTED_TEXT,
+                    bold=True,
+                    width=ZONE_W,
+                    align=Qt.AlignmentFlag.AlignHCenter,
+                )
+        self._draw_zone_items()
+        self._draw_goal_items()
+
+    def _field_origin(self) -> QPointF:
+        return QPointF(FIELD.x() - 14, FIELD.y() - GOAL_DEPTH - 10)
+
+    def _draw_zone_items(self) -> None:
+        """A clickable item per zone with its name, tooltip and marks."""
+        for row in range(6):
+            for col in range(3):
+                name = self.zone_name(row, col)
+                key = ("zone", name)
+                rect = self.zone_rect(name)
+
+                def paint(p: QPainter, r: QRectF, name: str = name, key: Key = key) -> None:
+                    p.setPen(QColor(255, 255, 255, 120))
+                    p.setFont(ui_font(7.5, bold=True))
+                    p.drawText(r.adjusted(6, 4, -6, -4), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, name)
+                    draw_marks(p, r, key, self.targets, self.selection, self.preview_keys())
+
+                item = Painted(rect, paint)
+                self.addItem(item)
+                tip = [name]
+                if name == "D1C":
+                    tip.append("Your box: a foul here gives your opponent a penalty.")
+                elif name == "A2C":
+                    tip.append("Opponent's box: Inside shots are taken from here.")
+                elif name.startswith("A"):
+                    tip.append("Attack zone: Outside shots are taken from here.")
+                self.make_clickable(item, key, "\n".join(tip))
+
+    def _draw_goal_items(self) -> None:
+        """The opponent's goal (shots, clears over the goal line) and your goalkeeper (pass back)."""
+        f = FIELD
+        for key, rect, tip in (
+            (
+                ("goal",),
+                QRectF(f.x() + ZONE_W + 18, f.top() - GOAL_DEPTH, ZONE_W - 36, GOAL_DEPTH),
+                "The opponent's goal: shoot here; a clear out over this line gives a goal kick.",
+            ),
+            (
+                ("keeper",),
+                QRectF(f.x() + ZONE_W + 18, f.bottom(), ZONE_W - 36, GOAL_DEPTH),
+                "Your goalkeeper: discard a Pass card to pass back to him (then a goal kick).",
+            ),
+        ):
+
+            def paint(p: QPainter, r: QRectF, key: Key = key) -> None:
+                p.setPen(QPen(QColor("#9aa8b0"), 0.8))
+                step = r.height() / 3
+                for i in range(1, int(r.width() / step)):
+                    p.drawLine(QPointF(r.left() + i * step, r.top()), QPointF(r.left() + i * step, r.bottom()))
+                for i in (1, 2):
+                    p.drawLine(QPointF(r.left(), r.top() + i * step), QPointF(r.right(), r.top() + i * step))
+                if key == ("keeper",):
+                    p.setPen(Qt.PenStyle.NoPen)
+                    p.setBrush(self.config.colours.of(self.me).darker(130))
+                    p.drawEllipse(r.center(), r.height() * 0.34, r.height() * 0.34)
+                draw_marks(p, r.adjusted(-6, -6, 6, 6), key, self.targets, self.selection, self.preview_keys())
+
+            item = Painted(rect, paint)
+            item.setZValue(1)
+            self.addItem(item)
+            self.make_clickable(item, key, tip)
+
+    def _draw_ball(self, state: dict[str, Any]) -> None:
+        row, col = self.own(state["ball"])
+        rect = self.zone_rect(self.zone_name(row, col))
+        control = state.get("control")
+        colours = self.config.colours
+
+        def paint(p: QPainter, r: QRectF) -> None:
+            c = r.center() + QPointF(0, 4)
+            if control in (0, 1):
+                p.setPen(QPen(colours.of(control), 4))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawEllipse(c, 19, 19)
+            draw_ball(p, c, 13)
+
+        item = Painted(rect, paint)
+        item.setZValue(4)
+        item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        if control in (0, 1):
+            item.setToolTip(f"The ball, controlled by {self.config.team_names[control]}")
+        self.addItem(item)
+
+    # --- cards -------------------------------------------------------------------------
+
+    def _draw_hand(self, view: dict[str, Any]) -> None:
+        state = view["state"]
+        hand = state.get("hand") or []
+        self.add_text(
+            QPointF(FIELD.x() - 30, HAND_Y - 30),
+            "YOUR HAND" if view.get("seat") is not None else "HANDS ARE HIDDEN",
+            8,
+            MUTED_TEXT,
+            bold=True,
+        )
+        limit = state["hand_limits"][self.me] if view.get("seat") is not None else 0
+        x = FIELD.x() - 30
+        for index, code in enumerate(hand):
+            rect = QRectF(x + index * (CARD_W + 10), HAND_Y, CARD_W, CARD_H)
+            key = ("card", code)
+            card = self.cards.get(code, {"code": code, "name": code, "kind": "pass"})
+
+            def paint(p: QPainter, r: QRectF, card: dict[str, Any] = card, key: Key = key) -> None:
+                lit = key in self.targets
+                chosen = key in self.selection
+                shown = key in self.preview_keys()
+                if chosen:
+                    p.translate(0, -8)
+                paint_card(p, r, card)
+                edge = SELECTED if chosen else PREVIEW if shown else TARGET if lit else None
+                if edge is not None:
+                    pen = QPen(edge, 3.2)
+                    if lit and not chosen and not shown:
+                        pen.setStyle(Qt.PenStyle.DashLine)
+                    p.setPen(pen)
+                    p.setBrush(Qt.BrushStyle.NoBrush)
+                    p.drawRoundedRect(r.adjusted(-2, -2, 2, 2), 9, 9)
+
+            item = Painted(rect, paint)
+            item.setZValue(10)
+            self.addItem(item)
+            self.make_clickable(item, key, self._card_tip(code, card))
+        if limit and len(hand) < limit and view["state"]["phase"] != "over":
+            for index in range(len(hand), limit):
+                slot = QRectF(x + index * (CARD_W + 10), HAND_Y, CARD_W, CARD_H)
+
+                def paint_slot(p: QPainter, r: QRectF) -> None:
+                    pen = QPen(QColor(255, 255, 255, 50), 1.4, Qt.PenStyle.DashLine)
+                    p.setPen(pen)
+                    p.setBrush(Qt.BrushStyle.NoBrush)
+                    p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 8, 8)
+
+                self.addItem(Painted(slot, paint_slot))
+
+    def _card_tip(self, code: str, card: Mapping[str, Any]) -> str:
+        tip = self._tips.get(code)
+        if tip is None:
+            tip = self._tips[code] = card_tooltip(card)
+        return tip
+
+    # --- side panel ---------------------------------------------------------------------
+
+    def _draw_panel(self, view: dict[str, Any]) -> None:
+        state = view["state"]
+        names = self.config.team_names
+        x, y, w = PANEL.x(), PANEL.y(), PANEL.width()
+        self.add_panel(PANEL)
+        score = view["score"]
+        them = 1 - self.me
+        half = state.get("half", 1)
+        header = {1: "1st half", 2: "2nd half", 3: "Shoot-out"}.get(half, f"half {half}")
+        self.add_text(
+            QPointF(x + 12, y + 8),
+            f"BIG TIME SOCCER · {header.upper()} · {state.get('mode', '').upper()}",
+            8,
+            MUTED_TEXT,
+            bold=True,
+        )
+        y += 30
+        for side in (them, self.me):
+            self._team_line(QRectF(x + 10, y, w - 20, 44), side, state, score[side])
+            y += 50
+        shootout = state.get("shootout")
+        if shootout:
+            self.add_text(
+                QPointF(x + 12, y),
+                f"Shoot-out: {names[0]} {shootout['goals'][0]}/{shootout['kicks'][0]} · {names[1]} {shootout['goals'][1]}/{shootout['kicks'][1]}",
+                9,
+                PANEL_TEXT,
+                width=w - 24,
+            )
+            y += 20
+        # Piles and the die.
+        self._draw_piles(QRectF(x + 10, y + 4, w - 20, 96), state)
+        y += 108
+        prompt = self._status(view)
+        item = self.add_text(QPointF(x + 12, y), prompt, 10, PANEL_TEXT, bold=True, width=w - 24)
+        y += item.boundingRect().height() + 8
+        nxt = state.get("next")
+        if nxt:
+            self.add_text(
+                QPointF(x + 12, y), f"Next card: {'Pass or Dribble' if nxt == 'any' else nxt.title()}", 9, MUTED_TEXT
+            )
+            y += 18
+        modes = sorted({path[0][1] for path in self.paths.paths.values() if path and path[0][0] == "mode"})
+        loose = self.loose_actions()
+        buttons = [("mode", m) for m in modes] + [("action", t) for t in loose]
+        col_w = (w - 24 - 6) / 2
+        for i, key in enumerate(buttons):
+            rect = QRectF(x + 12 + (i % 2) * (col_w + 6), y + (i // 2) * 32, col_w, 26)
+            label = MODE_LABELS[key[1]] if key[0] == "mode" else self.action_label(key[1])
+            self._mode_or_action_button(rect, label, key)
+
+    def _mode_or_action_button(self, rect: QRectF, label: str, key: Key) -> None:
+        item = self.add_button(rect, label, key)
+        if key[0] == "mode":
+            item.setToolTip(
+                "Clear, keep in play: no card; roll 1–2 to keep the ball."
+                if key[1] == "clear-in"
+                else "Clear out of play: discard a card; the opponent throws in."
+            )
+
+    def _team_line(self, r: QRectF, side: int, state: dict[str, Any], goals: int) -> None:
+        colours, names = self.config.colours, self.config.team_names
+        control = state.get("control") == side
+        yellows = state["yellows"][side]
+        reds = state["reds"][side]
+        hand = state["hand_sizes"][side]
+
+        def paint(p: QPainter, rr: QRectF) -> None:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(255, 255, 255, 34 if control else 16))
+            p.drawRoundedRect(rr, 8, 8)
+            p.setBrush(colours.of(side))
+            p.drawRoundedRect(QRectF(0, 0, 6, rr.height()), 3, 3)
+            p.setPen(PANEL_TEXT)
+            p.setFont(ui_font(10.5, bold=True))
+            p.drawText(
+                QRectF(14, 2, rr.width() - 60, 20),
+                Qt.AlignmentFlag.AlignVCenter,
+                names[side] + ("  ● ball" if control else ""),
+            )
+            p.setFont(ui_font(18, bold=True))
+            p.drawText(
+                QRectF(rr.width() - 50, 0, 42, rr.height()),
+                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                str(goals),
+            )
+            # Chits: yellow discs with their number, red cards as red rectangles; hand size as card backs.
+            cx = 16.0
+            for number in yellows:
+                p.setBrush(QColor("#ffd400"))
+                p.setPen(QPen(QColor("#5a4a00"), 0.8))
+                p.drawEllipse(QPointF(cx + 6, 32), 7, 7)
+                p.setPen(QColor("#222"))
+                p.setFont(ui_font(6.5, bold=True))
+                p.drawText(QRectF(cx - 1, 25, 14, 14), Qt.AlignmentFlag.AlignCenter, str(number))
+                cx += 17
+            for _ in range(reds):
+                p.setBrush(DANGER)
+                p.setPen(QPen(QColor("#3a0000"), 0.8))
+                p.drawRoundedRect(QRectF(cx, 25, 10, 14), 1.5, 1.5)
+                cx += 14
+            for i in range(hand):
+                p.setBrush(CARD_BACK)
+                p.setPen(QPen(QColor("#f0e6d0"), 0.8))
+                p.drawRoundedRect(QRectF(rr.width() - 130 + i * 9, 24, 10, 15), 1.5, 1.5)
+
+        item = Painted(r, paint)
+        self.addItem(item)
+        tip = f"{names[side]}: {hand} card(s) in hand"
+        if yellows:
+            tip += f"; yellow chits {', '.join(map(str, yellows))} (the same number again is a red card)"
+        if reds:
+            tip += f"; {reds} red card(s): hand limit {state['hand_limits'][side]}"
+        item.setToolTip(tip)
+
+    def _draw_piles(self, r: QRectF, state: dict[str, Any]) -> None:
+        deck = state.get("deck_left", 0)
+        stoppage = state.get("stoppage")
+        discards = state.get("discards") or {}
+        top = state.get("last_card")
+        chits = state.get("chits_left", 0)
+        roll = self.last_roll
+        rolling = state.get("rolling")
+        top_card = self.cards.get(top) if top else None
+
+        def paint(p: QPainter, rr: QRectF) -> None:
+            small = QRectF(0, 4, 48, 68)
+            # Deck: a stack of card backs.
+            for i in range(min(4, max(1, deck // 12 + 1)) if deck else 0):
+                paint_card_back(p, small.translated(i * 1.5, -i * 1.5))
+            if not deck:
+                p.setPen(QPen(QColor(255, 255, 255, 60), 1, Qt.PenStyle.DashLine))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRoundedRect(small, 5, 5)
+            caption(p, QRectF(0, 74, 56, 16), f"deck {deck}")
+            # Stoppage deck.
+            sx = 64
+            if stoppage:
+                for i in range(min(3, stoppage["cards_left"])):
+                    paint_card_back(p, small.translated(sx + i * 1.5, -i * 1.5), stoppage=True)
+                caption(p, QRectF(sx - 4, 74, 60, 16), f"+{stoppage['minutes']}′ · {stoppage['cards_left']} left")
+            else:
+                caption(p, QRectF(sx - 4, 74, 60, 16), "no stoppage")
+            # Discard pile: its top card face up.
+            dx = 128
+            if top_card:
+                paint_card(p, QRectF(dx, 4, 48, 68), top_card, compact=True)
+            caption(p, QRectF(dx - 4, 74, 60, 16), f"discards {sum(discards.values())}")
+            # The d20.
+            die = QRectF(rr.width() - 62, 2, 58, 58)
+            draw_d20(p, die, roll[0] if roll else None)
+            label = "rolling…" if rolling else (roll[1].replace("_", " ") if roll and roll[1] else "d20")
+            caption(p, QRectF(rr.width() - 76, 62, 84, 14), label)
+            caption(p, QRectF(rr.width() - 76, 76, 84, 14), f"{chits} chits left")
+
+        item = Painted(r, paint)
+        self.addItem(item)
+        tips = [f"Deck: {deck} card(s) left."]
+        if stoppage:
+            tips.append(f"Stoppage time: {stoppage['minutes']} minute(s), {stoppage['cards_left']} card(s) left.")
+        if top_card:
+            tips.append(f"Discard pile top: {top_card['name']}.")
+        tips.append(f"Yellow-card chits left in the pool: {chits}.")
+        if roll:
+            tips.append(f"Last d20 roll: {roll[0]}.")
+        item.setToolTip("\n".join(tips))
+
+    def _status(self, view: dict[str, Any]) -> str:
+        state = view["state"]
+        names = self.config.team_names
+        mine = bool(view["legal"])
+        phase = state["phase"]
+        control = state.get("control")
+        other = names[1 - control] if control in (0, 1) else ""
+        if view.get("terminal") or phase == "over":
+            winner = view.get("winner")
+            return "Full time: a draw." if winner is None else f"Full time: {names[winner]} win."
+        if state.get("rolling"):
+            return f"Rolling the die ({state['rolling'].replace('_', ' ')})…"
+        pending = state.get("pending") or {}
+        if phase == "reply":
+            card = pending.get("card")
+            what = f"played {self.cards.get(card, {}).get('name', card)}" if card else "tries to hold the ball"
+            if mine:
+                return f"Defend? Your opponent {what}. Click a highlighted defensive card to answer, or let it go."
+            return f"{other} may answer…"
+        if phase == "discard":
+            return "Choose the card to discard." if mine else "Your opponent discards a card…"
+        if phase == "goal_kick":
+            return (
+                "Goal kick: roll on the chart, aim at an M zone, or throw to a D2 zone."
+                if mine
+                else f"{names[control]} takes a goal kick…"
+            )
+        if phase == "free_kick":
+            return "Free kick: take it here, or clear." if mine else f"{names[control]} takes a free kick…"
+        if phase == "end_offer":
+            return "Your opponent proposes to end the half." if mine else "Waiting for the answer to your proposal…"
+        if phase == "shootout":
+            return "Shoot-out kick." if mine else "Shoot-out…"
+        if mine:
+            return "Your ball: choose a card, then a zone — or shoot, clear or hold."
+        return f"{names[control]} has the ball…" if control in (0, 1) else ""
+
+
+def caption(p: QPainter, r: QRectF, text: str) -> None:
+    p.setPen(MUTED_TEXT)
+    p.setFont(ui_font(6.8))
+    p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def paint_card_back(p: QPainter, r: QRectF, stoppage: bool = False) -> None:
+    """The back of an action card (the stoppage deck's in a different shade)."""
+    grad = QLinearGradient(r.topLeft(), r.bottomRight())
+    base = QColor("#2e4a7a") if stoppage else CARD_BACK
+    grad.setColorAt(0, base.lighter(130))
+    grad.setColorAt(1, base.darker(120))
+    p.setBrush(grad)
+    p.setPen(QPen(QColor("#f0e6d0"), 1.2))
+    p.drawRoundedRect(r, 5, 5)
+    p.setPen(QPen(QColor(255, 255, 255, 70), 1))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawEllipse(r.center(), r.width() * 0.25, r.width() * 0.25)
+
+
+def paint_card(p: QPainter, r: QRectF, card: Mapping[str, Any], compact: bool = False) -> None:
+    """An action card: next-type icon and defence mark at the top, a small field showing
+    where the ball goes (no-play rows in red-brown), the type icon and name at the bottom."""
+    kind = card.get("kind", "pass")
+    colour = KIND_COLOURS.get(kind, QColor("#555"))
+    radius = r.width() * 0.09
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor(0, 0, 0, 80))
+    p.drawRoundedRect(r.translated(2, 3), radius, radius)
+    p.setBrush(CARD_FACE)
+    border = QPen(colour, r.width() * 0.06)
+    p.setPen(border)
+    p.drawRoundedRect(r.adjusted(1, 1, -1, -1), radius, radius)
+    if card.get("outside_shot"):
+        # Two-tone border: the Pass+O/S cards.
+        p.setPen(QPen(KIND_COLOURS["shot"], r.width() * 0.03))
+        p.drawRoundedRect(r.adjusted(4, 4, -4, -4), radius * 0.7, radius * 0.7)
+    u = r.width() / 92.0  # drawn at 92 wide; everything scales
+    # Top: the type the next card must be.
+    nxt = card.get("next")
+    if nxt:
+        icon = QRectF(r.x() + 7 * u, r.y() + 7 * u, 18 * u, 18 * u)
+        paint_type_icon(p, icon, nxt)
+    # Defence mark: "I?" / "C?", struck through when no defence is allowed.
+    if kind in ("pass", "dribble", "any"):
+        letter = "I?" if kind == "pass" else "C?" if kind == "dribble" else "C/I"
+        p.setPen(DANGER)
+        p.setFont(ui_font(8.5 * u, bold=True))
+        mark = QRectF(r.right() - 30 * u, r.y() + 6 * u, 24 * u, 18 * u)
+        p.drawText(mark, Qt.AlignmentFlag.AlignCenter, letter)
+        if not card.get("defensible", True):
+            p.setPen(QPen(QColor("#111"), 2 * u))
+            p.drawLine(mark.bottomLeft() + QPointF(2 * u, -4 * u), mark.topRight() + QPointF(-2 * u, 4 * u))
+    # Middle: a small field in the player's own frame.
+    grid = QRectF(r.center().x() - 19 * u, r.y() + 28 * u, 38 * u, 54 * u)
+    zw, zh = grid.width() / 3, grid.height() / 6
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor("#5b9b5f"))
+    p.drawRect(grid)
+    no_play = set(card.get("no_play", ()))
+    no_zone = set(card.get("no_play_zones", ()))
+    for row in range(6):
+        for col in range(3):
+            name = ROWS[row] + COLUMNS[col]
+            if ROWS[row] in no_play or name in no_zone:
+                p.setBrush(NO_PLAY)
+                p.drawRect(QRectF(grid.x() + col * zw, grid.y() + (5 - row) * zh, zw, zh))
+    p.setPen(QPen(QColor(255, 255, 255, 140), 0.6 * u))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawRect(grid)
+    for c in (1, 2):
+        p.drawLine(QPointF(grid.x() + c * zw, grid.top()), QPointF(grid.x() + c * zw, grid.bottom()))
+    for rr in range(1, 6):
+        p.drawLine(QPointF(grid.left(), grid.top() + rr * zh), QPointF(grid.right(), grid.top() + rr * zh))
+    if kind in ("pass", "dribble", "any"):
+        start = QPointF(grid.x() + 1.5 * zw, grid.y() + 3.5 * zh)
+        arrow = QPen(QColor("#111") if kind != "any" else QColor("#3a1f6e"), 1.6 * u)
+        arrow.setCapStyle(Qt.PenCapStyle.RoundCap)
+        for direction in card.get("directions", ()):
+            dr, dc = DIRECTION_STEPS.get(direction, (1, 0))
+            dist = card.get("distance", 1)
+            end = start + QPointF(dc * zw * dist, -dr * zh * dist)
+            p.setPen(arrow)
+            p.drawLine(start, end)
+            p.setBrush(arrow.color())
+            p.drawEllipse(end, 1.8 * u, 1.8 * u)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor("#ffffff"))
+        p.drawEllipse(start, 2.6 * u, 2.6 * u)
+    elif kind == "shot":
+        goal = QRectF(grid.center().x() - 7 * u, grid.top() - 4 * u, 14 * u, 4 * u)
+        p.setBrush(QColor("#ffffff"))
+        p.setPen(QPen(QColor("#111"), 0.6 * u))
+        p.drawRect(goal)
+    # Bottom: the card's own type, large, and its name.
+    icon = QRectF(r.center().x() - 14 * u, r.y() + 86 * u, 28 * u, 24 * u)
+    paint_type_icon(p, icon, kind)
+    if not compact:
+        p.setPen(QColor("#222"))
+        p.setFont(ui_font(5.6 * u, bold=True))
+        p.drawText(
+            QRectF(r.x() + 4 * u, r.y() + 110 * u, r.width() - 8 * u, 20 * u),
+            Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+            short_name(card),
+        )
+
+
+def short_name(card: Mapping[str, Any]) -> str:
+    name = str(card.get("name", card.get("code", "")))
+    return name.split(",")[0].split(" (")[0].replace("Shot at Net - ", "Shot: ")
+
+
+def paint_type_icon(p: QPainter, r: QRectF, kind: str) -> None:
+    """Pass: a curved arrow; Dribble: a zig-zag; Any: both; Shot: a goal; C/I/Star: letters."""
+    colour = KIND_COLOURS.get(kind, QColor("#444"))
+    p.setBrush(colour)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.drawRoundedRect(r, r.height() * 0.3, r.height() * 0.3)
+    white = QPen(QColor("#ffffff"), max(1.0, r.height() * 0.1))
+    white.setCapStyle(Qt.PenCapStyle.RoundCap)
+    white.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+    p.setPen(white)
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    w, h = r.width(), r.height()
+    if kind == "pass":
+        path = QPainterPath()
+        path.moveTo(r.x() + 0.2 * w, r.y() + 0.72 * h)
+        path.quadTo(r.x() + 0.45 * w, r.y() + 0.1 * h, r.x() + 0.8 * w, r.y() + 0.4 * h)
+        p.drawPath(path)
+        p.drawLine(QPointF(r.x() + 0.8 * w, r.y() + 0.4 * h), QPointF(r.x() + 0.62 * w, r.y() + 0.34 * h))
+        p.drawLine(QPointF(r.x() + 0.8 * w, r.y() + 0.4 * h), QPointF(r.x() + 0.74 * w, r.y() + 0.58 * h))
+    elif kind == "dribble":
+        path = QPainterPath()
+        path.moveTo(r.x() + 0.18 * w, r.y() + 0.5 * h)
+        for i, dy in enumerate((-0.22, 0.22, -0.22, 0.22)):
+            path.lineTo(r.x() + (0.3 + 0.13 * i) * w, r.y() + (0.5 + dy) * h)
+        path.lineTo(r.x() + 0.84 * w, r.y() + 0.5 * h)
+        p.drawPath(path)
+    elif kind == "shot":
+        goal = QRectF(r.x() + 0.22 * w, r.y() + 0.25 * h, 0.56 * w, 0.5 * h)
+        p.drawRect(goal)
+        thin = QPen(QColor(255, 255, 255, 150), max(0.6, h * 0.04))
+        p.setPen(thin)
+        for i in (1, 2, 3):
+            p.drawLine(
+                QPointF(goal.x() + goal.width() * i / 4, goal.top()),
+                QPointF(goal.x() + goal.width() * i / 4, goal.bottom()),
+            )
+    else:
+        text = {"any": "P/D", "challenge": "C", "intercept": "I", "star": "C/I★"}.get(kind, kind[:1].upper())
+        p.setPen(QColor("#ffffff"))
+        p.setFont(ui_font(h * (0.42 if len(text) > 2 else 0.62), bold=True))
+        p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)

@@ -1,0 +1,131 @@
+"""The Big Time Soccer board: every legal action is reachable by clicks (cards, zones, goal,
+goalkeeper, buttons), illegal clicks explain themselves, drawing never fails over whole
+random matches, and the hand shown is only the viewer's own."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from soccerdesk.rules import CHANCE, get_game, sample_chance
+from soccerdesk.rules.api import State
+from soccerdesk.ui.boards.base import BoardConfig
+from soccerdesk.ui.boards.big_time_soccer import Board
+
+GAME = "big-time-soccer"
+
+
+def random_match(seed: int, **options: Any) -> list[State]:
+    """Every state of one random match."""
+    rng = random.Random(seed)
+    state = get_game(GAME).new_match(seed=seed, **options)
+    states = [state]
+    while state.current_players():
+        seat = state.current_players()[0]
+        action = sample_chance(state, rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+        state = state.apply(seat, action)
+        states.append(state)
+    return states
+
+
+@pytest.fixture(scope="module")
+def match_states() -> list[State]:
+    return random_match(21) + random_match(22, mode="cup")
+
+
+def decisions(states: list[State]) -> list[dict[str, Any]]:
+    """The view of every seat that must decide (chance steps left out)."""
+    return [s.view(seat) for s in states for seat in s.current_players() if seat != CHANCE]
+
+
+def test_every_legal_action_is_playable_by_clicking_the_board(qtbot: Any, match_states: list[State]) -> None:
+    """Issue 6: cards, zones, the goal, the goalkeeper and buttons produce every legal text."""
+    boards = {0: Board(BoardConfig(GAME, 0)), 1: Board(BoardConfig(GAME, 1))}
+    verbs: set[str] = set()
+    for view in decisions(match_states)[::2]:
+        board = boards[view["seat"]]
+        board.set_view(view)
+        emitted: list[str] = []
+        board.action_chosen.connect(emitted.append)
+        for text in view["legal"]:
+            emitted.clear()
+            assert board.play(text), f"{text}: a step of its click path is not drawn"
+            assert emitted == [text]
+            verbs.add(text.split()[0])
+        board.action_chosen.disconnect(emitted.append)
+    assert {"play", "shoot", "clear-in", "clear-out", "hold", "discard", "reply", "goal-kick", "throw-in"} <= verbs
+
+
+def test_a_card_highlights_the_zones_it_can_reach(qtbot: Any, match_states: list[State]) -> None:
+    """Issue 6: legal zones are highlighted for the chosen card, and only those."""
+    view = next(v for v in decisions(match_states) if any(t.startswith("play ") for t in v["legal"]))
+    board = Board(BoardConfig(GAME, view["seat"]))
+    board.set_view(view)
+    code = next(t.split()[1] for t in view["legal"] if t.startswith("play "))
+    board.click(("card", code))
+    reachable = {("zone", t.split()[2]) for t in view["legal"] if t.startswith(f"play {code} ")}
+    zones = {k for k in board.targets if k[0] == "zone"}
+    assert zones == reachable
+
+
+def test_illegal_clicks_explain_why(qtbot: Any, match_states: list[State]) -> None:
+    """Issue 6: a click that leads to no legal action says why."""
+    views = decisions(match_states)
+    view = next(
+        v
+        for v in views
+        if v["state"]["phase"] == "play"
+        and any(c in ("C", "I", "C3", "I3", "STAR") for c in v["state"]["hand"])
+        and not v["state"]["ball_zone"][v["seat"]].startswith("A")
+    )
+    board = Board(BoardConfig(GAME, view["seat"]))
+    board.set_view(view)
+    defensive = next(c for c in view["state"]["hand"] if c in ("C", "I", "C3", "I3", "STAR"))
+    with qtbot.waitSignal(board.hint) as blocker:
+        board.click(("card", defensive))
+    assert "reply" in blocker.args[0]
+    with qtbot.waitSignal(board.hint) as blocker:
+        board.click(("goal",))
+    assert "Shot" in blocker.args[0]
+    # A card, then a zone it cannot reach.
+    text = next(t for t in view["legal"] if t.startswith("play "))
+    code = text.split()[1]
+    board.click(("card", code))
+    unreachable = next(k for k in (("zone", r + c) for r in ("D1", "A2") for c in "LCR") if k not in board.targets)
+    with qtbot.waitSignal(board.hint) as blocker:
+        board.click(unreachable)
+    assert unreachable[1] in blocker.args[0]
+    # A spectator cannot act.
+    spectator = Board(BoardConfig(GAME, None))
+    spectator.set_view(match_states[60].view(None))
+    with qtbot.waitSignal(spectator.hint) as blocker:
+        spectator.click(("zone", "M1C"))
+    assert blocker.args[0]
+
+
+def test_render_never_fails_over_a_whole_match(qtbot: Any, match_states: list[State]) -> None:
+    """Every state of a league and a cup match draws for both seats and a spectator; the d20 follows the events."""
+    boards = [Board(BoardConfig(GAME, seat)) for seat in (0, 1, None)]
+    for index, state in enumerate(match_states):
+        events = [e.to_json() for e in state.events if e.visible_to(0)]
+        for board in boards if index % 3 == 0 else boards[:1]:
+            view = state.view(board.config.perspective)
+            board.set_view(view, events)
+            if view["legal"]:
+                board.set_preview(view["legal"][0])
+    assert boards[0].last_roll is not None
+    assert all(board.items() for board in boards)
+
+
+def test_only_the_viewers_hand_is_drawn(qtbot: Any, match_states: list[State]) -> None:
+    """Hidden information: the board draws the viewer's cards and never a card key of the other hand."""
+    state = match_states[200]
+    board = Board(BoardConfig(GAME, 0))
+    board.set_view(state.view(0))
+    drawn = {item.data(0) for item in board.items() if isinstance(item.data(0), tuple) and item.data(0)[0] == "card"}
+    assert drawn == {("card", code) for code in state.view(0)["state"]["hand"]}
+    spectator = Board(BoardConfig(GAME, None))
+    spectator.set_view(state.view(None))
+    assert not [item for item in spectator.items() if isinstance(item.data(0), tuple) and item.data(0)[0] == "card"]
