@@ -8,6 +8,7 @@ names the rulebook section or ruling it checks.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -765,3 +766,17 @@ def test_explain_illegal_gives_the_rule() -> None:
     mid = position(ball="M1C", hands=(["SOUT"], []))
     with pytest.raises(IllegalAction, match="A zones"):
         mid.apply(HOME, GAME.parse_action("shoot SOUT"))
+
+
+def test_view_has_every_documented_key_and_says_when_a_reply_is_possible() -> None:
+    """The module docstring lists the view keys the UI builds on."""
+    import soccerdesk.rules.big_time_soccer as package
+
+    documented = set(re.findall(r"^``(\w+)``\s", package.__doc__ or "", re.MULTILINE))
+    state = position(ball="M1C", hands=(["PA1P"], ["I", "SIN"]))
+    state = settle_draws(run(state, (HOME, "play PA1P M2C")), "DA1D")
+    view = state.view(AWAY)["state"]
+    assert documented <= set(view)
+    assert view["can_reply"] is True and view["pending"] == {"kind": "pass", "card": "PA1P"}
+    assert view["card_names"]["I"] == "Intercept" and "PA1P" in view["card_names"]
+    assert view["ball_zone"] == ["M2C", "M1C"]

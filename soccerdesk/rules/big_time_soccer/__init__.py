@@ -40,6 +40,7 @@ The game part of ``view(seat)`` (keys are stable; new ones may be added):
 ``end_offer``       the seat in control proposed to end the half; the other must answer
 ``mode``            ``league`` or ``cup``
 ``shootout``        null, or ``{"goals": [g0, g1], "kicks": [k0, k1]}``
+``card_names``      ``{code: name}`` of every card code this view mentions
 
 Card codes and names are in :attr:`BigTimeSoccer.content` (``cards``) and in
 ``resources/games/big-time-soccer.toml``.

@@ -379,6 +379,12 @@ class BigTimeState(State):
             if self.shootout is None
             else {"goals": [self.shootout[0], self.shootout[1]], "kicks": [self.shootout[2], self.shootout[3]]},
         }
+        shown = set(view["discards"])
+        if view["hand"]:
+            shown.update(view["hand"])
+        if self.phase == "reply" and self.pending is not None and self.pending[1] >= 0:
+            shown.add(cards[self.pending[1]].code)
+        view["card_names"] = {code: t.by_code[code].name for code in sorted(shown)}
         return view
 
     # --- hidden information ----------------------------------------------------------------
