@@ -354,6 +354,26 @@ class Board:
                                 runs.append((dest, between))
                         table[sq] = tuple(runs)
             self.sprints.append(table)
+        # Variant sprint_on_entry: the move that lands on a sprint square may run on forward
+        # inside the zone (squares passed: the landing square and those after it).
+        self.entry_sprints: list[list[tuple[tuple[int, tuple[int, ...]], ...]]] = []
+        zone_of = {sq: zone for end in self.ends for zone in end.sprint_zones for sq in zone}
+        for seat in (0, 1):
+            fwd = self.ends[seat].forward
+            entry_table: list[tuple[tuple[int, tuple[int, ...]], ...]] = [() for _ in range(size)]
+            for sq in self.pitch:
+                if sq in zone_of:
+                    continue
+                found: dict[int, tuple[int, ...]] = {}
+                for entry in self.neighbours[sq]:
+                    if entry not in zone_of:
+                        continue
+                    for k in range(1, n.sprint_length):
+                        dest = entry + fwd * k * self.width
+                        if dest in zone_of[entry] and dest not in self.neighbours[sq]:
+                            found.setdefault(dest, tuple(entry + fwd * j * self.width for j in range(k)))
+                entry_table[sq] = tuple(sorted(found.items()))
+            self.entry_sprints.append(entry_table)
         # Rulings, Pawn Soccer 5: long-pass targets, per variant.
         self.long_targets: dict[str, list[tuple[int, ...]]] = {
             "own_half": [() for _ in range(size)],
@@ -597,6 +617,12 @@ class _Rules:
         self.long_variant: str = options["long_pass"]
         self.closed_area: bool = options["closed_goal_area"]
         self.quick_setup: bool = options["quick_setup"]
+        self.sprint_runs = board.sprints
+        if options["sprint_on_entry"]:
+            self.sprint_runs = [
+                [runs + entry for runs, entry in zip(board.sprints[seat], board.entry_sprints[seat], strict=True)]
+                for seat in (0, 1)
+            ]
 
     # --- legal actions
 
@@ -681,7 +707,7 @@ class _Rules:
             for t, move in steps[sq]:
                 if not cells[t] and (t not in restricted or self._may_enter(cells, seat, sq, t)):
                     out.append(move)
-            for dest, between in b.sprints[seat][sq]:
+            for dest, between in self.sprint_runs[seat][sq]:
                 if (
                     not cells[dest]
                     and not any(cells[t] or t == ball for t in between)
@@ -1332,6 +1358,13 @@ class PawnSoccer(Game):
                 False,
                 "Closed goal-kick areas",
                 "Opposing pawns may not enter a goal-kick area (so goals come from kicks only).",
+            ),
+            Option(
+                "sprint_on_entry",
+                False,
+                "Sprint on entry",
+                "The move that lands on a sprint square may run on forward inside the zone "
+                "(the ruling: only a pawn that starts its move in the zone sprints).",
             ),
             Option(
                 "quick_setup",

@@ -20,7 +20,16 @@ from soccerdesk.rules.api import check_probabilities, sample_chance
 # Option sets each game is checked with besides its defaults.
 VARIANTS: dict[str, list[dict[str, Any]]] = {
     "big-time-soccer": [{}, {"mode": "cup"}],
-    "pawn-soccer": [{}, {"closed_goal_area": True, "long_pass": "opposite_half", "quick_setup": True, "length": "golden_goal"}],
+    "pawn-soccer": [
+        {},
+        {
+            "closed_goal_area": True,
+            "long_pass": "opposite_half",
+            "quick_setup": True,
+            "sprint_on_entry": True,
+            "length": "golden_goal",
+        },
+    ],
     "soccero": [{}, {"extended": True}],
     "soccer-go": [{}],
 }

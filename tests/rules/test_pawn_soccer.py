@@ -167,6 +167,15 @@ def test_sprint_needs_empty_squares_and_entering_a_zone_is_an_ordinary_move() ->
         play(s, BLUE, "move B2-B4")
 
 
+def test_sprint_on_entry_variant_runs_on_from_the_landing_square() -> None:
+    """Variant ``sprint_on_entry``: the move that lands in a zone may continue forward inside it."""
+    s = pos(["B2"], ["D11"], None, options={"sprint_on_entry": True})
+    assert {"move B2-A4", "move B2-A5"} <= legal(s, BLUE)
+    blocked = pos(["B2"], ["A4", "D11"], None, options={"sprint_on_entry": True})
+    assert "move B2-A5" not in legal(blocked, BLUE)
+    assert "move B2-A4" not in legal(pos(["B2"], ["D11"], None), BLUE)
+
+
 # --- passes ------------------------------------------------------------------------
 
 
