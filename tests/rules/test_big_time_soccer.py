@@ -611,32 +611,52 @@ def test_pass_plus_os_strict_variant_only_from_midfield_into_a1(mode: str, free:
 # --- stoppage time and the end of a half ----------------------------------------------------------
 
 
-def test_last_card_drawn_rolls_stoppage_and_builds_the_mini_deck_from_the_discards() -> None:
-    """Rulebook "Stoppage Time": roll the chart; keep the top discard; shuffle the rest into a
-    small deck of the charted size (11-14: 3 minutes, 6 cards)."""
+def _last_card_in_pile() -> BigTimeState:
+    """Home is about to play a Pass with one Any card left in the deck; the rest are discards."""
     state = position(
         ball="M1C",
         hands=(["PA1P", "C", "I", "SIN", "SOUT", "STAR"], ["PA2"] * 4 + ["C", "I"]),
-        discards=["PL2", "PR2", "DA2", "DA2"],
     )
-    # Leave exactly one card in the pile.
     keep = idx("ANY")
     pile = tuple(1 if k == keep else 0 for k in range(len(T.cards)))
-    discard = list(state.discard)
-    for k, n in enumerate(state.pile):
-        if k != keep:
-            discard[k] += n
-        else:
-            discard[k] += n - 1
-    state = replace(state, pile=pile, pile_left=1, discard=tuple(discard))
+    discard = tuple(n - 1 if k == keep else n for k, n in enumerate(state.pile))
+    state = replace(state, pile=pile, pile_left=1, discard=discard)
     state._set_meta(GAME.new_match(seed=0).info, None, ())
-    state = run(state, (HOME, "play PA1P M2C"), (CHANCE, "draw ANY"))
+    return state
+
+
+def test_last_card_drawn_rolls_stoppage_and_builds_the_mini_deck_from_the_discards() -> None:
+    """Rulebook "Stoppage Time": roll the chart; keep the top discard; shuffle the rest into a
+    small deck of the charted size (11-14: 3 minutes, 6 cards)."""
+    state = run(_last_card_in_pile(), (HOME, "play PA1P M2C"), (CHANCE, "draw ANY"))
     assert state.roll == ("stoppage",) and state.pile_left == 0
     state = run(state, (CHANCE, "roll 12"))
     assert state.stoppage == 6 and state.stoppage_minutes == 3
     assert state.discard[idx("PA1P")] == 1 and sum(state.discard) == 1  # the top card stays out
     assert state.pile_left == 72 - 12 - 1
     assert state.view(HOME)["state"]["stoppage"] == {"minutes": 3, "cards_left": 6}
+    # Only the six stoppage cards can be drawn, then the pile is closed.
+    assert state.to_draw == () and state.current_players() == (AWAY,)
+
+
+@pytest.mark.parametrize(
+    ("roll", "minutes", "cards"), [(1, 1, 2), (10, 2, 4), (14, 3, 6), (15, 4, 8), (19, 5, 10), (20, 6, 12)]
+)
+def test_stoppage_chart(roll: int, minutes: int, cards: int) -> None:
+    state = run(_last_card_in_pile(), (HOME, "play PA1P M2C"), (CHANCE, "draw ANY"), (CHANCE, f"roll {roll}"))
+    assert (state.stoppage_minutes, state.stoppage) == (minutes, cards)
+
+
+def test_stoppage_deck_runs_out_after_its_cards() -> None:
+    state = run(_last_card_in_pile(), (HOME, "play PA1P M2C"), (CHANCE, "draw ANY"), (CHANCE, "roll 1"))
+    state = run(state, (AWAY, "reply none"), (HOME, "play ANY A1C"), (CHANCE, "draw DA1D"))
+    assert state.stoppage == 1
+    state = run(state, (HOME, "play DA1D A2C"), (CHANCE, "draw PL2"))
+    assert state.stoppage == 0 and "propose-end" not in legal(state, AWAY)
+    state = run(state, (AWAY, "reply none"))
+    assert "propose-end" in legal(state, HOME)
+    state = run(state, (HOME, "shoot SIN"), (CHANCE, "roll 14"))
+    assert len(state.hands[HOME]) == 5 and state.to_draw == ()  # nothing left to draw
 
 
 def _stoppage(**fields: Any) -> BigTimeState:
