@@ -24,6 +24,11 @@ How a match runs, as decisions of the rules contract:
 * **Penalty**: both seats secretly choose ``penalty 1`` .. ``penalty 3``
   (``current_players() == (0, 1)``); different numbers score, equal numbers are a save.
 
+Options (``new_match(**options)``): ``length`` (``goal_limit`` / ``golden_goal``), ``goals``,
+``turn_limit`` (turns a side; at the limit the higher score wins, level is a draw),
+``long_pass`` (``own_half`` / ``opposite_half``), ``closed_goal_area``, ``sprint_on_entry``
+and ``quick_setup``. ``docs/rulings.md`` says what each changes.
+
 ``view(seat)["state"]`` keys (JSON):
 
 ``board``
