@@ -16,7 +16,8 @@ The tips it follows:
 * saves the C/I+Star cards for its own box and D2 row; never fouls with a normal card in
   its own box (a penalty is 75% a goal);
 * tries to hold when one card short of an Inside shot;
-* burns time when ahead late: no keep-in-play clears, goal kicks thrown in, cards kept;
+* burns time when ahead late (the clock is the deck): no keep-in-play clears (they cost no
+  card), goal kicks thrown in, cards discarded;
 * chooses the Goal Kick chart or the throw-in by comparing their values for its hand.
 """
 
@@ -220,12 +221,10 @@ class HeuristicBot(Bot):
     # --- which card to give up ------------------------------------------------------------
 
     def _discard(self, ctx: _Context, legal: list[Any]) -> Any:
+        # Tips: a hold usually discards the worst card; and the clock is the deck, so when
+        # ahead late every card given up brings the end nearer. In stoppage time with the
+        # deck used up, a discard is also what brings the half to its end.
         cards = [a for a in legal if a.arg != "none"]
-        s = ctx.s
-        if s.pending and s.pending[0] == "hold" and s.stoppage > 0 and s.pile_left == 0:
-            return Act("discard", "none")
-        if s.pending and s.pending[0] == "hold" and ctx.burn_time and not s.stoppage_exhausted():
-            return Act("discard", "none")  # keep cards to use up the clock slowly
         if not cards:
             return legal[0]
         return min(cards, key=lambda a: (ctx.keep_value(ctx.t.by_code[a.arg].index), a.arg))
