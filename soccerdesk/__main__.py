@@ -2,4 +2,6 @@
 
 from soccerdesk.app import main
 
-raise SystemExit(main())
+# The guard matters: the bot process is started with "spawn", which imports this module again.
+if __name__ == "__main__":
+    raise SystemExit(main())

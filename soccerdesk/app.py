@@ -51,6 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from soccerdesk.ui.screenshot import ScreenshotError, take_screenshot
 
         app = _application()
+        _quiet_offscreen()
         try:
             take_screenshot(game_id, Path(path), (width, height))
         except ScreenshotError as exc:
@@ -71,6 +72,17 @@ def _application():  # type: ignore[no-untyped-def]
     app.setOrganizationName("soccerdesk")
     app.setApplicationVersion(__version__)
     return app
+
+
+def _quiet_offscreen() -> None:
+    """Drop the offscreen platform's notice that it cannot size windows; pass on the rest."""
+    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+    def handler(kind: QtMsgType, context: object, message: str) -> None:
+        if "propagateSizeHints" not in message:
+            print(message, file=sys.stderr)
+
+    qInstallMessageHandler(handler)
 
 
 def run_app(data_dir: Path | None = None) -> int:

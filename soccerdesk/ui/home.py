@@ -12,10 +12,11 @@ from __future__ import annotations
 import textwrap
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -127,23 +128,23 @@ class OptionsForm(QWidget):
 
 
 class GameCard(QToolButton):
-    """A checkable card: the game's picture, its title and its one-line summary."""
+    """A checkable card: the game's picture, its title and its one-line summary.
 
-    def __init__(self, game: Game, parent: QWidget | None = None) -> None:
+    Made from the game id at once (the picture needs nothing else); :meth:`fill` adds the
+    title and summary when the game's rules have loaded.
+    """
+
+    def __init__(self, game_id: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.game_id = game.id
-        self.setObjectName(f"game-{game.id}")
+        self.game_id = game_id
+        self.setObjectName(f"game-{game_id}")
         self.setCheckable(True)
         self.setAutoExclusive(True)
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextUnderIcon)
-        pixmap = game_pixmap(game.id, 240, 150, self.devicePixelRatioF() or 1.0)
+        pixmap = game_pixmap(game_id, 240, 150, self.devicePixelRatioF() or 1.0)
         self.setIcon(QIcon(pixmap))
         self.setIconSize(QSize(240, 150))
-        ready = board_available(game.id)
-        summary = game.summary or ""
-        wrapped = "\n".join(textwrap.wrap(summary, 44)) if ready else "(board coming soon)"
-        self.setText(f"{game.title}\n{wrapped}")
-        self.setToolTip(summary)
+        self.setText(f"{game_id}\nloading…")
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(260, 230)
         self.setStyleSheet(
@@ -152,6 +153,17 @@ class GameCard(QToolButton):
             "QToolButton:checked { border: 3px solid #f0e442; background: #26344a; }"
             "QToolButton:focus { border: 3px dashed #f0e442; }"
         )
+
+    def fill(self, game: Game | None, problem: str = "") -> None:
+        """Show the loaded game's title and summary (or why it cannot be played)."""
+        if game is None:
+            self.setText(f"{self.game_id}\n(not available: {problem})")
+            return
+        summary = game.summary or ""
+        ready = board_available(game.id)
+        wrapped = "\n".join(textwrap.wrap(summary, 44)) if ready else "(board coming soon)"
+        self.setText(f"{game.title}\n{wrapped}")
+        self.setToolTip(summary)
 
 
 class HomeScreen(QWidget):
@@ -165,12 +177,8 @@ class HomeScreen(QWidget):
     def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
-        self.games: dict[str, Game] = {}
-        for game_id in GAMES:
-            try:
-                self.games[game_id] = get_game(game_id)
-            except ImportError:  # a game whose rules are not written yet is not offered
-                continue
+        self.games: dict[str, Game] = {}  # filled as the rules load (see _collect_loaded)
+        self.levels: list[tuple[str, str]] | None = None
         self.cards: dict[str, GameCard] = {}
         self.options_form: OptionsForm | None = None
 
@@ -179,10 +187,10 @@ class HomeScreen(QWidget):
         title = QLabel("<h1>soccerdesk</h1><p>Four tabletop soccer games. Pick one, pick an opponent, kick off.</p>")
         left.addWidget(title)
         grid = QGridLayout()
-        for index, game in enumerate(self.games.values()):
-            card = GameCard(game)
-            card.toggled.connect(lambda on, gid=game.id: on and self.select_game(gid))
-            self.cards[game.id] = card
+        for index, game_id in enumerate(GAMES):
+            card = GameCard(game_id)
+            card.toggled.connect(lambda on, gid=game_id: on and self.select_game(gid))
+            self.cards[game_id] = card
             grid.addWidget(card, index // 2, index % 2)
         left.addLayout(grid, 1)
         recent_box = QGroupBox("Recent matches")
@@ -208,12 +216,7 @@ class HomeScreen(QWidget):
         form = QFormLayout(setup)
         self.opponent = QComboBox()
         self.opponent.setObjectName("opponent")
-        for label, name in bot_levels():
-            self.opponent.addItem(f"Computer — {label}", ("bot", name))
-            self.opponent.setItemData(self.opponent.count() - 1, LEVEL_HELP.get(name, ""), Qt.ItemDataRole.ToolTipRole)
         self.opponent.addItem("A friend on this computer (hot-seat)", ("human", None))
-        normal = self.opponent.findText("Computer — normal")
-        self.opponent.setCurrentIndex(max(0, normal))
         self.opponent.setToolTip("Who plays the other team")
         form.addRow("Opponent", self.opponent)
         self.side = QComboBox()
@@ -276,12 +279,48 @@ class HomeScreen(QWidget):
         outer.addLayout(right, 2)
 
         self.refresh_recent()
-        playable = [g for g in self.cards if board_available(g)] or list(self.cards)
-        last = str(settings.get("home/game", ""))
-        if last in playable:
-            self.cards[last].setChecked(True)
-        elif playable:
-            self.cards[playable[0]].setChecked(True)
+        self.start_button.setEnabled(False)
+        # The rules of the four games take a moment to load: the window shows at once and
+        # the cards fill in as each game arrives from a worker thread.
+        self._loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soccerdesk-load")
+        self._loading: dict[str, Future[Any]] = {gid: self._loader.submit(get_game, gid) for gid in GAMES}
+        self._levels_future = self._loader.submit(bot_levels)
+        self._loader.shutdown(wait=False)
+        self._poll = QTimer(self)
+        self._poll.setInterval(30)
+        self._poll.timeout.connect(self._collect_loaded)
+        self._poll.start()
+
+    @property
+    def loaded(self) -> bool:
+        """Every game and the bot levels are loaded (the Kick off button works)."""
+        return not self._loading and self.levels is not None
+
+    def _collect_loaded(self) -> None:
+        for game_id, future in list(self._loading.items()):
+            if not future.done():
+                continue
+            del self._loading[game_id]
+            try:
+                self.games[game_id] = future.result()
+                self.cards[game_id].fill(self.games[game_id])
+            except Exception as exc:  # a game whose rules fail to load is shown as unavailable, not fatal
+                self.cards[game_id].fill(None, str(exc) or type(exc).__name__)
+                self.cards[game_id].setEnabled(False)
+        if self.levels is None and self._levels_future.done():
+            self.levels = self._levels_future.result()
+            for index, (label, name) in enumerate(self.levels):
+                self.opponent.insertItem(index, f"Computer — {label}", ("bot", name))
+                self.opponent.setItemData(index, LEVEL_HELP.get(name, ""), Qt.ItemDataRole.ToolTipRole)
+            self.opponent.setCurrentIndex(max(0, self.opponent.findText("Computer — normal")))
+        if self.game_id is None:
+            playable = [g for g in GAMES if g in self.games and board_available(g)]
+            last = str(self.settings.get("home/game", ""))
+            if last in playable or (playable and not self._loading):
+                self.cards[last if last in playable else playable[0]].setChecked(True)
+        self.start_button.setEnabled(self.levels is not None and self.game_id in self.games)
+        if self.loaded:
+            self._poll.stop()
 
     # --- state -------------------------------------------------------------------
 
@@ -296,6 +335,9 @@ class HomeScreen(QWidget):
         if not self.cards[game_id].isChecked():
             self.cards[game_id].setChecked(True)
             return
+        if game_id not in self.games:
+            self.message.setText("This game is still loading…")
+            return
         if self.options_form is not None:
             self.options_form.deleteLater()
         self.options_form = OptionsForm(self.games[game_id])
@@ -303,6 +345,7 @@ class HomeScreen(QWidget):
         self.options_box.setTitle(f"Options — {self.games[game_id].title}")
         self.message.setText("" if board_available(game_id) else "The board of this game is not drawn yet.")
         self.settings.set("home/game", game_id)
+        self.start_button.setEnabled(self.levels is not None)
 
     def set_opponent(self, bot: str | None) -> None:
         """Choose the opponent: a bot name, or ``None`` for hot-seat (also used by tests)."""
@@ -338,7 +381,10 @@ class HomeScreen(QWidget):
             self.message.setText("The two teams need different colours.")
             return
         game_id = self.game_id
-        if game_id is None or not board_available(game_id):
+        if game_id is None or game_id not in self.games or self.levels is None:
+            self.message.setText("Still loading the games: a moment, please.")
+            return
+        if not board_available(game_id):
             self.message.setText("The board of this game is not drawn yet: choose another game.")
             return
         for seat in (0, 1):

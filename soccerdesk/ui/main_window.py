@@ -10,6 +10,7 @@ import importlib
 import importlib.util
 import json
 from collections.abc import Mapping
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from soccerdesk import __version__
 from soccerdesk.rules import CorruptRecord, Game, RulesError, UnknownGame, get_game
 from soccerdesk.ui.art import app_icon
 from soccerdesk.ui.boards import BoardMissing
+from soccerdesk.ui.bot_pool import shared_bot_pool
 from soccerdesk.ui.help import HelpDialog
 from soccerdesk.ui.home import HomeScreen, MatchSetup
 from soccerdesk.ui.match_view import MatchView, team_colours
@@ -54,9 +56,11 @@ def read_record(path: Path) -> tuple[Game, dict[str, Any]]:
 class MainWindow(QMainWindow):
     """soccerdesk's one window."""
 
-    def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: AppSettings, bot_pool: Executor | None = None, parent: QWidget | None = None) -> None:
+        """``bot_pool``: where bots think (default: the app's bot process, :mod:`soccerdesk.ui.bot_pool`)."""
         super().__init__(parent)
         self.settings = settings
+        self.bot_pool = bot_pool
         self.setWindowTitle("soccerdesk")
         self.setWindowIcon(app_icon())
         self.pages = QStackedWidget()
@@ -132,6 +136,7 @@ class MainWindow(QMainWindow):
                 seed=setup.seed,
                 options=setup.options,
                 autosave=new_autosave_path(self.settings.autosave_dir, setup.game_id),
+                bot_pool=self._bot_pool(),
             )
         except RulesError as exc:
             self._error("This match cannot start", str(exc))
@@ -157,6 +162,11 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"soccerdesk — {session.game.title}")
         self._update_actions()
         session.start()
+
+    def _bot_pool(self) -> Executor:
+        if self.bot_pool is None:
+            self.bot_pool = shared_bot_pool()
+        return self.bot_pool
 
     def rematch(self) -> None:
         if self.session is None:
@@ -239,7 +249,7 @@ class MainWindow(QMainWindow):
             else new_autosave_path(self.settings.autosave_dir, game.id)
         )
         try:
-            session = LocalSession(game, players, record=record, autosave=autosave)
+            session = LocalSession(game, players, record=record, autosave=autosave, bot_pool=self._bot_pool())
         except (RulesError, ValueError) as exc:
             self._error("This match cannot be resumed", str(exc))
             return False

@@ -27,6 +27,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QPainter, QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
+    QGraphicsItem,
     QGraphicsView,
     QHBoxLayout,
     QLabel,
@@ -102,6 +103,15 @@ class BoardView(QGraphicsView):
         self.setMinimumSize(320, 240)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def cache_items(self) -> None:
+        """Keep every board item as a pixmap: animations over the board then cost a copy, not a repaint."""
+        scene = self.scene()
+        if scene is None:
+            return
+        for item in scene.items():
+            if item.cacheMode() == QGraphicsItem.CacheMode.NoCache:
+                item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def fit(self) -> None:
         scene = self.scene()
@@ -369,6 +379,7 @@ class MatchView(QWidget):
         self._keyboard_index = -1
         self.keyboard_label.setText("")
         self.board.set_view(view, events)
+        self.view.cache_items()
         self.view.fit()
         self._update_header(view)
         if self.stack.currentWidget() is not self.summary_page:

@@ -56,7 +56,7 @@ import time
 import traceback
 from abc import abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from soccerdesk.bots import Bot, make_bot
 from soccerdesk.rules import CHANCE, Game, IllegalAction, RulesError, State, sample_chance
+from soccerdesk.ui import bot_pool as bot_pool_module
 
 APP_KEY = "app"
 """Key of the app's own data (players, names) inside a saved match record.
@@ -210,12 +211,15 @@ class LocalSession(MatchSession):
         record: Mapping[str, Any] | None = None,
         autosave: Path | None = None,
         bot_factory: Callable[[str, str], Bot] = make_bot,
+        bot_pool: Executor | None = None,
         parent: QObject | None = None,
     ) -> None:
         """A new match (``seed``, ``options``) or one resumed from ``record``.
 
         ``record`` is a saved match record; it must replay (``CorruptRecord`` otherwise).
-        ``bot_factory(name, game_id)`` makes the bots (tests pass their own).
+        Bots think in ``bot_pool`` (a process pool, see :mod:`soccerdesk.ui.bot_pool`) when
+        given; otherwise on a thread of this process, made by ``bot_factory(name, game_id)``
+        (tests pass their own bots that way).
         """
         super().__init__(game, parent)
         if any(p.kind == "remote" for p in players):
@@ -234,9 +238,13 @@ class LocalSession(MatchSession):
         salt = f"{start.info.seed}:{start.ply}"
         self._chance_rng = random.Random(salt)
         self._bot_rngs = {seat: random.Random(f"{salt}:{seat}") for seat in (0, 1)}
-        self._bots: dict[int, Bot] = {
-            seat: bot_factory(p.bot or "heuristic", game.id) for seat, p in enumerate(players) if p.kind == "bot"
+        self._bot_pool = bot_pool
+        bot_seats = [seat for seat, p in enumerate(players) if p.kind == "bot"]
+        self._bots: dict[int, Bot | None] = {
+            seat: None if bot_pool is not None else bot_factory(self._bot_name(seat), game.id) for seat in bot_seats
         }
+        for seat in bot_seats if bot_pool is not None else ():
+            bot_pool.submit(bot_pool_module.warm_up, game.id, self._bot_name(seat))  # type: ignore[union-attr]
         self._executor: ThreadPoolExecutor | None = None
         self._generation = 0  # bumps on undo/close so a late bot answer is dropped
         self._thinking: set[int] = set()
@@ -335,6 +343,7 @@ class LocalSession(MatchSession):
             options=self.state.options,
             autosave=new_autosave_path(self.autosave.parent, self.game.id) if self.autosave else None,
             bot_factory=self._bot_factory,
+            bot_pool=self._bot_pool,
             parent=self.parent(),
         )
 
@@ -342,6 +351,9 @@ class LocalSession(MatchSession):
         self._closed = True
         self._generation += 1
         self._poll.stop()
+        for _generation, _seat, future in self._answers:
+            future.cancel()  # a decision still queued for the bot process is not needed any more
+        self._answers = []
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
@@ -475,13 +487,26 @@ class LocalSession(MatchSession):
 
     # --- bots -----------------------------------------------------------------------
 
+    def _bot_name(self, seat: int) -> str:
+        return self.players[seat].bot or "heuristic"
+
     def _start_bot(self, seat: int) -> None:
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="soccerdesk-bot")
         self._thinking.add(seat)
         self.status.emit(f"{self.players[seat].name} is thinking…")
-        generation, state, bot, rng = self._generation, self.state, self._bots[seat], self._bot_rngs[seat]
-        future = self._executor.submit(_think, state, seat, bot, rng)
+        generation, state, rng = self._generation, self.state, self._bot_rngs[seat]
+        future: Future[tuple[str, str]]
+        bot = self._bots[seat]
+        if bot is None:
+            assert self._bot_pool is not None
+            record = self.game.dump(state)
+            seed = rng.randrange(2**62)
+            future = self._bot_pool.submit(
+                bot_pool_module.think, self.game.id, record, seat, self._bot_name(seat), seed
+            )
+        else:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="soccerdesk-bot")
+            future = self._executor.submit(_think, state, seat, bot, rng)
         self._answers.append((generation, seat, future))
         if not self._poll.isActive():
             self._poll.start()

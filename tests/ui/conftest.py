@@ -29,6 +29,7 @@ def window(qtbot, settings: AppSettings) -> Iterator[MainWindow]:
     qtbot.addWidget(win)
     win.resize(1200, 780)
     win.show()
+    qtbot.waitUntil(lambda: win.home.loaded, timeout=20_000)
     yield win
     win.close()
 

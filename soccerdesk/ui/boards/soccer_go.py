@@ -121,6 +121,9 @@ class SoccerGoBoard(ClickBoard):
     def __init__(self, config: Any, parent: Any = None) -> None:
         super().__init__(config, parent)
         self.windows = timing_windows()
+        self._lit: set[Key] = set()
+        self._chosen: set[Key] = set()
+        self._previewed: set[Key] = set()
 
     def click_paths(self, view: dict[str, Any]) -> dict[str, tuple[Key, ...]]:
         return {text: path_of(text) for text in view.get("legal", [])}
@@ -186,6 +189,8 @@ class SoccerGoBoard(ClickBoard):
         state = view.get("state") or {}
         me = self.seat(view)
         other = 1 - me
+        # Asked by every item's paint: worked out once per drawing, not once per paint.
+        self._lit, self._chosen, self._previewed = self.targets, set(self.selection), self.preview_keys()
         self.add_panel(QRectF(0, 0, WIDTH, 640))
         self._draw_opponent(state, other)
         self._draw_info(state, me)
@@ -345,7 +350,7 @@ class SoccerGoBoard(ClickBoard):
                     Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
                     direction if not closed else f"{direction}\n(closed)",
                 )
-                draw_marks(p, r.adjusted(6, 30, -6, -6), key, self.targets, self.selection, self.preview_keys())
+                draw_marks(p, r.adjusted(6, 30, -6, -6), key, self._lit, tuple(self._chosen), self._previewed)
 
             item = Painted(rect, paint)
             self.addItem(item)
@@ -436,7 +441,7 @@ class SoccerGoBoard(ClickBoard):
                 r.adjusted(12, 24, -8, -6), Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap, info.get("text", "")
             )
             if clickable:
-                mark_card(p, r, key in self.targets, key in self.selection, key in self.preview_keys())
+                mark_card(p, r, key in self._lit, key in self._chosen, key in self._previewed)
 
         item = Painted(rect, paint)
         self.addItem(item)
@@ -481,7 +486,7 @@ class SoccerGoBoard(ClickBoard):
                 if gone:
                     p.setPen(QPen(QColor("#1d1d1d"), 3))
                     p.drawLine(r.topLeft() + QPointF(8, 8), r.bottomRight() - QPointF(8, 8))
-                mark_card(p, r, key in self.targets, key in self.selection, key in self.preview_keys())
+                mark_card(p, r, key in self._lit, key in self._chosen, key in self._previewed)
 
             item = Painted(rect, paint)
             self.addItem(item)

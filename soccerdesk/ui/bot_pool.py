@@ -1,0 +1,55 @@
+"""Bots think in a separate process, so the window never waits for them.
+
+A bot thread in the UI process would share the interpreter lock with the UI thread: a
+searching bot then holds up every repaint by milliseconds at a time. In a worker process the
+UI thread keeps its interpreter to itself.
+
+The worker gets the match record (not the state: a record is small, JSON-able and replays
+exactly), replays it, asks the bot and answers the action text. This module imports neither
+Qt nor anything of the UI: the worker process loads only the rules and the bots.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import traceback
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from soccerdesk.bots import Bot, make_bot
+from soccerdesk.rules import get_game
+
+_bots: dict[tuple[str, str, int], Bot] = {}  # in the worker: one bot per (name, game, seat), kept between turns
+_pool: ProcessPoolExecutor | None = None
+
+
+def warm_up(game_id: str, bot_name: str) -> str:
+    """In the worker: load the game and its bot before the first decision is asked for."""
+    get_game(game_id)
+    make_bot(bot_name, game_id)
+    return "ready"
+
+
+def think(game_id: str, record: dict[str, Any], seat: int, bot_name: str, seed: int) -> tuple[str, str]:
+    """In the worker: the bot's action text for ``seat`` in the position ``record`` reaches.
+
+    Returns ``(text, "")``, or ``("", traceback)`` when the bot failed.
+    """
+    try:
+        state = get_game(game_id).load(record)
+        bot = _bots.get((bot_name, game_id, seat))
+        if bot is None:
+            bot = _bots[(bot_name, game_id, seat)] = make_bot(bot_name, game_id)
+        return str(bot.decide(state, seat, random.Random(seed))), ""
+    except Exception:  # the UI falls back to a legal action: a bot bug must not end the match
+        return "", traceback.format_exc(limit=4)
+
+
+def shared_bot_pool() -> Executor:
+    """The app's one bot process (started on first use, ended when the app exits)."""
+    global _pool
+    if _pool is None:
+        # spawn: a forked copy of a process running Qt threads is not safe to use.
+        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    return _pool
