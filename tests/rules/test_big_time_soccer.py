@@ -783,6 +783,9 @@ def test_explain_illegal_gives_the_rule() -> None:
         state.apply(HOME, GAME.parse_action("shoot SIN"))
     with pytest.raises(IllegalAction, match="does not decide"):
         state.apply(AWAY, GAME.parse_action("reply none"))
+    clearing = run(position(ball="M1L", hands=(["C"], [])), (HOME, "clear-out M1L"))
+    with pytest.raises(IllegalAction, match="costs a card"):
+        clearing.apply(HOME, GAME.parse_action("discard none"))
     mid = position(ball="M1C", hands=(["SOUT"], []))
     with pytest.raises(IllegalAction, match="A zones"):
         mid.apply(HOME, GAME.parse_action("shoot SOUT"))
@@ -800,3 +803,25 @@ def test_view_has_every_documented_key_and_says_when_a_reply_is_possible() -> No
     assert view["can_reply"] is True and view["pending"] == {"kind": "pass", "card": "PA1P"}
     assert view["card_names"]["I"] == "Intercept" and "PA1P" in view["card_names"]
     assert view["ball_zone"] == ["M2C", "M1C"]
+
+
+def test_random_matches_keep_all_72_cards_and_hand_limits() -> None:
+    """Every card is always in exactly one place: a hand, the pile or the discard pile."""
+    for seed in range(3):
+        state = GAME.new_match(seed=seed, mode="cup")
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            total = sum(state.pile) + sum(state.discard) + len(state.hands[0]) + len(state.hands[1])
+            assert total == 72 and state.pile_left == sum(state.pile)
+            for seat in (0, 1):
+                assert len(state.hands[seat]) <= 6
+                if state.current_players() != (CHANCE,) and state.stoppage < 0:
+                    assert len(state.hands[seat]) >= state.hand_limit(seat) - 1
+            seat = state.current_players()[0]
+            if seat == CHANCE:
+                action = sample_chance(state, rng)
+            else:
+                options = state.legal_actions(seat)
+                action = options[rng.randrange(len(options))]
+            state = state.apply(seat, action)
+        assert state.winner in (0, 1)  # cup: always decided

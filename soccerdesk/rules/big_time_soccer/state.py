@@ -491,6 +491,8 @@ class _Explainer:
             if s.end_blocked:
                 return "the end of the half was just declined; play a card first"
             return "the half can be ended only once all stoppage cards are in hand"
+        if a.verb == "discard" and a.arg == "none":
+            return "this clear costs a card: choose the card to discard"
         if a.verb == "reply" and card is not None:
             return f"{card.name} cannot answer this play here"
         return f"{a} is not a legal action now"
