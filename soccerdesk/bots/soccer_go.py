@@ -215,7 +215,7 @@ class HeuristicBot(Bot):
     def _effects_in_hand(self, state: SoccerGoState, seat: int, side: int) -> list[str]:
         """Card ids whose effect ``seat`` could use: its own cards, and a Joker's discarded copies."""
         cards = state.rules.data.cards
-        out = []
+        out: list[str] = []
         for card_id in state.hands[seat]:
             card = cards[card_id]
             if card.side != side:
@@ -414,7 +414,7 @@ class HeuristicBot(Bot):
         if state.phase == OVER:
             w = state.winner
             return 0.0 if w is None else (1.0 if w == seat else -1.0)
-        diff = state.goals[seat] - state.goals[1 - seat]
+        diff: float = state.goals[seat] - state.goals[1 - seat]
         if state.first >= 0 and state.phase in (PASS, SHOT, NARROW):
             lead = self.attack_value(state)
             diff += lead if state.attacker == seat else -lead

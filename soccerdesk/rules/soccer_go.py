@@ -463,7 +463,7 @@ class SoccerGoState(State):
     def _r(self, **changes: Any) -> SoccerGoState:
         """A copy with ``changes``, keeping the match info (options) for the rest of ``_apply``."""
         new = replace(self, **changes)
-        object.__setattr__(new, "_info", self._info)
+        object.__setattr__(new, "_info", self.info)
         return new
 
     # --- who is who ---------------------------------------------------------------------
@@ -496,6 +496,20 @@ class SoccerGoState(State):
     def cards_allowed(self) -> bool:
         """Power cards are used in regulation only (rulebook 10 and 11)."""
         return bool(self.options["power_cards"]) and not self.extra_time and self.phase != KICK
+
+    @property
+    def phase_name(self) -> str:
+        """The phase as the view names it (``pass``, ``shot``, ``block``...)."""
+        return PHASE_NAMES[self.phase]
+
+    @property
+    def period_name(self) -> str:
+        """``first-half``, ``second-half``, ``extra-time``, ``shootout`` or ``full-time``."""
+        return self._period()
+
+    def hand_counts(self, seat: int) -> tuple[int, int]:
+        """How many attacking and defending cards ``seat`` holds (public: the backs show it)."""
+        return self.side_count(seat, ATTACKING), self.side_count(seat, DEFENDING)
 
     def side_count(self, seat: int, side: int) -> int:
         cards = self.rules.data.cards
@@ -729,7 +743,7 @@ class SoccerGoState(State):
         phase = self.phase
         if phase in SIMULTANEOUS:
             choice = list(self.choice)
-            choice[seat] = action  # type: ignore[assignment]
+            choice[seat] = action  # type: ignore[call-overload]
             if choice[1 - seat] is None:
                 events.append(Event("chosen", f"Seat {seat} has chosen.", {"seat": seat}))
                 return self._r(choice=(choice[0], choice[1]))

@@ -1,0 +1,777 @@
+"""Soccer-Go rules, one small real position per rule.
+
+Positions are reached through the public contract only: the coin toss and every dealt or
+drawn power card are chance actions, so a test deals exactly the hands it needs.
+Rulebook: ../shared/rules/soccer-go.txt; rulings: RULINGS.md, Soccer-Go section.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+import pytest
+
+from soccerdesk.resources import load_game_data
+from soccerdesk.rules import CHANCE, IllegalAction, get_game
+from soccerdesk.rules.soccer_go import (
+    KEEP,
+    NO_CARD,
+    Draw,
+    Keep,
+    Mark,
+    PassTo,
+    Play,
+    Remove,
+    Retire,
+    Save,
+    Shoot,
+    Show,
+    SoccerGoDataError,
+    SoccerGoState,
+    Swap,
+    Toss,
+    load_data,
+)
+
+GAME = get_game("soccer-go")
+
+# Fillers for hands a test does not set, first come first served (never a card dealt elsewhere).
+FILLERS = {
+    "att0": ("att-bogey", "attacking-gk", "att-block-3", "dribble"),
+    "def0": ("def-bogey", "high-press", "def-block-3", "narrow-shot"),
+    "att1": ("att-block-1", "att-block-2", "att-block-3", "att-bogey", "attacking-gk"),
+    "def1": ("def-block-1", "def-block-2", "def-block-3", "def-bogey", "high-press"),
+}
+
+
+def kick_off(
+    att0: Iterable[str] | None = None,
+    def0: Iterable[str] | None = None,
+    att1: Iterable[str] | None = None,
+    def1: Iterable[str] | None = None,
+    first: int = 0,
+    **options: object,
+) -> SoccerGoState:
+    """Toss and deal (seat 0 attacking cards, seat 1 attacking, seat 0 defending, seat 1 defending)."""
+    hands = {"att0": att0, "def0": def0, "att1": att1, "def1": def1}
+    used = {c for cards in hands.values() if cards is not None for c in cards}
+    for key, cards in hands.items():
+        if cards is None:
+            cards = [c for c in FILLERS[key] if c not in used][:2]
+            used.update(cards)
+            hands[key] = cards
+    state = GAME.new_match(seed=1, **options).apply(CHANCE, Toss(first))
+    if options.get("power_cards", True):
+        for key in ("att0", "att1", "def0", "def1"):
+            for card in hands[key]:  # type: ignore[union-attr]
+                state = state.apply(CHANCE, Draw(card))
+    assert isinstance(state, SoccerGoState)
+    return state
+
+
+def pass_(state: SoccerGoState, to: int | tuple[int, ...], mark: int | tuple[int, ...]) -> SoccerGoState:
+    """Both secret choices of one pass: the attacker's number(s), the defender's mark(s)."""
+    to = (to,) if isinstance(to, int) else to
+    mark = (mark,) if isinstance(mark, int) else mark
+    nxt = state.apply(state.attacker, PassTo(to)).apply(state.defender, Mark(mark))
+    assert isinstance(nxt, SoccerGoState)
+    return nxt
+
+
+def passes(state: SoccerGoState, numbers: Iterable[int]) -> SoccerGoState:
+    """Unmarked passes to ``numbers`` (the defender marks another open number each time)."""
+    for n in numbers:
+        other = next(m for m in state.available() if m != n)
+        state = pass_(state, n, other)
+    return state
+
+
+def shot(state: SoccerGoState, shoot: str, save: str) -> SoccerGoState:
+    nxt = state.apply(state.attacker, Shoot(shoot)).apply(state.defender, Save(save))
+    assert isinstance(nxt, SoccerGoState)
+    return nxt
+
+
+def act(state: SoccerGoState, seat: int, text: str) -> SoccerGoState:
+    nxt = state.apply(seat, GAME.parse_action(text))
+    assert isinstance(nxt, SoccerGoState)
+    return nxt
+
+
+def arrange(state: SoccerGoState, **changes: object) -> SoccerGoState:
+    """The same position with ``changes`` (a pile or discard pile set up for one test).
+
+    Reaching these by play would take a dozen turns; the result is a position the rules
+    can reach (cards only move between hands, piles and discards).
+    """
+    new = state._r(**changes)
+    new._set_meta(state.info, state._history, ())
+    return new
+
+
+def play(state: SoccerGoState, seat: int, card: str) -> SoccerGoState:
+    """``seat`` plays ``card``; if the other seat may answer with a BLOCK, it declines."""
+    state = act(state, seat, f"play {card}")
+    if state.phase_name == "block":
+        state = act(state, 1 - seat, "no card")
+    return state
+
+
+def texts(state: SoccerGoState, seat: int) -> list[str]:
+    return [str(a) for a in state.legal_actions(seat)]
+
+
+def kinds(state: SoccerGoState) -> list[str]:
+    return [e.kind for e in state.events]
+
+
+# --- set-up, passing and marking ---------------------------------------------------------
+
+
+def test_coin_toss_picks_first_attacker_and_deal_is_two_plus_two() -> None:
+    """Rulings 3 and 5: coin toss; 2 attacking + 2 defending power cards each."""
+    s = GAME.new_match(seed=3)
+    assert s.current_players() == (CHANCE,)
+    assert sorted(str(a) for a, _ in s.chance_outcomes()) == ["toss 0", "toss 1"]
+    s = kick_off(first=1)
+    assert s.attacker == 1 and s.phase_name == "pass"
+    assert s.view(0)["state"]["hand"] == sorted(["att-bogey", "attacking-gk", "def-bogey", "high-press"])
+    assert s.view(0)["state"]["hand_counts"] == [[2, 2], [2, 2]]
+    assert not set(s.hands[1]) & set(s.view(0)["state"]["hand"])  # the other hand stays hidden
+    assert s.view(0)["state"]["piles"] == {"attacking": 9, "defending": 9}
+
+
+def test_deal_draws_are_weighted_by_what_is_left_in_the_pile() -> None:
+    """A draw is a chance node over the remaining cards: no stored pile order."""
+    s = GAME.new_match(seed=1).apply(CHANCE, Toss(0)).apply(CHANCE, Draw("shoot"))
+    outcomes = dict((str(a), p) for a, p in s.chance_outcomes())
+    assert "draw shoot" not in outcomes and len(outcomes) == 12
+    assert abs(sum(outcomes.values()) - 1) < 1e-9
+
+
+def test_pass_and_mark_are_secret_until_both_are_in() -> None:
+    """Rulebook 4-5 / Rulings 1: simultaneous face-down choices."""
+    s = kick_off()
+    assert s.current_players() == (0, 1)
+    s = s.apply(1, Mark((4,)))
+    assert s.current_players() == (0,)
+    assert s.view(0)["state"]["chosen"] == [False, True]
+    assert s.view(0)["state"]["my_choice"] is None
+    assert s.view(1)["state"]["my_choice"] == "mark 4"
+    assert "mark 4" not in str(s.view(None))
+    # The attacker's view and determinization never reveal the mark.
+    marks = {str(s.determinize(0, random.Random(k)).choice[1]) for k in range(40)}
+    assert len(marks) > 3
+
+
+def test_unmarked_number_is_retired_for_both_players() -> None:
+    """Rulebook 5: the unmatched number can't be picked again by either player this turn."""
+    s = pass_(kick_off(), 5, 3)
+    assert s.passes == 1 and s.retired == (5,)
+    assert "pass 5" not in texts(s, 0) and "mark 5" not in texts(s, 1)
+    assert "mark 3" in texts(s, 1)  # the defender's card went back to hand
+    with pytest.raises(IllegalAction, match="retired"):
+        s.apply(0, PassTo((5,)))
+
+
+def test_marked_pass_wins_possession_and_swaps_roles() -> None:
+    """Rulebook 2, 5: a mark ends the turn; the other side attacks next."""
+    s = kick_off(att0=("att-bogey", "attacking-gk"))
+    s = pass_(s, 6, 6)
+    assert s.phase_name == "pass-reply"  # the attacker holds attacking cards: it may answer
+    s = act(s, 0, "no card")
+    assert "turn-over" in kinds(s)
+    assert s.current_players() == (CHANCE,)  # draws first
+    s = act(s, CHANCE, "draw shoot")
+    s = act(s, 0, "keep hand")
+    s = act(s, CHANCE, "draw tackle")
+    s = act(s, 1, "keep hand")
+    assert s.attacker == 1 and s.turn == 1 and s.passes == 0 and s.retired == ()
+
+
+def test_goalkeeper_cannot_take_the_seventh_pass() -> None:
+    """Rulebook 4, Rulings 2: card 1 is illegal on the final pass (for the mark too)."""
+    s = kick_off()
+    assert "pass 1" in texts(s, 0)
+    s = passes(s, [2, 3, 4, 5, 6, 7])
+    assert s.passes == 6
+    assert "pass 1" not in texts(s, 0) and "mark 1" not in texts(s, 1)
+    assert "ATTACKING GK" in s.explain_illegal(0, PassTo((1,)))
+
+
+def test_seven_passes_give_a_shot_and_a_match_is_a_save() -> None:
+    """Rulebook 6-8: after 7 passes, shoot vs save; same direction = save."""
+    s = kick_off(power_cards=False)
+    s = passes(s, [2, 3, 4, 5, 6, 7, 8])
+    assert s.phase_name == "shot"
+    assert texts(s, 0) == ["shoot left", "shoot middle", "shoot right"]
+    saved = shot(s, "left", "left")
+    assert saved.goals == (0, 0) and "save" in kinds(saved)
+    scored = shot(s, "left", "right")
+    assert scored.goals == (1, 0) and "goal" in kinds(scored)
+    assert scored.attacker == 1  # next turn
+
+
+def test_half_time_after_round_two_reverses_the_order() -> None:
+    """Rulebook 3, 9: four rounds, half-time after two; the first attacker attacks second after it."""
+    rules = GAME
+    order = [rules.attacker_of(0, t, 4) for t in range(10)]  # type: ignore[attr-defined]
+    assert order[:8] == [0, 1, 0, 1, 1, 0, 1, 0]
+    assert order[8:] == [0, 1]  # extra time: the first half's order
+    s = kick_off(power_cards=False)
+    for _ in range(4):
+        s = pass_(s, 2, 2)
+    assert "half-time" in kinds(s) and s.attacker == 1 and s.turn == 4
+
+
+# --- power-card economy -------------------------------------------------------------------
+
+
+def test_draw_after_a_turn_and_swap_keeps_hand_size() -> None:
+    """Card Draw 5 / Rulings 5: previous attacker draws attacking, defender defending; swap optional."""
+    s = pass_(kick_off(), 6, 6)
+    s = act(s, 0, "no card")
+    assert s.chance_outcomes()[0][0].card in GAME.data.cards  # type: ignore[attr-defined]
+    s = act(s, CHANCE, "draw shoot")
+    assert s.current_players() == (0,)
+    assert s.view(0)["state"]["drawn"] == "shoot" and s.view(1)["state"]["drawn"] is None
+    assert texts(s, 0) == ["swap att-bogey", "swap attacking-gk", "swap def-bogey", "swap high-press", "keep hand"]
+    s = act(s, 0, "swap att-bogey")
+    assert sorted(s.hands[0]) == sorted(["shoot", "attacking-gk", "def-bogey", "high-press"])
+    assert s.swapped == (("att-bogey",), ())
+    s = act(s, CHANCE, "draw tackle")
+    s = act(s, 1, "swap att-block-1")  # a defending card swapped for an attacking one
+    assert s.swapped == (("att-block-1", "att-bogey"), ())
+    assert s.hand_counts(1) == (1, 3)
+
+
+def test_empty_pile_is_refilled_from_swapped_out_cards() -> None:
+    """Rulings 5: an empty pile refills from its side's swapped-out cards."""
+    s = pass_(kick_off(), 6, 6)
+    s = act(s, 0, "no card")
+    emptied = arrange(s, piles=((), s.piles[1]), swapped=(("dribble", "shoot"), ()))
+    assert sorted(str(a) for a, _ in emptied.chance_outcomes()) == ["draw dribble", "draw shoot"]
+    s = act(emptied, CHANCE, "draw shoot")
+    assert s.piles[0] == ("dribble",) and s.swapped[0] == ()
+    assert "refill" in kinds(s)
+
+
+def test_no_draw_with_an_empty_hand_or_after_the_last_regulation_turn() -> None:
+    """Rulings 5 (a draw never raises hand size) and rulebook 10 (no cards in extra time)."""
+    s = kick_off(rounds=1)
+    s = pass_(s, 6, 6)
+    s = act(s, 0, "no card")
+    s = act(s, CHANCE, "draw shoot")
+    s = act(s, 0, "keep hand")
+    s = act(s, CHANCE, "draw tackle")
+    s = act(s, 1, "keep hand")
+    s = pass_(s, 6, 6)  # last regulation turn
+    s = act(s, 1, "no card")
+    assert s.current_players() != (CHANCE,)
+    assert s.period_name == "extra-time"
+
+
+def test_cards_are_played_only_by_their_side() -> None:
+    """Usage 3: attacking cards by the attacker, defending cards by the defender."""
+    s = kick_off(att0=("dribble", "att-bogey"), def0=("tackle", "def-bogey"))
+    assert "play dribble" in texts(s, 0)
+    assert not any("tackle" in t for t in texts(s, 0))
+    assert "defending cards are played only by the defender" in s.explain_illegal(0, Play("def-bogey"))
+
+
+# --- attacking power cards ----------------------------------------------------------------
+
+
+def test_shoot_gives_a_shot_at_once_on_passes_four_to_six() -> None:
+    """SHOOT (playable for passes 4-6)."""
+    s = kick_off(att0=("shoot", "att-bogey"))
+    s = passes(s, [2, 3])
+    assert "play shoot" not in texts(s, 0)  # before pass 3: outside the window
+    s = passes(s, [4])
+    assert "play shoot" in texts(s, 0)
+    s = act(s, 0, "play shoot")
+    assert s.phase_name == "block"  # seat 1 holds defending cards and may answer
+    s = act(s, 1, "no card")
+    assert s.phase_name == "shot" and s.passes == 3
+    assert s.discards[0] == ("shoot",) and "shoot" not in s.hands[0]
+
+
+def test_defending_block_three_cancels_shoot() -> None:
+    """Defending BLOCK: Joker, Shoot or Pass Re-take (Rulings 6: answered at once)."""
+    s = kick_off(att0=("shoot", "att-bogey"), def1=("def-block-3", "def-bogey"))
+    s = passes(s, [2, 3, 4])
+    s = act(s, 0, "play shoot")
+    assert texts(s, 1) == ["play def-block-3", "no card"]
+    s = act(s, 1, "play def-block-3")
+    assert s.phase_name == "pass" and s.passes == 3 and "blocked" in kinds(s)
+    assert s.discards == (("shoot",), ("def-block-3",))
+
+
+def test_block_cannot_answer_a_card_it_does_not_name() -> None:
+    """Each BLOCK answers its three named cards only; BOGEY can't be blocked."""
+    s = kick_off(att0=("shoot", "att-bogey"), def1=("def-block-1", "def-block-2"))
+    s = passes(s, [2, 3, 4])
+    s = act(s, 0, "play shoot")
+    assert texts(s, 1) == ["no card"]
+    s = kick_off(att0=("att-bogey", "shoot"), def1=("def-block-3", "def-bogey"))
+    s = act(s, 0, "play att-bogey")
+    assert s.phase_name == "pass" and s.current_players() == (0, 1)
+
+
+def test_through_ball_limits_the_pass_and_shoots_when_unmarked() -> None:
+    """THROUGH BALL: only 3 5 7 9 for both; not marked -> shot at once (passes 3-6)."""
+    s = kick_off(att0=("through-ball", "att-bogey"), def1=("def-bogey", "def-block-1"))
+    s = passes(s, [2, 4])
+    s = play(s, 0, "through-ball")
+    assert texts(s, 0)[:4] == ["pass 3", "pass 5", "pass 7", "pass 9"] and "pass 6" not in texts(s, 0)
+    assert [t for t in texts(s, 1) if t.startswith("mark")] == ["mark 3", "mark 5", "mark 7", "mark 9"]
+    assert s.view(0)["state"]["restriction"] == [3, 5, 7, 9]
+    s = pass_(s, 7, 3)
+    assert s.phase_name == "shot" and s.passes == 3
+
+
+def test_counter_attack_moves_three_passes_and_retires_three_chosen_numbers() -> None:
+    """COUNTER ATTACK (passes 1-3): +3 passes; the attacker retires 3 of its unused numbers."""
+    s = kick_off(att0=("counter-attack", "att-bogey"), def1=("def-bogey", "def-block-2"))
+    s = play(s, 0, "counter-attack")
+    assert s.phase_name == "counter" and s.passes == 3
+    for n in (1, 10, 11):
+        s = act(s, 0, f"retire {n}")
+    assert s.phase_name == "pass" and s.retired == (1, 10, 11) and s.passes == 3
+    assert "pass 10" not in texts(s, 0)
+
+
+def test_dribble_counts_three_passes_when_unmarked() -> None:
+    """DRIBBLE (passes 1-4): if the next pass is not marked, two more passes are skipped."""
+    s = kick_off(att0=("dribble", "att-bogey"), def1=("def-bogey", "def-block-1"))
+    s = play(s, 0, "dribble")
+    s = pass_(s, 4, 5)
+    assert s.passes == 3 and s.retired == (4,)
+    # The effect is for one pass only.
+    s = pass_(s, 6, 5)
+    assert s.passes == 4
+
+
+def test_corner_attacker_lays_three_and_an_unmarked_corner_is_a_shot() -> None:
+    """CORNER (passes 2-5): attacker 3 numbers, defender 1; no match -> shot at once."""
+    s = kick_off(att0=("corner", "att-bogey"), def1=("def-bogey", "def-block-2"))
+    s = passes(s, [2])
+    s = play(s, 0, "corner")
+    assert "pass 3+4+5" in texts(s, 0) and "mark 3" in texts(s, 1)
+    with pytest.raises(IllegalAction, match="exactly 3"):
+        s.apply(0, PassTo((3,)))
+    marked = pass_(s, (3, 4, 5), 4)
+    assert "marked" in kinds(marked)
+    s = pass_(s, (3, 4, 5), 6)
+    assert s.phase_name == "shot"
+
+
+def test_attacking_gk_lets_the_goalkeeper_take_the_seventh_pass() -> None:
+    """ATTACKING GK (playable on the 7th pass)."""
+    s = kick_off(att0=("attacking-gk", "att-bogey"), def1=("def-bogey", "def-block-2"))
+    s = passes(s, [2, 3, 4, 5])
+    assert "play attacking-gk" not in texts(s, 0)
+    s = passes(s, [6, 7])
+    assert "pass 1" not in texts(s, 0)
+    s = play(s, 0, "attacking-gk")
+    assert "pass 1" in texts(s, 0) and "mark 1" in texts(s, 1)
+    s = pass_(s, 1, 8)
+    assert s.phase_name == "shot"
+
+
+def test_attacking_pass_retake_voids_a_marked_pass() -> None:
+    """PASS RE-TAKE (attacking, passes 1-7): the marked pass is chosen again."""
+    s = kick_off(att0=("att-pass-retake", "att-bogey"), def1=("def-bogey", "def-block-2"))
+    s = passes(s, [2, 3])
+    s = pass_(s, 4, 4)
+    assert texts(s, 0) == ["play att-pass-retake", "no card"]
+    s = play(s, 0, "att-pass-retake")
+    assert s.phase_name == "pass" and s.attacker == 0 and s.passes == 2 and s.retired == (2, 3)
+    assert "pass 4" in texts(s, 0)
+
+
+def test_attacking_shot_retake_reruns_a_saved_shot() -> None:
+    """SHOT RE-TAKE (attacking): a saved shot is taken again."""
+    s = kick_off(att0=("att-shot-retake", "att-bogey"), def1=("def-bogey", "def-block-1"))
+    s = passes(s, [2, 3, 4, 5, 6, 7, 8])
+    s = shot(s, "left", "left")
+    assert texts(s, 0) == ["play att-shot-retake", "no card"]
+    s = play(s, 0, "att-shot-retake")
+    assert s.phase_name == "shot"
+    s = shot(s, "left", "right")
+    assert s.goals == (1, 0)
+
+
+def test_defending_block_two_cancels_the_attacking_shot_retake() -> None:
+    """Defending BLOCK: Through Ball, Dribble or Shot Re-take."""
+    s = kick_off(att0=("att-shot-retake", "att-bogey"), def1=("def-block-2", "def-bogey"))
+    s = passes(s, [2, 3, 4, 5, 6, 7, 8])
+    s = shot(s, "left", "left")
+    s = act(s, 0, "play att-shot-retake")
+    s = act(s, 1, "play def-block-2")
+    assert "turn-over" in kinds(s) and s.goals == (0, 0)
+
+
+def test_defending_block_one_cancels_counter_attack() -> None:
+    """Defending BLOCK: Attacking GK, Counter Attack or Corner."""
+    s = kick_off(att0=("counter-attack", "att-bogey"), def1=("def-block-1", "def-bogey"))
+    s = act(s, 0, "play counter-attack")
+    s = act(s, 1, "play def-block-1")
+    assert s.phase_name == "pass" and s.passes == 0 and s.retired == ()
+
+
+def test_attacking_joker_copies_a_discarded_attacking_card() -> None:
+    """JOKER (Rulings 7): copies a card in its side's discard pile; none there, not playable."""
+    s = kick_off(att0=("att-joker", "shoot"), def1=("def-bogey", "def-block-1"))
+    s = passes(s, [2, 3, 4])
+    assert not any("att-joker" in t for t in texts(s, 0))
+    s = play(s, 0, "shoot")
+    s = shot(s, "left", "right")
+    assert s.goals == (1, 0)
+    # Turn 2: seat 1 attacks; draws first.
+    s = act(s, 1, "no card")
+    s = act(s, CHANCE, "draw dribble")
+    s = act(s, 0, "keep hand")
+    s = act(s, CHANCE, "draw tackle")
+    s = act(s, 1, "keep hand")
+    s = pass_(s, 5, 5)
+    s = act(s, 1, "no card")
+    s = act(s, CHANCE, "draw corner")
+    s = act(s, 1, "keep hand")
+    s = act(s, CHANCE, "draw clearance")
+    s = act(s, 0, "keep hand")
+    assert s.attacker == 0
+    s = passes(s, [2, 3])
+    assert "play att-joker as shoot" not in texts(s, 0)  # Shoot's window: passes 4-6
+    s = passes(s, [4])
+    s = act(s, 0, "play att-joker as shoot")
+    s = act(s, 1, "no card")
+    assert s.phase_name == "shot" and s.discards[0] == ("shoot", "att-joker")
+
+
+def test_defending_block_three_cancels_a_joker() -> None:
+    """The card named is the JOKER: the BLOCK that names Joker answers it."""
+    s = kick_off(att0=("att-joker", "shoot"), def1=("def-block-3", "def-bogey"))
+    s = arrange(s, discards=(("dribble",), ()))
+    s = act(s, 0, "play att-joker as dribble")
+    assert texts(s, 1) == ["play def-block-3", "no card"]
+    s = act(s, 1, "play def-block-3")
+    assert s.mods == 0
+
+
+def test_bogey_does_nothing() -> None:
+    """BOGEY: no action (it only leaves the hand)."""
+    s = kick_off()
+    before = (s.passes, s.retired, s.mods)
+    s = act(s, 0, "play att-bogey")
+    assert (s.passes, s.retired, s.mods) == before and s.current_players() == (0, 1)
+    assert s.hand_counts(0) == (1, 2)
+
+
+def test_a_played_card_takes_back_the_other_seats_face_down_choice() -> None:
+    """A card played before the reveal voids the other's hidden choice: both choose again."""
+    s = kick_off(att0=("dribble", "att-bogey"), def1=("def-bogey", "def-block-1"))
+    s = s.apply(1, Mark((4,)))
+    s = play(s, 0, "dribble")
+    assert s.current_players() == (0, 1) and s.choice == (None, None)
+
+
+# --- defending power cards ----------------------------------------------------------------
+
+
+def test_high_press_limits_the_next_pass_to_even_numbers() -> None:
+    """HIGH PRESS (passes 2-5): only 2 4 6 8 for the next pass."""
+    s = kick_off(def1=("high-press", "def-bogey"), att0=("att-bogey", "corner"))
+    s = passes(s, [3])
+    s = act(s, 1, "play high-press")
+    assert s.phase_name == "block"  # seat 0 holds attacking cards
+    s = act(s, 0, "no card")
+    assert [t for t in texts(s, 0) if t.startswith("pass")] == ["pass 2", "pass 4", "pass 6", "pass 8"]
+    s = pass_(s, 2, 4)
+    assert s.passes == 2 and s.mods == 0
+
+
+def test_attacking_block_two_cancels_high_press() -> None:
+    """Attacking BLOCK: High Press, Tackle ("Tight Defense") or Shot Re-take."""
+    s = kick_off(att0=("att-block-2", "att-bogey"), def1=("high-press", "def-bogey"))
+    s = passes(s, [3])
+    s = act(s, 1, "play high-press")
+    s = act(s, 0, "play att-block-2")
+    assert "pass 3" not in texts(s, 0) and "pass 5" in texts(s, 0)
+
+
+def test_deep_press_defender_marks_three() -> None:
+    """DEEP PRESS (passes 3-6): defender 3 numbers, attacker 1; unmarked = a normal pass."""
+    s = kick_off(def1=("deep-press", "def-bogey"))
+    s = passes(s, [2, 3])
+    s = act(s, 1, "play deep-press")
+    s = act(s, 0, "no card")
+    assert "mark 4+5+6" in texts(s, 1) and "pass 4" in texts(s, 0)
+    assert "marked" in kinds(pass_(s, 5, (4, 5, 6)))
+    s = pass_(s, 7, (4, 5, 6))
+    assert s.passes == 3 and s.retired == (2, 3, 7)
+
+
+def test_attacking_block_one_cancels_deep_press() -> None:
+    """Attacking BLOCK: Slow Build-Up, Deep Press or Clearance."""
+    s = kick_off(att0=("att-block-1", "att-bogey"), def1=("deep-press", "def-bogey"))
+    s = passes(s, [2, 3])
+    s = act(s, 1, "play deep-press")
+    s = act(s, 0, "play att-block-1")
+    assert "mark 4" in texts(s, 1) and "mark 4+5+6" not in texts(s, 1)
+
+
+def test_clearance_moves_back_three_passes_and_returns_the_last_three_numbers() -> None:
+    """CLEARANCE (passes 4-7): -3 passes; the last 3 retired numbers are open again."""
+    s = kick_off(def1=("clearance", "def-bogey"))
+    s = passes(s, [2, 3, 4, 5])
+    s = act(s, 1, "play clearance")
+    s = act(s, 0, "no card")
+    assert s.passes == 1 and s.retired == (2,)
+    assert "pass 5" in texts(s, 0)
+
+
+def test_tackle_is_rock_paper_scissors_ties_replay() -> None:
+    """TACKLE (passes 3-6): defender wins -> possession; attacker wins -> play on."""
+    s = kick_off(def1=("tackle", "def-bogey"), att0=("att-bogey", "shoot"))
+    s = passes(s, [2, 3])
+    s = act(s, 1, "play tackle")
+    s = act(s, 0, "no card")
+    assert s.phase_name == "tackle" and s.current_players() == (0, 1)
+    tie = s.apply(0, Show("rock")).apply(1, Show("rock"))
+    assert tie.phase_name == "tackle"
+    kept = s.apply(0, Show("rock")).apply(1, Show("scissors"))
+    assert kept.phase_name == "pass" and kept.passes == 2
+    lost = s.apply(0, Show("rock")).apply(1, Show("paper"))
+    assert "turn-over" in kinds(lost)
+
+
+def test_slow_build_up_needs_one_more_pass_before_the_shot() -> None:
+    """SLOW BUILD-UP (after the 7th pass): an 8th pass; card 1 is illegal on it."""
+    s = kick_off(def1=("slow-build-up", "def-bogey"))
+    s = passes(s, [1, 3, 4, 5, 6])
+    assert "play slow-build-up" not in texts(s, 1)
+    s = passes(s, [7, 8])
+    assert s.phase_name == "shot"
+    s = act(s, 1, "play slow-build-up")
+    s = act(s, 0, "no card")
+    assert s.phase_name == "pass" and s.target == 8 and s.passes == 7
+    s = pass_(s, 9, 10)
+    assert s.phase_name == "shot"
+
+
+def test_narrow_shot_removes_one_direction_for_both() -> None:
+    """NARROW SHOT: both players discard the same direction card."""
+    s = kick_off(def1=("narrow-shot", "def-bogey"))
+    s = passes(s, [2, 3, 4, 5, 6, 7, 8])
+    s = act(s, 1, "play narrow-shot")
+    s = act(s, 0, "no card")
+    assert s.phase_name == "narrow"
+    s = s.apply(1, Remove("middle"))
+    assert texts(s, 0) == ["shoot left", "shoot right"]
+    assert [t for t in texts(s, 1) if t.startswith("save")] == ["save left", "save right"]
+    assert "closed" in s.explain_illegal(0, Shoot("middle"))
+
+
+def test_attacking_block_three_cancels_narrow_shot() -> None:
+    s = kick_off(att0=("att-block-3", "att-bogey"), def1=("narrow-shot", "def-bogey"))
+    s = passes(s, [2, 3, 4, 5, 6, 7, 8])
+    s = act(s, 1, "play narrow-shot")
+    s = act(s, 0, "play att-block-3")
+    assert s.phase_name == "shot" and s.narrowed is None
+
+
+def test_defending_pass_retake_voids_an_unmarked_pass() -> None:
+    """PASS RE-TAKE (defending): the pass is re-taken and its number is not retired."""
+    s = kick_off(def1=("def-pass-retake", "def-bogey"))
+    s = passes(s, [2, 3])
+    assert "play def-pass-retake" in texts(s, 1)
+    s = act(s, 1, "play def-pass-retake")
+    s = act(s, 0, "no card")
+    assert s.passes == 1 and s.retired == (2,) and "pass 3" in texts(s, 0)
+
+
+def test_defending_pass_retake_of_the_pass_that_earned_the_shot() -> None:
+    s = kick_off(def1=("def-pass-retake", "def-bogey"), att0=("att-bogey", "attacking-gk"))
+    s = passes(s, [2, 3, 4, 5, 6, 7, 8])
+    assert s.phase_name == "shot"
+    s = act(s, 1, "play def-pass-retake")
+    s = act(s, 0, "no card")
+    assert s.phase_name == "pass" and s.passes == 6 and 8 not in s.retired
+
+
+def test_defending_shot_retake_strikes_off_a_goal_and_retakes() -> None:
+    """SHOT RE-TAKE (defending): a goal is taken again."""
+    s = kick_off(def1=("def-shot-retake", "def-bogey"), att0=("att-bogey", "attacking-gk"))
+    s = passes(s, [2, 3, 4, 5, 6, 7, 8])
+    s = shot(s, "left", "right")
+    assert s.goals == (1, 0) and texts(s, 1) == ["play def-shot-retake", "no card"]
+    s = act(s, 1, "play def-shot-retake")
+    s = act(s, 0, "no card")
+    assert s.goals == (0, 0) and s.phase_name == "shot"
+    s = shot(s, "middle", "middle")
+    assert s.goals == (0, 0)
+
+
+def test_attacking_block_two_keeps_the_goal_against_a_shot_retake() -> None:
+    s = kick_off(def1=("def-shot-retake", "def-bogey"), att0=("att-block-2", "attacking-gk"))
+    s = passes(s, [2, 3, 4, 5, 6, 7, 8])
+    s = shot(s, "left", "right")
+    s = act(s, 1, "play def-shot-retake")
+    s = act(s, 0, "play att-block-2")
+    assert s.goals == (1, 0) and "turn-over" in kinds(s)
+
+
+def test_defending_joker_copies_a_discarded_defending_card() -> None:
+    s = kick_off(def1=("def-joker", "def-bogey"))
+    s = arrange(s, discards=((), ("tackle",)))
+    s = passes(s, [2, 3])
+    s = act(s, 1, "play def-joker as tackle")
+    s = act(s, 0, "no card")
+    assert s.phase_name == "tackle"
+
+
+def test_attacking_block_three_cancels_the_defending_joker() -> None:
+    s = kick_off(def1=("def-joker", "def-bogey"), att0=("att-block-3", "att-bogey"))
+    s = arrange(s, discards=((), ("tackle",)))
+    s = passes(s, [2, 3])
+    s = act(s, 1, "play def-joker as tackle")
+    s = act(s, 0, "play att-block-3")
+    assert s.phase_name == "pass"
+
+
+def test_joker_can_copy_a_discarded_block() -> None:
+    """A Joker copying a BLOCK answers a named card; a block can't be blocked."""
+    s = kick_off(att0=("shoot", "att-bogey"), def1=("def-joker", "def-bogey"))
+    s = arrange(s, discards=((), ("def-block-3",)))
+    s = passes(s, [2, 3, 4])
+    s = act(s, 0, "play shoot")
+    assert texts(s, 1) == ["play def-joker as def-block-3", "no card"]
+    s = act(s, 1, "play def-joker as def-block-3")
+    assert s.phase_name == "pass" and s.current_players() == (0, 1)
+
+
+# --- extra time and shootout --------------------------------------------------------------
+
+
+def level_after_regulation(**options: object) -> SoccerGoState:
+    s = kick_off(rounds=1, power_cards=False, **options)
+    s = pass_(s, 2, 2)
+    return pass_(s, 2, 2)
+
+
+def level_after_extra_time() -> SoccerGoState:
+    """Both extra-time attacks end on their second mark."""
+    s = level_after_regulation()
+    for _ in range(4):
+        s = pass_(s, 2, 2)
+    return s
+
+
+def test_extra_time_has_no_power_cards_and_two_chances() -> None:
+    """Rulebook 10 / Rulings 4: one round; a first mark keeps the count and retired numbers."""
+    s = kick_off(rounds=1)
+    s = pass_(s, 2, 2)
+    s = act(s, 0, "no card")
+    s = act(s, CHANCE, "draw shoot")
+    s = act(s, 0, "keep hand")
+    s = act(s, CHANCE, "draw tackle")
+    s = act(s, 1, "keep hand")
+    s = pass_(s, 2, 2)
+    s = act(s, 1, "no card")
+    assert s.period_name == "extra-time" and "extra-time" in kinds(s)
+    assert s.attacker == 0 and s.chances == 2
+    assert not any(t.startswith("play") for t in texts(s, 0) + texts(s, 1))
+    s = passes(s, [3, 4])
+    s = pass_(s, 5, 5)
+    assert "second-chance" in kinds(s) and s.attacker == 0
+    assert s.passes == 2 and s.retired == (3, 4) and s.chances == 1
+    s = pass_(s, 6, 6)
+    assert s.attacker == 1 and s.passes == 0
+
+
+def test_extra_time_goal_wins_the_match() -> None:
+    s = level_after_regulation()
+    s = passes(s, [2, 3, 4, 5, 6, 7, 8])
+    s = shot(s, "left", "right")
+    s = pass_(pass_(s, 2, 2), 2, 2)
+    assert s.is_terminal() and s.winner == 0 and s.score == (1, 0)
+
+
+def test_shootout_three_kicks_then_sudden_death() -> None:
+    """Rulebook 11 / Rulings 4: 3 kicks each, first attacker first, then sudden-death pairs."""
+    s = level_after_extra_time()
+    assert s.period_name == "shootout" and s.kicker == 0
+    assert texts(s, 0)[0].startswith("shoot") and texts(s, 1)[0].startswith("save")
+    for _ in range(3):  # 3 each, all scored
+        s = shot(s, "left", "right")
+        assert s.kicker == 1
+        s = shot(s, "left", "right")
+    assert not s.is_terminal() and s.kicks == ((True,) * 3, (True,) * 3)
+    s = shot(s, "left", "left")  # seat 0 misses in sudden death
+    assert not s.is_terminal()
+    s = shot(s, "left", "middle")
+    assert s.is_terminal() and s.winner == 1 and s.score == (0, 0)
+
+
+def test_shootout_stops_when_one_side_cannot_catch_up() -> None:
+    s = level_after_extra_time()
+    s = shot(s, "left", "right")  # 1-0
+    s = shot(s, "left", "left")  # 1-0
+    s = shot(s, "left", "right")  # 2-0
+    assert not s.is_terminal()
+    s = shot(s, "left", "left")  # 2-0 after two each: seat 1's last kick can't catch up
+    assert s.is_terminal() and s.winner == 0 and s.kicks == ((True, True), (False, False))
+
+
+def test_without_extra_time_a_level_match_goes_to_penalties() -> None:
+    s = pass_(pass_(kick_off(rounds=1, power_cards=False, extra_time=False), 2, 2), 2, 2)
+    assert s.period_name == "shootout"
+
+
+# --- actions, views, data ------------------------------------------------------------------
+
+
+def test_every_action_text_round_trips() -> None:
+    for text in [
+        "toss 1",
+        "draw shoot",
+        "pass 7",
+        "pass 3+5+7",
+        "mark 2+4+6",
+        "shoot left",
+        "save right",
+        "play att-joker as shoot",
+        "play tackle",
+        "no card",
+        "retire 4",
+        "remove middle",
+        "show paper",
+        "swap corner",
+        "keep hand",
+    ]:
+        assert str(GAME.parse_action(text)) == text
+    assert (
+        GAME.parse_action("no card") is NO_CARD and isinstance(GAME.parse_action("keep hand"), Keep) and Keep() == KEEP
+    )
+    for bad in ["pass 12", "pass 5+3", "play nothing", "shoot up", "toss 2", "", "retire x"]:
+        with pytest.raises(IllegalAction):
+            GAME.parse_action(bad)
+    assert isinstance(GAME.parse_action("swap dribble"), Swap) and isinstance(GAME.parse_action("retire 3"), Retire)
+
+
+def test_spectator_view_has_no_hand_and_no_choice() -> None:
+    s = kick_off().apply(0, PassTo((4,)))
+    spectator = s.view(None)["state"]
+    assert spectator["hand"] == [] and spectator["my_choice"] is None and spectator["chosen"] == [True, False]
+    assert spectator["cards"]["shoot"]["name"] == "SHOOT"
+
+
+def test_bad_content_is_refused_with_a_clear_error() -> None:
+    data = load_game_data("soccer-go")
+    broken = {**data, "attacking": [{**data["attacking"][0], "blocks": ["no-such-card"]}, *data["attacking"][1:]]}
+    with pytest.raises(SoccerGoDataError, match="no-such-card"):
+        load_data(broken)
+    with pytest.raises(SoccerGoDataError, match="pitch"):
+        load_data({k: v for k, v in data.items() if k != "pitch"})
