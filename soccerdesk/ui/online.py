@@ -1,0 +1,790 @@
+"""Network play in the app: host a LAN game, join one, or play through an online relay.
+
+The main window calls :func:`open_online_dialog` with ``kind`` ``"host"``, ``"join"`` or
+``"online"``. The dialog collects what it needs, talks to the relay through
+:class:`~soccerdesk.net.client.RelayClient` on the app's one (qasync) event loop, shows
+the lobby (the code to give a friend, who is here, the connection) and, once both seats
+are taken, hands the window a :class:`RemoteSession` through ``window.show_session``.
+
+* **Host a LAN game** starts the same relay as ``soccerdesk-relay`` inside this process
+  (:func:`server.relay.start_relay`, listening on every interface), creates the room,
+  shows this computer's address and the code, and announces the game on the local
+  network (mDNS) so a friend can pick it from a list.
+* **Join** lists the games announced on the LAN, or takes ``host:port`` and a code; it
+  can also take back the seat of the last online match (its token is remembered).
+* **Play online** uses a relay URL kept in the settings (``online/relay_url``).
+
+:class:`RemoteSession` implements the :class:`~soccerdesk.ui.session.MatchSession`
+contract for a match held by a relay. Besides the contract's signals it has
+``claim_offered(str name)`` — the opponent's abandonment countdown ran out; the window
+may call :meth:`RemoteSession.claim` with ``"win"`` or ``"bot"``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from server.relay import RelaySettings, RunningRelay, start_relay
+from soccerdesk.net.client import RelayClient, RelayError
+from soccerdesk.net.discovery import LanAnnouncer, LanBrowser, LanGame, lan_addresses
+from soccerdesk.rules import GAMES, Game, get_game
+from soccerdesk.ui.home import OptionsForm
+from soccerdesk.ui.session import MatchSession
+from soccerdesk.ui.settings import AppSettings
+
+log = logging.getLogger("soccerdesk.online")
+
+DEFAULT_RELAY_URL = "ws://127.0.0.1:8765/ws"
+LAN_PORT = 8765
+CLOCK_CHOICES = (("No clock", None), ("30 s a turn", 30), ("60 s a turn", 60), ("2 min a turn", 120))
+
+
+def _spawn(coro: Coroutine[Any, Any, Any], tasks: set[asyncio.Task[Any]]) -> asyncio.Task[Any]:
+    """Run ``coro`` on the app's loop, keeping a reference until it is done."""
+    task = asyncio.ensure_future(coro)
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)
+    return task
+
+
+@dataclass
+class HostedGame:
+    """A LAN host's in-process relay and its mDNS announcement; stopped with the session."""
+
+    relay: RunningRelay
+    announcer: LanAnnouncer | None = None
+
+    async def stop(self) -> None:
+        if self.announcer is not None:
+            await self.announcer.stop()
+        await self.relay.stop()
+
+
+def parse_address(text: str) -> str:
+    """A relay URL from what a user types: ``host``, ``host:port``, ``[v6]:port`` or a ``ws://`` URL."""
+    text = text.strip()
+    if not text:
+        raise ValueError("type the host's address, such as 192.168.1.20:8765")
+    if text.startswith(("ws://", "wss://")):
+        return text if text.rstrip("/").endswith("/ws") else text.rstrip("/") + "/ws"
+    if text.startswith("["):
+        inside, _, rest = text[1:].partition("]")
+        host, port = f"[{inside}]", rest.removeprefix(":")
+    elif text.count(":") == 1:
+        host, port = text.split(":")
+    elif ":" in text:
+        host, port = f"[{text}]", ""  # a bare IPv6 address
+    else:
+        host, port = text, ""
+    port = port or str(LAN_PORT)
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"{port!r} is not a port number")
+    return f"ws://{host}:{port}/ws"
+
+
+# --- the session ------------------------------------------------------------------------
+
+
+class RemoteSession(MatchSession):
+    """A match held by a relay, played from this screen (one seat) or watched.
+
+    Signals: those of :class:`MatchSession`, plus ``claim_offered(str name)`` when the
+    opponent's abandonment countdown has run out.
+    """
+
+    claim_offered = Signal(str)
+
+    def __init__(
+        self,
+        game: Game,
+        client: RelayClient,
+        *,
+        hosted: HostedGame | None = None,
+        on_rematch: Callable[[RemoteSession], None] | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(game, parent)
+        self.client = client
+        self.hosted = hosted
+        self.on_rematch = on_rematch
+        self.match = client.match
+        self._seat = client.seat
+        self._names = self._read_names()
+        self._pending: list[dict[str, Any]] = []
+        self._started = False
+        self._closed = False
+        self._handed_over = False
+        self._finished_sent = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+        client.on_message = self._on_message
+        client.on_status = self._on_connection
+
+    # --- the contract -----------------------------------------------------------------
+
+    def start(self) -> None:
+        self._started = True
+        view = self.client.view
+        if view is not None:
+            self._show(view, self._pending)
+            self._pending = []
+        result = self.client.result
+        if result is not None:
+            self._finish(result)
+
+    def submit(self, action_text: str) -> None:
+        view = self.client.view
+        if self._closed:
+            return
+        if self._seat is None:
+            self.refused.emit("spectators only watch")
+            return
+        if not self.client.connected:
+            self.refused.emit("the connection to the relay is lost; reconnecting…")
+            return
+        if view is None or self._seat not in view["to_move"]:
+            self.refused.emit("the match is over" if view and view["terminal"] else "wait: it is not your turn")
+            return
+        _spawn(self._send(self.client.act(action_text, ply=view["ply"])), self._tasks)
+
+    def local_seats(self) -> tuple[int, ...]:
+        return () if self._seat is None else (self._seat,)
+
+    def player_names(self) -> tuple[str, str]:
+        return self._names
+
+    def viewer(self) -> int | None:
+        return self._seat
+
+    def rematch(self) -> MatchSession | None:
+        """Offer a rematch; when the opponent agrees, ``on_rematch`` gets the new session."""
+        if self._seat is not None:
+            _spawn(self._send(self.client.offer_rematch()), self._tasks)
+        return None
+
+    def close(self) -> None:
+        """Leave the screen. The seat is kept: the token is remembered, the match can be resumed."""
+        if self._closed:
+            return
+        self._closed = True
+        if not self._handed_over:
+            _spawn(self._shutdown(), _BACKGROUND)
+
+    # --- extras of a remote match ----------------------------------------------------------
+
+    def claim(self, take: str) -> None:
+        """``"win"``: end the match as won; ``"bot"``: let the relay's bot play the absent seat."""
+        _spawn(self._send(self.client.claim(take)), self._tasks)
+
+    def chat(self, text: str) -> None:
+        _spawn(self._send(self.client.chat(text)), self._tasks)
+
+    # --- from the relay ---------------------------------------------------------------------
+
+    def _on_message(self, msg: dict[str, Any]) -> None:
+        if self._closed:
+            return
+        kind = msg["type"]
+        if kind == "snapshot" and msg["match"] > self.match:
+            self._new_match()
+            return
+        if kind in ("snapshot", "update"):
+            if msg["match"] != self.match:
+                return
+            if not self._started:
+                self._pending.extend(msg["events"])
+                return
+            self._show(msg["view"], msg["events"])
+        elif kind == "refused":
+            self.refused.emit(msg["reason"])
+        elif kind == "error":
+            if msg["code"] in ("rate_limited", "not_now", "read_only"):
+                self.refused.emit(msg["message"])
+            else:
+                self.status.emit(msg["message"])
+        elif kind == "presence":
+            self._names = self._read_names()
+            self.status.emit(self._presence_text())
+        elif kind == "chat":
+            self.status.emit(f"{msg['name']}: {msg['text']}")
+        elif kind == "countdown":
+            self._on_countdown(msg["countdown"])
+        elif kind == "clock":
+            self._on_clock(msg["clock"])
+        elif kind == "rematch":
+            self._on_rematch_offer(msg["offered"])
+        elif kind == "finished":
+            self._finish(msg["result"])
+
+    def _show(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        self.view_changed.emit(view, [{k: v for k, v in e.items() if k != "ply"} for e in events])
+        mine = self._seat is not None and self._seat in view["to_move"]
+        self.busy.emit(not view["terminal"] and not mine)
+        if not view["terminal"]:
+            other = self._names[1 - self._seat] if self._seat is not None else ""
+            self.status.emit("Your move" if mine else f"Waiting for {other}" if other else "Watching")
+
+    def _finish(self, result: dict[str, Any]) -> None:
+        if self._finished_sent or not self._started:
+            return
+        self._finished_sent = True
+        view = self.client.view or {}
+        self.status.emit(
+            {"abandoned": "The opponent left the match", "resigned": "Resigned"}.get(result["reason"], "Full time")
+        )
+        self.finished.emit(
+            {
+                "game": self.game.id,
+                "title": self.game.title,
+                "score": list(result["score"]),
+                "winner": result["winner"],
+                "names": list(self._names),
+                "plies": view.get("ply", 0),
+                "local_seats": list(self.local_seats()),
+                "reason": result["reason"],
+            }
+        )
+
+    def _on_countdown(self, countdown: dict[str, Any] | None) -> None:
+        if countdown is None:
+            self.status.emit(self._presence_text())
+            return
+        name = self._names[countdown["seat"]]
+        if countdown["seat"] == self._seat:
+            return
+        if countdown["expired"]:
+            self.status.emit(f"{name} has not come back")
+            self.claim_offered.emit(name)
+        else:
+            self.status.emit(f"{name} is away; you may claim the win after {countdown['seconds']:.0f} s")
+
+    def _on_clock(self, clock: dict[str, float]) -> None:
+        if self._seat is not None and str(self._seat) in clock:
+            self.status.emit(f"Your move: {clock[str(self._seat)]:.0f} s for this turn")
+
+    def _on_rematch_offer(self, offered: list[int]) -> None:
+        if self._seat is None or set(offered) == {0, 1}:
+            return
+        other = self._names[1 - self._seat]
+        if self._seat in offered:
+            self.status.emit(f"Rematch offered; waiting for {other}")
+        else:
+            self.status.emit(f"{other} offers a rematch (seats swapped): press Rematch to accept")
+
+    def _new_match(self) -> None:
+        """The rematch began (seats swapped): a fresh session takes over the connection."""
+        if self._handed_over:
+            return
+        self._handed_over = True
+        nxt = RemoteSession(
+            self.game, self.client, hosted=self.hosted, on_rematch=self.on_rematch, parent=self.parent()
+        )
+        if self.on_rematch is not None:
+            self.on_rematch(nxt)
+
+    def _on_connection(self, status: str) -> None:
+        if self._closed:
+            return
+        if status == "reconnecting":
+            self.status.emit("Connection lost — reconnecting…")
+            self.busy.emit(True)
+        elif status == "connected":
+            self.status.emit("Connected again")
+        elif status.startswith("lost"):
+            self.status.emit(f"Disconnected: {status.removeprefix('lost: ')}")
+
+    # --- helpers -------------------------------------------------------------------------------
+
+    def _read_names(self) -> tuple[str, str]:
+        names = ["Home", "Away"]
+        for p in self.client.players:
+            if p.get("name"):
+                names[p["seat"]] = p["name"] + (" (computer)" if p.get("bot") else "")
+        return names[0], names[1]
+
+    def _presence_text(self) -> str:
+        if self._seat is None:
+            return "Watching"
+        other = next((p for p in self.client.players if p["seat"] != self._seat), None)
+        if other is None or not other["name"]:
+            return "Waiting for a friend to join"
+        if other.get("bot"):
+            return f"The computer plays for {other['name']}"
+        return f"{other['name']} is here" if other["connected"] else f"{other['name']} lost the connection"
+
+    async def _send(self, request: Coroutine[Any, Any, Any]) -> None:
+        try:
+            await request
+        except RelayError as exc:
+            if not self._closed:
+                self.refused.emit(exc.message)
+
+    async def _shutdown(self) -> None:
+        await self.client.close()
+        if self.hosted is not None:
+            await self.hosted.stop()
+
+
+_BACKGROUND: set[asyncio.Task[Any]] = set()
+"""Shutdown tasks of closed sessions (kept referenced until done)."""
+
+
+# --- the dialog ---------------------------------------------------------------------------------
+
+AnnouncerFactory = Callable[[], LanAnnouncer]
+BrowserFactory = Callable[[Callable[[list[LanGame]], None]], LanBrowser]
+
+
+def _default_browser(on_change: Callable[[list[LanGame]], None]) -> LanBrowser:
+    return LanBrowser(on_change)
+
+
+class OnlineDialog(QDialog):
+    """Host, join or play online; the lobby until both seats are taken.
+
+    Signals:
+        session_ready(object): a started-to-be :class:`RemoteSession` for the window.
+    """
+
+    session_ready = Signal(object)
+
+    def __init__(
+        self,
+        kind: str,
+        settings: AppSettings,
+        *,
+        default_game: str | None = None,
+        bind_host: str = "0.0.0.0",
+        port: int | None = None,
+        announcer_factory: AnnouncerFactory = LanAnnouncer,
+        browser_factory: BrowserFactory = _default_browser,
+        lan_address: str | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        """``bind_host``/``port``: where a hosted relay listens (tests: 127.0.0.1, 0).
+        ``announcer_factory``/``browser_factory``: the mDNS parts (tests pass quiet ones).
+        ``lan_address``: the address shown to the friend (default: this machine's first LAN address)."""
+        super().__init__(parent)
+        if kind not in ("host", "join", "online"):
+            raise ValueError(f"kind is host, join or online, not {kind!r}")
+        self.kind = kind
+        self.settings = settings
+        self.bind_host = bind_host
+        self.port = LAN_PORT if port is None else port
+        self.announcer_factory = announcer_factory
+        self.browser_factory = browser_factory
+        self.lan_address = lan_address
+        self.client: RelayClient | None = None
+        self.hosted: HostedGame | None = None
+        self.browser: LanBrowser | None = None
+        self.session: RemoteSession | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._handed = False
+        self.setWindowTitle({"host": "Host a LAN game", "join": "Join a game", "online": "Play online"}[kind])
+        self.setObjectName(f"online-{kind}")
+        self.setMinimumWidth(460)
+
+        self.pages = QStackedWidget()
+        self.status_label = QLabel("")
+        self.status_label.setObjectName("online-status")
+        self.status_label.setWordWrap(True)
+        self.name_edit = QLineEdit(str(settings.get("online/name", "")))
+        self.name_edit.setPlaceholderText("Your name")
+        self.name_edit.setMaxLength(40)
+        self.game_combo = QComboBox()
+        self.game_combo.setObjectName("online-game")
+        self.options_holder = QVBoxLayout()
+        self.options_form: OptionsForm | None = None
+        for game_id in GAMES:
+            with contextlib.suppress(Exception):  # a game whose rules do not load is not offered
+                self.game_combo.addItem(get_game(game_id).title, game_id)
+        self.game_combo.currentIndexChanged.connect(self._game_changed)
+        if default_game is not None and self.game_combo.findData(default_game) >= 0:
+            self.game_combo.setCurrentIndex(self.game_combo.findData(default_game))
+        self._game_changed()
+
+        self.form_page = self._build_form()
+        self.lobby_page = self._build_lobby()
+        self.pages.addWidget(self.form_page)
+        self.pages.addWidget(self.lobby_page)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.pages)
+        layout.addWidget(self.status_label)
+        if kind == "join":
+            self.browser = browser_factory(self._lan_games_changed)
+            _spawn(self._browse(), self._tasks)
+
+    # --- pages --------------------------------------------------------------------------
+
+    def _build_form(self) -> QWidget:
+        page = QWidget()
+        form = QFormLayout(page)
+        form.addRow("Your name", self.name_edit)
+        if self.kind in ("host", "online"):
+            form.addRow("Game", self.game_combo)
+            holder = QWidget()
+            holder.setLayout(self.options_holder)
+            form.addRow(holder)
+            self.spectators_box = QCheckBox("Allow spectators")
+            self.spectators_box.setChecked(True)
+            form.addRow(self.spectators_box)
+            self.clock_combo = QComboBox()
+            for label, seconds in CLOCK_CHOICES:
+                self.clock_combo.addItem(label, seconds)
+            self.clock_combo.setToolTip("When a turn's time runs out, the computer finishes that turn")
+            form.addRow("Clock", self.clock_combo)
+        if self.kind == "host":
+            self.port_spin = QSpinBox()
+            self.port_spin.setRange(0, 65535)
+            self.port_spin.setValue(self.port)
+            self.port_spin.setToolTip("0 picks any free port")
+            form.addRow("Port", self.port_spin)
+            self.announce_box = QCheckBox("Show this game to everyone on the local network")
+            self.announce_box.setChecked(True)
+            form.addRow(self.announce_box)
+            self.go_button = QPushButton("Host")
+            self.go_button.clicked.connect(lambda: _spawn(self._host(), self._tasks))
+        if self.kind == "online":
+            self.url_edit = QLineEdit(str(self.settings.get("online/relay_url", DEFAULT_RELAY_URL)))
+            self.url_edit.setObjectName("online-url")
+            form.insertRow(0, "Relay", self.url_edit)
+            self.go_button = QPushButton("Create a room")
+            self.go_button.clicked.connect(lambda: _spawn(self._create_online(), self._tasks))
+        if self.kind in ("join", "online"):
+            if self.kind == "join":
+                self.lan_list = QListWidget()
+                self.lan_list.setObjectName("online-lan-games")
+                self.lan_list.itemDoubleClicked.connect(lambda _item: self._join_clicked())
+                self.lan_list.currentItemChanged.connect(self._lan_game_picked)
+                form.addRow(QLabel("Games on your network"))
+                form.addRow(self.lan_list)
+                self.address_edit = QLineEdit("")
+                self.address_edit.setObjectName("online-address")
+                self.address_edit.setPlaceholderText("host:port, e.g. 192.168.1.20:8765")
+                form.addRow("Address", self.address_edit)
+            self.code_edit = QLineEdit("")
+            self.code_edit.setObjectName("online-code")
+            self.code_edit.setPlaceholderText("the 6-letter code")
+            self.code_edit.setMaxLength(16)
+            form.addRow("Code", self.code_edit)
+            self.watch_box = QCheckBox("Only watch")
+            form.addRow(self.watch_box)
+            self.join_button = QPushButton("Join")
+            self.join_button.setObjectName("online-join")
+            self.join_button.clicked.connect(self._join_clicked)
+            last = self.settings.get("online/last", "")
+            self.resume_button = QPushButton("Resume my last match")
+            self.resume_button.setObjectName("online-resume")
+            self.resume_button.setVisible(bool(last))
+            self.resume_button.clicked.connect(lambda: _spawn(self._resume_last(), self._tasks))
+        buttons = QHBoxLayout()
+        cancel = QPushButton("Cancel")
+        cancel.clicked.connect(self.reject)
+        buttons.addWidget(cancel)
+        buttons.addStretch(1)
+        if self.kind in ("join", "online"):
+            buttons.addWidget(self.resume_button)
+            buttons.addWidget(self.join_button)
+        if self.kind in ("host", "online"):
+            self.go_button.setObjectName("online-go")
+            self.go_button.setDefault(True)
+            buttons.addWidget(self.go_button)
+        form.addRow(buttons)
+        return page
+
+    def _build_lobby(self) -> QWidget:
+        page = QWidget()
+        box = QVBoxLayout(page)
+        self.code_label = QLabel("")
+        self.code_label.setObjectName("online-room-code")
+        self.code_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.code_label.setStyleSheet("font-size: 28px; font-weight: bold; letter-spacing: 4px;")
+        self.address_label = QLabel("")
+        self.address_label.setObjectName("online-host-address")
+        self.address_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.players_list = QListWidget()
+        self.players_list.setObjectName("online-players")
+        leave = QPushButton("Cancel")
+        leave.clicked.connect(self.reject)
+        box.addWidget(QLabel("Give your friend this code:"))
+        box.addWidget(self.code_label)
+        box.addWidget(self.address_label)
+        box.addWidget(QLabel("In the room:"))
+        box.addWidget(self.players_list)
+        box.addWidget(leave, 0, Qt.AlignmentFlag.AlignRight)
+        return page
+
+    def _game_changed(self) -> None:
+        game_id = self.game_combo.currentData()
+        if self.options_form is not None:
+            self.options_form.deleteLater()
+            self.options_form = None
+        if game_id is not None:
+            self.options_form = OptionsForm(get_game(game_id))
+            self.options_holder.addWidget(self.options_form)
+
+    # --- actions ----------------------------------------------------------------------------
+
+    def _new_client(self, url: str) -> RelayClient:
+        name = self.name_edit.text().strip()
+        self.settings.set("online/name", name)
+        self.client = RelayClient(url, name=name, on_message=self._on_message, on_status=self._on_status)
+        return self.client
+
+    async def _host(self) -> None:
+        """Start the relay here, create the room, announce it, wait in the lobby."""
+        self.go_button.setEnabled(False)
+        self._say("Starting the game server…")
+        data_dir = Path(self.settings.data_dir)
+        try:
+            relay = await start_relay(
+                RelaySettings(host=self.bind_host, port=self.port_spin.value(), db=str(data_dir / "lan-relay.sqlite3"))
+            )
+        except OSError as exc:
+            self.go_button.setEnabled(True)
+            self._say(
+                f"Cannot listen on port {self.port_spin.value()}: {exc.strerror or exc}. Try another port (0 = any)."
+            )
+            return
+        self.hosted = HostedGame(relay)
+        client = self._new_client(f"ws://127.0.0.1:{relay.port}/ws")
+        try:
+            await client.connect()
+            joined = await self._create(client)
+        except RelayError as exc:
+            self.go_button.setEnabled(True)
+            self._say(f"The game server did not start: {exc.message}")
+            await self._cleanup()
+            return
+        address = self.lan_address or next(iter(lan_addresses()), "127.0.0.1")
+        self.address_label.setText(f"Address: {address}:{relay.port}")
+        if self.announce_box.isChecked():
+            announcer = self.announcer_factory()
+            name = f"{client.name or 'Host'} – {self.game_combo.currentText()}"
+            try:
+                await announcer.start(LanGame(name, address, relay.port, joined["room"], joined["game"]))
+                self.hosted.announcer = announcer
+            except Exception as exc:  # no multicast here: the address and code still work
+                log.warning("cannot announce on the LAN: %s", exc)
+                self._say("This game could not be shown on the network; give your friend the address and code.")
+        self._lobby(joined["room"])
+
+    async def _create(self, client: RelayClient) -> dict[str, Any]:
+        options = self.options_form.values() if self.options_form is not None else {}
+        return await client.create(
+            self.game_combo.currentData(),
+            options,
+            spectators=self.spectators_box.isChecked(),
+            turn_seconds=self.clock_combo.currentData(),
+        )
+
+    async def _create_online(self) -> None:
+        url = self.url_edit.text().strip()
+        self.settings.set("online/relay_url", url)
+        self.go_button.setEnabled(False)
+        client = self._new_client(url)
+        try:
+            self._say(f"Connecting to {url}…")
+            await client.connect()
+            joined = await self._create(client)
+        except RelayError as exc:
+            self.go_button.setEnabled(True)
+            self._say(exc.message)
+            await client.close()
+            return
+        self.address_label.setText(f"Relay: {url}")
+        self._lobby(joined["room"])
+
+    def _join_clicked(self) -> None:
+        _spawn(self._join(), self._tasks)
+
+    async def _join(self) -> None:
+        code = self.code_edit.text().strip().upper()
+        try:
+            url = self.url_edit.text().strip() if self.kind == "online" else parse_address(self.address_edit.text())
+        except ValueError as exc:
+            self._say(str(exc))
+            return
+        if not code:
+            self._say("Type the code your friend gave you.")
+            return
+        self.join_button.setEnabled(False)
+        client = self._new_client(url)
+        try:
+            self._say(f"Connecting to {url}…")
+            await client.connect()
+            await (client.spectate(code) if self.watch_box.isChecked() else client.join(code))
+        except RelayError as exc:
+            self.join_button.setEnabled(True)
+            self._say(exc.message)
+            await client.close()
+            return
+        self._remember(url)
+        self._hand_over()
+
+    async def _resume_last(self) -> None:
+        last = self.settings.get("online/last", "")
+        url, _, rest = str(last).partition(" ")
+        room, _, token = rest.partition(" ")
+        if not (url and room and token):
+            return
+        client = self._new_client(url)
+        try:
+            await client.connect()
+            await client.resume(room, token)
+        except RelayError as exc:
+            self._say(f"That match cannot be resumed: {exc.message}")
+            await client.close()
+            return
+        self._hand_over()
+
+    def _remember(self, url: str) -> None:
+        client = self.client
+        if client is not None and client.token and client.room:
+            self.settings.set("online/last", f"{url} {client.room} {client.token}")
+
+    def _lobby(self, code: str) -> None:
+        self.code_label.setText(code)
+        self.pages.setCurrentWidget(self.lobby_page)
+        self._say("Waiting for your friend to join…")
+        self._show_players()
+
+    # --- from the relay / the network -----------------------------------------------------------
+
+    def _on_message(self, msg: dict[str, Any]) -> None:
+        client = self.client
+        if client is None or self._handed:
+            return
+        if msg["type"] in ("presence", "snapshot"):
+            self._show_players()
+            if client.host and all(p["name"] for p in client.players):
+                self._remember(client.url)
+                self._hand_over()
+
+    def _on_status(self, status: str) -> None:
+        if not self._handed and status.startswith(("lost", "reconnecting")):
+            self._say("Connection to the game server lost; reconnecting…")
+
+    def _show_players(self) -> None:
+        self.players_list.clear()
+        if self.client is None:
+            return
+        for p in self.client.players:
+            if p["name"]:
+                where = "here" if p["connected"] else "away"
+                QListWidgetItem(f"{p['name']} — seat {p['seat'] + 1} ({where})", self.players_list)
+
+    def _lan_games_changed(self, games: list[LanGame]) -> None:
+        self.lan_list.clear()
+        for game in games:
+            try:
+                title = get_game(game.game).title
+            except Exception:
+                title = game.game
+            item = QListWidgetItem(f"{game.name} — {title} ({game.address}:{game.port})", self.lan_list)
+            item.setData(Qt.ItemDataRole.UserRole, game)
+
+    def _lan_game_picked(self, item: QListWidgetItem | None) -> None:
+        if item is None:
+            return
+        game: LanGame = item.data(Qt.ItemDataRole.UserRole)
+        self.address_edit.setText(f"{game.address}:{game.port}")
+        self.code_edit.setText(game.room)
+
+    async def _browse(self) -> None:
+        if self.browser is None:
+            return
+        try:
+            await self.browser.start()
+        except Exception as exc:  # no multicast on this network: typing the address still works
+            log.warning("cannot look for LAN games: %s", exc)
+            self._say("Cannot look for games on this network; type the address and code.")
+
+    def _hand_over(self) -> None:
+        """Both seats are taken (or we joined): the window gets the session, the dialog closes."""
+        client = self.client
+        if client is None or self._handed or client.game is None:
+            return
+        self._handed = True
+        self.session = RemoteSession(get_game(client.game), client, hosted=self.hosted)
+        self.hosted = None  # the session owns it now
+        self.session_ready.emit(self.session)
+        self.accept()
+
+    def _say(self, text: str) -> None:
+        self.status_label.setText(text)
+
+    async def _cleanup(self) -> None:
+        if self.client is not None:
+            await self.client.close()
+        if self.hosted is not None:
+            await self.hosted.stop()
+            self.hosted = None
+
+    def done(self, result: int) -> None:  # QDialog: accept/reject/close all end here
+        if self.browser is not None:
+            _spawn(self.browser.stop(), _BACKGROUND)
+            self.browser = None
+        if not self._handed:
+            _spawn(self._cleanup(), _BACKGROUND)
+        super().done(result)
+
+
+def open_online_dialog(window: Any, *, kind: str, settings: AppSettings, **overrides: Any) -> OnlineDialog:
+    """The main window's hook: show the dialog; its session goes to ``window.show_session``.
+
+    Returns the dialog (not a session: the match begins only once both seats are taken).
+    ``overrides`` go to :class:`OnlineDialog` (tests bind the relay to 127.0.0.1 and pass
+    quiet mDNS parts).
+    """
+    home = getattr(window, "home", None)
+    dialog = OnlineDialog(kind, settings, default_game=getattr(home, "game_id", None), parent=window, **overrides)
+
+    def show(session: RemoteSession) -> None:
+        session.on_rematch = show
+        session.claim_offered.connect(lambda name, s=session: _ask_claim(window, s, name))
+        window.show_session(session)
+
+    dialog.session_ready.connect(show)
+    dialog.setWindowModality(Qt.WindowModality.WindowModal)
+    dialog.open()
+    return dialog
+
+
+def _ask_claim(window: QWidget, session: RemoteSession, name: str) -> None:
+    box = QMessageBox(window)
+    box.setObjectName("online-claim")
+    box.setWindowTitle("Your opponent has left")
+    box.setText(f"{name} has not come back. Take the win, or let the computer play on for them?")
+    win = box.addButton("Take the win", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton("Computer plays on", QMessageBox.ButtonRole.RejectRole)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.buttonClicked.connect(lambda button: session.claim("win" if button is win else "bot"))
+    box.open()
+
+
+__all__ = ["HostedGame", "OnlineDialog", "RemoteSession", "open_online_dialog", "parse_address"]

@@ -1,0 +1,153 @@
+"""Network play in the app (offscreen): one app window hosts a LAN game, another joins it.
+
+The host's relay runs in-process on 127.0.0.1 (port 0). No mDNS leaves the machine: the
+host's announcer only records what it would announce, and that record is injected into
+the joining window's game list, as the real browser would deliver it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+import qasync
+from conftest import ready
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication, QSpinBox
+
+from soccerdesk.net.discovery import LanAnnouncer, LanBrowser, LanGame
+from soccerdesk.ui.boards import board_available
+from soccerdesk.ui.main_window import MainWindow
+from soccerdesk.ui.online import OnlineDialog, RemoteSession, open_online_dialog, parse_address
+from soccerdesk.ui.settings import AppSettings
+
+GAME, SHORT = "soccer-go", {"rounds": 1}
+
+
+class RecordingAnnouncer(LanAnnouncer):
+    """Keeps the announcement instead of sending it."""
+
+    announced: list[LanGame] = []
+
+    async def start(self, game: LanGame) -> None:
+        RecordingAnnouncer.announced.append(game)
+
+    async def stop(self) -> None:
+        RecordingAnnouncer.announced.clear()
+
+
+class InjectedBrowser(LanBrowser):
+    """A browser that listens to nothing: the test adds what was announced."""
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+
+def run_on_qt_loop(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run ``scenario`` on a qasync loop, as the app does (Qt and asyncio on one thread)."""
+    loop = qasync.QEventLoop(QApplication.instance())
+    asyncio.set_event_loop(loop)
+    try:
+        loop.run_until_complete(scenario())
+    finally:
+        loop.run_until_complete(asyncio.sleep(0.2))  # sessions' shutdown tasks
+        loop.close()
+        asyncio.set_event_loop(None)
+
+
+async def until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        await asyncio.sleep(0.01)
+
+
+def test_typed_addresses_become_relay_urls() -> None:
+    assert parse_address("192.168.1.20:9000") == "ws://192.168.1.20:9000/ws"
+    assert parse_address("alice-pc") == "ws://alice-pc:8765/ws"
+    assert parse_address("[fe80::1]:9000") == "ws://[fe80::1]:9000/ws"
+    assert parse_address("ws://relay.example.org") == "ws://relay.example.org/ws"
+    with pytest.raises(ValueError):
+        parse_address("host:port")
+
+
+@pytest.mark.skipif(not board_available(GAME), reason="the Soccer-Go board is not drawn yet")
+def test_host_a_lan_game_in_one_window_and_join_it_from_another(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    other_settings = AppSettings(QSettings(str(tmp_path / "b.ini"), QSettings.Format.IniFormat), tmp_path / "b")
+    other_settings.animation_speed = "off"
+    friend = MainWindow(other_settings)
+    qtbot.addWidget(friend)
+    friend.show()
+    statuses: list[str] = []
+
+    async def scenario() -> None:
+        host = open_online_dialog(
+            window,
+            kind="host",
+            settings=window.settings,
+            bind_host="127.0.0.1",
+            port=0,
+            announcer_factory=RecordingAnnouncer,
+            lan_address="127.0.0.1",
+        )
+        host.game_combo.setCurrentIndex(host.game_combo.findData(GAME))
+        host.name_edit.setText("Alice")
+        for name, value in SHORT.items():
+            host.options_form.findChild(QSpinBox, f"option-{name}").setValue(value)  # type: ignore[union-attr]
+        qtbot.mouseClick(host.go_button, Qt.MouseButton.LeftButton)
+        await until(lambda: bool(host.code_label.text()))
+        code = host.code_label.text()
+        assert host.address_label.text().startswith("Address: 127.0.0.1:")
+        assert RecordingAnnouncer.announced[-1].room == code
+
+        join: OnlineDialog = open_online_dialog(
+            friend, kind="join", settings=other_settings, browser_factory=lambda cb: InjectedBrowser(cb)
+        )
+        assert join.browser is not None
+        join.browser.add("alice", RecordingAnnouncer.announced[-1])
+        assert join.lan_list.count() == 1
+        join.lan_list.setCurrentRow(0)
+        assert join.code_edit.text() == code
+        join.name_edit.setText("Bob")
+        qtbot.mouseClick(join.join_button, Qt.MouseButton.LeftButton)
+        await until(lambda: window.match_view is not None and friend.match_view is not None)
+        a, b = window.session, friend.session
+        assert isinstance(a, RemoteSession) and isinstance(b, RemoteSession)
+        assert {a.local_seats(), b.local_seats()} == {(0,), (1,)}
+        await until(lambda: a.player_names() == b.player_names() and "Bob" in a.player_names())
+        assert set(a.player_names()) == {"Alice", "Bob"}
+
+        # The friend's connection drops: the app says so and reconnects by itself.
+        b.status.connect(statuses.append)
+        await b.client.drop()
+        await until(lambda: "Connected again" in statuses)
+        assert "Connection lost — reconnecting…" in statuses
+
+        # Both players play the match to the end from their screens.
+        rng = random.Random(3)
+        views = [window.match_view, friend.match_view]
+        deadline = time.monotonic() + 40
+        while not all(v._finished for v in views):  # type: ignore[union-attr]
+            assert time.monotonic() < deadline, "the match did not end"
+            for view in views:
+                assert view is not None
+                data = view.view_data
+                if data and data.get("legal") and ready(view) and not view._finished:
+                    view.play(rng.choice(data["legal"]))
+            await asyncio.sleep(0.02)
+        summaries = [v._finished for v in views]  # type: ignore[union-attr]
+        assert summaries[0]["score"] == summaries[1]["score"]  # type: ignore[index]
+        window.go_home()
+        friend.go_home()
+
+    run_on_qt_loop(scenario)
+    friend.close()
