@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QRectF, Qt, QUrl
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QTextDocument
@@ -110,6 +111,16 @@ def help_markdown(game: Game) -> str:
     return body
 
 
+class HelpBrowser(QTextBrowser):
+    """A text browser that draws ``diagram:NAME`` images itself."""
+
+    def loadResource(self, kind: int, url: QUrl | str) -> Any:  # noqa: N802 (Qt API)
+        address = url.toString() if isinstance(url, QUrl) else str(url)
+        if kind == QTextDocument.ResourceType.ImageResource.value and address.startswith("diagram:"):
+            return diagram_image(address.removeprefix("diagram:"))
+        return super().loadResource(kind, url)
+
+
 class HelpDialog(QDialog):
     """The rules of one game, in a scrollable page."""
 
@@ -117,14 +128,10 @@ class HelpDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"How to play {game.title}")
         self.resize(760, 720)
-        self.browser = QTextBrowser()
+        self.browser = HelpBrowser()
         self.browser.setObjectName("help-text")
         self.browser.setOpenExternalLinks(False)
-        markdown = help_markdown(game)
-        document = self.browser.document()
-        for name in set(re.findall(r"\(diagram:([\w-]+)\)", markdown)):
-            document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"diagram:{name}"), diagram_image(name))
-        self.browser.setMarkdown(markdown)
+        self.browser.setMarkdown(help_markdown(game))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

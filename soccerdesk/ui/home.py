@@ -5,6 +5,7 @@ Signals:
     resume_requested(object): the ``Path`` of an autosaved match to continue (or replay, if over).
     open_requested(): the user wants to open a saved match file.
     online_requested(str): "host", "join" or "online" (handled by ``soccerdesk.ui.online``).
+    help_requested(): show the rules of the selected game.
 """
 
 from __future__ import annotations
@@ -173,6 +174,7 @@ class HomeScreen(QWidget):
     resume_requested = Signal(object)
     open_requested = Signal()
     online_requested = Signal(str)
+    help_requested = Signal()
 
     def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -268,6 +270,10 @@ class HomeScreen(QWidget):
         self.start_button.setStyleSheet("font-size: 14pt; font-weight: bold;")
         self.start_button.clicked.connect(self._start)
         right.addWidget(self.start_button)
+        rules = QPushButton("How to play this game")
+        rules.setObjectName("how-to-play")
+        rules.clicked.connect(self.help_requested)
+        right.addWidget(rules)
         online = QGroupBox("Play over the network")
         online_row = QHBoxLayout(online)
         for label, kind in (("Host LAN game", "host"), ("Join", "join"), ("Play online", "online")):

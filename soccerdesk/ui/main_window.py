@@ -70,10 +70,12 @@ class MainWindow(QMainWindow):
         self.home.resume_requested.connect(self.open_path)
         self.home.open_requested.connect(self.open_dialog)
         self.home.online_requested.connect(self.open_online)
+        self.home.help_requested.connect(self.show_help)
         self.pages.addWidget(self.home)
         self.session: MatchSession | None = None
         self.match_view: MatchView | None = None
         self.replay_view: ReplayViewer | None = None
+        self.help_dialog: HelpDialog | None = None
         self.last_message = ""  # the text of the last message box (for tests and the status bar)
         self._build_menus()
         geometry = settings.geometry()
@@ -156,6 +158,7 @@ class MainWindow(QMainWindow):
         self.match_view = view
         view.home_requested.connect(self.go_home)
         view.rematch_requested.connect(self.rematch)
+        view.help_requested.connect(self.show_help)
         view.replay_requested.connect(lambda record: self.show_replay(session.game, record, session.player_names()))
         self.pages.addWidget(view)
         self.pages.setCurrentWidget(view)
@@ -300,7 +303,10 @@ class MainWindow(QMainWindow):
         game_id = self.session.game.id if self.session is not None else self.home.game_id
         if game_id is None:
             return
-        HelpDialog(get_game(game_id), self).exec()
+        dialog = HelpDialog(get_game(game_id), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.help_dialog = dialog
+        dialog.open()
 
     def _about(self) -> None:
         QMessageBox.about(

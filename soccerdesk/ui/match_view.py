@@ -14,6 +14,7 @@ Signals:
     home_requested(): leave the match for the home screen.
     rematch_requested(): start the same match again.
     replay_requested(dict): open the replay viewer on this match record.
+    help_requested(): show the rules of this game.
 """
 
 from __future__ import annotations
@@ -213,10 +214,9 @@ class MatchView(QWidget):
     home_requested = Signal()
     rematch_requested = Signal()
     replay_requested = Signal(object)
+    help_requested = Signal()
 
-    def __init__(
-        self, session: MatchSession, *, speed: str = "normal", help_topic: Any = None, parent: QWidget | None = None
-    ) -> None:
+    def __init__(self, session: MatchSession, *, speed: str = "normal", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.speed = speed
@@ -303,8 +303,12 @@ class MatchView(QWidget):
         self.undo_button.clicked.connect(session.undo)
         self.home_button = QPushButton("Home")
         self.home_button.clicked.connect(self.home_requested)
+        self.rules_button = QPushButton("Rules")
+        self.rules_button.setToolTip("How to play this game, and our rulings (F1)")
+        self.rules_button.clicked.connect(self.help_requested)
         buttons = QHBoxLayout()
         buttons.addWidget(self.undo_button)
+        buttons.addWidget(self.rules_button)
         buttons.addWidget(self.home_button)
         side = QWidget()
         side_layout = QVBoxLayout(side)
