@@ -74,6 +74,7 @@ from soccerdesk.rules.api import (
 
 ATTACKING, DEFENDING = 0, 1
 SIDE_NAMES = ("attacking", "defending")
+A_SIDE = ("an attacking", "a defending")
 
 TIMINGS = frozenset(
     {"passes", "matched-pass", "unmatched-pass", "saved-shot", "scored-shot", "final-pass", "shot", "reply", "copies"}
@@ -228,6 +229,12 @@ def load_data(data: Mapping[str, Any]) -> SoccerGoData:
                     f"soccer-go.toml: card {card_id!r}: only BLOCK cards (timing 'reply') list blocks"
                 )
             cards[card_id] = card
+    deal = (_need(power, "deal_attacking", int, "power"), _need(power, "deal_defending", int, "power"))
+    for side in (ATTACKING, DEFENDING):
+        if sum(c.count for c in cards.values() if c.side == side) < 2 * deal[side]:
+            raise SoccerGoDataError(
+                f"soccer-go.toml: too few {SIDE_NAMES[side]} cards to deal {deal[side]} to each seat"
+            )
     for card in cards.values():
         for target in card.blocks:
             if target not in cards or cards[target].side == card.side:
@@ -243,7 +250,7 @@ def load_data(data: Mapping[str, Any]) -> SoccerGoData:
         goalkeeper=goalkeeper,
         passes_to_shoot=_need(pitch, "passes_to_shoot", int, "pitch"),
         directions=directions,
-        deal=(_need(power, "deal_attacking", int, "power"), _need(power, "deal_defending", int, "power")),
+        deal=deal,
         through_ball_numbers=frozenset(_numbers(power, "through_ball_numbers", "power")),
         high_press_numbers=frozenset(_numbers(power, "high_press_numbers", "power")),
         counter_attack_passes=_need(power, "counter_attack_passes", int, "power"),
@@ -801,6 +808,7 @@ class SoccerGoState(State):
                 return nxt
             return nxt._start_turn(0, events)
         drawer = self.attacker if self.step == 0 else self.defender
+        events.append(Event("draw-back", f"Seat {drawer} draws {A_SIDE[side]} card.", {"seat": drawer, "side": side}))
         events.append(_drawn_event(drawer, cards[action.card], "draws"))
         return self._r(phase=SWAP, piles=(piles[0], piles[1]), swapped=(swapped[0], swapped[1]), drawn=action.card)
 
@@ -1072,7 +1080,7 @@ class SoccerGoState(State):
             out = drawn
         side = cards[out].side
         swapped[side] = tuple(sorted((*swapped[side], out)))
-        events.append(Event("swap", f"Seat {seat} puts a {SIDE_NAMES[side]} card aside.", {"seat": seat, "side": side}))
+        events.append(Event("swap", f"Seat {seat} puts {A_SIDE[side]} card aside.", {"seat": seat, "side": side}))
         events.append(
             Event("swap-detail", f"You put {cards[out].name} ({out}) aside.", {"card": out}, audience=(seat,))
         )
