@@ -151,10 +151,11 @@ def restrict_paths(s: S, found: dict[Path, tuple[str, list[int], Exit | None]]) 
     if s.kick[0] and paths:
         # Rulebook "Weak Shots": the ball must go towards the goal as far as the dice say.
         mouth = b.goal_mouth(s.attacks(s.team))
+        centre = mouth[len(mouth) // 2]
 
-        def gap(p: Path) -> int:
+        def gap(p: Path) -> int:  # squared straight-line distance to the middle of the goal
             last = (found[p][1] or [p.start])[-1]
-            return min(b.distance(last, m) for m in mouth)
+            return (b.xs[last] - b.xs[centre]) ** 2 + (b.ys[last] - b.ys[centre]) ** 2
 
         best = min(gap(p) for p in paths)
         paths = [p for p in paths if gap(p) == best]

@@ -1,0 +1,688 @@
+"""Soccero rules, one small real position per rule (rulebook section or RULINGS Soccero N in each name).
+
+Positions are built with :func:`position`: seat 0 defends row 1 (attacks row 32); players
+not named stand out of the way (seat 0 on S2, S4 .. S22; seat 1 on U2, U4 .. U22).
+Player ids: 0..10 seat 0 (0 = goalkeeper), 11..21 seat 1 (11 = goalkeeper).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from soccerdesk.rules import CHANCE, IllegalAction, get_game, sample_chance
+from soccerdesk.rules.soccero.board import BoardDataError
+from soccerdesk.rules.soccero.state import SocceroState
+
+GAME = get_game("soccero")
+B = GAME.board  # type: ignore[attr-defined]
+PARK = {0: 18, 1: 20}  # columns (0-based) where unnamed players wait
+
+
+def sq(name: str) -> int:
+    return B.square(name)
+
+
+def position(
+    players: dict[int, str],
+    *,
+    ball: str | None = None,
+    holder: int | None = None,
+    phase: str = "turn",
+    team: int = 0,
+    extended: bool = False,
+    **fields: Any,
+) -> SocceroState:
+    """A mid-match position: named players where given, the ball on ``ball`` (or with ``holder``)."""
+    start = GAME.new_match(seed=0, extended=extended)
+    pos = []
+    for p in range(22):
+        t = p // 11
+        pos.append(sq(players[p]) if p in players else (1 + 2 * (p % 11)) * B.columns + PARK[t])
+    ball_sq = pos[holder] if holder is not None else (sq(ball) if ball else -1)
+    s = replace(
+        start,
+        phase=phase,
+        team=team,
+        decider=fields.pop("decider", team),
+        pos=tuple(pos),
+        ball=ball_sq,
+        holder=-1 if holder is None else holder,
+        low_team=0,
+        **{"kickoff_team": 0, **fields},
+    )
+    s._set_meta(start.info, None, ())
+    return s
+
+
+def meta(old: SocceroState, new: SocceroState) -> SocceroState:
+    """``new`` (made by a rules function called directly) as part of ``old``'s match."""
+    new._set_meta(old.info, None, ())
+    return new
+
+
+def edit(s: SocceroState, **fields: Any) -> SocceroState:
+    """``s`` with some fields changed (a test shortcut to a position)."""
+    out = replace(s, **fields)
+    out._set_meta(s.info, None, ())
+    return out
+
+
+def texts(s: SocceroState) -> set[str]:
+    return {str(a) for a in s.legal_actions(s.current_players()[0])}
+
+
+def act(s: Any, text: str) -> Any:
+    seat = s.current_players()[0]
+    return s.apply(seat, GAME.parse_action(text))
+
+
+def roll(s: Any, text: str) -> Any:
+    assert s.current_players() == (CHANCE,), s.phase
+    return s.apply(CHANCE, GAME.parse_action(text))
+
+
+# --- board (RULINGS Soccero "Board") ----------------------------------------------------
+
+
+def test_board_is_21_by_32_with_the_rulings_areas() -> None:
+    assert (B.columns, B.rows) == (21, 32)
+    assert len(B.goal_area[0]) == 14 and sq("H1") in B.goal_area[0] and sq("N32") in B.goal_area[1]
+    assert len(B.penalty_area[0]) == 55 and sq("P5") in B.penalty_area[0] and sq("F28") in B.penalty_area[1]
+    assert B.penalty_spot == (sq("K4"), sq("K29"))
+    assert len(B.centre_circle) == 5 + 7 + 7 + 7 + 7 + 5
+    assert sq("J7") in B.penalty_arc[0] and sq("J26") in B.penalty_arc[1]
+    assert B.distance(sq("A1"), sq("C9")) == 8  # king moves
+
+
+def test_bad_board_data_is_refused_with_a_reason() -> None:
+    from soccerdesk.resources import load_game_data
+    from soccerdesk.rules.soccero import make_game
+
+    data = dict(load_game_data("soccero"))
+    data["areas"] = {**data["areas"], "penalty_spot": {"low": "Z99", "high": "K29"}}
+    with pytest.raises(BoardDataError, match="Z99"):
+        make_game(data)
+
+
+# --- starting the game and the initial formation ---------------------------------------------
+
+
+def _to_setup(seed: int = 0) -> Any:
+    s = GAME.new_match(seed=seed)
+    s = roll(s, "toss 0")  # seat 0 kicks off, seat 1 chooses the end
+    assert s.current_players() == (1,)
+    return act(s, "defend 32")  # seat 1 defends row 32, so seat 0 row 1
+
+
+def test_toss_winner_kicks_off_and_the_other_chooses_the_end() -> None:
+    s = _to_setup()
+    assert s.low_team == 0 and s.phase == "setup" and s.current_players() == (0,)
+
+
+def test_kicking_team_places_its_centre_pair_first() -> None:
+    """Rulebook "Initial Formation" (A): one player next to the centre mark, one beside him."""
+    s = _to_setup()
+    assert texts(s) == {"place K16"}
+    s = act(s, "place K16")
+    assert texts(s) == {"place J16", "place L16"}
+
+
+def test_formation_keeps_team_mates_apart_and_field_players_out_of_the_penalty_area() -> None:
+    s = act(act(_to_setup(), "place K16"), "place J16")
+    legal = texts(s)  # the goalkeeper next: he may stand in the penalty area
+    assert "place K2" in legal and "place K17" not in legal
+    assert "place K15" not in legal and "place I15" not in legal  # next to the centre pair
+    s = act(s, "place K2")
+    legal = texts(s)
+    assert "place K4" not in legal and "place G3" not in legal  # penalty area: keeper only
+    assert "place A6" in legal and "place L2" not in legal
+
+
+def test_receiving_team_stays_out_of_the_centre_circle() -> None:
+    """Rulebook "Initial Formation" (C)."""
+    s = _to_setup()
+    for name in ("K16", "J16", "K2", "A8", "C8", "E8", "G8", "I8", "K8", "M8", "O8"):
+        s = act(s, f"place {name}")
+    assert s.current_players() == (1,)
+    legal = texts(s)
+    assert "place K31" in legal  # the keeper of seat 1 first
+    s = act(s, "place K31")
+    legal = texts(s)
+    assert "place K17" not in legal and "place H18" not in legal and "place M19" not in legal
+    assert "place G18" in legal
+
+
+def test_kickoff_passes_to_the_partner_and_the_kicking_team_takes_a_turn() -> None:
+    """Rulebook "Kickoff"."""
+    s = GAME.new_match(seed=0, quick_setup=True)
+    s = act(roll(s, "toss 1"), "defend 1")
+    assert s.holder == 11 + 9 and s.pos[20] == sq("J17") and s.pos[21] == sq("K17")
+    assert s.phase == "turn" and s.current_players() == (1,)
+
+
+def test_quick_setup_formations_are_legal() -> None:
+    s = GAME.new_match(seed=0)
+    s = act(roll(s, "toss 0"), "defend 32")
+    for name in GAME.formation["kickoff"][10:] + GAME.formation["kickoff"][9:10] + GAME.formation["kickoff"][:9]:  # type: ignore[attr-defined]
+        s = act(s, f"place {B.names[name]}")
+    for name in GAME.formation["receiving"]:  # type: ignore[attr-defined]
+        s = act(s, f"place {B.names[B.mirror(name)]}")
+    assert s.phase == "turn"
+
+
+# --- turns and moving players (rulebook "Turns", "Moving Players", RULINGS 3) --------------
+
+
+def test_the_team_with_the_ball_chooses_move_or_kick_before_the_roll() -> None:
+    s = position({5: "K10"}, holder=5)
+    assert texts(s) == {"move", "kick 1", "kick 2", "shoot 1", "shoot 2"}
+    other = position({5: "K10"}, holder=5, team=1, phase="turn")
+    other = edit(other, phase="roll")
+    assert other.current_players() == (CHANCE,)
+
+
+def test_moves_are_straight_lines_that_do_not_pass_through_players() -> None:
+    s = position({5: "K10", 6: "K12", 15: "M12"}, ball="A30", phase="moving", points=3)
+    legal = texts(s)
+    assert "move K10-K11" in legal and "move K10-K13" not in legal  # K12 is in the way
+    assert "move K10-M12" not in legal and "move K10-L11" in legal  # no landing on a player
+    assert not any(t.startswith("move K10-L12") for t in legal)  # not a straight line
+
+
+def test_the_die_is_used_exactly_when_possible() -> None:
+    """RULINGS Soccero 3: every move must leave a total the others can still use."""
+    players = {p: f"{'ACEGIKMOQSU'[p % 11]}{3 + 2 * (p % 11) if p else 1}" for p in range(11)}
+    players.update({0: "K1", 1: "A20", 2: "A22"})
+    s = position(players, ball="U30", phase="moving", points=6)
+    s = edit(s, moved=sum(1 << p for p in range(3, 11)) | 1)  # only players 1 and 2 may move
+    legal = texts(s)
+    assert "move A20-A19" in legal  # 1 + 5 (A22 can go 5)
+    assert "move A20-B21" in legal
+    assert {t for t in legal if t.startswith("move A20-")} >= {"move A20-A18", "move A20-A15"}
+
+
+def test_the_largest_total_is_used_when_the_roll_cannot_be() -> None:
+    """RULINGS Soccero 3: a blocked team moves as far as it can."""
+    s = position({1: "A1", 12: "A4", 13: "B2", 14: "D1"}, ball="K20", phase="roll")
+    s = edit(s, moved=sum(1 << p for p in range(11) if p != 1))  # only player 1 may still move
+    s = roll(s, "roll 6")
+    assert s.points == 2 and texts(s) == {"move A1-A3", "move A1-C1"}
+    assert any(e.kind == "short-move" for e in s.events)
+
+
+def test_a_player_moves_once_per_turn() -> None:
+    s = position({5: "K10"}, ball="A30", phase="moving", points=4)
+    s = act(s, "move K10-K11")
+    assert s.phase == "moving" and not any(t.startswith("move K11-") for t in texts(s))
+
+
+# --- stealing the ball ----------------------------------------------------------------------
+
+
+def test_steal_lands_exactly_on_the_holder_and_the_loser_moves_off_first() -> None:
+    """Rulebook "Stealing the Ball": exact number; the loser uses the first point to leave."""
+    s = position({15: "K13", 5: "K10"}, holder=15, phase="moving", team=0, points=3)
+    s = act(s, "move K10-K13")
+    assert s.holder == 5 and s.pos[15] == s.pos[5] and s.forced == 15
+    s = roll(s, "roll 4")  # seat 1's turn: the loser must move first
+    assert s.team == 1 and {t.split("-")[0] for t in texts(s)} == {"move K13"}
+    assert "move K13-K13" not in texts(s)
+    s = act(s, "move K13-L14")
+    assert s.forced == -1 and s.holder == 5
+
+
+def test_no_landing_on_a_player_without_the_ball() -> None:
+    s = position({15: "K13", 5: "K10"}, ball="A30", phase="moving", team=0, points=3)
+    assert "move K10-K13" not in texts(s)
+
+
+# --- carrying the ball ------------------------------------------------------------------------
+
+
+def test_carrying_turns_the_red_side_up() -> None:
+    """Rulebook "Carrying the Ball": a player who carried it may not carry it again."""
+    s = position({5: "K10"}, holder=5, phase="moving", points=2)
+    legal = texts(s)
+    assert {"move K10-K12 ball K12", "move K10-K12 ball K11", "move K10-K12"} <= legal
+    s = act(s, "move K10-K12 ball K12")
+    assert s.holder == 5 and s.red == 5 and s.ball == sq("K12")
+    s = edit(s, phase="moving", points=2, moved=0, team=0, decider=0)
+    legal = texts(s)
+    assert "move K12-K14" in legal and not any("ball" in t for t in legal if t.startswith("move K12-"))
+
+
+def test_leaving_the_ball_on_a_crossed_square_and_picking_it_up() -> None:
+    s = position({5: "K10", 6: "C10"}, holder=5, phase="moving", points=6)
+    s = act(s, "move K10-K13 ball K11")
+    assert s.holder == -1 and s.ball == sq("K11") and s.red == -1
+    s = position({6: "K8"}, ball="K10", phase="moving", points=4)
+    legal = texts(s)
+    assert "move K8-K12 ball K12" in legal and "move K8-K12 ball K11" in legal
+    s = act(s, "move K8-K12 ball K12")
+    assert s.holder == 6 and s.red == 6
+
+
+def test_stepping_onto_the_loose_ball_takes_it() -> None:
+    s = position({6: "K8"}, ball="K10", phase="moving", points=2)
+    s = act(s, "move K8-K10")
+    assert s.holder == 6 and s.red == -1
+
+
+# --- kicking ---------------------------------------------------------------------------------
+
+
+def _kick(players: dict[int, str], holder: int, symbol: str, total: int, shot: bool = False, **kw: Any) -> Any:
+    s = position(players, holder=holder, **kw)
+    s = act(s, f"{'shoot' if shot else 'kick'} {2 if total > 6 else 1}")
+    return roll(s, f"kick-roll {symbol} {total}")
+
+
+def test_direct_kick_is_a_straight_line_stopped_by_the_first_player() -> None:
+    s = _kick({5: "K10", 15: "K13"}, 5, "direct", 5)
+    legal = texts(s)
+    assert "path K10 N3" in legal and "path K10 N5" not in legal
+    assert not any(len(t.split()) > 3 and "out" not in t and "goal" not in t for t in legal)  # no curves
+    s = act(s, "path K10 N3")
+    assert s.holder == 15 and s.team == 1
+
+
+def test_curve_kick_turns_once_by_45_degrees() -> None:
+    s = _kick({5: "K10"}, 5, "curve", 4)
+    legal = texts(s)
+    assert "path K10 N2 NE2" in legal and "path K10 N2 NW2" in legal and "path K10 N2 E2" not in legal
+    s = act(s, "path K10 N2 NE2")
+    assert s.ball == sq("M14") and s.holder == -1
+
+
+def test_air_kick_passes_over_players_who_may_stop_it_kickers_side_first() -> None:
+    """RULINGS Soccero 4."""
+    s = _kick({5: "K10", 6: "K12", 15: "K13"}, 5, "air", 6)
+    s = act(s, "path K10 N6")
+    assert s.phase == "air-stop" and s.current_players() == (0,)
+    s = act(s, "let")
+    assert s.current_players() == (1,)
+    s = act(s, "let")
+    assert s.ball == sq("K16") and s.holder == -1
+    s = _kick({5: "K10", 6: "K12", 15: "K13"}, 5, "air", 6)
+    s = act(act(act(s, "path K10 N6"), "let"), "stop")
+    assert s.holder == 15
+
+
+def test_ball_over_the_line_goes_to_the_nearest_opponent() -> None:
+    """Rulebook "Kicking the Ball" and RULINGS Soccero 5 (basic rules)."""
+    s = _kick({5: "B10", 15: "E12"}, 5, "direct", 4)
+    s = act(s, "path B10 W2 out")
+    assert s.ball == sq("A10") and s.pos[15] == sq("A10") and s.holder == 15 and s.team == 1
+
+
+def test_nearest_opponents_tied_their_manager_picks() -> None:
+    s = _kick({5: "B10", 15: "C8", 16: "C12"}, 5, "direct", 2)
+    s = act(s, "path B10 W2 out")
+    assert s.phase == "fetch" and texts(s) == {"pick C8", "pick C12"}
+    s = act(s, "pick C12")
+    assert s.pos[16] == sq("A10") and s.holder == 16
+
+
+def test_only_a_declared_shot_can_score() -> None:
+    """Rulebook "Taking a Shot on Goal": declared before the roll."""
+    s = _kick({5: "K28", 11: "A32"}, 5, "direct", 6)
+    assert "path K28 N5 out" in texts(s) and "path K28 N5 goal" not in texts(s)
+    s = _kick({5: "K28", 11: "A32"}, 5, "direct", 6, shot=True)
+    assert texts(s) == {"path K28 N5 goal"}  # the diagonals miss the three-square goal
+
+
+def test_goal_then_the_team_that_conceded_kicks_off() -> None:
+    s = _kick({5: "K28", 11: "A32"}, 5, "direct", 6, shot=True)
+    s = act(s, "path K28 N5 goal")
+    assert s.goals == (1, 0) and s.phase == "setup" and s.team == 1
+    assert any(e.kind == "goal" for e in s.events)
+
+
+def test_keeper_on_the_path_stops_a_ground_shot() -> None:
+    s = _kick({5: "K28", 11: "K31"}, 5, "direct", 6, shot=True)
+    assert "path K28 N5 goal" not in texts(s)
+
+
+def test_basic_save_beside_the_keeper_on_5_or_6() -> None:
+    """RULINGS Soccero 2: a ground shot past the square beside the keeper."""
+    s = act(_kick({5: "K28", 11: "L31"}, 5, "direct", 6, shot=True), "path K28 N5 goal")
+    assert s.phase == "save"
+    saved = roll(s, "keeper 5")
+    assert saved.goals == (0, 0) and saved.holder == 11 and saved.team == 1
+    missed = roll(s, "keeper 4")
+    assert missed.goals == (1, 0)
+
+
+def test_basic_air_shot_cannot_be_saved_and_keeper_is_not_asked() -> None:
+    s = act(_kick({5: "K27", 11: "K31"}, 5, "air", 6, shot=True), "path K27 N6 goal")
+    assert s.goals == (1, 0)
+
+
+# --- match length (RULINGS Soccero 1) ----------------------------------------------------------
+
+
+def test_half_time_switches_ends_and_the_other_team_kicks_off() -> None:
+    s = position({5: "K10"}, ball="A30", phase="moving", points=1, turns=59, kickoff_team=0)
+    s = act(s, "move K10-K11")
+    assert s.half == 2 and s.low_team == 1 and s.team == 1 and s.phase == "setup"
+    assert texts(s) == {"place K16"}  # seat 1 now defends row 1 and kicks off
+
+
+def test_match_ends_after_the_second_half() -> None:
+    s = position({5: "K10"}, ball="A30", phase="moving", points=1, turns=59, half=2)
+    s = act(s, "move K10-K11")
+    assert s.is_terminal() and s.current_players() == ()
+
+
+def test_random_play_ends_within_the_turn_limit() -> None:
+    rng = random.Random(4)
+    s = GAME.new_match(seed=4, turns=3, quick_setup=True)
+    while not s.is_terminal():
+        seat = s.current_players()[0]
+        s = s.apply(seat, sample_chance(s, rng) if seat == CHANCE else rng.choice(s.legal_actions(seat)))
+    assert s.half == 2
+
+
+# --- position restrictions in the basic rules (docs/rulings.md) ------------------------------
+
+
+def test_basic_rules_refuse_moves_that_break_the_position_restrictions() -> None:
+    """Rulebook "Restrictions on Player Positions During Play"."""
+    s = position({5: "K5", 1: "F3", 2: "H4", 3: "J4", 4: "E10"}, ball="A30", phase="moving", points=3)
+    legal = texts(s)
+    assert "move K5-K3" not in legal  # goal area: keeper only
+    assert "move E10-E7" in legal and "move E10-H7" in legal
+    s2 = position({1: "F3", 2: "H4", 3: "J4", 4: "G8"}, ball="A30", phase="moving", points=3)
+    assert "move G8-G5" not in texts(s2) and "move G8-G6" in texts(s2)  # a fourth field player in the area
+    s3 = position({1: "C10", 2: "D10", 3: "E10", 4: "F10", 5: "H12"}, ball="A30", phase="moving", points=2)
+    assert "move H12-G10" not in texts(s3) and "move H12-H10" in texts(s3)  # five in a row
+    s4 = position({1: "C10", 2: "D10", 3: "E10", 5: "H12"}, ball="A30", phase="moving", points=2)
+    s4 = replace(s4, cfg=replace(s4.cfg, adjacent_limit=3))
+    assert "move H12-F10" not in texts(s4)  # variant: three at most
+
+
+# --- action texts and explanations ------------------------------------------------------------
+
+
+def test_action_texts_round_trip_and_nonsense_is_refused() -> None:
+    for text in (
+        "move K10-K13 ball K12",
+        "path K10 N2 NE3 goal",
+        "kick-roll curve 7",
+        "head NE",
+        "to A1",
+        "shoot 2 normal",
+    ):
+        assert str(GAME.parse_action(text)) == text
+    for bad in ("move K10-L13", "path Z1 N2", "fly", "move K10-K13 ball"):
+        with pytest.raises(IllegalAction):
+            GAME.parse_action(bad)
+
+
+def test_illegal_moves_are_explained() -> None:
+    s = position({5: "K10", 6: "K12"}, ball="A30", phase="moving", points=2)
+    assert "straight line" in s.explain_illegal(0, GAME.parse_action("move K10-K12"))
+    assert "points" in s.explain_illegal(0, GAME.parse_action("move K10-K16"))
+    with pytest.raises(IllegalAction, match="no player of yours"):
+        s.apply(0, GAME.parse_action("move K20-K21"))
+
+
+def test_view_shows_the_whole_field_and_nothing_hidden() -> None:
+    s = position({5: "K10"}, holder=5)
+    v = s.view(0)["state"]
+    assert v == s.view(1)["state"] == s.view(None)["state"]
+    assert v["ball"] == "K10" and v["holder"] == 5 and v["players"][5]["square"] == "K10"
+    assert v["defends"] == [1, 32] and v["phase"] == "turn"
+
+
+# === extended rules ===========================================================================
+
+
+def test_extended_save_deflects_for_a_corner() -> None:
+    """Extended "Goalkeeper's Attempt to Save a Shot": 5 or 6 → corner kick."""
+    s = act(_kick({5: "K28", 11: "L31"}, 5, "direct", 6, shot=True, extended=True), "path K28 N5 goal")
+    s = roll(s, "keeper 6")
+    assert s.setpiece[0] == "corner" and s.setpiece[1] == 0 and s.phase == "sp-spot"
+    assert texts(s) == {"pick A32", "pick U32"}  # over the goal: the team picks the corner
+
+
+def test_extended_air_save_only_on_a_6() -> None:
+    s = act(_kick({5: "K27", 11: "K31"}, 5, "air", 6, shot=True, extended=True), "path K27 N6 goal")
+    assert s.phase == "save"
+    assert roll(s, "keeper 5").goals == (1, 0)
+    assert roll(s, "keeper 6").setpiece[0] == "corner"
+
+
+def test_weak_shot_goes_towards_goal_and_the_nearest_defender_blocks() -> None:
+    """Extended "Weak Shots"."""
+    s = _kick({5: "K20", 11: "K32", 15: "F25", 16: "P25"}, 5, "direct", 3, shot=True, extended=True)
+    assert texts(s) == {"path K20 N3"}
+    s = act(s, "path K20 N3")
+    assert s.phase == "block" and texts(s) == {"pick F25", "pick P25"}
+    s = act(s, "pick P25")
+    assert s.pos[16] == sq("K23") and s.holder == 16 and s.team == 1
+
+
+def test_weak_shot_into_the_goal_area_is_blocked_by_the_keeper() -> None:
+    s = _kick({5: "K28", 11: "A32", 15: "L30", 12: "C31"}, 5, "direct", 3, shot=True, extended=True)
+    assert texts(s) == {"path K28 N3"}
+    s = act(s, "path K28 N3")
+    assert s.pos[11] == sq("K31") and s.holder == 11  # not the nearer field player on L30
+
+
+def test_header_from_an_air_ball_on_the_exact_number() -> None:
+    """Extended "Headers": in the same turn, one die, straight, over players; may score."""
+    s = _kick({5: "K20", 6: "K27", 11: "A32", 12: "C29"}, 5, "air", 7, extended=True)
+    s = act(s, "path K20 N7")
+    assert s.phase == "header" and texts(s) == {"header", "no-header"}
+    s = roll(act(s, "header"), "roll 6")
+    assert len(texts(s)) == 8
+    s = act(s, "head N")
+    assert s.goals == (1, 0)
+
+
+def test_steal_foul_on_the_victims_first_roll_of_6() -> None:
+    """RULINGS Soccero 9 / extended "Fouls when stealing the ball"."""
+    s = position({15: "K13", 5: "K10"}, holder=15, phase="moving", points=3, extended=True)
+    s = act(s, "move K10-K13")
+    assert s.steal == (1, sq("K13"), 5)
+    fouled = roll(s, "roll 6")
+    assert fouled.setpiece[:3] == ("free-kick", 1, sq("K13")) and fouled.setpiece[4] is True
+    clean = roll(s, "roll 5")
+    assert not clean.steal and clean.phase == "moving"
+
+
+def test_steal_foul_in_the_stealers_penalty_area_is_a_penalty() -> None:
+    s = position({15: "K4", 5: "K7"}, holder=15, phase="moving", points=3, extended=True)
+    s = act(s, "move K7-K4")
+    s = roll(s, "roll 6")
+    assert s.setpiece[0] == "penalty" and s.setpiece[2] == sq("K4")
+    s = act(s, "pick K4")  # the fouled seat-1 player takes it
+    assert s.pos[15] == sq("K4") and s.pos[0] == sq("K1")
+
+
+def test_offside_is_punished_only_when_the_player_receives() -> None:
+    """RULINGS Soccero 6: nearer the goal line than the ball and the second-last opponent."""
+    players = {5: "K20", 6: "K27", 11: "K31", 12: "C25"}
+    s = act(_kick(players, 5, "direct", 7, extended=True), "path K20 N7")
+    assert s.setpiece[:3] == ("free-kick", 1, sq("K27")) and s.setpiece[4] is False
+    level = {5: "K20", 6: "K25", 11: "K31", 12: "C25"}
+    s = act(_kick(level, 5, "direct", 5, extended=True), "path K20 N5")
+    assert s.holder == 6 and not s.setpiece  # level with the second-last opponent: onside
+
+
+def test_no_offside_from_a_goal_kick_throw_in_or_corner() -> None:
+    s = position({0: "K2", 6: "K27", 11: "K31", 12: "C25"}, holder=0, extended=True)
+    s = edit(s, setpiece=("goal-kick", 0, sq("K2"), 0, False))
+    from soccerdesk.rules.soccero import set_pieces
+
+    assert set_pieces.offside_mask(s) == 0
+    s = edit(s, setpiece=("free-kick", 0, sq("K2"), 0, False))
+    assert set_pieces.offside_mask(s) == 1 << 6
+
+
+def test_set_piece_taker_may_not_touch_the_ball_again_first() -> None:
+    s = position({5: "K10", 15: "A30"}, ball="K12", phase="moving", points=2, extended=True, banned=5)
+    s = act(s, "move K10-K12")
+    assert s.setpiece[0] == "free-kick" and s.setpiece[1] == 1 and s.setpiece[4] is False
+
+
+def test_position_violation_is_a_direct_free_kick() -> None:
+    """Extended "Fouls and Sanctions": restrictions broken at the end of a turn."""
+    s = position({5: "K10"}, ball="A30", phase="moving", points=6, extended=True)
+    s = act(s, "move K10-K16")
+    assert not s.setpiece
+    s = position({5: "K20", 11: "A32"}, ball="A25", phase="moving", points=6, extended=True)
+    s = act(s, "move K20-K26")
+    assert not s.setpiece
+    s = position({5: "K8", 0: "A1"}, ball="A25", phase="moving", points=6, extended=True)
+    s = act(s, "move K8-K2")  # a field player in his own goal area: a penalty for seat 1
+    assert s.setpiece[0] == "penalty" and s.setpiece[1] == 1
+
+
+def test_free_moves_two_each_alternating_taking_team_first() -> None:
+    """Rulebook "Free moves"."""
+    s = position({5: "B10", 15: "E12"}, holder=5, extended=True)
+    s = act(s, "kick 1")
+    s = act(roll(s, "kick-roll direct 4"), "path B10 W2 out")
+    assert s.setpiece[0] == "throw-in" and s.team == 1 and s.phase == "sp-taker"
+    s = act(s, "pick E12")
+    assert s.pos[15] == sq("A10") and s.phase == "free" and s.current_players() == (1,)
+    s = act(act(s, "pick U4"), "to T4")
+    assert s.current_players() == (0,) and s.pos[12] == sq("T4")
+    s = act(s, "done")
+    s = act(act(s, "pick U6"), "to T6")
+    assert s.phase == "throw-roll"
+
+
+def test_throw_in_one_die_three_directions_over_players() -> None:
+    """Rulebook "Throw-In" and RULINGS Soccero 7."""
+    s = position({15: "A10", 16: "C13", 5: "B11"}, holder=15, team=1, extended=True, phase="throw-roll")
+    s = edit(s, setpiece=("throw-in", 1, sq("A10"), 15, False))
+    s = roll(s, "roll 3")
+    assert texts(s) == {"throw E", "throw NE", "throw SE"}
+    s = act(s, "throw NE")
+    assert s.holder == 16 and s.phase == "header"  # arrived in the air on the exact number
+
+
+def test_goal_kick_after_an_attacker_kicks_over_the_byline() -> None:
+    s = _kick({5: "K28", 11: "A32"}, 5, "direct", 6, extended=True)
+    s = act(s, "path K28 N5 out")
+    assert s.setpiece[0] == "goal-kick" and s.setpiece[1] == 1 and s.phase == "sp-spot"
+    assert len(texts(s)) == 14
+    s = act(s, "pick K31")
+    assert s.pos[11] == sq("K31") and s.holder == 11 and s.phase == "free"
+    assert s.current_players() == (1,)
+
+
+def test_goal_kick_clears_field_players_from_both_penalty_areas() -> None:
+    from soccerdesk.rules.soccero import set_pieces
+
+    s = position({5: "K29", 11: "K31"}, holder=11, team=1, extended=True)
+    s = edit(s, setpiece=("goal-kick", 1, sq("K31"), 11, False))
+    assert set_pieces.misplaced(s, 0) == [5]
+    s = meta(s, set_pieces.begin_free_moves(s))
+    s = act(s, "done")  # seat 1 has nobody to move
+    assert texts(s) == {"pick K29"}  # seat 0 must first move its player out
+
+
+def test_corner_after_a_defender_kicks_over_his_own_byline() -> None:
+    s = _kick({5: "C3", 11: "A32"}, 5, "direct", 3, extended=True)
+    s = act(s, "path C3 S3 out")
+    assert s.setpiece[0] == "corner" and s.setpiece[1] == 1 and s.setpiece[2] == sq("A1")
+    assert s.phase == "sp-taker"
+    s = act(s, sorted(texts(s))[0])
+    assert s.ball == sq("A1")
+    while s.phase == "free":
+        s = (
+            act(s, "done")
+            if "done" in texts(s)
+            else act(act(s, sorted(texts(s))[0]), sorted(texts(act(s, sorted(texts(s))[0])))[0])
+        )
+    assert s.phase == "sp-kick"
+    assert texts(s) == {"kick 1", "kick 2", "kick 1 normal", "kick 2 normal"}  # no direct goal
+    assert all(B.distance(s.pos[p], sq("A1")) > 1 for p in range(11))
+
+
+def test_free_kick_wall_and_shot_rules() -> None:
+    """Rulebook "Free Kicks": a wall of up to three, nobody adjacent, direct may shoot."""
+    from soccerdesk.rules.soccero import set_pieces
+
+    s = position({5: "K20", 15: "K21", 16: "M24"}, ball="A30", phase="roll", team=1, extended=True)
+    events: list[Any] = []
+    s = meta(s, set_pieces.start(s, "free-kick", 0, sq("K20"), True, events))
+    s = act(s, "pick K20")
+    assert s.phase == "wall" and s.current_players() == (1,)
+    s = act(s, "pick M24")
+    wall = texts(s)
+    assert "to K23" in wall and "to K22" in wall and "to K21" not in wall and "to K25" not in wall
+    s = act(act(s, "to K22"), "done")
+    assert s.phase == "free" and s.current_players() == (0,)
+    assert "pick K21" in texts(act(s, "done"))  # seat 1's player next to the ball must leave
+    s2 = edit(s, phase="sp-kick", decider=0, pending=())
+    assert "shoot 2" in texts(s2)
+    s3 = edit(s2, setpiece=(*s2.setpiece[:4], False))
+    assert "shoot 2" not in texts(s3)
+
+
+def test_indirect_free_kick_in_the_opponents_goal_area_moves_out() -> None:
+    from soccerdesk.rules.soccero import set_pieces
+
+    s = position({}, ball="A30", phase="roll", team=1, extended=True)
+    s = meta(s, set_pieces.start(s, "free-kick", 0, sq("K31"), False, []))
+    assert s.setpiece[2] == sq("K30")
+
+
+def test_free_kick_from_own_goal_area_any_square_and_must_leave_the_penalty_area() -> None:
+    from soccerdesk.rules.soccero import set_pieces
+
+    s = position({5: "E10"}, ball="A30", phase="roll", team=1, extended=True)
+    s = meta(s, set_pieces.start(s, "free-kick", 0, sq("K2"), True, []))
+    assert s.phase == "sp-spot" and len(texts(s)) == 14
+    s = act(act(s, "pick K2"), "pick E10")
+    s = edit(
+        s, phase="sp-kick", decider=0, pending=(), pos=tuple(sq("K2") if p == 5 else q for p, q in enumerate(s.pos))
+    )
+    s = act(s, "kick 1 normal")
+    retaken = roll(s, "kick-roll direct 2")
+    assert retaken.phase == "sp-kick" and any(e.kind == "retake" for e in retaken.events)
+    s = roll(s, "kick-roll direct 4")
+    assert "path K2 N4" in texts(s) and "path K2 NE4" in texts(s) and "path K2 E4" not in texts(s)
+
+
+def test_penalty_kick_placement() -> None:
+    """Rulebook "Penalty Kicks": others outside the area and arc and further from the byline."""
+    from soccerdesk.rules.soccero import set_pieces
+
+    s = position({5: "K7", 15: "I6", 16: "E30", 11: "A32"}, ball="A30", phase="roll", team=1, extended=True)
+    s = meta(s, set_pieces.start(s, "penalty", 1, sq("K4"), False, []))
+    s = act(s, "pick E30")
+    assert s.pos[16] == sq("K4") and s.pos[0] == sq("K1")
+    assert {1, 5} <= set(set_pieces.misplaced(s, 0)) and 15 in set_pieces.misplaced(s, 1)
+    assert 0 not in set_pieces.misplaced(s, 0) and 16 not in set_pieces.misplaced(s, 1)  # keeper and taker stay
+
+
+def test_set_piece_curve_kick_flies_unstopped_unless_normal_rules_announced() -> None:
+    """Rulebook "Kicking the ball in special situations"."""
+    s = position({5: "K10", 6: "K12", 15: "K13"}, holder=5, extended=True, phase="sp-kick")
+    s = edit(s, setpiece=("free-kick", 0, sq("K10"), 5, False))
+    flying = roll(act(s, "kick 1"), "kick-roll curve 4")
+    assert "path K10 N4" in texts(flying)
+    landed = act(flying, "path K10 N4")
+    assert landed.ball == sq("K14") and landed.banned == 5
+    ground = roll(act(s, "kick 1 normal"), "kick-roll curve 4")
+    assert "path K10 N2" in texts(ground) and "path K10 N4" not in texts(ground)
+
+
+def test_goalkeeper_punt_not_after_a_back_pass() -> None:
+    """Extended "Goalkeeper's Punt Kick"."""
+    s = position({0: "K3", 5: "K6", 15: "F4"}, holder=0, extended=True)
+    assert "punt" in texts(s)
+    assert "punt" not in texts(edit(s, back_pass=0))
+    s = act(s, "punt")
+    assert s.setpiece[0] == "punt" and s.phase == "free"
+    assert 15 in __import__("soccerdesk.rules.soccero.set_pieces", fromlist=["x"]).misplaced(s, 1)
