@@ -39,6 +39,8 @@ ROW_VALUE = (0.010, 0.018, 0.030, 0.045, 0.070, 0.075)
 BOX_WITH_INSIDE_SHOT = 0.165  # 18-20 scores, plus corners and recoveries
 BOX_WITHOUT_INSIDE_SHOT = 0.012  # the opponent will get a goal kick
 CENTRE_BONUS = 1.15
+PATH_DEPTH = 2  # cards looked ahead when counting the way to the box
+PATH_DISCOUNT = 0.7  # each card still needed: a defensive card may stop it
 STUCK_LOSS = 0.6  # share of the opponent's chance conceded when our attack stalls
 # How much each card is worth keeping in hand (discard the cheapest).
 KEEP_SHOT_INSIDE = 1.0
@@ -246,6 +248,13 @@ class HeuristicBot(Bot):
                 win = 0.45 if target != board.box[ctx.opp] else 0.55
                 v = (1 - 0.8 * p * win) * v - 0.8 * p * win * ctx.value_theirs(target)
             v += 0.004 * self._follow_up(ctx, card, target)
+            if ctx.inside_shots and target != board.box[ctx.opp]:
+                # Tip: count the spaces to a shot. A path to the box with the cards still in hand.
+                rest = list(ctx.hand)
+                rest.remove(card.index)
+                plays = self._cards_to_box(ctx, target, card.next, tuple(rest), PATH_DEPTH)
+                if plays:
+                    v = max(v, BOX_WITH_INSIDE_SHOT * PATH_DISCOUNT**plays)
             if card.outside_shot and target != board.box[ctx.opp] and board.own_row[seat][target] >= 4:
                 v += 0.02
             v -= 0.002 * ctx.keep_value(card.index)
@@ -320,6 +329,29 @@ class HeuristicBot(Bot):
             if card.moves and follows and any(row[z] > row[target] for _, z in ctx.t.moves[k][ctx.seat][target]):
                 count += 1
         return count
+
+    def _cards_to_box(self, ctx: _Context, zone: int, next_req: str | None, hand: tuple[int, ...], depth: int) -> int:
+        """Fewest card plays (up to ``depth``) from ``zone`` into the opponent's box, 0 if none."""
+        if depth == 0:
+            return 0
+        box = ctx.board.box[ctx.opp]
+        best = 0
+        tried = set()
+        for i, k in enumerate(hand):
+            card = ctx.cards[k]
+            if k in tried or not card.moves or not (next_req in (None, "any") or card.kind in ("any", next_req)):
+                continue
+            tried.add(k)
+            targets = [z for _, z in ctx.t.moves[k][ctx.seat][zone]]
+            if box in targets:
+                return 1
+            if depth > 1:
+                rest = hand[:i] + hand[i + 1 :]
+                for z in targets:
+                    found = self._cards_to_box(ctx, z, card.next, rest, depth - 1)
+                    if found and (not best or found + 1 < best):
+                        best = found + 1
+        return best
 
     def _reach(self, ctx: _Context, zone: int) -> int:
         """Rows the best card in hand would gain from ``zone``."""

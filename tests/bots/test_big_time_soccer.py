@@ -111,3 +111,10 @@ def test_outscores_random_play() -> None:
         goals[0] += state.score[heuristic_seat]
         goals[1] += state.score[1 - heuristic_seat]
     assert goals[0] > goals[1]
+
+
+def test_counts_the_cards_to_the_box_respecting_the_next_icons() -> None:
+    """Tip: count the spaces to a shot. From M2L only the Pass Ahead 1 (then Pass) and the
+    Pass Diagonal Right 1 (then Dribble) open a two-card way into the box with this hand."""
+    state = position(ball="M2L", hands=(["SIN", "PA1P", "DA1D", "PDR1D", "C", "I"], ["C"]))
+    assert decide(state, HOME) in {"play PDR1D A1C", "play PA1P A1L"}
