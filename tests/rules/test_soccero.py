@@ -686,3 +686,8 @@ def test_goalkeeper_punt_not_after_a_back_pass() -> None:
     s = act(s, "punt")
     assert s.setpiece[0] == "punt" and s.phase == "free"
     assert 15 in __import__("soccerdesk.rules.soccero.set_pieces", fromlist=["x"]).misplaced(s, 1)
+
+
+def test_a_shot_at_the_own_goal_is_just_out_over_the_byline() -> None:
+    s = _kick({5: "K3", 0: "A1", 11: "A32"}, 5, "direct", 4, shot=True)
+    assert not any(t.endswith("goal") for t in texts(s)) and "path K3 S3 out" in texts(s)

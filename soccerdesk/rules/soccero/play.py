@@ -708,7 +708,9 @@ def walk(
             if i >= len(ray):
                 ex = b.exits[cur][d]
                 taken.append((d, i + 1))
-                return tuple(taken), "goal" if ex.kind == EXIT_GOAL and can_goal else "out", squares, ex
+                # Only the opponents' goal is shot at; over the own goal line is just out.
+                scores = ex.kind == EXIT_GOAL and can_goal and ex.end == s.attacks(s.team)
+                return tuple(taken), "goal" if scores else "out", squares, ex
             sq = ray[i]
             squares.append(sq)
             if ground and sq in occ:  # a ground ball stops at the first player in its path
