@@ -19,6 +19,7 @@ from soccerdesk.bots import Bot
 from soccerdesk.rules import State
 from soccerdesk.rules.soccero.actions import Aim, KickChoice, Path, SquareChoice, Step, Word
 from soccerdesk.rules.soccero.board import LOW
+from soccerdesk.rules.soccero.play import restriction_ok
 from soccerdesk.rules.soccero.state import PLAYERS, SocceroState, goalkeeper, team_of, team_players
 
 
@@ -193,8 +194,15 @@ def _role_target(s: SocceroState, seat: int, p: int) -> int:
 
 
 def _step_value(s: SocceroState, seat: int, step: Step) -> float:
-    b = s.board
     p = next(q for q in team_players(seat) if s.pos[q] == step.start and not s.moved >> q & 1)
+    value = _step_gain(s, seat, p, step)
+    if s.cfg.extended and not restriction_ok(s, p, step.end):
+        value -= 2000.0  # a direct free kick (or a penalty) for the opponents
+    return value
+
+
+def _step_gain(s: SocceroState, seat: int, p: int, step: Step) -> float:
+    b = s.board
     holder = s.holder
     value = 0.0
     # A steal: the exact number onto the ball carrier.
