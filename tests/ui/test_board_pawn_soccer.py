@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QGraphicsView
 
-from soccerdesk.rules import CHANCE, get_game, sample_chance
+from soccerdesk.rules import CHANCE, get_game, play_out
 from soccerdesk.rules import pawn_soccer as pawn_rules
 from soccerdesk.rules.api import State
 from soccerdesk.ui.boards.base import BoardConfig
@@ -20,16 +20,11 @@ GAME = "pawn-soccer"
 
 
 def random_match(seed: int, **options: Any) -> list[State]:
-    """Every state of one random match."""
+    """Every state of one random match (played out, then replayed from its record)."""
+    game = get_game(GAME)
     rng = random.Random(seed)
-    state = get_game(GAME).new_match(seed=seed, **options)
-    states = [state]
-    while state.current_players():
-        seat = state.current_players()[0]
-        action = sample_chance(state, rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
-        state = state.apply(seat, action)
-        states.append(state)
-    return states
+    final = play_out(game.new_match(seed=seed, **options), lambda s, seat: rng.choice(s.legal_actions(seat)), rng)
+    return game.replay(game.dump(final))
 
 
 def deciding_views(states: list[State], every: int) -> list[dict[str, Any]]:

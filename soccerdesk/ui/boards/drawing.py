@@ -93,10 +93,10 @@ class ClickResult:
 class ClickPaths:
     """Legal action texts as click sequences, and the partial selection made so far.
 
-    A click extends the selection when some path continues with it; completes an action
-    when exactly one path ends there (and none goes on); clicking the last selected thing
-    again plays the path that ends there, or else unselects it. A click that starts a
-    path (another pawn, another card) starts over from it.
+    A click extends the selection when some path continues with it, and completes an
+    action when exactly one path ends there (and none goes on). Otherwise, clicking the
+    last selected thing again plays the path that ends there, or else unselects it; a
+    click that starts a path (another pawn, another card) starts over from it.
     """
 
     def __init__(self, paths: Mapping[str, Sequence[Key]]) -> None:
@@ -137,6 +137,15 @@ class ClickPaths:
         return found
 
     def click(self, key: Key) -> ClickResult:
+        prefix = self.selection + (key,)
+        found = self.matching(prefix)
+        if found:
+            longer = [t for t in found if len(self.paths[t]) > len(prefix)]
+            if not longer and len(found) == 1:
+                self.selection = ()
+                return ClickResult("play", found[0])
+            self.selection = prefix
+            return ClickResult("select")
         if self.selection and key == self.selection[-1]:
             done = self.complete()
             if done is not None:
@@ -144,19 +153,10 @@ class ClickPaths:
                 return ClickResult("play", done)
             self.selection = self.selection[:-1]
             return ClickResult("select")
-        prefix = self.selection + (key,)
-        found = self.matching(prefix)
-        if not found:
-            if self.selection and self.matching((key,)):
-                self.selection = ()
-                return self.click(key)
-            return ClickResult("refuse")
-        longer = [t for t in found if len(self.paths[t]) > len(prefix)]
-        if not longer and len(found) == 1:
+        if self.selection and self.matching((key,)):
             self.selection = ()
-            return ClickResult("play", found[0])
-        self.selection = prefix
-        return ClickResult("select")
+            return self.click(key)
+        return ClickResult("refuse")
 
     def ambiguous(self) -> list[tuple[str, str]]:
         """Pairs of actions with the same path (a board bug: one could never be played)."""
@@ -207,7 +207,7 @@ class ClickBoard(BoardScene):
         self._static_for: Any = object()
         self._dynamic: list[QGraphicsItem] = []
         self._recording = False
-        self._chooser: list[QGraphicsItem] = []
+        self._overlay: list[QGraphicsItem] = []
         self.setBackgroundBrush(QBrush(QColor("#121820")))
 
     # --- to implement ------------------------------------------------------------------
@@ -267,13 +267,22 @@ class ClickBoard(BoardScene):
                 self.removeItem(item)
             self._keyed = dict(self._static_keyed)
         self._dynamic = []
-        self._chooser = []
+        self._overlay = []
         self._recording = True
         try:
             self.draw(view, events)
-            self.draw_chooser()
         finally:
             self._recording = False
+        self._draw_overlay_layer()
+
+    def _draw_overlay_layer(self) -> None:
+        start = len(self._dynamic)
+        self._recording = True
+        try:
+            self.draw_overlay()
+        finally:
+            self._recording = False
+        self._overlay = self._dynamic[start:]
 
     def static_signature(self, view: dict[str, Any]) -> Any:
         """What the static layer (:meth:`draw_static`) depends on; it is redrawn when this changes."""
@@ -290,16 +299,11 @@ class ClickBoard(BoardScene):
 
     def redraw(self) -> None:
         """Show a changed selection or preview: items read the marks when they paint."""
-        for item in self._chooser:
+        for item in self._overlay:
             self._keyed.pop(item.data(KEY_ROLE), None)
             self._dynamic.remove(item)
             self.removeItem(item)
-        self._chooser = []
-        self._recording = True
-        try:
-            self.draw_chooser()
-        finally:
-            self._recording = False
+        self._draw_overlay_layer()
         self.update()
 
     def set_preview(self, action_text: str | None) -> None:
@@ -313,6 +317,10 @@ class ClickBoard(BoardScene):
     def action_label(self, text: str) -> str:
         """Short button text for an action (the chooser and the action buttons)."""
         return text
+
+    def draw_overlay(self) -> None:
+        """Items that follow the selection and the keyboard preview (rebuilt on every click)."""
+        self.draw_chooser()
 
     def draw_chooser(self) -> None:
         """Buttons beside the last selected thing when several actions end on it."""
@@ -331,7 +339,6 @@ class ClickBoard(BoardScene):
                 QRectF(x, y + i * (height + 4), width, height), self.action_label(text), ("action", text), tooltip=text
             )
             item.setZValue(50)
-            self._chooser.append(item)
 
     # --- clicking --------------------------------------------------------------------
 

@@ -1,0 +1,806 @@
+"""The Soccero board: the 21 x 32 pitch with its markings, the 22 players, the ball (with
+its red side up when its carrier may not carry it again), the movement points left and the
+kick die.
+
+Drawn only from ``view["state"]`` (format in :mod:`soccerdesk.rules.soccero`); the pitch
+markings (areas, spots, arcs, centre circle) come from ``resources/games/soccero.toml``.
+The viewer's own goal is at the bottom, so the picture turns round at half-time when the
+teams change ends.
+
+Clicks (every text of ``view["legal"]``):
+
+* ``move A-B``: the player on A, then B; when the player has the ball
+  (``move A-B ball C``), a third click says where the ball ends: B again to carry it, A to
+  leave it, or a square on the way to drop it there;
+* ``path START LEGS``: the square where the ball ends (the goal itself for a shot that
+  goes in); when two routes end there, then the square where the ball turns;
+* ``place SQ``, ``pick SQ``, ``to SQ``: the square;
+* ``defend 1`` / ``defend 32``: the goal to defend;
+* ``head DIR`` / ``throw DIR``: an arrow around the ball;
+* ``move``, ``kick D``, ``shoot D`` (``normal``), ``punt``, ``stop``, ``let``, ``header``,
+  ``no-header``, ``done``: buttons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
+
+from soccerdesk.resources import load_game_data
+from soccerdesk.ui.boards.base import BoardConfig
+from soccerdesk.ui.boards.drawing import (
+    DANGER,
+    GRASS_DARK,
+    GRASS_LIGHT,
+    LINE,
+    MUTED_TEXT,
+    PANEL_TEXT,
+    ClickBoard,
+    Key,
+    Painted,
+    draw_ball,
+    draw_die,
+    draw_marks,
+    draw_token,
+    ui_font,
+)
+
+GAME = "soccero"
+SQ = 21.0
+ORIGIN = QPointF(34.0, 34.0)
+DIRECTIONS = {
+    "N": (0, 1),
+    "NE": (1, 1),
+    "E": (1, 0),
+    "SE": (1, -1),
+    "S": (0, -1),
+    "SW": (-1, -1),
+    "W": (-1, 0),
+    "NW": (-1, 1),
+}
+WORD_LABELS = {
+    "move": "Move players",
+    "punt": "Goalkeeper punt",
+    "stop": "Stop the ball",
+    "let": "Let it fly",
+    "header": "Head it on",
+    "no-header": "No header",
+    "done": "Done",
+}
+PHASE_PROMPTS = {
+    "ends": "Choose the goal you defend: click it.",
+    "setup": "Set-up: click a square for the highlighted player.",
+    "turn": "Your turn: move players, or kick (one or two distance dice).",
+    "moving": "Move: click a player, then where he goes.",
+    "kick-path": "Kick: click where the ball ends (then where it turns, if asked).",
+    "block": "Choose the player who blocks the weak shot.",
+    "fetch": "Choose the player who goes to the ball.",
+    "air-stop": "The ball flies over your player: stop it or let it fly?",
+    "header": "The ball reaches your player in the air: head it on?",
+    "header-aim": "Head the ball: click an arrow.",
+    "throw-aim": "Throw-in: click an arrow.",
+    "sp-spot": "Choose the square the set piece is taken from.",
+    "sp-taker": "Choose the player who takes the set piece.",
+    "free": "Free moves: click a player, then his new square — or Done.",
+    "wall": "Wall: click a player, then a wall square — or Done.",
+    "sp-kick": "Set piece: choose the kick.",
+}
+SETPIECE_WORDS = {
+    "penalty": "Penalty kick",
+    "corner": "Corner kick",
+    "goal-kick": "Goal kick",
+    "throw-in": "Throw-in",
+    "free-kick": "Free kick",
+    "punt": "Goalkeeper's punt",
+}
+
+
+def parse_square(name: str) -> tuple[int, int]:
+    """``"K16"`` -> (column index from 0, row from 1)."""
+    return ord(name[0]) - ord("A"), int(name[1:])
+
+
+def square_name(col: int, row: int) -> str:
+    return f"{chr(ord('A') + col)}{row}"
+
+
+def expand(ranges: Iterable[str]) -> list[str]:
+    """``["H1-N2"]`` -> every square of those rectangles (single squares pass through)."""
+    out = []
+    for text in ranges:
+        a, _, b = text.partition("-")
+        (c1, r1), (c2, r2) = parse_square(a), parse_square(b or a)
+        for row in range(min(r1, r2), max(r1, r2) + 1):
+            for col in range(min(c1, c2), max(c1, c2) + 1):
+                out.append(square_name(col, row))
+    return out
+
+
+def route(text: str, columns: int, rows: int) -> tuple[str, str | None, str, list[str]]:
+    """A ``path`` action -> (end square on the board, bend square or None, finish, squares on the way)."""
+    words = text.split()
+    col, row = parse_square(words[1])
+    finish = words[-1] if words[-1] in ("out", "goal") else ""
+    legs = words[2:-1] if finish else words[2:]
+    bend = None
+    squares = []
+    for index, leg in enumerate(legs):
+        name = leg.rstrip("0123456789")
+        dc, dr = DIRECTIONS[name]
+        for _ in range(int(leg[len(name) :])):
+            if 0 <= col + dc < columns and 1 <= row + dr <= rows:
+                col, row = col + dc, row + dr
+                squares.append(square_name(col, row))
+            else:
+                break  # the rest flies over the line: the ball is shown on the edge square
+        if index == 0 and len(legs) > 1:
+            bend = square_name(col, row)
+    return square_name(col, row), bend, finish, squares
+
+
+class Board(ClickBoard):
+    """Soccero board scene (see the module docstring for the click paths)."""
+
+    def __init__(self, config: BoardConfig, parent: Any = None) -> None:
+        super().__init__(config, parent)
+        data = load_game_data(GAME)
+        self.columns = int(data["board"]["columns"])
+        self.rows = int(data["board"]["rows"])
+        self.areas = data["areas"]
+        self.halfway = int(data["board"]["halfway_after_row"])
+        self.centre_column = parse_square(data["board"]["centre_column"] + "1")[0]
+        goal_a, _, goal_b = data["board"]["goal_columns"].partition("-")
+        self.goal_columns = (parse_square(goal_a + "1")[0], parse_square(goal_b + "1")[0])
+        self.flip = False
+        self.routes: dict[str, list[str]] = {}
+        self.panel_x = ORIGIN.x() + self.columns * SQ + 34
+        self.setSceneRect(QRectF(0, 0, self.panel_x + 290, ORIGIN.y() * 2 + self.rows * SQ))
+
+    @property
+    def me(self) -> int:
+        return 0 if self.config.perspective is None else self.config.perspective
+
+    # --- geometry ----------------------------------------------------------------------
+
+    def square_rect(self, name: str) -> QRectF:
+        col, row = parse_square(name)
+        if self.flip:
+            dc, dr = self.columns - 1 - col, row - 1
+        else:
+            dc, dr = col, self.rows - row
+        return QRectF(ORIGIN.x() + dc * SQ, ORIGIN.y() + dr * SQ, SQ, SQ)
+
+    def goal_rect(self, row: int) -> QRectF:
+        """The goal behind goal line ``row`` (1 or the last row)."""
+        first, last = self.goal_columns
+        a, b = self.square_rect(square_name(first, row)), self.square_rect(square_name(last, row))
+        box = a.united(b)
+        at_top = box.top() <= ORIGIN.y() + 1
+        depth = SQ * 0.9
+        return QRectF(box.x(), box.top() - depth if at_top else box.bottom(), box.width(), depth)
+
+    # --- click paths ---------------------------------------------------------------------
+
+    def click_paths(self, view: dict[str, Any]) -> dict[str, tuple[Key, ...]]:
+        state = view["state"]
+        defends = state.get("defends")
+        self.flip = bool(defends) and defends[self.me] == self.rows
+        paths: dict[str, tuple[Key, ...]] = {}
+        routes: dict[tuple[Key, ...], list[tuple[str, str | None]]] = {}
+        self.routes = {}
+        ball_moves: dict[str, int] = {}
+        for text in view["legal"]:
+            if text.startswith("move ") and " ball " in text:
+                ball_moves[text.split()[1]] = ball_moves.get(text.split()[1], 0) + 1
+        for text in view["legal"]:
+            words = text.split()
+            verb = words[0]
+            if verb == "move" and len(words) > 1:
+                a, _, b = words[1].partition("-")
+                if len(words) == 4:
+                    paths[text] = (("sq", a), ("sq", b), ("sq", words[3]))
+                elif words[1] in ball_moves:
+                    paths[text] = (("sq", a), ("sq", b), ("sq", a))  # the ball stays where it was
+                else:
+                    paths[text] = (("sq", a), ("sq", b))
+            elif verb == "path":
+                end, bend, finish, squares = route(text, self.columns, self.rows)
+                self.routes[text] = [words[1], *squares]
+                first: Key = ("end", self._goal_row_of(end)) if finish == "goal" else ("sq", end)
+                routes.setdefault((first,), []).append((text, bend))
+            elif verb in ("place", "pick", "to"):
+                paths[text] = (("sq", words[1]),)
+            elif verb == "defend":
+                paths[text] = (("end", int(words[1])),)
+            elif verb in ("head", "throw"):
+                paths[text] = (("dir", words[1]),)
+        for first, options in routes.items():
+            if len(options) == 1:
+                paths[options[0][0]] = first
+            else:
+                for text, bend in options:
+                    paths[text] = first + (("sq", bend),) if bend else first
+        return paths
+
+    def _goal_row_of(self, square: str) -> int:
+        row = parse_square(square)[1]
+        return 1 if row <= self.rows // 2 else self.rows
+
+    def action_label(self, text: str) -> str:
+        if text in WORD_LABELS:
+            return WORD_LABELS[text]
+        words = text.split()
+        if words[0] in ("kick", "shoot"):
+            label = f"{'Shoot' if words[0] == 'shoot' else 'Kick'} · {words[1]} {'die' if words[1] == '1' else 'dice'}"
+            return label + (" (normal)" if len(words) > 2 else "")
+        if words[0] == "move" and len(words) == 4:
+            return f"Ball to {words[3]}"
+        if words[0] == "move":
+            return "Leave the ball"
+        if words[0] == "path":
+            _, bend, finish, _ = route(text, self.columns, self.rows)
+            label = f"Via {bend}" if bend else "Straight"
+            return label + {"out": " (over the line)", "goal": " (in goal)"}.get(finish, "")
+        return text
+
+    # --- hints -------------------------------------------------------------------------
+
+    def _player_at(self, square: str) -> dict[str, Any] | None:
+        if self.view_data is None:
+            return None
+        for player in self.view_data["state"]["players"]:
+            if player["square"] == square:
+                return player
+        return None
+
+    def selection_hint(self, selection: tuple[Key, ...]) -> str:
+        if not selection or self.view_data is None:
+            return ""
+        phase = self.view_data["state"]["phase"]
+        if phase == "moving" and len(selection) == 1:
+            return f"Player on {selection[0][1]}: click a highlighted square ({self.view_data['state']['points']} point(s) left)."
+        if phase == "moving" and len(selection) == 2:
+            return f"Where does the ball end? Click {selection[1][1]} again to carry it, {selection[0][1]} to leave it, or a square on the way."
+        if phase == "kick-path":
+            return "Two routes end there: click the square where the ball turns."
+        return ""
+
+    def refusal_hint(self, selection: tuple[Key, ...], key: Key) -> str:
+        view = self.view_data
+        if not view or not view["legal"]:
+            return (
+                "It is not your turn." if view and view["state"].get("deciding") is not None else "Wait for the dice."
+            )
+        state = view["state"]
+        phase = state["phase"]
+        seat = view["seat"]
+        if phase == "moving" and key[0] == "sq":
+            player = self._player_at(key[1])
+            if not selection:
+                if player is None:
+                    return "Click one of your players first."
+                if player["seat"] != seat:
+                    return "That is an opponent; click one of your players."
+                if player["moved"]:
+                    return "That player has already moved this turn."
+                if state.get("forced") is not None and state["players"][state["forced"]]["square"] != key[1]:
+                    return "First the player who lost the ball must leave its square."
+                return "That player can't move now (blocked in, or the formation rules forbid it)."
+            start = selection[0][1]
+            (ac, ar), (bc, br) = parse_square(start), parse_square(key[1])
+            dc, dr = bc - ac, br - ar
+            if dc and dr and abs(dc) != abs(dr):
+                return "Players move in a straight line: along a row, a column or a diagonal."
+            if max(abs(dc), abs(dr)) > state["points"]:
+                return f"Only {state['points']} movement point(s) are left."
+            if player is not None and player["seat"] == seat:
+                return "A square may hold only one player."
+            if player is not None:
+                return "You can only move onto an opponent with the exact number, to steal the ball from him."
+            return "The way is blocked, or the move would break the position rules (penalty area, four in a line)."
+        if phase == "kick-path":
+            kick = state.get("kick") or {}
+            return f"The ball travels exactly {kick.get('total', '?')} squares, unless a player stops it; curves turn once by 45°."
+        if phase in ("header-aim", "throw-aim"):
+            return "Click one of the arrows around the ball."
+        if phase in ("setup", "free", "wall", "sp-taker", "sp-spot", "block", "fetch"):
+            return PHASE_PROMPTS[phase]
+        return "Use the buttons in the panel now."
+
+    # --- drawing -----------------------------------------------------------------------
+
+    def static_signature(self, view: dict[str, Any]) -> Any:
+        defends = view["state"].get("defends")
+        return bool(defends) and defends[self.me] == self.rows
+
+    def draw_static(self, view: dict[str, Any]) -> None:
+        self.flip = bool(self.static_signature(view))
+        self._draw_pitch()
+        self._draw_squares()
+        self._draw_goals()
+
+    def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        state = view["state"]
+        self._draw_flight(state)
+        self._draw_players(state)
+        self._draw_ball(state)
+        self._draw_arrows(state)
+        self._draw_panel(view)
+
+    def _area(self, name: str, end: str) -> QRectF:
+        rect = QRectF()
+        for sq in expand(self.areas[name][end]):
+            r = self.square_rect(sq)
+            rect = r if rect.isNull() else rect.united(r)
+        return rect
+
+    def _draw_pitch(self) -> None:
+        field = QRectF(ORIGIN.x(), ORIGIN.y(), self.columns * SQ, self.rows * SQ)
+        boxes = [self._area(kind, end) for kind in ("penalty_area", "goal_area") for end in ("low", "high")]
+        spots = [self.square_rect(self.areas["penalty_spot"][end]).center() for end in ("low", "high")]
+        arcs = [
+            (self.square_rect(self.areas["penalty_spot"][end]).center(), self._area("penalty_area", end))
+            for end in ("low", "high")
+        ]
+        halfway_y = (
+            self.square_rect(square_name(0, self.halfway)).top()
+            if not self.flip
+            else self.square_rect(square_name(0, self.halfway)).bottom()
+        )
+        centre = QPointF(self.square_rect(square_name(self.centre_column, self.halfway)).center().x(), halfway_y)
+        frame = field.adjusted(-16, -26, 16, 26)
+
+        def paint(p: QPainter, r: QRectF) -> None:
+            off = -frame.topLeft()
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor("#22302a"))
+            p.drawRoundedRect(r, 12, 12)
+            stripes = 8
+            for i in range(stripes):
+                p.setBrush(GRASS_LIGHT if i % 2 else GRASS_DARK)
+                h = field.height() / stripes
+                p.drawRect(QRectF(field.x(), field.y() + i * h, field.width(), h).translated(off))
+            p.setPen(QPen(QColor(0, 0, 0, 28), 0.6))
+            for c in range(1, self.columns):
+                x = field.x() + c * SQ + off.x()
+                p.drawLine(QPointF(x, field.top() + off.y()), QPointF(x, field.bottom() + off.y()))
+            for rr in range(1, self.rows):
+                y = field.y() + rr * SQ + off.y()
+                p.drawLine(QPointF(field.left() + off.x(), y), QPointF(field.right() + off.x(), y))
+            line = QPen(LINE, 2)
+            p.setPen(line)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(field.translated(off))
+            p.drawLine(QPointF(field.left(), halfway_y) + off, QPointF(field.right(), halfway_y) + off)
+            p.drawEllipse(centre + off, SQ * 3, SQ * 3)
+            for box in boxes:
+                p.drawRect(box.translated(off))
+            for spot, area in arcs:
+                # The arc: the part of a circle round the spot that lies outside the penalty area.
+                circle = QPainterPath()
+                circle.addEllipse(spot + off, SQ * 3.2, SQ * 3.2)
+                outside = QPainterPath()
+                outside.addRect(QRectF(field.translated(off)))
+                inside = QPainterPath()
+                inside.addRect(area.translated(off))
+                p.drawPath(circle.intersected(outside.subtracted(inside)))
+            p.setBrush(LINE)
+            for spot in [*spots, centre]:
+                p.drawEllipse(spot + off, 2.4, 2.4)
+
+        item = Painted(frame, paint)
+        item.setZValue(-10)
+        self.addItem(item)
+        for col in range(self.columns):
+            rect = self.square_rect(square_name(col, 1))
+            label = chr(ord("A") + col)
+            self.add_text(
+                QPointF(rect.x() - 2, ORIGIN.y() + self.rows * SQ + 13),
+                label,
+                6.5,
+                MUTED_TEXT,
+                width=SQ + 4,
+                align=Qt.AlignmentFlag.AlignHCenter,
+            )
+        for row in range(1, self.rows + 1, 1):
+            rect = self.square_rect(square_name(0, row))
+            self.add_text(
+                QPointF(ORIGIN.x() - 34, rect.y() + 2),
+                str(row),
+                6.5,
+                MUTED_TEXT,
+                width=18,
+                align=Qt.AlignmentFlag.AlignRight,
+            )
+
+    def _square_notes(self) -> dict[str, list[str]]:
+        notes: dict[str, list[str]] = {}
+        for end in ("low", "high"):
+            for sq in expand(self.areas["penalty_area"][end]):
+                notes.setdefault(sq, []).append("Penalty area: at most 3 field players of a team, plus the goalkeeper.")
+            for sq in expand(self.areas["goal_area"][end]):
+                notes.setdefault(sq, []).append("Goal area: only the goalkeeper may stand here.")
+            notes.setdefault(self.areas["penalty_spot"][end], []).append("Penalty spot.")
+            for sq in expand(self.areas["penalty_arc"][end]):
+                notes.setdefault(sq, []).append("Penalty arc: kept clear during a penalty kick.")
+        for sq in expand(self.areas["centre_circle"]):
+            notes.setdefault(sq, []).append("Centre circle: closed to the team without the ball at kick-off.")
+        return notes
+
+    def _draw_squares(self) -> None:
+        notes = self._square_notes()
+        for row in range(1, self.rows + 1):
+            for col in range(self.columns):
+                name = square_name(col, row)
+                key = ("sq", name)
+
+                def paint(p: QPainter, r: QRectF, key: Key = key) -> None:
+                    draw_marks(p, r, key, self.targets, self.selection, self.preview_keys())
+
+                item = Painted(self.square_rect(name), paint)
+                self.addItem(item)
+                self.make_clickable(item, key, "\n".join([name, *notes.get(name, [])]))
+
+    def _draw_goals(self) -> None:
+        for row in (1, self.rows):
+            key = ("end", row)
+            rect = self.goal_rect(row)
+
+            def paint(p: QPainter, r: QRectF, key: Key = key) -> None:
+                p.setBrush(QColor("#dfe6ea"))
+                p.setPen(QPen(LINE, 1.5))
+                p.drawRect(r)
+                p.setPen(QPen(QColor("#9aa8b0"), 0.7))
+                step = r.height() / 3
+                x = r.left() + step
+                while x < r.right():
+                    p.drawLine(QPointF(x, r.top()), QPointF(x, r.bottom()))
+                    x += step
+                for i in (1, 2):
+                    p.drawLine(QPointF(r.left(), r.top() + i * step), QPointF(r.right(), r.top() + i * step))
+                draw_marks(p, r.adjusted(-4, -4, 4, 4), key, self.targets, self.selection, self.preview_keys())
+
+            item = Painted(rect, paint)
+            item.setZValue(1)
+            self.addItem(item)
+            self.make_clickable(item, key, f"The goal behind row {row}.")
+
+    def draw_overlay(self) -> None:
+        """The ball's route for the previewed kick, or for the routes left by the selection."""
+        super().draw_overlay()
+        texts = [self.preview] if self.preview in self.routes else []
+        if not texts and self.selection:
+            texts = [t for t in self.paths.matching(self.selection) if t in self.routes]
+        for text in texts[:4]:
+            self._polyline([self.square_rect(sq).center() for sq in self.routes[text]], air=True)
+
+    def _draw_flight(self, state: dict[str, Any]) -> None:
+        """The ball's route: the pending flight, or the previewed kick."""
+        squares: list[str] = []
+        flight = state.get("flight")
+        if flight:
+            squares = [state["ball"], *flight["squares"]] if state.get("ball") else list(flight["squares"])
+        if not squares:
+            return
+        points = [self.square_rect(sq).center() for sq in squares if sq]
+        self._polyline(points, air=bool(flight and flight.get("air")))
+
+    def _polyline(self, points: list[QPointF], air: bool = False) -> None:
+        if len(points) < 2:
+            return
+        box = QRectF(points[0], points[0])
+        for pt in points:
+            box = box.united(QRectF(pt, pt))
+        box = box.adjusted(-6, -6, 6, 6)
+
+        def paint(p: QPainter, r: QRectF) -> None:
+            pen = QPen(QColor(255, 255, 255, 200), 2.4, Qt.PenStyle.DashLine if air else Qt.PenStyle.SolidLine)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            p.setPen(pen)
+            path = QPainterPath(points[0] - box.topLeft())
+            for pt in points[1:]:
+                path.lineTo(pt - box.topLeft())
+            p.drawPath(path)
+
+        item = Painted(box, paint)
+        item.setZValue(3)
+        item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.addItem(item)
+
+    def _draw_players(self, state: dict[str, Any]) -> None:
+        colours = self.config.colours
+        names = self.config.team_names
+        holder, red, forced, banned = state.get("holder"), state.get("red"), state.get("forced"), state.get("banned")
+        air = (state.get("air_stop") or {}).get("player")
+        for index, player in enumerate(state["players"]):
+            if not player["square"]:
+                continue
+            rect = self.square_rect(player["square"])
+            seat = player["seat"]
+            keeper = player["goalkeeper"]
+            fill = colours.of(seat).lighter(135) if keeper else colours.of(seat)
+
+            def paint(
+                p: QPainter,
+                r: QRectF,
+                player: dict[str, Any] = player,
+                fill: QColor = fill,
+                seat: int = seat,
+                index: int = index,
+            ) -> None:
+                c = r.center()
+                radius = r.width() * 0.36
+                if player["moved"]:
+                    p.setOpacity(0.55)
+                draw_token(p, c, radius, fill, str(player["number"]), colours.text_on(seat))
+                p.setOpacity(1)
+                if player["goalkeeper"]:
+                    # Goalkeepers wear a second ring so they stand out without colour.
+                    p.setPen(QPen(colours.text_on(seat), 1.1))
+                    p.setBrush(Qt.BrushStyle.NoBrush)
+                    p.drawEllipse(c, radius * 1.12, radius * 1.12)
+                if index in (forced, banned):
+                    p.setPen(QPen(DANGER, 1.8, Qt.PenStyle.DotLine))
+                    p.setBrush(Qt.BrushStyle.NoBrush)
+                    p.drawEllipse(c, radius * 1.25, radius * 1.25)
+                if index == air:
+                    p.setPen(QPen(QColor("#fff35c"), 2))
+                    p.setBrush(Qt.BrushStyle.NoBrush)
+                    p.drawEllipse(c, radius * 1.35, radius * 1.35)
+
+            item = Painted(rect, paint)
+            item.setZValue(5)
+            item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            tip = [f"{names[seat]} {'goalkeeper' if keeper else 'player'} {player['number']} on {player['square']}"]
+            if player["moved"]:
+                tip.append("has moved this turn")
+            if index == holder:
+                tip.append("has the ball" + (" (red side up: may not carry it again)" if index == red else ""))
+            if index == forced:
+                tip.append("lost the ball: must leave this square first")
+            if index == banned:
+                tip.append("took the set piece: may not touch the ball until another player has")
+            item.setToolTip("\n".join(tip))
+            self.addItem(item)
+
+    def _draw_ball(self, state: dict[str, Any]) -> None:
+        ball = state.get("ball")
+        if not ball:
+            return
+        red = state.get("red") is not None and state.get("red") == state.get("holder")
+        carried = state.get("holder") is not None
+        rect = self.square_rect(ball)
+
+        def paint(p: QPainter, r: QRectF) -> None:
+            c = r.center() + (QPointF(r.width() * 0.3, r.height() * 0.3) if carried else QPointF())
+            draw_ball(p, c, r.width() * (0.24 if carried else 0.3), red_side=red)
+
+        item = Painted(rect.adjusted(-4, -4, 4, 4), paint)
+        item.setZValue(6)
+        item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        item.setToolTip("The ball" + (": red side up — its carrier must kick it or leave it" if red else ""))
+        self.addItem(item)
+
+    def _draw_arrows(self, state: dict[str, Any]) -> None:
+        """Clickable arrows round the ball for a header or a throw-in direction."""
+        dirs = [k[1] for k in self.paths.first_keys() if k[0] == "dir"]
+        setpiece = state.get("setpiece") or {}
+        origin = state.get("ball") or setpiece.get("spot")
+        if not dirs or not origin:
+            return
+        centre = self.square_rect(origin).center()
+        for name in dirs:
+            dc, dr = DIRECTIONS[name]
+            sx, sy = (-dc, dr) if self.flip else (dc, -dr)
+            pos = centre + QPointF(sx * SQ * 1.6, sy * SQ * 1.6)
+            key = ("dir", name)
+            rect = QRectF(pos.x() - SQ * 0.7, pos.y() - SQ * 0.7, SQ * 1.4, SQ * 1.4)
+
+            def paint(p: QPainter, r: QRectF, sx: int = sx, sy: int = sy, key: Key = key) -> None:
+                c = r.center()
+                p.setBrush(QColor(255, 243, 92, 230))
+                p.setPen(QPen(QColor("#1b1b1b"), 1.2))
+                p.drawEllipse(c, r.width() * 0.45, r.width() * 0.45)
+                length = (sx * sx + sy * sy) ** 0.5
+                ux, uy = sx / length, sy / length
+                tip = c + QPointF(ux * r.width() * 0.3, uy * r.width() * 0.3)
+                tail = c - QPointF(ux * r.width() * 0.3, uy * r.width() * 0.3)
+                pen = QPen(QColor("#1b1b1b"), 2.2)
+                pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+                p.setPen(pen)
+                p.drawLine(tail, tip)
+                p.drawLine(tip, tip + QPointF(-ux * 5 - uy * 4, -uy * 5 + ux * 4))
+                p.drawLine(tip, tip + QPointF(-ux * 5 + uy * 4, -uy * 5 - ux * 4))
+                if key in self.preview_keys():
+                    p.setPen(QPen(QColor("#d23cf0"), 2))
+                    p.setBrush(Qt.BrushStyle.NoBrush)
+                    p.drawEllipse(c, r.width() * 0.5, r.width() * 0.5)
+
+            item = Painted(rect, paint)
+            item.setZValue(20)
+            self.addItem(item)
+            self.make_clickable(item, key, f"Direction {name}")
+
+    # --- side panel ------------------------------------------------------------------
+
+    def _draw_panel(self, view: dict[str, Any]) -> None:
+        state = view["state"]
+        names = self.config.team_names
+        colours = self.config.colours
+        x, w = self.panel_x, 270.0
+        top = ORIGIN.y() - 20
+        self.add_panel(QRectF(x, top, w, self.rows * SQ + 40))
+        score = view["score"]
+        y = top + 10
+        half = state.get("half", 1)
+        played = state.get("turns_played", 0)
+        per_half = state.get("turns_per_half", 0)
+        mode = "extended rules" if state.get("extended") else "basic rules"
+        self.add_text(
+            QPointF(x + 12, y),
+            f"SOCCERO · {'1ST' if half == 1 else '2ND'} HALF · {mode.upper()}",
+            8,
+            MUTED_TEXT,
+            bold=True,
+        )
+        y += 24
+        them = 1 - self.me
+        for side in (them, self.me):
+            r = QRectF(x + 10, y, w - 20, 40)
+            to_move = state.get("turn") == side and state.get("phase") not in ("over", "toss", "ends", "setup")
+
+            def paint(p: QPainter, rr: QRectF, side: int = side, to_move: bool = to_move) -> None:
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(QColor(255, 255, 255, 34 if to_move else 16))
+                p.drawRoundedRect(rr, 8, 8)
+                p.setBrush(colours.of(side))
+                p.drawRoundedRect(QRectF(0, 0, 6, rr.height()), 3, 3)
+                p.setPen(PANEL_TEXT)
+                p.setFont(ui_font(10.5, bold=True))
+                p.drawText(
+                    QRectF(14, 0, rr.width() - 60, rr.height()),
+                    Qt.AlignmentFlag.AlignVCenter,
+                    names[side] + ("  ◀ turn" if to_move else ""),
+                )
+                p.setFont(ui_font(18, bold=True))
+                p.drawText(
+                    QRectF(rr.width() - 50, 0, 42, rr.height()),
+                    Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                    str(score[side]),
+                )
+
+            self.addItem(Painted(r, paint))
+            y += 46
+        self.add_text(
+            QPointF(x + 12, y), f"Turn {min(played // 2 + 1, per_half)} of {per_half} each this half", 8.5, MUTED_TEXT
+        )
+        y += 22
+        y = self._draw_dice(QRectF(x + 10, y, w - 20, 74), state) + 8
+        setpiece = state.get("setpiece")
+        if setpiece:
+            text = SETPIECE_WORDS.get(setpiece["kind"], setpiece["kind"].replace("-", " ").title())
+            text += f" for {names[setpiece['seat']]}"
+            if setpiece.get("direct"):
+                text += " (direct)"
+            free = setpiece.get("free_moves_left")
+            if free:
+                text += f"\nFree moves left: {names[self.me]} {free[self.me]}, {names[them]} {free[them]}"
+            if setpiece.get("wall_left") is not None:
+                text += f"\nWall players left: {setpiece['wall_left']}"
+            item = self.add_text(QPointF(x + 12, y), text, 9, PANEL_TEXT, width=w - 24)
+            y += item.boundingRect().height() + 8
+        placing = state.get("placing")
+        if state.get("phase") == "setup" and placing is not None:
+            player = state["players"][placing]
+            who = "goalkeeper" if player["goalkeeper"] else f"player {player['number']}"
+            self.add_text(QPointF(x + 12, y), f"Placing: {names[player['seat']]} {who}", 9, PANEL_TEXT)
+            y += 20
+        prompt = self._status(view)
+        item = self.add_text(QPointF(x + 12, y), prompt, 10, PANEL_TEXT, bold=True, width=w - 24)
+        y += item.boundingRect().height() + 10
+        loose = self.loose_actions()
+        if loose:
+            columns = 2 if len(loose) > 3 else 1
+            self.add_action_buttons(
+                loose,
+                QPointF(x + 12, y),
+                w - 24,
+                height=26,
+                columns=columns,
+                labels={t: self.action_label(t) for t in loose},
+            )
+
+    def _draw_dice(self, r: QRectF, state: dict[str, Any]) -> float:
+        """The movement points left and the kick die face with its distance."""
+        points = state.get("points", 0) if state.get("phase") == "moving" else None
+        kick = state.get("kick") or {}
+        symbol, total = kick.get("symbol"), kick.get("total")
+
+        def paint(p: QPainter, rr: QRectF) -> None:
+            p.setPen(MUTED_TEXT)
+            p.setFont(ui_font(7, bold=True))
+            p.drawText(QRectF(0, 0, 110, 14), Qt.AlignmentFlag.AlignLeft, "MOVEMENT LEFT")
+            draw_die(p, QRectF(0, 18, 44, 44), points if points is not None and 1 <= points <= 6 else None)
+            if points is not None and (points > 6 or points == 0):
+                p.setPen(QColor("#1d1d1d"))
+                p.setFont(ui_font(15, bold=True))
+                p.drawText(QRectF(0, 18, 44, 44), Qt.AlignmentFlag.AlignCenter, str(points))
+            p.setPen(MUTED_TEXT)
+            p.setFont(ui_font(7, bold=True))
+            p.drawText(QRectF(120, 0, 130, 14), Qt.AlignmentFlag.AlignLeft, "KICK DIE")
+            face = QRectF(120, 18, 44, 44)
+            paint_kick_face(p, face, symbol)
+            p.setPen(PANEL_TEXT)
+            p.setFont(ui_font(9, bold=True))
+            words = {"direct": "direct, ground", "curve": "curve, ground", "air": "curve, in the air"}
+            if symbol:
+                p.drawText(QRectF(170, 18, rr.width() - 170, 22), Qt.AlignmentFlag.AlignVCenter, f"{total} squares")
+                p.setFont(ui_font(7.5))
+                p.drawText(
+                    QRectF(170, 38, rr.width() - 170, 24),
+                    Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap,
+                    words.get(symbol, symbol),
+                )
+            elif kick:
+                p.setFont(ui_font(8))
+                p.drawText(
+                    QRectF(170, 18, rr.width() - 170, 44),
+                    Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap,
+                    f"{'shot' if kick.get('shot') else 'kick'}, {kick.get('dice')} dice",
+                )
+
+        item = Painted(r, paint)
+        self.addItem(item)
+        item.setToolTip(
+            "Movement points left this turn, and the last kick die: direct (straight on the ground), curve (one 45° turn on the ground) or air (one turn, over the players)."
+        )
+        return r.bottom()
+
+    def _status(self, view: dict[str, Any]) -> str:
+        state = view["state"]
+        names = self.config.team_names
+        phase = state["phase"]
+        if view.get("terminal") or phase == "over":
+            winner = view.get("winner")
+            return "Full time: a draw." if winner is None else f"Full time: {names[winner]} win."
+        if view["legal"]:
+            return PHASE_PROMPTS.get(phase, "Your decision.")
+        deciding = state.get("deciding")
+        if deciding is None:
+            return "Rolling…"
+        return f"{names[deciding]} decides…"
+
+
+def paint_kick_face(p: QPainter, r: QRectF, symbol: str | None) -> None:
+    """The kick die's face: a straight arrow (direct), a bent arrow (curve) or a lofted arc (air)."""
+    draw_die(p, r, None, face=QColor("#f4f0dc"))
+    if not symbol:
+        return
+    pen = QPen(QColor("#b3261e") if symbol == "air" else QColor("#1d1d1d"), r.width() * 0.07)
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+    p.setPen(pen)
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    w, h = r.width(), r.height()
+    start = QPointF(r.x() + 0.2 * w, r.y() + 0.75 * h)
+    path = QPainterPath(start)
+    if symbol == "direct":
+        tip = QPointF(r.x() + 0.8 * w, r.y() + 0.25 * h)
+        path.lineTo(tip)
+        back = (QPointF(-0.22 * w, 0.02 * h), QPointF(-0.02 * w, 0.22 * h))
+    elif symbol == "curve":
+        bend = QPointF(r.x() + 0.5 * w, r.y() + 0.45 * h)
+        tip = QPointF(r.x() + 0.5 * w, r.y() + 0.18 * h)
+        path.lineTo(bend)
+        path.lineTo(tip)
+        back = (QPointF(-0.12 * w, 0.12 * h), QPointF(0.12 * w, 0.12 * h))
+    else:
+        tip = QPointF(r.x() + 0.82 * w, r.y() + 0.72 * h)
+        path.quadTo(QPointF(r.x() + 0.5 * w, r.y() - 0.1 * h), tip)
+        back = (QPointF(-0.04 * w, -0.2 * h), QPointF(-0.2 * w, -0.04 * h))
+    p.drawPath(path)
+    p.drawLine(tip, tip + back[0])
+    p.drawLine(tip, tip + back[1])

@@ -1,0 +1,156 @@
+"""The Soccero board: every legal action is reachable by clicks (players, squares, goals,
+arrows, buttons), moves are built step by step with the reachable squares highlighted,
+illegal clicks explain themselves and drawing never fails over whole random matches."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from soccerdesk.rules import CHANCE, get_game, play_out
+from soccerdesk.rules.api import State
+from soccerdesk.ui.boards.base import BoardConfig
+from soccerdesk.ui.boards.soccero import Board, route
+
+GAME = "soccero"
+
+
+def random_match(seed: int, **options: Any) -> list[State]:
+    """Every state of one random match (played out, then replayed from its record)."""
+    game = get_game(GAME)
+    rng = random.Random(seed)
+    final = play_out(game.new_match(seed=seed, **options), lambda s, seat: rng.choice(s.legal_actions(seat)), rng)
+    return game.replay(game.dump(final))
+
+
+@pytest.fixture(scope="module")
+def matches() -> list[list[State]]:
+    # Seeds 50 and 53 reach throw-ins, corners, walls and air balls in random play.
+    extended = {"extended": True, "quick_setup": True}
+    return [random_match(31, turns=6), random_match(50, **extended), random_match(53, **extended)]
+
+
+@pytest.fixture(scope="module")
+def match_states(matches: list[list[State]]) -> list[State]:
+    return [state for match in matches for state in match]
+
+
+def decisions(states: list[State]) -> list[dict[str, Any]]:
+    return [s.view(seat) for s in states for seat in s.current_players() if seat != CHANCE]
+
+
+def test_every_legal_action_is_playable_by_clicking_the_board(qtbot: Any, match_states: list[State]) -> None:
+    """Issue 6: every phase's actions (set-up, moves with and without the ball, kick routes,
+    set-piece picks, free moves, arrows, buttons) can be clicked."""
+    boards = {0: Board(BoardConfig(GAME, 0)), 1: Board(BoardConfig(GAME, 1))}
+    rng = random.Random(5)
+    phases: set[str] = set()
+    views = decisions(match_states)
+    for index, view in enumerate(views):
+        phase = view["state"]["phase"]
+        if phase in ("moving", "setup", "free") and index % 15 and phase in phases:
+            continue
+        phases.add(phase)
+        board = boards[view["seat"]]
+        board.set_view(view)
+        assert not board.paths.ambiguous()
+        emitted: list[str] = []
+        board.action_chosen.connect(emitted.append)
+        texts = view["legal"] if len(view["legal"]) <= 30 else rng.sample(view["legal"], 30)
+        for text in texts:
+            emitted.clear()
+            assert board.play(text), f"{text}: a step of its click path is not drawn"
+            assert emitted == [text]
+        board.action_chosen.disconnect(emitted.append)
+    assert {
+        "ends",
+        "setup",
+        "turn",
+        "moving",
+        "kick-path",
+        "free",
+        "wall",
+        "throw-aim",
+        "sp-spot",
+        "air-stop",
+    } <= phases
+
+
+def test_moving_with_the_ball_is_built_step_by_step(qtbot: Any, match_states: list[State]) -> None:
+    """Rulebook, Carrying the Ball: the player goes first, then the ball is carried, left or dropped on the way."""
+    view = next(v for v in decisions(match_states) if any(" ball " in t for t in v["legal"]))
+    board = Board(BoardConfig(GAME, view["seat"]))
+    board.set_view(view)
+    text = next(t for t in view["legal"] if " ball " in t)
+    start, end = text.split()[1].split("-")
+    board.click(("sq", start))
+    reachable = {("sq", t.split()[1].split("-")[1]) for t in view["legal"] if t.startswith(f"move {start}-")}
+    assert board.targets == reachable
+    board.click(("sq", end))
+    drops = {("sq", t.split()[3]) for t in view["legal"] if t.startswith(f"move {start}-{end} ball ")}
+    assert drops <= board.targets
+    with qtbot.waitSignal(board.action_chosen) as blocker:
+        board.click(("sq", end))
+    assert blocker.args == [f"move {start}-{end} ball {end}"]
+
+
+def test_kick_routes_end_where_they_are_clicked(qtbot: Any, match_states: list[State]) -> None:
+    """Rulebook, Kicking the Ball: the destination is clicked first; a curve that could end there two ways asks for the turn."""
+    view = next(v for v in decisions(match_states) if v["state"]["phase"] == "kick-path" and len(v["legal"]) > 6)
+    board = Board(BoardConfig(GAME, view["seat"]))
+    board.set_view(view)
+    state = view["state"]
+    for text in view["legal"]:
+        end, bend, finish, squares = route(text, state["columns"], state["rows"])
+        assert squares, text
+        path = board.paths.paths[text]
+        assert path[0] in (("sq", end), ("end", 1), ("end", 32))
+        if len(path) > 1 and path[1][0] == "sq":
+            assert path[1] == ("sq", bend)
+
+
+def test_illegal_clicks_explain_why(qtbot: Any, match_states: list[State]) -> None:
+    view = next(v for v in decisions(match_states) if v["state"]["phase"] == "moving" and v["state"]["points"] < 4)
+    seat = view["seat"]
+    board = Board(BoardConfig(GAME, seat))
+    board.set_view(view)
+    players = view["state"]["players"]
+    theirs = next(p["square"] for p in players if p["seat"] != seat and p["square"])
+    with qtbot.waitSignal(board.hint) as blocker:
+        board.click(("sq", theirs))
+    assert "opponent" in blocker.args[0]
+    text = next(t for t in view["legal"] if t.startswith("move "))
+    start = text.split()[1].split("-")[0]
+    board.click(("sq", start))
+    col, row = start[0], int(start[1:])
+    far = f"{col}{row + 6 if row + 6 <= 32 else row - 6}"
+    with qtbot.waitSignal(board.hint) as blocker:
+        board.click(("sq", far))
+    assert "point" in blocker.args[0] or "blocked" in blocker.args[0] or "square" in blocker.args[0]
+
+
+def test_render_never_fails_over_a_whole_match(qtbot: Any, matches: list[list[State]]) -> None:
+    """Every state of a basic and an extended match draws for the home seat; a sample for the away seat and a spectator."""
+    boards = [Board(BoardConfig(GAME, seat)) for seat in (0, 1, None)]
+    for index, state in enumerate(matches[0] + matches[1]):
+        events = [e.to_json() for e in state.events]
+        for board in boards if index % 6 == 0 else boards[:1]:
+            view = state.view(board.config.perspective)
+            board.set_view(view, events)
+            if view["legal"] and index % 7 == 0:
+                board.set_preview(view["legal"][0])
+    assert all(board.items() for board in boards)
+
+
+def test_the_pitch_turns_with_the_ends(qtbot: Any, match_states: list[State]) -> None:
+    """The viewer's own goal is drawn at the bottom, whichever end the team defends."""
+    state = next(s for s in match_states if s.view(0)["state"].get("defends"))
+    defends = state.view(0)["state"]["defends"]
+    for seat in (0, 1):
+        board = Board(BoardConfig(GAME, seat))
+        board.set_view(state.view(seat))
+        own = board.pos_of(("end", defends[seat]))
+        other = board.pos_of(("end", defends[1 - seat]))
+        assert own is not None and other is not None and own.y() > other.y()
