@@ -28,9 +28,12 @@ Texts (``SQ`` is a square like ``K16``; ``DIR`` one of N NE E SE S SW W NW)::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from soccerdesk.rules.api import IllegalAction
 from soccerdesk.rules.soccero.board import DIRECTION_INDEX, DIRECTIONS, Board
+
+_A = TypeVar("_A")
 
 WORDS = ("move", "punt", "stop", "let", "header", "no-header", "done")
 SQUARE_VERBS = ("place", "pick", "to")
@@ -171,7 +174,7 @@ class Actions:
             tuple(tuple(self.steps[(sq, end)] for end in ray[:6]) for ray in board.rays[sq]) for sq in range(board.size)
         )
 
-    def _intern(self, action):  # type: ignore[no-untyped-def]
+    def _intern(self, action: _A) -> _A:
         self._by_text[str(action)] = action
         return action
 

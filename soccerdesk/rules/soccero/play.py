@@ -56,7 +56,7 @@ def chance_outcomes(s: S) -> list[tuple[Any, float]]:
     if phase == "save":
         return uniform([acts.dice[("keeper", n)] for n in range(1, 7)])
     if phase == "kick-roll":
-        return s.game.kick_roll_outcomes[s.kick[1]]  # type: ignore[attr-defined, no-any-return]
+        return s.game.kick_roll_outcomes[s.kick[1]]  # type: ignore[attr-defined]
     return uniform([acts.dice[("roll", n)] for n in range(1, 7)])
 
 
@@ -329,7 +329,7 @@ def crowded_squares(s: S, team: int) -> frozenset[int]:
     cache = s._shape
     key = team + 2
     if cache is not None and key in cache:
-        return cache[key]  # type: ignore[no-any-return]
+        return cache[key]
     mates, _ = team_shape(s, team)
     b = s.board
     rays = b.rays
@@ -367,7 +367,7 @@ def doubtful_squares(s: S, p: int) -> frozenset[int]:
     key = (team, keeper)
     cache = s._shape
     if cache is not None and key in cache:
-        return cache[key]  # type: ignore[no-any-return]
+        return cache[key]
     b = s.board
     _, in_area = team_shape(s, team)
     doubt = set(crowded_squares(s, team))
@@ -405,10 +405,8 @@ def player_reach(s: S, p: int, occ: dict[int, int], limit: int, only_empty: bool
     out: Reach = []
     mask = 0
     for d, ray in enumerate(s.board.rays[start]):
-        k = 0
         steps = step_rays[d]
-        for sq in ray[:limit]:
-            k += 1
+        for k, sq in enumerate(ray[:limit], 1):
             if sq in occ:
                 if sq == steal and (sq not in doubt or restriction_ok(s, p, sq)):
                     out.append((k, d, sq, steps[k - 1]))
@@ -432,7 +430,7 @@ def _subset_add(reach: int, mask: int, cap: int) -> int:
     return out & cap
 
 
-def movement_plan(s: S, limit: int) -> tuple[list[tuple[int, list[tuple[int, int, int]]]], list[int]]:
+def movement_plan(s: S, limit: int) -> tuple[list[tuple[int, Reach]], list[int]]:
     """Each movable player's moves, and per player the totals the *others* can make.
 
     RULINGS Soccero 3: a move is legal only if the rest of the die can still be used

@@ -83,14 +83,14 @@ class SocceroState(State):
     offside: int = 0  # extended: bit per player in an offside position at the last kick
     back_pass: int = NOBODY  # extended: a goalkeeper who got the ball kicked to him by a team-mate
     _occ: dict[int, int] | None = field(default=None, init=False, compare=False, repr=False)
-    _shape: dict[int, Any] | None = field(default=None, init=False, compare=False, repr=False)
+    _shape: dict[Any, Any] | None = field(default=None, init=False, compare=False, repr=False)
     _plan: dict[int, Any] | None = field(default=None, init=False, compare=False, repr=False)
 
     # --- small lookups ---------------------------------------------------------------
 
     @property
     def board(self) -> Board:
-        return self.game.board  # type: ignore[attr-defined, no-any-return]
+        return self.game.board  # type: ignore[attr-defined]
 
     def occupancy(self) -> dict[int, int]:
         """square → player on it (for a shared square, the one holding the ball)."""
