@@ -29,7 +29,7 @@ ball to the mover's A1C). Texts:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from soccerdesk.rules.api import IllegalAction
 
@@ -64,9 +64,17 @@ class Act:
 
     verb: str
     arg: str = ""
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
 
     def __str__(self) -> str:
         return f"{self.verb} {self.arg}" if self.arg else self.verb
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.verb, self.arg)))
+
+    def __hash__(self) -> int:
+        # Computed once: chance outcomes are hashed on every apply (the contract's check).
+        return self._hash
 
 
 def parse(text: str, card_codes: frozenset[str], zone_names: frozenset[str], chit_count: int) -> Act:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from soccerdesk.rules.api import CHANCE, Event, IllegalAction, State, weighted
@@ -221,7 +222,9 @@ class BigTimeState(State):
             if roll[0] == "chit":
                 return weighted([(t.chit[i], n) for i, n in enumerate(self.chits)])
             return list(_ROLL_OUTCOMES)
-        return weighted([(t.draw[i], n) for i, n in enumerate(self.pile)])
+        total = self.pile_left
+        draw = t.draw
+        return [(draw[i], n / total) for i, n in enumerate(self.pile) if n]
 
     # --- decisions ------------------------------------------------------------------------
 
@@ -416,7 +419,8 @@ class BigTimeState(State):
         return _replace(self, hands=hands, pile=tuple(pool))
 
 
-_FIELDS = BigTimeState.__dataclass_fields__.keys()
+_FIELDS = tuple(BigTimeState.__dataclass_fields__)
+_GET_FIELDS = attrgetter(*_FIELDS)
 
 
 def _replace(state: BigTimeState, **changes: Any) -> BigTimeState:
@@ -501,8 +505,6 @@ class _Explainer:
 class _Turn:
     """A mutable working copy of a state for one ``apply``; ``freeze`` makes the new state."""
 
-    __slots__ = (*_FIELDS, "ev", "t", "c")
-
     half: int
     first_kicker: int
     goals: tuple[int, int]
@@ -534,14 +536,14 @@ class _Turn:
     c: Content
 
     def __init__(self, s: BigTimeState, events: list[Event]) -> None:
-        for name in _FIELDS:
-            setattr(self, name, getattr(s, name))
+        # One C-level copy of every field (this runs once per apply: keep it cheap).
+        self.__dict__.update(zip(_FIELDS, _GET_FIELDS(s), strict=True))
         self.ev = events
-        self.t: Tables = s.game.t  # type: ignore[attr-defined]
+        self.t = s.game.t  # type: ignore[attr-defined]
         self.c = self.t.content
 
     def freeze(self) -> BigTimeState:
-        return BigTimeState(**{name: getattr(self, name) for name in _FIELDS})
+        return BigTimeState(*_GET_FIELDS(self))
 
     # --- helpers -------------------------------------------------------------------
 
