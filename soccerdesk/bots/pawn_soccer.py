@@ -150,30 +150,25 @@ def evaluate(state: PawnState, seat: int) -> float:
         return value  # a goal was just scored: the board is being reset
     board = state.rules.board
     cells = state.cells
-    mine = state.team_squares(seat)
-    theirs = state.team_squares(other)
+    teams = state.pawn_squares()
+    mine, theirs = teams[seat], teams[other]
     value += PAWN * (len(mine) - len(theirs))
     value -= YELLOW_CARD * sum(1 for sq in mine if cells[sq] & YELLOW)
     value += YELLOW_CARD * 0.5 * sum(1 for sq in theirs if cells[sq] & YELLOW)
     ball = state.ball
+    to_ball = board.distances[ball]
     holder = state.holder()
     if holder == seat:
         value += _attack(state, seat, mine, theirs)
     elif holder == other:
         value -= _attack(state, other, theirs, mine)
-        value -= PRESSURE * min((board.distance(sq, ball) for sq in mine), default=0)
+        value -= PRESSURE * min((to_ball[sq] for sq in mine), default=0)
     else:
-        near_me = min((board.distance(sq, ball) for sq in mine if sq != state.barred), default=20)
-        near_them = min((board.distance(sq, ball) for sq in theirs if sq != state.barred), default=20)
+        near_me = min((to_ball[sq] for sq in mine if sq != state.barred), default=20)
+        near_them = min((to_ball[sq] for sq in theirs if sq != state.barred), default=20)
         value += LOOSE_BALL * (near_them - near_me)
     value += _defence(state, seat, mine) - _defence(state, other, theirs)
     return value
-
-
-def _progress(state: PawnState, seat: int, sq: int) -> int:
-    board = state.rules.board
-    row = board.row(sq)
-    return row if board.ends[seat].forward > 0 else board.rows + 1 - row
 
 
 def _can_shoot(state: PawnState, seat: int, sq: int) -> bool:
@@ -188,7 +183,8 @@ def _attack(state: PawnState, seat: int, mine: list[int], theirs: list[int]) -> 
     board = state.rules.board
     cells = state.cells
     ball = state.ball
-    value = POSSESSION + PROGRESS * _progress(state, seat, ball)
+    progress = board.progress[seat]
+    value = POSSESSION + PROGRESS * progress[ball]
     if _can_shoot(state, seat, ball):
         value += SHOT_NOW
     # Team-mates a chain pass could reach next turn (each within pass range of the last).
@@ -202,8 +198,7 @@ def _attack(state: PawnState, seat: int, mine: list[int], theirs: list[int]) -> 
             if t in team and t not in reached:
                 reached.add(t)
                 frontier.append(t)
-    best = max(_progress(state, seat, sq) for sq in reached)
-    value += REACH * (best - _progress(state, seat, ball))
+    value += REACH * (max(progress[sq] for sq in reached) - progress[ball])
     if any(sq != ball and _can_shoot(state, seat, sq) for sq in reached):
         value += SHOT_REACHABLE
     # Opposing pawns that could steal next turn.
@@ -223,6 +218,7 @@ def _attack(state: PawnState, seat: int, mine: list[int], theirs: list[int]) -> 
 def _defence(state: PawnState, seat: int, mine: list[int]) -> float:
     """Goalkeeper in place and up to three pawns between the ball and the own goal."""
     value = KEEPER_IN_PLACE if state.keeper_square(seat) >= 0 else 0.0
-    ball_progress = _progress(state, seat, state.ball)
-    behind = sum(1 for sq in mine if _progress(state, seat, sq) < ball_progress)
+    progress = state.rules.board.progress[seat]
+    ball_progress = progress[state.ball]
+    behind = sum(1 for sq in mine if progress[sq] < ball_progress)
     return value + GOAL_SIDE * min(behind, 3)

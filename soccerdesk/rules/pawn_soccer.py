@@ -398,6 +398,13 @@ class Board:
         self.goal_kick_squares = self.own_area[0] | self.own_area[1]
         self.own_penalty_area = [end.penalty_area for end in self.ends]
         self.setup_squares = [tuple(sq for sq in self.pitch if self.may_set_up(seat, sq)) for seat in (0, 1)]
+        # Look-up tables for bots: king distance between any two squares, and how far up the
+        # board a square is for each seat (1 = its own goal line row, rows = the far one).
+        self.distances = [[self.distance(a, b) for b in range(size)] for a in range(size)]
+        self.progress = [
+            [self.row(sq) if end.forward > 0 else self.rows + 1 - self.row(sq) for sq in range(size)]
+            for end in self.ends
+        ]
 
     def to_json(self) -> dict[str, Any]:
         names = self.names
@@ -558,6 +565,16 @@ class PawnState(State):
         code = seat + 1
         cells = self.cells
         return [sq for sq in self.rules.board.pitch if cells[sq] & 3 == code]
+
+    def pawn_squares(self) -> tuple[list[int], list[int]]:
+        """Squares of Blue's and of Orange's pawns, in one pass over the board."""
+        teams: tuple[list[int], list[int]] = ([], [])
+        cells = self.cells
+        for sq in self.rules.board.pitch:
+            cell = cells[sq]
+            if cell:
+                teams[(cell & 3) - 1].append(sq)
+        return teams
 
     def holder(self) -> int:
         """Seat whose pawn holds the ball, or -1 (loose or no ball)."""
@@ -846,7 +863,7 @@ class _Rules:
         if carries:
             ball = to
         what = " with the ball" if carries else " and takes the loose ball" if takes else ""
-        kind = "sprint" if self.board.distance(frm, to) > 1 else "move"
+        kind = "sprint" if self.board.distances[frm][to] > 1 else "move"
         events.append(
             Event(
                 kind,
