@@ -691,3 +691,9 @@ def test_goalkeeper_punt_not_after_a_back_pass() -> None:
 def test_a_shot_at_the_own_goal_is_just_out_over_the_byline() -> None:
     s = _kick({5: "K3", 0: "A1", 11: "A32"}, 5, "direct", 4, shot=True)
     assert not any(t.endswith("goal") for t in texts(s)) and "path K3 S3 out" in texts(s)
+
+
+def test_keeper_who_wins_the_ball_himself_may_punt() -> None:
+    s = position({0: "K3", 15: "K5"}, holder=15, phase="moving", points=2, extended=True, back_pass=0)
+    s = act(s, "move K3-K5")
+    assert s.holder == 0 and s.back_pass == -1

@@ -631,6 +631,7 @@ def apply_step(s: S, step: Step, events: list[Event]) -> S:
         steal=steal,
         moved=s.moved | 1 << p,
         points=s.points - k,
+        back_pass=NOBODY if touched else s.back_pass,  # won on the field, not passed back
     )
     if s.cfg.extended and touched:
         s, sanction = set_pieces.touch(s, p, events)
