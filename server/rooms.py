@@ -398,11 +398,15 @@ class Room:
             return
         self.state = nxt
         self._decided[seat] = nxt.ply
-        self._advance([(seat, str(action))])
+        self._advance([(seat, str(action))], actor=seat)
 
-    def _advance(self, applied: list[tuple[int, str]]) -> None:
-        """Resolve chance and bot-played decisions, then persist and tell everyone."""
+    def _advance(self, applied: list[tuple[int, str]], actor: int | None = None) -> None:
+        """Resolve chance and bot-played decisions, then persist and tell everyone.
+
+        ``applied`` holds the action ``actor`` (a seat's player) has just had applied, if any.
+        """
         first_ply = self.state.ply - len(applied)
+        log_start = len(self.log)
         if applied:  # the seat's own action, already applied by act()
             self.log.extend((first_ply + 1, ev) for ev in self.state.events)
         if self.started:
@@ -428,24 +432,32 @@ class Room:
             self._autoplay &= set(self.state.current_players())
         if applied:
             self._append(self, first_ply, applied)
-            self._send_update(first_ply)
+            self._send_update(self.log[log_start:], actor)
         if self.state.is_terminal() and self.result is None and self.started:
             winner = self.state.winner
             self._finish({"winner": winner, "score": list(self.state.score), "reason": "played out"})
         self._after_change()
 
-    def _send_update(self, since: int) -> None:
-        fresh = [(ply, ev) for ply, ev in self.log if ply > since] if since < self.state.ply else []
+    def _send_update(self, fresh: list[tuple[int, Event]], actor: int | None) -> None:
+        """One ``update`` per connection: its seat's view and the new events it may see.
+
+        ``yours`` is true only in the update to the seat whose submitted action it applies,
+        so a client knows its action landed (it says nothing about anyone else).
+        """
+        frames: dict[tuple[int | None, bool], str] = {}
         for peer, seat in self._audience():
-            peer.send(
-                encode(
+            key = (seat, seat is not None and seat == actor)
+            text = frames.get(key)
+            if text is None:
+                text = frames[key] = encode(
                     "update",
                     match=self.match,
                     seq=self.state.ply,
                     view=self.state.view(seat),
                     events=[_event_json(ply, ev) for ply, ev in fresh if ev.visible_to(seat)],
+                    yours=key[1],
                 )
-            )
+            peer.send(text)
 
     def _seat_is_bot(self, seat: int) -> bool:
         player = self.seats[seat]

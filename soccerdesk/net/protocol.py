@@ -188,7 +188,13 @@ SERVER_MESSAGES: dict[str, tuple[Field, ...]] = {
         Field("clock", "dict"),
         Field("countdown", "any"),
     ),
-    "update": (Field("match", "int"), Field("seq", "int"), Field("view", "dict"), Field("events", "list")),
+    "update": (
+        Field("match", "int"),
+        Field("seq", "int"),
+        Field("view", "dict"),
+        Field("events", "list"),
+        Field("yours", "bool"),  # this update applies an action this seat submitted
+    ),
     "presence": (Field("players", "list"), Field("spectators", "int")),
     "chat": (Field("seat", "seat"), Field("name", "str"), Field("text", "str")),
     "clock": (Field("clock", "dict"),),

@@ -13,9 +13,9 @@ import json
 from typing import Any
 
 import aiohttp
-from conftest import TOY, pair, relay_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from relay_helpers import TOY, pair, relay_settings
 
 from server.relay import HALL, start_relay
 from soccerdesk.net.client import RelayClient

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 import pytest
-from conftest import TOY, new_client, pair, play_to_end, until
+from relay_helpers import TOY, new_client, pair, play_to_end, until
 
 from server.relay import HALL, RunningRelay
 from soccerdesk.net.client import RelayClient

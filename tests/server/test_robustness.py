@@ -16,7 +16,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from conftest import TOY, new_client, pair, play_to_end, relay_settings, until
+from relay_helpers import TOY, new_client, pair, play_to_end, relay_settings, until
 
 from server.relay import HALL, RunningRelay, start_relay
 from soccerdesk.net.client import RelayClient, RelayError

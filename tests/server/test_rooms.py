@@ -6,7 +6,7 @@ import asyncio
 import random
 
 import pytest
-from conftest import TOY, new_client, pair, play_to_end, until
+from relay_helpers import TOY, new_client, pair, play_to_end, until
 
 from server.relay import HALL, RunningRelay
 from server.rooms import CODE_ALPHABET, new_code

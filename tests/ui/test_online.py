@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 import qasync
-from conftest import ready
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QSpinBox
 
@@ -141,7 +140,8 @@ def test_host_a_lan_game_in_one_window_and_join_it_from_another(qtbot, window: M
             for view in views:
                 assert view is not None
                 data = view.view_data
-                if data and data.get("legal") and ready(view) and not view._finished:
+                # The screen waits for this player: a position with choices, nothing still animating.
+                if data and data.get("legal") and not view._queue and not view.animation.running and not view._finished:
                     view.play(rng.choice(data["legal"]))
             await asyncio.sleep(0.02)
         summaries = [v._finished for v in views]  # type: ignore[union-attr]

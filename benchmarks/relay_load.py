@@ -1,0 +1,306 @@
+"""Load test of the relay: N concurrent bot matches over real WebSockets on loopback.
+
+    .venv/bin/python benchmarks/relay_load.py --matches 500 --duration 60
+    .venv/bin/python benchmarks/relay_load.py --matches 50 --duration 10 --think 0.2 --game soccer-go
+
+The relay runs as its own process (``python -m server``, SQLite persistence on, in a
+temporary folder) so its CPU and memory are its own; this process plays both seats of
+every match. Each bot waits a think time (uniform 0.5–1.5 × ``--think`` seconds) and
+then plays a random legal action of its view; a finished match is replaced by a new one,
+so N matches are held all along. Traffic goes only to 127.0.0.1.
+
+Printed: matches held concurrently, actions per second, p50/p99 latency from sending an
+action to receiving the update that contains it, the relay's memory per match (resident
+memory with N matches held, minus at start, over N), matches finished, and what was
+lost: actions never answered, unexpected errors or disconnects, matches whose two
+players disagree on the final score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from soccerdesk.net.protocol import PROTOCOL_VERSION  # noqa: E402
+from soccerdesk.rules import GAMES  # noqa: E402
+
+ANSWER_TIMEOUT = 5.0
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    refused: int = 0
+    errors: list[str] = field(default_factory=list)
+    disconnects: int = 0
+    unanswered: int = 0
+    finished: int = 0
+    disagreements: int = 0
+    held: int = 0
+    peak_held: int = 0
+
+
+class Seat:
+    """One player's connection: reads updates, acts after a think time, times its answers."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse, stats: Stats, rng: random.Random, think: float) -> None:
+        self.ws, self.stats, self.rng, self.think = ws, stats, rng, think
+        self.seat: int | None = None
+        self.room = ""
+        self.view: dict[str, Any] | None = None
+        self.result: dict[str, Any] | None = None
+        self.waiting: tuple[int, float] | None = None  # (ply acted at, send time)
+        self.acted_at = -1
+        self.changed = asyncio.Event()
+
+    async def request(self, frame: dict[str, Any], answer: str) -> dict[str, Any]:
+        await self.ws.send_str(json.dumps(frame))
+        while True:
+            msg = await self.ws.receive(timeout=30)
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                raise ConnectionError(f"closed while waiting for {answer}")
+            data = json.loads(msg.data)
+            self.take(data)
+            if data["type"] == answer:
+                return data
+            if data["type"] == "error":
+                raise ConnectionError(f"{data['code']}: {data['message']}")
+
+    def take(self, data: dict[str, Any]) -> None:
+        kind = data["type"]
+        if kind == "joined":
+            self.seat, self.room = data["seat"], data["room"]
+        elif kind in ("snapshot", "update"):
+            self.view = data["view"]
+            if self.waiting is not None and data.get("yours"):
+                self.stats.latencies.append(time.perf_counter() - self.waiting[1])
+                self.waiting = None
+        elif kind == "refused":
+            self.stats.refused += 1
+            self.waiting = None
+        elif kind == "finished":
+            self.result = data["result"]
+        elif kind == "error":
+            self.stats.errors.append(data["code"])
+
+    async def play(self, stop_at: float) -> None:
+        """Act on the latest view after a think time; a reader task keeps the view fresh."""
+        reader = asyncio.create_task(self._read())
+        try:
+            while self.result is None and time.monotonic() < stop_at and not reader.done():
+                view = self.view
+                if self.waiting is not None and time.perf_counter() - self.waiting[1] > ANSWER_TIMEOUT:
+                    self.stats.unanswered += 1
+                    self.waiting = None
+                if (
+                    self.waiting is None
+                    and view is not None
+                    and self.seat in view["to_move"]
+                    and view["legal"]
+                    and view["ply"] > self.acted_at
+                ):
+                    await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+                    if self.view is not view:
+                        continue  # the position moved while this bot thought: decide again
+                    self.acted_at = view["ply"]
+                    self.waiting = (view["ply"], time.perf_counter())
+                    self.stats.actions += 1
+                    action = self.rng.choice(view["legal"])
+                    await self.ws.send_str(json.dumps({"type": "act", "action": action, "ply": view["ply"]}))
+                    continue
+                self.changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), timeout=0.5)
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+
+    async def _read(self) -> None:
+        async for msg in self.ws:
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                break
+            self.take(json.loads(msg.data))
+            self.changed.set()
+        if self.result is None:
+            self.stats.disconnects += 1
+        self.changed.set()
+
+
+async def one_match(
+    session: aiohttp.ClientSession, url: str, game: str, stats: Stats, rng: random.Random, think: float, stop_at: float
+) -> None:
+    host_ws = await session.ws_connect(url, heartbeat=30)
+    guest_ws = await session.ws_connect(url, heartbeat=30)
+    host, guest = Seat(host_ws, stats, rng, think), Seat(guest_ws, stats, rng, think)
+    try:
+        for seat in (host, guest):
+            await seat.request({"type": "hello", "version": PROTOCOL_VERSION, "client": "relay_load"}, "welcome")
+        await host.request({"type": "create", "game": game, "seat": 0}, "snapshot")
+        await guest.request({"type": "join", "room": host.room}, "snapshot")
+        stats.held += 1
+        stats.peak_held = max(stats.peak_held, stats.held)
+        await asyncio.gather(host.play(stop_at), guest.play(stop_at))
+        stats.held -= 1
+        if host.result is not None and guest.result is not None:
+            stats.finished += 1
+            if host.result != guest.result:
+                stats.disagreements += 1
+    finally:
+        await host_ws.close()
+        await guest_ws.close()
+
+
+async def match_slot(
+    session: aiohttp.ClientSession,
+    url: str,
+    games: list[str],
+    index: int,
+    stats: Stats,
+    think: float,
+    start_at: float,
+    stop_at: float,
+) -> None:
+    """Keep one match running in this slot until the end: a finished match is replaced."""
+    rng = random.Random(index)
+    await asyncio.sleep(max(0.0, start_at - time.monotonic()))
+    n = 0
+    while time.monotonic() < stop_at - 1.0:
+        game = games[(index + n) % len(games)]
+        n += 1
+        try:
+            await one_match(session, url, game, stats, rng, think, stop_at)
+        except (ConnectionError, aiohttp.ClientError, TimeoutError) as exc:
+            stats.errors.append(f"{type(exc).__name__}: {exc}")
+            await asyncio.sleep(0.5)
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    games = list(GAMES) if args.game == "all" else [args.game]
+    tmp = tempfile.TemporaryDirectory()
+    relay = subprocess.Popen(
+        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--db", str(Path(tmp.name) / "relay.sqlite3"),
+         "--ip-connections", str(4 * args.matches + 100), "--message-rate", "100",
+         "--ip-message-rate", str(max(1000, 100 * args.matches)), "--log-level", "WARNING"],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert relay.stdout is not None
+        line = relay.stdout.readline()
+        url = line.split(" on ", 1)[1].split(" ", 1)[0]
+        await asyncio.sleep(0.5)
+        base_rss = rss_kib(relay.pid)
+        stats = Stats()
+        connector = aiohttp.TCPConnector(limit=0)
+        now = time.monotonic()
+        ramp = min(10.0, args.matches * 0.01)
+        stop_at = now + ramp + args.duration
+        rss_held: list[int] = []
+        async with aiohttp.ClientSession(connector=connector) as session:
+            slots = [
+                asyncio.create_task(
+                    match_slot(session, url, games, i, stats, args.think, now + ramp * i / args.matches, stop_at)
+                )
+                for i in range(args.matches)
+            ]
+            measured_from = now + ramp + 2.0
+            actions_at_start = 0
+            latencies_from = 0
+            while time.monotonic() < stop_at:
+                await asyncio.sleep(1.0)
+                if time.monotonic() >= measured_from and not actions_at_start:
+                    actions_at_start, latencies_from = stats.actions, len(stats.latencies)
+                    measured_from = time.monotonic()
+                if stats.held >= args.matches * 0.98:
+                    rss_held.append(rss_kib(relay.pid))
+            measured = time.monotonic() - measured_from
+            actions_measured = stats.actions - actions_at_start
+            await asyncio.gather(*slots, return_exceptions=True)
+        lat = sorted(stats.latencies[latencies_from:]) or [float("nan")]
+        peak_rss = max(rss_held) if rss_held else rss_kib(relay.pid)
+        return {
+            "matches": args.matches,
+            "concurrent_matches_held": stats.peak_held,
+            "duration_s": round(measured, 1),
+            "actions_per_s": round(actions_measured / measured, 1) if measured > 0 else 0.0,
+            "latency_p50_ms": round(1000 * lat[len(lat) // 2], 2),
+            "latency_p99_ms": round(1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))], 2),
+            "latency_mean_ms": round(1000 * statistics.fmean(lat), 2),
+            "latency_samples": len(lat),
+            "relay_rss_start_mib": round(base_rss / 1024, 1),
+            "relay_rss_held_mib": round(peak_rss / 1024, 1),
+            "relay_kib_per_match": round((peak_rss - base_rss) / max(1, stats.peak_held), 1),
+            "matches_finished": stats.finished,
+            "refused": stats.refused,
+            "unanswered_actions": stats.unanswered,
+            "errors": len(stats.errors),
+            "error_kinds": sorted(set(stats.errors))[:5],
+            "disconnects": stats.disconnects,
+            "score_disagreements": stats.disagreements,
+            "think_s": args.think,
+            "games": games,
+            "cpus": os.cpu_count(),
+        }
+    finally:
+        relay.terminate()
+        relay.wait(timeout=10)
+        if relay.stdout is not None:
+            relay.stdout.close()
+        tmp.cleanup()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--matches", type=int, default=500, help="matches held at once (default 500)")
+    p.add_argument("--duration", type=float, default=60.0, help="seconds of measurement after the ramp-up")
+    p.add_argument("--think", type=float, default=1.0, help="mean seconds a bot waits before each action")
+    p.add_argument("--game", default="all", help=f"a game id or 'all' (rotates: {', '.join(GAMES)})")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    args = p.parse_args(argv)
+    report = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(report))
+    else:
+        lost = report["unanswered_actions"] + report["disconnects"] + report["score_disagreements"]
+        print(f"concurrent matches held : {report['concurrent_matches_held']} of {report['matches']} asked")
+        print(
+            f"actions per second      : {report['actions_per_s']} (over {report['duration_s']} s, think {args.think} s)"
+        )
+        print(f"action -> update latency: p50 {report['latency_p50_ms']} ms, p99 {report['latency_p99_ms']} ms "
+              f"({report['latency_samples']} samples)")  # fmt: skip
+        print(f"relay memory            : {report['relay_rss_start_mib']} MiB idle, {report['relay_rss_held_mib']} MiB "
+              f"held, {report['relay_kib_per_match']} KiB per match")  # fmt: skip
+        print(f"matches finished        : {report['matches_finished']}")
+        print(f"lost                    : {lost} (unanswered {report['unanswered_actions']}, disconnects "
+              f"{report['disconnects']}, score disagreements {report['score_disagreements']}); refused "
+              f"{report['refused']}, errors {report['errors']} {report['error_kinds']}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
