@@ -46,7 +46,6 @@ from soccerdesk.ui.boards.drawing import (
     Painted,
     draw_ball,
     draw_d20,
-    draw_marks,
     ui_font,
 )
 
@@ -381,7 +380,7 @@ class Board(ClickBoard):
                     p.setPen(QColor(255, 255, 255, 120))
                     p.setFont(ui_font(7.5, bold=True))
                     p.drawText(r.adjusted(6, 4, -6, -4), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, name)
-                    draw_marks(p, r, key, self.targets, self.selection, self.preview_keys())
+                    self.paint_marks(p, r, key)
 
                 item = Painted(rect, paint)
                 self.addItem(item)
@@ -421,7 +420,7 @@ class Board(ClickBoard):
                     p.setPen(Qt.PenStyle.NoPen)
                     p.setBrush(self.config.colours.of(self.me).darker(130))
                     p.drawEllipse(r.center(), r.height() * 0.34, r.height() * 0.34)
-                draw_marks(p, r.adjusted(-6, -6, 6, 6), key, self.targets, self.selection, self.preview_keys())
+                self.paint_marks(p, r.adjusted(-6, -6, 6, 6), key)
 
             item = Painted(rect, paint)
             item.setZValue(1)

@@ -49,6 +49,9 @@ Key = tuple[Any, ...]
 KEY_ROLE = 0
 """``QGraphicsItem.data`` slot holding an item's click key."""
 
+LIGHT_MARKS_ABOVE = 40
+"""With more legal targets than this, they are marked faintly (a set-up half, a long kick)."""
+
 # --- colours -------------------------------------------------------------------------
 
 GRASS_DARK = QColor("#2f7d3b")
@@ -405,6 +408,16 @@ class ClickBoard(BoardScene):
             self.click_at(pos)
         return True
 
+    def paint_marks(self, p: QPainter, r: QRectF, key: Key) -> None:
+        """Target / selected / preview marks of ``key``, faint when targets cover much of the board."""
+        targets = self.targets
+        draw_marks(p, r, key, targets, self.selection, self.preview_keys(), light=len(targets) > LIGHT_MARKS_ABOVE)
+
+    def show_refusal(self, reason: str) -> None:
+        """The rules refused the action: drop the selection and say why."""
+        self.cancel_selection()
+        self.hint.emit(reason)
+
     def cancel_selection(self) -> None:
         if self.paths.selection:
             self.paths.reset()
@@ -676,8 +689,22 @@ def draw_ball(p: QPainter, centre: QPointF, radius: float, *, red_side: bool = F
     p.drawEllipse(centre, radius * 0.34, radius * 0.34)
 
 
-def draw_target_mark(p: QPainter, r: QRectF, *, selected: bool = False, preview: bool = False) -> None:
-    """Mark a square/zone: dashed ring + dot = a legal next click; solid = selected/preview."""
+def draw_target_mark(
+    p: QPainter, r: QRectF, *, selected: bool = False, preview: bool = False, light: bool = False
+) -> None:
+    """Mark a square/zone: dashed ring + dot = a legal next click; solid = selected/preview.
+
+    ``light``: a faint tint and dot only, for when most of the board is a legal target.
+    """
+    if light and not (selected or preview):
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(TARGET.red(), TARGET.green(), TARGET.blue(), 38))
+        p.drawRect(r)
+        p.setPen(QPen(TARGET_EDGE, 0.6))
+        p.setBrush(TARGET)
+        dot = min(r.width(), r.height()) * 0.09
+        p.drawEllipse(r.center(), dot, dot)
+        return
     inset = min(r.width(), r.height()) * 0.08
     box = r.adjusted(inset, inset, -inset, -inset)
     width = max(1.2, min(r.width(), r.height()) * 0.065)
@@ -708,13 +735,20 @@ def mark_states(key: Key, targets: set[Key], selection: Sequence[Key], preview: 
 
 
 def draw_marks(
-    p: QPainter, r: QRectF, key: Key, targets: set[Key], selection: Sequence[Key], preview: set[Key]
+    p: QPainter,
+    r: QRectF,
+    key: Key,
+    targets: set[Key],
+    selection: Sequence[Key],
+    preview: set[Key],
+    *,
+    light: bool = False,
 ) -> None:
-    """Draw whichever of target / selected / preview marks apply to ``key``."""
+    """Draw whichever of target / selected / preview marks apply to ``key`` (``light``: see draw_target_mark)."""
     lit, chosen, shown = mark_states(key, targets, selection, preview)
     if shown:
         draw_target_mark(p, r, preview=True)
     if chosen:
         draw_target_mark(p, r, selected=True)
     elif lit:
-        draw_target_mark(p, r)
+        draw_target_mark(p, r, light=light)

@@ -36,7 +36,6 @@ from soccerdesk.ui.boards.drawing import (
     Key,
     Painted,
     draw_ball,
-    draw_marks,
     draw_token,
     ui_font,
 )
@@ -375,7 +374,7 @@ class Board(ClickBoard):
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 if name not in goals:
                     p.drawRect(r)
-                draw_marks(p, r, key, self.targets, self.selection, self.preview_keys())
+                self.paint_marks(p, r, key)
 
             item = Painted(rect, paint)
             self.addItem(item)
@@ -612,7 +611,7 @@ class Board(ClickBoard):
                 "bench",
             )
             if bench_key in self.targets or bench_key in self.selection:
-                draw_marks(p, rr, bench_key, self.targets, self.selection, self.preview_keys())
+                self.paint_marks(p, rr, bench_key)
 
         item = Painted(bench, paint_bench)
         item.setZValue(3)
@@ -647,7 +646,7 @@ class Board(ClickBoard):
             p.setPen(PANEL_TEXT)
             p.setFont(ui_font(8))
             p.drawText(QRectF(34, 0, r.width() - 34, r.height()), Qt.AlignmentFlag.AlignVCenter, "place a carded pawn")
-            draw_marks(p, r, key, self.targets, self.selection, self.preview_keys())
+            self.paint_marks(p, r, key)
 
         item = Painted(rect, paint)
         self.addItem(item)

@@ -43,7 +43,6 @@ from soccerdesk.ui.boards.drawing import (
     Painted,
     draw_ball,
     draw_die,
-    draw_marks,
     draw_token,
     ui_font,
 )
@@ -438,7 +437,7 @@ class Board(ClickBoard):
                 key = ("sq", name)
 
                 def paint(p: QPainter, r: QRectF, key: Key = key) -> None:
-                    draw_marks(p, r, key, self.targets, self.selection, self.preview_keys())
+                    self.paint_marks(p, r, key)
 
                 item = Painted(self.square_rect(name), paint)
                 self.addItem(item)
@@ -461,7 +460,7 @@ class Board(ClickBoard):
                     x += step
                 for i in (1, 2):
                     p.drawLine(QPointF(r.left(), r.top() + i * step), QPointF(r.right(), r.top() + i * step))
-                draw_marks(p, r.adjusted(-4, -4, 4, 4), key, self.targets, self.selection, self.preview_keys())
+                self.paint_marks(p, r.adjusted(-4, -4, 4, 4), key)
 
             item = Painted(rect, paint)
             item.setZValue(1)
