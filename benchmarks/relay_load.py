@@ -193,6 +193,12 @@ async def match_slot(
             await asyncio.sleep(0.5)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -231,14 +237,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             measured_from = now + ramp + 2.0
             actions_at_start = 0
             latencies_from = 0
+            cpu_from = (cpu_seconds(relay.pid), cpu_seconds(os.getpid()))
             while time.monotonic() < stop_at:
                 await asyncio.sleep(1.0)
                 if time.monotonic() >= measured_from and not actions_at_start:
                     actions_at_start, latencies_from = stats.actions, len(stats.latencies)
                     measured_from = time.monotonic()
+                    cpu_from = (cpu_seconds(relay.pid), cpu_seconds(os.getpid()))
                 if stats.held >= args.matches * 0.98:
                     rss_held.append(rss_kib(relay.pid))
             measured = time.monotonic() - measured_from
+            relay_cpu = (cpu_seconds(relay.pid) - cpu_from[0]) / measured
+            players_cpu = (cpu_seconds(os.getpid()) - cpu_from[1]) / measured
+            load = os.getloadavg()[0]
             actions_measured = stats.actions - actions_at_start
             await asyncio.gather(*slots, return_exceptions=True)
         lat = sorted(stats.latencies[latencies_from:]) or [float("nan")]
@@ -262,6 +273,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "error_kinds": sorted(set(stats.errors))[:5],
             "disconnects": stats.disconnects,
             "score_disagreements": stats.disagreements,
+            "relay_cpu_cores": round(relay_cpu, 2),
+            "bots_cpu_cores": round(players_cpu, 2),
+            "load_average": round(load, 1),
             "think_s": args.think,
             "games": games,
             "cpus": os.cpu_count(),
@@ -295,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
               f"({report['latency_samples']} samples)")  # fmt: skip
         print(f"relay memory            : {report['relay_rss_start_mib']} MiB idle, {report['relay_rss_held_mib']} MiB "
               f"held, {report['relay_kib_per_match']} KiB per match")  # fmt: skip
+        print(f"cpu                     : relay {report['relay_cpu_cores']} cores, bots {report['bots_cpu_cores']} cores, "
+              f"machine load average {report['load_average']} on {report['cpus']} cores")  # fmt: skip
         print(f"matches finished        : {report['matches_finished']}")
         print(f"lost                    : {lost} (unanswered {report['unanswered_actions']}, disconnects "
               f"{report['disconnects']}, score disagreements {report['score_disagreements']}); refused "
