@@ -69,7 +69,8 @@ def animation_for(event: dict[str, Any]) -> Animation | None:
         if first in data and second in data:
             return Animation("card", text, faces=(_face(data[first]), _face(data[second])))
     if any(word in kind for word in ("draw", "reveal", "flip")):
-        return Animation("card", text, faces=(_face(data.get("card", "?")),))
+        card = str(data.get("card", "?"))
+        return Animation("card", text, faces=(card.replace("-", " ").upper(),))
     return None
 
 

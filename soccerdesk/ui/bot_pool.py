@@ -18,9 +18,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from soccerdesk.bots import Bot, make_bot
-from soccerdesk.rules import get_game
+from soccerdesk.rules import State, get_game
 
 _bots: dict[tuple[str, str, int], Bot] = {}  # in the worker: one bot per (name, game, seat), kept between turns
+_last: dict[str, tuple[dict[str, Any], State]] = {}  # in the worker: game id -> last record and its state
 _pool: ProcessPoolExecutor | None = None
 
 
@@ -37,13 +38,36 @@ def think(game_id: str, record: dict[str, Any], seat: int, bot_name: str, seed: 
     Returns ``(text, "")``, or ``("", traceback)`` when the bot failed.
     """
     try:
-        state = get_game(game_id).load(record)
+        state = _replay(game_id, record)
         bot = _bots.get((bot_name, game_id, seat))
         if bot is None:
             bot = _bots[(bot_name, game_id, seat)] = make_bot(bot_name, game_id)
         return str(bot.decide(state, seat, random.Random(seed))), ""
     except Exception:  # the UI falls back to a legal action: a bot bug must not end the match
         return "", traceback.format_exc(limit=4)
+
+
+def _replay(game_id: str, record: dict[str, Any]) -> State:
+    """The state ``record`` reaches, continuing from the last record when this one extends it.
+
+    A match record grows by a few actions between two bot turns; replaying only those keeps
+    a long match from costing more with every turn.
+    """
+    game = get_game(game_id)
+    last = _last.get(game_id)
+    actions = record["actions"]
+    if last is not None:
+        before, state = last
+        done = before["actions"]
+        same_match = all(before[k] == record.get(k) for k in ("seed", "options"))
+        if same_match and len(done) <= len(actions) and actions[: len(done)] == done:
+            for seat, text in actions[len(done) :]:
+                state = state.apply(seat, game.parse_action(text))
+            _last[game_id] = (record, state)
+            return state
+    state = game.load(record)
+    _last[game_id] = (record, state)
+    return state
 
 
 def shared_bot_pool() -> Executor:

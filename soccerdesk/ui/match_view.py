@@ -25,15 +25,14 @@ from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QPainter, QResizeEvent
+from PySide6.QtGui import QColor, QKeyEvent, QPainter, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
     QGraphicsItem,
     QGraphicsView,
     QHBoxLayout,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
+    QPlainTextEdit,
     QPushButton,
     QSizePolicy,
     QSplitter,
@@ -136,8 +135,11 @@ class CoverPage(QWidget):
         """``buttons``: (object name, label) of each button, left to right."""
         super().__init__(parent)
         self.setObjectName(name)
-        self.setAutoFillBackground(True)
-        self.setStyleSheet("background: #131b26; color: #e8edf4;")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.setStyleSheet(
+            f"#{name} {{ background: #131b26; }} QLabel {{ color: #e8edf4; background: transparent; }}"
+            " QPushButton { font-size: 12pt; padding: 6px 18px; }"
+        )
         layout = QVBoxLayout(self)
         layout.addStretch(1)
         self.label = QLabel("")
@@ -237,6 +239,8 @@ class MatchView(QWidget):
         self._queue: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
         self._finished: dict[str, Any] | None = None
         self._keyboard_index = -1
+        self._log_entries: list[tuple[str, tuple[int, ...] | None]] = []
+        self._log_seat: int | None = local[0] if local else None
         self._started = time.monotonic()
         self.view_data: dict[str, Any] | None = None
 
@@ -292,9 +296,10 @@ class MatchView(QWidget):
         self.keyboard_label.setObjectName("keyboard")
         self.keyboard_label.setWordWrap(True)
         self.keyboard_label.setToolTip("Tab cycles the legal actions, Enter plays the one shown")
-        self.log = QListWidget()
+        # A plain-text log: appending a line costs the same at the 1000th line as at the first.
+        self.log = QPlainTextEdit()
         self.log.setObjectName("log")
-        self.log.setWordWrap(True)
+        self.log.setReadOnly(True)
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.undo_button = QPushButton("Undo")
         self.undo_button.setObjectName("undo")
@@ -360,7 +365,11 @@ class MatchView(QWidget):
         while self._queue and not self.animation.running:
             view, events = self._queue.pop(0)
             for event in events:
-                self.log_text(event.get("text", ""))
+                self.log_text(event.get("text", ""), event.get("audience"))
+            if self.view_data is not None and view.get("seat") != self.view_data.get("seat"):
+                # Another player took the screen: their view replaces the last one before any
+                # animation, so the previous player's cards are never shown to them.
+                self._show(view, events)
             animations = [a for a in map(animation_for, events) if a is not None][-MAX_ANIMATIONS:]
             animations = [replace(a, text=name_seats(a.text, self.names)) for a in animations]
             self._pending_view = (view, events)
@@ -379,6 +388,7 @@ class MatchView(QWidget):
         self._pump()
 
     def _show(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        self._show_log_for(view.get("seat"))
         self.view_data = view
         self._keyboard_index = -1
         self.keyboard_label.setText("")
@@ -408,6 +418,7 @@ class MatchView(QWidget):
         self.animation.skip()
         self._pump()
         self.board.set_view(self._covered_view(), [])
+        self._show_log_for(None)  # nobody's private lines while the screen changes hands
         self.handover_page.announce(name)
         self.stack.setCurrentWidget(self.handover_page)
 
@@ -517,14 +528,34 @@ class MatchView(QWidget):
         else:
             self.thinking_label.setText("")
 
-    def log_text(self, text: str) -> None:
-        """Add a line to the event log (seat numbers become names)."""
+    def log_text(self, text: str, audience: list[int] | None = None) -> None:
+        """Add a line to the event log (seat numbers become names).
+
+        A line with an ``audience`` is shown only while one of those seats has the screen.
+        """
         if not text:
             return
-        text = name_seats(text, self.names)
-        item = QListWidgetItem(text)
-        self.log.addItem(item)
-        self.log.scrollToBottom()
+        entry = (name_seats(text, self.names), tuple(audience) if audience is not None else None)
+        self._log_entries.append(entry)
+        if self._log_visible(entry, self._log_seat):
+            self.log.appendPlainText(entry[0])
+
+    @staticmethod
+    def _log_visible(entry: tuple[str, tuple[int, ...] | None], seat: int | None) -> bool:
+        return entry[1] is None or seat in entry[1]
+
+    def _show_log_for(self, seat: int | None) -> None:
+        """Rebuild the log for the player at the screen (hot-seat: hide the other's private lines)."""
+        if seat == self._log_seat:
+            return
+        self._log_seat = seat
+        self.log.setPlainText("\n".join(e[0] for e in self._log_entries if self._log_visible(e, seat)))
+        self.log.moveCursor(QTextCursor.MoveOperation.End)
+
+    def log_lines(self) -> list[str]:
+        """The lines of the event log as shown now."""
+        text = self.log.toPlainText()
+        return text.split("\n") if text else []
 
     def set_speed(self, speed: str) -> None:
         self.speed = speed

@@ -82,10 +82,10 @@ class ReplayViewer(QWidget):
         self._timer.timeout.connect(self._advance)
         controls = QHBoxLayout()
         for label, tip, slot in (
-            ("⏮", "First position", lambda: self.slider.setValue(0)),
+            ("|◀", "First position", lambda: self.slider.setValue(0)),
             ("◀", "One step back", lambda: self.slider.setValue(self.index - 1)),
             ("▶", "One step on", lambda: self.slider.setValue(self.index + 1)),
-            ("⏭", "Last position", lambda: self.slider.setValue(len(self.states) - 1)),
+            ("▶|", "Last position", lambda: self.slider.setValue(len(self.states) - 1)),
         ):
             button = QPushButton(label)
             button.setToolTip(tip)
@@ -108,6 +108,7 @@ class ReplayViewer(QWidget):
         splitter.addWidget(self.log)
         splitter.setStretchFactor(0, 4)
         splitter.setStretchFactor(1, 1)
+        splitter.setSizes([900, 300])
         layout = QVBoxLayout(self)
         layout.addWidget(self.header)
         layout.addWidget(splitter, 1)

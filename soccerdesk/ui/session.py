@@ -18,7 +18,9 @@ Signals (all emitted on the UI thread):
     A new position to show. ``view`` is ``State.view(seat)`` of the seat this screen shows
     now (see :meth:`MatchSession.viewer`); ``events`` are the ``Event.to_json()`` dicts
     that happened since the previous ``view_changed`` and that this seat may see, oldest
-    first (the window writes them to the log and animates dice and cards). Emitted after
+    first (the window writes them to the log and animates dice and cards). An event meant
+    for one seat only carries ``"audience": [seat]`` as well, so that a hot-seat screen can
+    hide it from the other player. Emitted after
     :meth:`MatchSession.start`, after every applied action, after undo and after
     :meth:`MatchSession.take_over`.
 ``refused(str reason)``
@@ -175,7 +177,7 @@ class _PendingEvents:
             else:
                 for seat in local:
                     if event.visible_to(seat):
-                        self.private[seat].append(event.to_json())
+                        self.private[seat].append({**event.to_json(), "audience": list(event.audience)})
 
     def take(self, seat: int | None) -> list[dict[str, Any]]:
         out = self.public
@@ -253,6 +255,7 @@ class LocalSession(MatchSession):
         self._awaiting_takeover: int | None = None
         self._closed = False
         self._finished_sent = False
+        self._writer: ThreadPoolExecutor | None = None  # autosaves, written in order off the UI thread
         self._hidden_choice: dict[int, bool] = {}  # state index -> a bot's options there were secret
         self._bot_factory = bot_factory
         self._answers: list[tuple[int, int, Future[tuple[str, str]]]] = []
@@ -354,6 +357,7 @@ class LocalSession(MatchSession):
         for _generation, _seat, future in self._answers:
             future.cancel()  # a decision still queued for the bot process is not needed any more
         self._answers = []
+        self.flush_autosave()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
@@ -548,12 +552,26 @@ class LocalSession(MatchSession):
     # --- autosave -----------------------------------------------------------------
 
     def _write_autosave(self) -> None:
+        """Hand the record to the writer thread: the UI thread never waits for the disk."""
         if self.autosave is None:
             return
-        self.autosave.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.autosave.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.record()))
-        os.replace(tmp, self.autosave)  # atomic: a crash mid-write keeps the previous save
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soccerdesk-autosave")
+        self._writer.submit(_write_file, self.autosave, json.dumps(self.record()))
+
+    def flush_autosave(self) -> None:
+        """Wait until every autosave handed to the writer is on disk."""
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
+            self._writer = None
+
+
+def _write_file(path: Path, text: str) -> None:
+    """Replace ``path`` by ``text`` atomically: a crash mid-write keeps the previous save."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
 
 
 def _think(state: State, seat: int, bot: Bot, rng: random.Random) -> tuple[str, str]:

@@ -8,14 +8,18 @@ from pathlib import Path
 import pytest
 from conftest import click_action, play_to_end, ready
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QSpinBox
+from PySide6.QtWidgets import QCheckBox, QSpinBox
 
 from soccerdesk.rules import GAMES
 from soccerdesk.ui.boards import board_available
 from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.session import LocalSession
 
-SHORT = {"soccer-go": {"rounds": 1}}
+SHORT = {
+    "soccer-go": {"rounds": 1},
+    "soccero": {"turns": 3, "quick_setup": True},
+    "pawn-soccer": {"goals": 1, "quick_setup": True},
+}
 """Options that keep a test match short (a real match is the same code, only longer)."""
 
 
@@ -25,8 +29,10 @@ def _start(qtbot, window: MainWindow, game_id: str, opponent: str | None) -> Non
     assert home.game_id == game_id
     home.set_opponent(opponent)
     for name, value in SHORT.get(game_id, {}).items():
-        editor = home.options_form.findChild(QSpinBox, f"option-{name}")
-        editor.setValue(value)
+        if isinstance(value, bool):
+            home.options_form.findChild(QCheckBox, f"option-{name}").setChecked(value)
+        else:
+            home.options_form.findChild(QSpinBox, f"option-{name}").setValue(value)
     qtbot.mouseClick(home.start_button, Qt.MouseButton.LeftButton)
     assert window.match_view is not None, window.home.message.text()
 
@@ -42,7 +48,7 @@ def test_a_match_against_a_bot_from_the_home_screen_to_full_time(qtbot, window: 
     assert summary["game"] == game_id
     assert summary["local_seats"] == [0]
     view = window.match_view
-    assert view is not None and view.log.count() > 5  # the event log was written in words
+    assert view is not None and len(view.log_lines()) > 5  # the event log was written in words
     assert view.summary_page.isVisible()
 
 
@@ -90,6 +96,10 @@ def test_hot_seat_covers_the_screen_and_hides_the_next_hand(qtbot, window: MainW
     assert isinstance(session, LocalSession)
     assert view.view_data["state"]["hand"] == list(session.state.view(1)["state"]["hand"])
     assert view.view_data["state"]["my_choice"] is None  # seat 0's pick stays face down
+    # The log of the match shows Away its own deal, not Home's.
+    log = view.log_lines()
+    assert any(line.startswith("Away is dealt") for line in log)
+    assert not any(line.startswith("Home is dealt") for line in log)
 
 
 def test_save_reload_and_resume(qtbot, window: MainWindow, tmp_path: Path) -> None:

@@ -42,6 +42,7 @@ def test_bot_answers_off_the_ui_thread_and_match_reaches_the_end(qtbot, tmp_path
             session.submit("show 2")  # the bot shows 1: an odd sum, a goal every time
         qtbot.waitUntil(lambda: bool(summaries) or 0 in session.state.current_players(), timeout=3000)
     assert summaries and max(summaries[0]["score"]) == 2
+    session.flush_autosave()
     saved = json.loads((tmp_path / "auto.json").read_text())
     assert GAME.load(saved) == session.state  # autosave after every action
     assert LocalSession.players_of(saved) == (HUMAN, BOT)
