@@ -447,19 +447,35 @@ def movement_plan(s: S, limit: int) -> tuple[list[tuple[int, Reach]], list[int]]
     return found
 
 
+def steal_square(s: S, team: int) -> int:
+    """Where a player of ``team`` could steal the ball now (-1: nowhere)."""
+    holder = s.holder
+    if holder >= 0 and team_of(holder) != team and s.pos[holder] != shared_square(s):
+        return s.pos[holder]
+    return -1
+
+
 def _movement_plan(s: S, limit: int) -> tuple[list[tuple[int, Reach]], list[int]]:
     occ = s.occupancy()
     moved = s.moved
     forced = s.forced if s.forced >= 0 and team_of(s.forced) == s.team and not moved >> s.forced & 1 else NOBODY
     entries = []
     masks = []
+    reuse = _reusable_reach(s, limit)
+    reach: dict[int, tuple[Reach, int]] = {}
     for p in team_players(s.team):
         if moved >> p & 1 or s.pos[p] < 0:
             continue
-        moves, mask = player_reach(s, p, occ, limit, only_empty=p == forced)
+        found = reuse(p) if reuse is not None and p != forced else None
+        if found is None:
+            found = player_reach(s, p, occ, limit, only_empty=p == forced)
+        reach[p] = found
+        moves, mask = found
         if moves:
             entries.append((p, moves))
             masks.append(mask)
+    s._plan[("reach", limit)] = reach  # type: ignore[index]
+    s._plan.pop("hint", None)  # type: ignore[union-attr]  # keep no chain of old states
     cap = (1 << (limit + 1)) - 1
     n = len(entries)
     prefix = [1] * (n + 1)
@@ -495,6 +511,55 @@ def _usable_lengths(other: int, points: int) -> int:
         if other >> (points - k) & 1:
             ok |= 1 << k
     return ok
+
+
+def _reusable_reach(s: S, limit: int) -> Any:
+    """A lookup of team-mates' moves computed one move ago that this move cannot have changed.
+
+    Within a turn one player moves at a time: a team-mate's straight lines change only if
+    they pass the mover's old or new square (or the square of a possible steal), and in the
+    basic rules only if the position-restriction squares changed too.
+    """
+    hint = s._plan.get("hint") if s._plan else None
+    if hint is None:
+        return None
+    old, changed, old_limit = hint
+    if limit > old_limit:
+        return None
+    previous = old._plan.get(("reach", old_limit)) if old._plan else None
+    if previous is None:
+        return None
+    team = s.team
+    steal_now, steal_then = steal_square(s, team), steal_square(old, team)
+    if steal_now != steal_then:
+        changed = (*changed, steal_now, steal_then)
+    xs, ys = s.board.xs, s.board.ys
+    if not s.cfg.extended:
+        # Restriction checks must give the same answers: no penalty-area count changed and
+        # no row or column is near its limit, before or after.
+        area = s.board.penalty_area_of
+        if area[changed[0]] >= 0 or area[changed[1]] >= 0 or crowded_squares(s, team) or crowded_squares(old, team):
+            return None
+
+    def reuse(p: int) -> tuple[Reach, int] | None:
+        found = previous.get(p)
+        if found is None or p == old.forced:
+            return None
+        q = s.pos[p]
+        qx, qy = xs[q], ys[q]
+        for a in changed:
+            if a < 0:
+                continue
+            dx, dy = abs(xs[a] - qx), abs(ys[a] - qy)
+            if (dx == 0 or dy == 0 or dx == dy) and max(dx, dy) <= old_limit:
+                return None
+        moves, mask = found
+        if limit < old_limit:
+            moves = [m for m in moves if m[0] <= limit]
+            mask &= (1 << (limit + 1)) - 1
+        return moves, mask
+
+    return reuse
 
 
 def movement_target(s: S, points: int) -> int:
@@ -573,6 +638,7 @@ def mover_of(s: S, start: int) -> int:
 
 
 def apply_step(s: S, step: Step, events: list[Event]) -> S:
+    old = s
     b = s.board
     p = mover_of(s, step.start)
     occ = s.occupancy()
@@ -638,6 +704,8 @@ def apply_step(s: S, step: Step, events: list[Event]) -> S:
         if sanction is not None:
             return end_turn(s, events, sanction)
     if s.points > 0:
+        # One move ago's lines, for the team-mates this move did not touch (speed only).
+        object.__setattr__(s, "_plan", {"hint": (old, (step.start, step.end), old.points)})
         target = movement_target(s, s.points)
         if target == s.points:
             return s

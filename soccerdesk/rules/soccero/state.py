@@ -84,7 +84,7 @@ class SocceroState(State):
     back_pass: int = NOBODY  # extended: a goalkeeper who got the ball kicked to him by a team-mate
     _occ: dict[int, int] | None = field(default=None, init=False, compare=False, repr=False)
     _shape: dict[Any, Any] | None = field(default=None, init=False, compare=False, repr=False)
-    _plan: dict[int, Any] | None = field(default=None, init=False, compare=False, repr=False)
+    _plan: dict[Any, Any] | None = field(default=None, init=False, compare=False, repr=False)
 
     # --- small lookups ---------------------------------------------------------------
 
