@@ -453,14 +453,15 @@ class Board(ClickBoard):
     def _draw_hand(self, view: dict[str, Any]) -> None:
         state = view["state"]
         hand = state.get("hand") or []
-        self.add_text(
-            QPointF(FIELD.x() - 30, HAND_Y - 30),
-            "YOUR HAND" if view.get("seat") is not None else "HANDS ARE HIDDEN",
-            8,
-            MUTED_TEXT,
-            bold=True,
-        )
-        limit = state["hand_limits"][self.me] if view.get("seat") is not None else 0
+        seat = view.get("seat")
+        if seat is None:
+            title = "HANDS ARE HIDDEN"
+        elif seat == self.me:
+            title = "YOUR HAND"
+        else:  # the replay viewer shows either hand from one side of the field
+            title = f"{self.config.team_names[seat].upper()}'S HAND"
+        self.add_text(QPointF(FIELD.x() - 30, HAND_Y - 30), title, 8, MUTED_TEXT, bold=True)
+        limit = state["hand_limits"][seat] if seat is not None else 0
         x = FIELD.x() - 30
         for index, code in enumerate(hand):
             rect = QRectF(x + index * (CARD_W + 10), HAND_Y, CARD_W, CARD_H)

@@ -608,7 +608,7 @@ class Board(ClickBoard):
             p.drawText(
                 QRectF(rr.height() + 2, 0, rr.width() - rr.height(), rr.height()),
                 Qt.AlignmentFlag.AlignVCenter,
-                "bench",
+                "bench" if substitute else "sub used",
             )
             if bench_key in self.targets or bench_key in self.selection:
                 self.paint_marks(p, rr, bench_key)
@@ -666,12 +666,13 @@ class Board(ClickBoard):
                 return f"{names[state['forfeit']]} win by forfeit."
             return "Full time: a draw." if winner is None else f"Full time: {names[winner]} win."
         if phase == "penalty":
-            return (
-                "Penalty! Click a goal square: "
-                + ("aim your shot." if state["penalty"]["taker"] == view["seat"] else "where the keeper dives.")
-                if mine
-                else "Penalty: waiting for the choices…"
-            )
+            penalty = state["penalty"]
+            if mine:
+                aim = "aim your shot." if penalty["taker"] == view["seat"] else "where your keeper dives."
+                return f"Penalty! Click a goal square: {aim}"
+            if penalty.get("mine"):
+                return f"Penalty: you chose goal square {penalty['mine']}; waiting for the other side…"
+            return "Penalty: waiting for the choices…"
         texts = {
             "setup": "Set-up: click squares in your half to place your pawns."
             if mine

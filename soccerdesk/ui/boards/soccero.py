@@ -71,7 +71,7 @@ WORD_LABELS = {
 }
 PHASE_PROMPTS = {
     "ends": "Choose the goal you defend: click it.",
-    "setup": "Set-up: click a square for the highlighted player.",
+    "setup": "Set-up: click a square for the player named above.",
     "turn": "Your turn: move players, or kick (one or two distance dice).",
     "moving": "Move: click a player, then where he goes.",
     "kick-path": "Kick: click where the ball ends (then where it turns, if asked).",
