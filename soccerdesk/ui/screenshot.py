@@ -19,6 +19,7 @@ from soccerdesk.ui.match_view import MatchView, name_seats
 from soccerdesk.ui.session import LocalSession, Player
 
 SEED = 7
+SET_UP_PHASES = frozenset({"setup", "set-up", "toss", "deal", "kickoff", "kick-off"})
 
 
 class ScreenshotError(RuntimeError):
@@ -50,9 +51,13 @@ def middle_position(game: Game, seed: int = SEED) -> dict:
     states = game.replay(record)
     middle = len(states) // 2
     for index in [*range(middle, len(states)), *range(middle, 0, -1)]:
-        players = states[index].current_players()
-        if 0 in players and CHANCE not in players and len(states[index].legal_actions(0)) > 1:
-            return {**record, "actions": record["actions"][:index]}
+        state = states[index]
+        players = state.current_players()
+        if 0 not in players or CHANCE in players or len(state.legal_actions(0)) < 2:
+            continue
+        if str(state.view(0)["state"].get("phase", "")) in SET_UP_PHASES:
+            continue  # a picture of play, not of the players lining up
+        return {**record, "actions": record["actions"][:index]}
     return {**record, "actions": record["actions"][:middle]}
 
 
