@@ -37,6 +37,11 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
         "--guesses-per-minute", type=int, default=d.guesses_per_minute, help="wrong codes/tokens per address per minute"
     )
     p.add_argument("--keep-days", type=float, default=d.keep_days, help="days an untouched room stays in the database")
+    p.add_argument(
+        "--trust-proxy",
+        action="store_true",
+        help="behind a reverse proxy on this machine: count limits per X-Real-IP / X-Forwarded-For address",
+    )
     p.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING ...")
     a = p.parse_args(argv)
     logging.basicConfig(level=a.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -53,6 +58,7 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
         ip_connections=a.ip_connections,
         guesses_per_minute=a.guesses_per_minute,
         keep_days=a.keep_days,
+        trust_proxy=a.trust_proxy,
     )
 
 

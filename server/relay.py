@@ -78,6 +78,7 @@ class RelaySettings:
     sweep_every: float = 60.0
     min_seconds: int = 5  # smallest turn clock / abandonment countdown a room may ask for
     games: tuple[str, ...] = ()  # game ids offered; () : every registered game whose rules load
+    trust_proxy: bool = False  # behind a reverse proxy on this machine: limit by X-Real-IP / X-Forwarded-For
 
     def db_path(self) -> str:
         return self.db or str(default_db_path())
@@ -308,7 +309,7 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
     settings, limits = app[SETTINGS], app[LIMITS]
     ws = web.WebSocketResponse(heartbeat=settings.heartbeat, max_msg_size=settings.hard_frame_bytes)
     await ws.prepare(request)
-    ip = request.remote or "unknown"
+    ip = client_address(request, settings.trust_proxy)
     if not limits.admit(ip):
         await ws.send_str(
             error("rate_limited", f"too many connections from your address (at most {settings.ip_connections})")
@@ -333,6 +334,21 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
             conn.room.disconnected(conn)
         await conn.finish()
     return ws
+
+
+def client_address(request: web.Request, trust_proxy: bool) -> str:
+    """The address the per-address limits count against.
+
+    Behind a reverse proxy every connection comes from the proxy; with ``trust_proxy`` the
+    address the proxy reports is used instead, but only when the connection really comes
+    from this machine (a remote client cannot forge its way around the limits).
+    """
+    peer = request.remote or "unknown"
+    if trust_proxy and peer in ("127.0.0.1", "::1"):
+        real = request.headers.get("X-Real-IP") or request.headers.get("X-Forwarded-For", "").split(",")[-1]
+        if real.strip():
+            return real.strip()
+    return peer
 
 
 def _receive(app: web.Application, conn: Connection, text: str) -> None:

@@ -301,3 +301,21 @@ async def test_connections_and_code_guesses_are_limited_per_address(db_path: Pat
         for c in made:
             await c.close()
         await relay.stop()
+
+
+async def test_behind_a_proxy_limits_count_per_forwarded_address(db_path: Path) -> None:
+    relay = await start_relay(replace(relay_settings(db_path), ip_connections=1, trust_proxy=True))
+    hello = json.dumps({"type": "hello", "version": PROTOCOL_VERSION})
+    try:
+        async with aiohttp.ClientSession() as session:
+            first = await session.ws_connect(relay.url, headers={"X-Real-IP": "198.51.100.1"})
+            second = await session.ws_connect(relay.url, headers={"X-Real-IP": "198.51.100.2"})
+            third = await session.ws_connect(relay.url, headers={"X-Real-IP": "198.51.100.1"})
+            assert (await answer(first, hello))["type"] == "welcome"
+            assert (await answer(second, hello))["type"] == "welcome"
+            refused = json.loads((await third.receive(timeout=5)).data)
+            assert refused["code"] == "rate_limited"
+            for ws in (first, second, third):
+                await ws.close()
+    finally:
+        await relay.stop()
