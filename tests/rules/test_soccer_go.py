@@ -469,6 +469,26 @@ def test_bogey_does_nothing() -> None:
     assert s.hand_counts(0) == (1, 2)
 
 
+def test_defending_bogey_does_nothing_either() -> None:
+    s = kick_off(def1=("def-bogey", "tackle"))
+    s = pass_(s, 2, 3)
+    s = act(s, 1, "play def-bogey")
+    assert s.phase_name == "pass" and s.passes == 1 and s.retired == (2,) and s.discards[1] == ("def-bogey",)
+
+
+def test_determinize_resamples_the_other_hand_with_the_same_card_backs() -> None:
+    """The other seat's hand is redrawn from the unseen cards, side by side."""
+    s = kick_off(att0=("shoot", "corner"), def0=("tackle", "clearance"))
+    seen = set()
+    for k in range(30):
+        d = s.determinize(0, random.Random(k))
+        assert d.hands[0] == s.hands[0] and d.hand_counts(1) == s.hand_counts(1)
+        assert not set(d.hands[1]) & {"shoot", "corner", "tackle", "clearance"}
+        assert len(d.piles[0]) == len(s.piles[0]) and len(d.piles[1]) == len(s.piles[1])
+        seen.add(d.hands[1])
+    assert len(seen) > 20
+
+
 def test_a_played_card_takes_back_the_other_seats_face_down_choice() -> None:
     """A card played before the reveal voids the other's hidden choice: both choose again."""
     s = kick_off(att0=("dribble", "att-bogey"), def1=("def-bogey", "def-block-1"))
