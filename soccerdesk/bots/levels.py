@@ -13,10 +13,11 @@ Search settings are tuned per game in :data:`GAME_TUNING`.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from soccerdesk.bots import LEVELS, Bot, RandomBot
 from soccerdesk.bots import _heuristic as _make_heuristic
-from soccerdesk.bots.search import SearchBot, SearchSettings, heuristic_parts
+from soccerdesk.bots.search import Evaluation, SearchBot, SearchSettings, heuristic_policy
 from soccerdesk.rules import _MODULES as _RULE_MODULES
 from soccerdesk.rules import Action, State
 
@@ -72,14 +73,64 @@ class EasyBot(Bot):
         return self.heuristic.choose(state, seat, legal, rng)
 
 
-def search_bot(game_id: str, budget: float, name: str, max_iterations: int | None = None) -> SearchBot:
+# --- how each game's heuristic judges a position, as seat 0's advantage in goals ----------
+
+
+def _soccer_go_evaluation(heuristic: Bot) -> Evaluation:
+    judge = heuristic.evaluate  # type: ignore[attr-defined]
+
+    def advantage(state: State) -> float:
+        # HeuristicBot.evaluate is half the goal difference plus the attack under way, in [-1, 1].
+        return 2.0 * judge(state, 0)
+
+    return advantage
+
+
+def _pawn_soccer_evaluation(heuristic: Bot) -> Evaluation:
+    from soccerdesk.bots import pawn_soccer
+
+    def advantage(state: State) -> float:
+        return pawn_soccer.evaluate(state, 0) / pawn_soccer.GOAL  # type: ignore[arg-type]
+
+    return advantage
+
+
+def _big_time_soccer_evaluation(heuristic: Bot) -> Evaluation:
+    from soccerdesk.bots import big_time_soccer
+
+    def advantage(state: State) -> float:
+        # The goal difference plus the expected goals of the possession under way.
+        lead = float(state.score[0] - state.score[1])
+        if state.phase == "over" or state.shootout is not None:  # type: ignore[attr-defined]
+            return lead
+        seen_by_0 = big_time_soccer._Context(state, 0)  # type: ignore[arg-type]
+        ball = state.ball  # type: ignore[attr-defined]
+        if state.control == 0:  # type: ignore[attr-defined]
+            return lead + seen_by_0.value_mine(ball)
+        return lead - seen_by_0.value_theirs(ball)
+
+    return advantage
+
+
+EVALUATIONS: dict[str, Callable[[Bot], Evaluation]] = {
+    "soccer-go": _soccer_go_evaluation,
+    "pawn-soccer": _pawn_soccer_evaluation,
+    "big-time-soccer": _big_time_soccer_evaluation,
+}
+"""Per game: the search's evaluation built from the game's heuristic bot."""
+
+
+def search_bot(game_id: str, budget: float | None, name: str, max_iterations: int | None = None) -> SearchBot:
     """A search bot for ``game_id`` with the game's tuning and this time budget (``None``:
-    no clock, ``max_iterations`` only)."""
+    no clock, ``max_iterations`` only). It rolls out with the game's heuristic bot and
+    judges with its evaluation; without a heuristic bot it plays random rollouts."""
     settings = GAME_TUNING.get(game_id, SearchSettings()).with_changes(
         time_budget=budget, max_iterations=max_iterations
     )
-    policy, evaluation = heuristic_parts(heuristic_or_none(game_id))
-    return SearchBot(game_id, settings, policy, evaluation, name=name)
+    heuristic = heuristic_or_none(game_id)
+    make_evaluation = EVALUATIONS.get(game_id)
+    evaluation = make_evaluation(heuristic) if heuristic is not None and make_evaluation else None
+    return SearchBot(game_id, settings, heuristic_policy(heuristic), evaluation, name=name)
 
 
 def _normal(game_id: str) -> Bot:

@@ -17,8 +17,9 @@ Each iteration plays one imagined continuation of the match:
    stay searchable.
 4. **Roll out** with the rollout policy (the game's heuristic, with some random moves)
    for at most ``rollout_turns`` changes of the deciding seat, then **evaluate**: a
-   finished match is worth +1 / -1 / 0; an unfinished one is the goal difference plus,
-   when the game's heuristic bot offers ``evaluate(state, seat)``, its judgement.
+   finished match is worth +1 / -1 / 0; an unfinished one ``tanh(goal_weight * advantage)``,
+   where the advantage is seat 0's lead in goals, or the game's own judgement of it in
+   goal-sized units when one is given (the ball's position, possession, cards in hand).
 5. **Back up** the value along the path.
 
 The decision is the most visited action; at a simultaneous secret choice it is drawn in
@@ -36,7 +37,6 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Protocol
 
 from soccerdesk.bots import Bot, RandomBot
 from soccerdesk.rules import CHANCE, Action, State, sample_chance
@@ -45,11 +45,8 @@ Policy = Callable[[State, int, list[Action], random.Random], Action]
 """A rollout policy: pick one of ``legal`` (two or more) for ``seat`` in ``state``."""
 
 Evaluation = Callable[[State], float]
-"""The value of an unfinished state for seat 0, in ``[-1, 1]`` (seat 1's value is its negation)."""
-
-
-class _Evaluator(Protocol):
-    def evaluate(self, state: State, seat: int) -> float: ...
+"""Seat 0's advantage in an unfinished state, in goals: the goal difference plus the worth
+of the position (a ball about to be shot might be worth +0.4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +59,11 @@ class SearchSettings:
     stops and the position is evaluated; ``rollout_plies`` caps its actions (chance included).
     ``rollout_random`` is the share of random moves in rollouts. ``action_cap`` limits how many
     actions of one node the tree considers. ``goal_weight`` scales the goal difference in the
-    evaluation of an unfinished match. The policy's own pick is kept unless another action
-    has more than ``1 / keep_policy_pick`` times its visits. ``reserve`` is the share of the budget kept back
+    evaluation of an unfinished match. The policy's own pick gets a bonus of ``policy_bias``
+    (fading with visits) in the tree, and is the decision unless the most visited action
+    is better by ``confidence`` standard errors; below the root the policy is asked for its
+    pick only when ``policy_in_tree`` (a slow heuristic is better kept for the root).
+    ``rollout_turns = 0`` judges each new node by the evaluation alone. ``reserve`` is the share of the budget kept back
     for the last iteration, the final choice and the caller's own work.
     """
 
@@ -75,8 +75,9 @@ class SearchSettings:
     rollout_random: float = 0.1
     action_cap: int = 24
     goal_weight: float = 0.5
-    mixed_secret_choice: bool = True
-    keep_policy_pick: float = 0.8
+    confidence: float = 1.6
+    policy_in_tree: bool = True
+    policy_bias: float = 0.1
     reserve: float = 0.1
 
     def __post_init__(self) -> None:
@@ -91,13 +92,22 @@ class _Edge:
     """Statistics of one action at one node: visits, value sum (for the seat that acted)
     and how often the action was available when the node was visited."""
 
-    __slots__ = ("visits", "value", "available", "child")
+    __slots__ = ("visits", "value", "squares", "available", "child")
 
     def __init__(self) -> None:
         self.visits = 0
         self.value = 0.0
+        self.squares = 0.0
         self.available = 0
         self.child: _Node | None = None
+
+    def mean(self) -> float:
+        return self.value / self.visits
+
+    def variance(self) -> float:
+        """Sample variance of the values backed up through this edge (needs two visits)."""
+        n = self.visits
+        return max(0.0, (self.squares - self.value * self.value / n) / (n - 1))
 
 
 class _Node:
@@ -105,7 +115,7 @@ class _Node:
 
     ``edges`` holds the statistics of a single seat's actions keyed by ``(seat, action)``;
     at a simultaneous choice both seats keep their own edges (decoupled UCT) and the child
-    reached by the pair of picks sits in ``joint``; chance outcomes sit in ``outcomes``.
+    reached by the picks that were applied sits in ``joint``; chance outcomes sit in ``outcomes``.
     ``allowed`` is the capped set of actions this node considers, fixed on its first visit;
     ``preferred`` the rollout policy's pick there, tried first.
     """
@@ -114,7 +124,7 @@ class _Node:
 
     def __init__(self) -> None:
         self.edges: dict[tuple[int, Action], _Edge] = {}
-        self.joint: dict[tuple[Action, Action], _Node] = {}
+        self.joint: dict[tuple[tuple[int, Action], ...], _Node] = {}
         self.outcomes: dict[Action, _Node] = {}
         self.allowed: dict[int, set[Action]] = {}
         self.preferred: dict[int, Action] = {}
@@ -126,15 +136,23 @@ class _OutOfTime(Exception):
 
 _NOTHING = object()
 
+MIN_RESERVE = 0.02
+"""Seconds always kept back from a budget: a busy machine may pause the thread that long."""
 
-def goal_value(state: State, goal_weight: float) -> float:
-    """Seat 0's value of ``state`` from the score alone: +1/-1/0 when the match is over,
-    otherwise ``tanh(goal_weight * goal difference)``."""
+
+def goal_difference(state: State) -> float:
+    """Seat 0's lead in goals: the evaluation when a game offers none of its own."""
+    a, b = state.score
+    return float(a - b)
+
+
+def state_value(state: State, evaluation: Evaluation, goal_weight: float) -> float:
+    """Seat 0's value of ``state`` in ``[-1, 1]``: +1/-1/0 when the match is over,
+    otherwise ``tanh(goal_weight * evaluation(state))``."""
     if state.is_terminal():
         winner = state.winner
         return 0.0 if winner is None else (1.0 if winner == 0 else -1.0)
-    a, b = state.score
-    return math.tanh(goal_weight * (a - b))
+    return math.tanh(goal_weight * evaluation(state))
 
 
 def random_policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
@@ -146,9 +164,8 @@ class SearchBot(Bot):
     """Information-set MCTS for any game of the rules contract (see the module docstring).
 
     ``policy`` is the rollout and expansion policy (usually the game's heuristic bot's
-    ``choose``); ``evaluation`` judges unfinished positions for seat 0 and is blended with
-    the goal difference. Both default to what the game offers: a missing heuristic bot
-    falls back to random rollouts and the score alone.
+    ``choose``); ``evaluation`` judges unfinished positions (seat 0's advantage in goals).
+    Without them the search rolls out at random and judges by the goal difference.
     """
 
     name = "search"
@@ -164,7 +181,7 @@ class SearchBot(Bot):
         super().__init__(game_id)
         self.settings = settings
         self.policy = policy or random_policy
-        self.evaluation = evaluation
+        self.evaluation = evaluation or goal_difference
         self.name = name
         self._deadline: float | None = None
         self.last_iterations = 0
@@ -184,7 +201,9 @@ class SearchBot(Bot):
 
     def _deadline_from_now(self) -> float | None:
         budget = self.settings.time_budget
-        return None if budget is None else time.perf_counter() + budget * (1.0 - self.settings.reserve)
+        if budget is None:
+            return None
+        return time.perf_counter() + budget - max(budget * self.settings.reserve, MIN_RESERVE)
 
     def _check_clock(self) -> None:
         if self._deadline is not None and time.perf_counter() >= self._deadline:
@@ -225,27 +244,23 @@ class SearchBot(Bot):
         return self._final_choice(root, state, seat, legal, rng)
 
     def _final_choice(self, root: _Node, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
-        edges = [(a, root.edges.get((seat, a))) for a in legal if a in root.allowed[seat]]
-        visited = [(a, e) for a, e in edges if e is not None and e.visits > 0]
+        """The policy's pick, unless the most visited action beats it with confidence.
+
+        Rollouts are noisy and a second is short: an action is preferred to the heuristic's
+        only when its mean value is higher by ``confidence`` standard errors. At a secret
+        pick this keeps the heuristic's mixed strategy unless the search finds a clear gain.
+        """
         preferred = root.preferred[seat]
-        if not visited:  # not one iteration finished in time: trust the policy
-            return preferred
-        if self.settings.mixed_secret_choice and state.current_players() == (0, 1):
-            # A secret pick drawn in proportion to visits; rarely tried picks are noise.
-            best = max(e.visits for _, e in visited)
-            pool = [(a, e.visits) for a, e in visited if e.visits * 4 >= best]
-            total = sum(v for _, v in pool)
-            r = rng.random() * total
-            for action, v in pool:
-                r -= v
-                if r < 0:
-                    return action
-            return pool[-1][0]
-        action, edge = max(visited, key=lambda ae: (ae[1].visits, ae[1].value / ae[1].visits))
         kept = root.edges.get((seat, preferred))
-        if kept is not None and kept.visits >= self.settings.keep_policy_pick * edge.visits:
-            return preferred  # the search found nothing clearly better than the policy's pick
-        return action
+        visited = [(a, e) for a in legal if (e := root.edges.get((seat, a))) is not None and e.visits > 0]
+        if kept is None or kept.visits < 2 or not visited:
+            return preferred  # too little was learnt to overrule the policy
+        action, best = max(visited, key=lambda ae: (ae[1].visits, ae[1].mean()))
+        if action == preferred or best.visits < 2:
+            return preferred
+        gain = best.mean() - kept.mean()
+        error = math.sqrt(best.variance() / best.visits + kept.variance() / kept.visits)
+        return action if gain > self.settings.confidence * error + 1e-12 else preferred
 
     def _iterate(self, root: _Node, world: State, rng: random.Random) -> None:
         path: list[tuple[_Edge, int]] = []
@@ -265,31 +280,37 @@ class SearchBot(Bot):
                 state = state.apply_unchecked(CHANCE, outcome)
                 continue
             self._check_clock()
-            picks: list[tuple[int, Action]] = []
-            for seat in players:
-                action, edge, new = self._select(node, state, seat, rng)
-                picks.append((seat, action))
+            if len(players) == 1:
+                seat = players[0]
+                action, edge, expanded = self._select(node, root, state, seat, rng)
                 path.append((edge, seat))
-                expanded = expanded or new
-            for seat, action in picks:
                 state = state.apply_unchecked(seat, action)
-            if len(picks) == 1:
-                edge = path[-1][0]
                 if edge.child is None:
                     edge.child = _Node()
                 node = edge.child
-            else:
-                key = (picks[0][1], picks[1][1])
-                child = node.joint.get(key)
-                if child is None:
-                    child = node.joint[key] = _Node()
-                node = child
+                continue
+            # Decoupled UCT: every seat picks from its own statistics, then the picks apply.
+            selected = [(seat, *self._select(node, root, state, seat, rng)) for seat in players]
+            state, applied = _apply_picks(state, [(seat, action) for seat, action, _, _ in selected])
+            for seat, action, edge, new in selected:
+                if (seat, action) in applied:
+                    path.append((edge, seat))
+                    expanded = expanded or new
+                else:
+                    edge.available -= 1  # the pick never came to be played
+            child = node.joint.get(applied)
+            if child is None:
+                child = node.joint[applied] = _Node()
+            node = child
         value = self._rollout(state, rng)
         for edge, seat in path:
             edge.visits += 1
             edge.value += value if seat == 0 else -value
+            edge.squares += value * value
 
-    def _select(self, node: _Node, state: State, seat: int, rng: random.Random) -> tuple[Action, _Edge, bool]:
+    def _select(
+        self, node: _Node, root: _Node, state: State, seat: int, rng: random.Random
+    ) -> tuple[Action, _Edge, bool]:
         """One seat's pick at ``node`` by UCB1 with availability; ``True`` if it was untried."""
         legal = state.legal_actions(seat)
         allowed = node.allowed.get(seat)
@@ -303,6 +324,7 @@ class SearchBot(Bot):
         untried: list[tuple[Action, _Edge]] = []
         best: tuple[float, Action, _Edge] | None = None
         c = self.settings.exploration
+        preferred = node.preferred.get(seat, _NOTHING)
         for action in considered:
             edge = node.edges.get((seat, action))
             if edge is None:
@@ -312,11 +334,13 @@ class SearchBot(Bot):
                 untried.append((action, edge))
                 continue
             ucb = edge.value / edge.visits + c * math.sqrt(math.log(edge.available) / edge.visits)
+            if action == preferred:  # progressive bias towards the policy's pick
+                ucb += self.settings.policy_bias / math.sqrt(edge.visits)
             if best is None or ucb > best[0]:
                 best = (ucb, action, edge)
         if untried:
             # The policy's own pick first, then the rest in random order.
-            if len(considered) > 1:
+            if len(considered) > 1 and (node is root or self.settings.policy_in_tree):
                 preferred = self._preferred(node, state, seat, considered, rng)
                 for action, edge in untried:
                     if action == preferred:
@@ -338,9 +362,11 @@ class SearchBot(Bot):
         cap = self.settings.action_cap
         if len(legal) <= cap:
             return set(legal)
-        preferred = self._preferred(node, state, seat, legal, rng)
-        others = [a for a in legal if a != preferred]
-        return {preferred, *rng.sample(others, cap - 1)}
+        if node.preferred or self.settings.policy_in_tree:
+            preferred = self._preferred(node, state, seat, legal, rng)
+            others = [a for a in legal if a != preferred]
+            return {preferred, *rng.sample(others, cap - 1)}
+        return set(rng.sample(legal, cap))
 
     def _rollout(self, state: State, rng: random.Random) -> float:
         s = self.settings
@@ -361,10 +387,8 @@ class SearchBot(Bot):
             if self._deadline is not None and time.perf_counter() >= self._deadline:
                 break  # out of time: judge the position reached so far
             # Simultaneous picks are all made from the same state, before any is applied.
-            picks = [(seat, self._rollout_pick(state, seat, rng)) for seat in players]
-            for seat, action in picks:
-                state = state.apply_unchecked(seat, action)
-        return self._value(state)
+            state, _ = _apply_picks(state, [(seat, self._rollout_pick(state, seat, rng)) for seat in players])
+        return state_value(state, self.evaluation, s.goal_weight)
 
     def _rollout_pick(self, state: State, seat: int, rng: random.Random) -> Action:
         legal = state.legal_actions(seat)
@@ -374,28 +398,24 @@ class SearchBot(Bot):
             return legal[rng.randrange(len(legal))]
         return self.policy(state, seat, legal, rng)
 
-    def _value(self, state: State) -> float:
-        score = goal_value(state, self.settings.goal_weight)
-        if state.is_terminal() or self.evaluation is None:
-            return score
-        judged = max(-1.0, min(1.0, self.evaluation(state)))
-        return max(-1.0, min(1.0, score + (1.0 - abs(score)) * judged))
 
+def _apply_picks(state: State, picks: list[tuple[int, Action]]) -> tuple[State, tuple[tuple[int, Action], ...]]:
+    """Apply picks made at the same moment, in seat order, and the picks that were applied.
 
-def heuristic_parts(bot: Bot | None) -> tuple[Policy, Evaluation | None]:
-    """The rollout policy and evaluation a heuristic bot offers.
-
-    Its ``choose`` is the policy (random play if there is no bot). If it has
-    ``evaluate(state, seat) -> float`` (in ``[-1, 1]`` for ``seat``), that is the evaluation.
+    A pick is dropped when an earlier one took its seat's decision away or made it illegal:
+    an action that is not a secret pick (Soccer-Go's power cards) acts at once and is public.
     """
+    applied: list[tuple[int, Action]] = []
+    for seat, action in picks:
+        if applied and (seat not in state.current_players() or action not in state.legal_actions(seat)):
+            continue
+        state = state.apply_unchecked(seat, action)
+        applied.append((seat, action))
+    return state, tuple(applied)
+
+
+def heuristic_policy(bot: Bot | None) -> Policy:
+    """A heuristic bot's ``choose`` as the rollout policy; random play if there is no bot."""
     if bot is None or isinstance(bot, RandomBot):
-        return random_policy, None
-    evaluator = getattr(bot, "evaluate", None)
-    evaluation: Evaluation | None = None
-    if callable(evaluator):
-        judge: _Evaluator = bot  # type: ignore[assignment]
-
-        def evaluation(state: State) -> float:
-            return judge.evaluate(state, 0)
-
-    return bot.choose, evaluation
+        return random_policy
+    return bot.choose

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from soccerdesk.bots.search import SearchBot, SearchSettings, goal_value
+from soccerdesk.bots.search import SearchBot, SearchSettings, goal_difference, state_value
 from soccerdesk.rules.api import CHANCE, Event, Game, IllegalAction, State
 
 
@@ -273,5 +273,5 @@ def test_a_search_needs_a_clock_or_a_cap() -> None:
 def test_unfinished_matches_are_judged_by_goal_difference() -> None:
     state = PileState(3, 0, (2, 0))
     state._set_meta(PILE.new_match(seed=1).info, None, ())
-    assert 0.5 < goal_value(state, 0.5) < 1.0
-    assert goal_value(PileState(0, 0, (0, 1)), 0.5) == -1.0
+    assert 0.5 < state_value(state, goal_difference, 0.5) < 1.0
+    assert state_value(PileState(0, 0, (0, 1)), goal_difference, 0.5) == -1.0
