@@ -48,9 +48,9 @@ STEAL_THREAT_DIAGONAL = 150.0
 STEAL_THREAT_CARDED = 60.0  # a diagonal steal by a pawn already on a yellow card expels it
 PAWN = 700.0  # a pawn on the board (a red card costs one)
 YELLOW_CARD = 90.0
-KEEPER_IN_PLACE = 120.0
-GOAL_SIDE = 25.0  # per pawn between the ball and its own goal (up to three)
-PRESSURE = 18.0  # per square the nearest pawn is from an opposing ball-carrier
+KEEPER_IN_PLACE = 300.0
+GOAL_SIDE = 120.0  # per pawn between the ball and its own goal (up to three)
+PRESSURE = 30.0  # per square the nearest pawn is from an opposing ball-carrier
 LOOSE_BALL = 40.0  # per square closer to a loose ball than the nearest opponent
 
 
