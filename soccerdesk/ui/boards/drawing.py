@@ -211,6 +211,7 @@ class ClickBoard(BoardScene):
         self._dynamic: list[QGraphicsItem] = []
         self._recording = False
         self._overlay: list[QGraphicsItem] = []
+        self.hovered: Key | None = None
         self.setBackgroundBrush(QBrush(QColor("#121820")))
 
     # --- to implement ------------------------------------------------------------------
@@ -409,9 +410,21 @@ class ClickBoard(BoardScene):
         return True
 
     def paint_marks(self, p: QPainter, r: QRectF, key: Key) -> None:
-        """Target / selected / preview marks of ``key``, faint when targets cover much of the board."""
+        """Target / selected / preview marks of ``key``, faint when targets cover much of the board;
+        a legal target under the mouse gets a bright frame."""
         targets = self.targets
         draw_marks(p, r, key, targets, self.selection, self.preview_keys(), light=len(targets) > LIGHT_MARKS_ABOVE)
+        if key == self.hovered and key in targets:
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setPen(QPen(SELECTED, max(1.5, min(r.width(), r.height()) * 0.08)))
+            p.drawRect(r.adjusted(1, 1, -1, -1))
+
+    def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt API)
+        key = self.key_at(event.scenePos())
+        if key != self.hovered:
+            self.hovered = key
+            self.update()
+        super().mouseMoveEvent(event)
 
     def show_refusal(self, reason: str) -> None:
         """The rules refused the action: drop the selection and say why."""
@@ -642,18 +655,26 @@ def draw_token(
     text_colour: QColor = WHITE,
     *,
     ring: QColor | None = None,
+    square: bool = False,
 ) -> None:
-    """A round playing piece with a soft highlight, a dark rim and an optional label."""
+    """A playing piece with a soft highlight, a dark rim and an optional label.
+
+    ``square``: a rounded square instead of a disc, so two teams differ in shape as well as
+    colour (for colour-blind players).
+    """
+    box = QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius)
+    corner = radius * 0.45
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QColor(0, 0, 0, 70))
-    p.drawEllipse(centre + QPointF(radius * 0.12, radius * 0.16), radius, radius)
+    shadow = box.translated(radius * 0.12, radius * 0.16)
+    p.drawRoundedRect(shadow, corner, corner) if square else p.drawEllipse(shadow)
     grad = QRadialGradient(centre - QPointF(radius * 0.35, radius * 0.4), radius * 1.5)
     grad.setColorAt(0, fill.lighter(150))
     grad.setColorAt(0.55, fill)
     grad.setColorAt(1, fill.darker(150))
     p.setBrush(grad)
     p.setPen(QPen(ring or fill.darker(220), max(0.8, radius * 0.12)))
-    p.drawEllipse(centre, radius, radius)
+    p.drawRoundedRect(box, corner, corner) if square else p.drawEllipse(box)
     if text:
         p.setPen(text_colour)
         p.setFont(ui_font(radius * 0.8, bold=True))

@@ -534,7 +534,7 @@ class Board(ClickBoard):
                 radius = r.width() * 0.36
                 if player["moved"]:
                     p.setOpacity(0.55)
-                draw_token(p, c, radius, fill, str(player["number"]), colours.text_on(seat))
+                draw_token(p, c, radius, fill, str(player["number"]), colours.text_on(seat), square=seat == 1)
                 p.setOpacity(1)
                 if player["goalkeeper"]:
                     # Goalkeepers wear a second ring so they stand out without colour.
