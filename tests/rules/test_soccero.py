@@ -697,3 +697,21 @@ def test_keeper_who_wins_the_ball_himself_may_punt() -> None:
     s = position({0: "K3", 15: "K5"}, holder=15, phase="moving", points=2, extended=True, back_pass=0)
     s = act(s, "move K3-K5")
     assert s.holder == 0 and s.back_pass == -1
+
+
+@pytest.mark.parametrize(
+    ("receiver", "ball_at", "offside"),
+    [
+        ("K27", "K20", True),  # ahead of the ball and of the second-last defender
+        ("K25", "K20", False),  # level with the second-last defender (C25): onside
+        ("K27", "K28", False),  # behind the ball
+        ("K14", "K10", False),  # in his own half
+    ],
+)
+def test_offside_position_cases(receiver: str, ball_at: str, offside: bool) -> None:
+    """RULINGS Soccero 6."""
+    from soccerdesk.rules.soccero import set_pieces
+
+    s = position({5: ball_at, 6: receiver, 11: "K31", 12: "C25", 13: "A10"}, holder=5, extended=True)
+    s = edit(s, pos=tuple(sq("C12") if p == 12 and receiver == "K14" else q for p, q in enumerate(s.pos)))
+    assert bool(set_pieces.offside_mask(s) >> 6 & 1) == offside
