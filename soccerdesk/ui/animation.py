@@ -47,7 +47,11 @@ def _face(value: Any) -> str:
     return str(value)
 
 
-def animation_for(event: dict[str, Any]) -> Animation | None:
+DIE_SIDES: dict[str, int] = {"big-time-soccer": 20}
+"""Faces of the die each game rolls (six unless named here)."""
+
+
+def animation_for(event: dict[str, Any], die_sides: int = 6) -> Animation | None:
     """The animation an event deserves, or ``None`` (most events are only logged).
 
     Events are the rules' ``Event.to_json()`` dicts: a kind naming a roll or a die gets a
@@ -63,7 +67,7 @@ def animation_for(event: dict[str, Any]) -> Animation | None:
         value = next(
             (data[k] for k in _DIE_KEYS if isinstance(data.get(k), int) and not isinstance(data.get(k), bool)), None
         )
-        sides = 20 if "d20" in kind or (value is not None and value > 6) else 6
+        sides = 20 if die_sides == 20 or "d20" in kind or (value is not None and value > 6) else 6
         return Animation("die", text, value, sides)
     for first, second in (("attacker", "defender"), ("shot", "save")):
         if first in data and second in data:

@@ -1,4 +1,4 @@
-"""Pictures the app draws itself: one per game for the home screen, and the app icon.
+"""Pictures the app draws itself: one per game for the home screen and the help; the app icon.
 
 Everything is painted with QPainter in a 320 × 200 design space and scaled, so the art is
 crisp at any size and pixel ratio, and nothing is copied from a rulebook or a publisher.
@@ -11,6 +11,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QLinearGradient, QPainter, QPainterPath, QPen, QPixmap
 
+from soccerdesk.resources import resource_path
 from soccerdesk.ui.boards.drawing import GRASS_DARK, GRASS_LIGHT, LINE
 
 WIDTH, HEIGHT = 320.0, 200.0
@@ -245,17 +246,5 @@ def game_pixmap(game_id: str, width: int, height: int, pixel_ratio: float = 1.0)
 
 
 def app_icon() -> QIcon:
-    """A ball on a green disc, drawn at the sizes window managers ask for."""
-    icon = QIcon()
-    for size in (16, 32, 48, 64, 128, 256):
-        pixmap = QPixmap(size, size)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        p = QPainter(pixmap)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(GRASS)
-        p.drawEllipse(QRectF(0, 0, size, size).adjusted(0.5, 0.5, -0.5, -0.5))
-        _ball(p, QPointF(size / 2, size / 2), size * 0.3)
-        p.end()
-        icon.addPixmap(pixmap)
-    return icon
+    """The app's icon: ``resources/icons/soccerdesk.svg`` (drawn by the project)."""
+    return QIcon(str(resource_path("icons", "soccerdesk.svg")))

@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from soccerdesk.ui.animation import EventAnimation, animation_for
+from soccerdesk.ui.animation import DIE_SIDES, EventAnimation, animation_for
 from soccerdesk.ui.boards import BoardConfig, BoardScene, TeamColours, make_board
 from soccerdesk.ui.session import MatchSession
 from soccerdesk.ui.settings import ANIMATION_SPEEDS, text_colour_on
@@ -370,7 +370,8 @@ class MatchView(QWidget):
                 # Another player took the screen: their view replaces the last one before any
                 # animation, so the previous player's cards are never shown to them.
                 self._show(view, events)
-            animations = [a for a in map(animation_for, events) if a is not None][-MAX_ANIMATIONS:]
+            sides = DIE_SIDES.get(self.game.id, 6)
+            animations = [a for a in (animation_for(e, sides) for e in events) if a is not None][-MAX_ANIMATIONS:]
             animations = [replace(a, text=name_seats(a.text, self.names)) for a in animations]
             self._pending_view = (view, events)
             factor = ANIMATION_SPEEDS.get(self.speed, 1.0)

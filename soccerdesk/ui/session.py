@@ -200,7 +200,8 @@ class LocalSession(MatchSession):
     but never past a chance step (a die roll, a draw, a shuffle) nor past a reveal (a
     secret choice made while the other seat also chose, which is shown once both are in):
     going back over those would let a player re-roll or change a choice after seeing the
-    opponent's.
+    opponent's. A bot's action whose options depended on its hidden cards (playing a card
+    from its hand) counts as a reveal too.
     """
 
     def __init__(

@@ -1,0 +1,45 @@
+"""Dice and card animations: what gets animated, skipping, and the speed setting."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from soccerdesk.ui.animation import Animation, EventAnimation, animation_for
+
+
+def test_rolls_reveals_and_goals_are_animated_other_events_only_logged() -> None:
+    roll = animation_for({"kind": "roll", "text": "The die shows 17", "data": {"roll": 17}}, die_sides=20)
+    assert roll == Animation("die", "The die shows 17", 17, 20)
+    six = animation_for({"kind": "roll", "text": "Seat 0 rolls 4 to move.", "data": {"value": 4}})
+    assert six is not None and (six.value, six.sides) == (4, 6)
+    reveal = animation_for({"kind": "marked", "text": "Pass 3 is marked.", "data": {"attacker": [5], "defender": [5]}})
+    assert reveal is not None and reveal.faces == ("5", "5")
+    assert animation_for({"kind": "goal", "text": "Goal!", "data": {}}).kind == "goal"  # type: ignore[union-attr]
+    assert animation_for({"kind": "chosen", "text": "Seat 1 has chosen.", "data": {}}) is None
+
+
+def test_an_animation_can_be_skipped_with_a_click(qtbot) -> None:
+    layer = EventAnimation()
+    qtbot.addWidget(layer)
+    layer.resize(400, 300)
+    with qtbot.waitSignal(layer.done, timeout=1_000):
+        layer.play([Animation("die", "rolls", 3), Animation("goal", "Goal")], speed=50.0)  # would take a minute
+        assert layer.running
+        qtbot.mouseClick(layer, Qt.MouseButton.LeftButton)
+    assert not layer.running and not layer.isVisible()
+
+
+def test_speed_off_plays_nothing(qtbot) -> None:
+    layer = EventAnimation()
+    qtbot.addWidget(layer)
+    with qtbot.waitSignal(layer.done, timeout=100):
+        layer.play([Animation("card", "a card", faces=("7",))], speed=0.0)
+    assert not layer.running
+
+
+def test_an_animation_ends_by_itself(qtbot) -> None:
+    layer = EventAnimation()
+    qtbot.addWidget(layer)
+    layer.resize(400, 300)
+    with qtbot.waitSignal(layer.done, timeout=2_000):
+        layer.play([Animation("card", "Pass 1 to 5", faces=("5", "3"))], speed=0.2)
