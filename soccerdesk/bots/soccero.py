@@ -108,10 +108,10 @@ def _turn_choice(s: SocceroState, seat: int, legal: list[Any]) -> Any:
     words = {a.word: a for a in legal if isinstance(a, Word)}
     ball = s.ball
     reach = _goal_distance(s, seat, ball)
-    # Two dice average 7 and one 3.5: shoot when the goal is likely within reach.
-    if reach <= 4 and (True, 1, False) in kicks:
-        return kicks[(True, 1, False)]
-    if reach <= 8 and (True, 2, False) in kicks:
+    # Basic rules: a declared shot that cannot reach the goal is an ordinary kick, so shoot
+    # whenever two dice might do it. Extended: a short shot goes to the defenders (weak
+    # shot), so shoot only when two dice (7 on average) are more likely than not to reach.
+    if reach <= (12 if not s.cfg.extended else 7) and (True, 2, False) in kicks:
         return kicks[(True, 2, False)]
     if "punt" in words:
         return words["punt"]
