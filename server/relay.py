@@ -70,6 +70,7 @@ class RelaySettings:
     ip_message_burst: int = 400
     ip_connections: int = 32  # open connections per client address
     guesses_per_minute: int = 20  # wrong room codes or tokens per client address
+    rooms_per_minute: int = 30  # rooms a client address may create
     flood_strikes: int = 50  # refused-for-rate messages before the connection is closed
     hard_frame_bytes: int = 4 * MAX_FRAME_BYTES  # larger frames close the connection (1009)
     send_queue: int = 1000  # frames waiting for a slow client before it is dropped
@@ -116,6 +117,7 @@ class AddressLimits:
     connections: dict[str, int] = field(default_factory=dict)
     messages: dict[str, TokenBucket] = field(default_factory=dict)
     guesses: dict[str, TokenBucket] = field(default_factory=dict)
+    creations: dict[str, TokenBucket] = field(default_factory=dict)
 
     def admit(self, ip: str) -> bool:
         if self.connections.get(ip, 0) >= self.settings.ip_connections:
@@ -147,9 +149,16 @@ class AddressLimits:
             bucket = self.guesses[ip] = TokenBucket(per_minute / 60.0, per_minute)
         bucket.take()
 
+    def may_create(self, ip: str) -> bool:
+        bucket = self.creations.get(ip)
+        if bucket is None:
+            per_minute = self.settings.rooms_per_minute
+            bucket = self.creations[ip] = TokenBucket(per_minute / 60.0, per_minute)
+        return bucket.take()
+
     def prune(self) -> None:
         """Forget addresses with nothing to remember (full buckets, no connections)."""
-        for table in (self.messages, self.guesses):
+        for table in (self.messages, self.guesses, self.creations):
             for ip in [ip for ip, b in table.items() if b.full() and ip not in self.connections]:
                 del table[ip]
 
@@ -414,6 +423,8 @@ def _enter(app: web.Application, conn: Connection, msg: dict[str, Any], settings
     hall, limits = app[HALL], app[LIMITS]
     kind = msg["type"]
     if kind == "create":
+        if not limits.may_create(conn.ip):
+            raise ProtocolError("rate_limited", "too many rooms created from your address; wait a minute")
         offered = app[GAME_LIST]
         if msg["game"] not in offered:
             raise ProtocolError("bad_game", f"no game {msg['game']!r} here; this relay has {', '.join(offered)}")

@@ -353,18 +353,28 @@ class Room:
         """``leave``: close an unstarted room, resign a running match, or just go."""
         seat = self.seat_of(peer)
         if seat is not None and not self.started:
+            player = self.seats[seat]
+            assert player is not None
+            player.peer = None  # the one leaving keeps its connection (it may create another room)
             self.close_room("the host closed the room")
             return
         if seat is not None and self.result is None:
             self._finish({"winner": _other(seat), "score": list(self.state.score), "reason": "resigned"})
         self.disconnected(peer)
 
-    def close_room(self, why: str) -> None:
-        self.closed = True
+    def stop_timers(self) -> None:
+        """Cancel clocks and countdowns (the room is closed or unloaded from memory)."""
         for handle in self._clock_handles.values():
             handle.cancel()
+        self._clock_handles = {}
+        self._deadlines = {}
         if self._countdown is not None and self._countdown.handle is not None:
             self._countdown.handle.cancel()
+        self._countdown = None
+
+    def close_room(self, why: str) -> None:
+        self.closed = True
+        self.stop_timers()
         for peer, _ in self._audience():
             peer.close("no_room", why)
         for player in self.seats:
@@ -713,6 +723,7 @@ class Hall:
                 self.store.delete_room(code)
                 del self.rooms[code]
             elif not room.has_peers() and now - room.last_active > idle_seconds:
+                room.stop_timers()  # it is reloaded from the store when someone comes back
                 del self.rooms[code]
         for code in self.store.stale_rooms(time.time() - keep_seconds):
             if code not in self.rooms:

@@ -282,7 +282,9 @@ async def test_flooding_is_rate_limited_per_connection_then_cut_off(db_path: Pat
 
 
 async def test_connections_and_code_guesses_are_limited_per_address(db_path: Path) -> None:
-    relay = await start_relay(replace(relay_settings(db_path), ip_connections=3, guesses_per_minute=4))
+    relay = await start_relay(
+        replace(relay_settings(db_path), ip_connections=3, guesses_per_minute=4, rooms_per_minute=2)
+    )
     made: list[RelayClient] = []
     try:
         guesser = await new_client(relay, made)
@@ -292,6 +294,13 @@ async def test_connections_and_code_guesses_are_limited_per_address(db_path: Pat
                 await guesser.join(code)
             codes.append(caught.value.code)
         assert codes[:4] == ["no_room"] * 4 and codes[4] == "rate_limited"
+        await guesser.create(TOY)
+        await guesser.leave()
+        await guesser.create(TOY)
+        await guesser.leave()
+        with pytest.raises(RelayError) as spam:
+            await guesser.create(TOY)
+        assert spam.value.code == "rate_limited"
         await new_client(relay, made)
         await new_client(relay, made)
         with pytest.raises(RelayError) as refused:

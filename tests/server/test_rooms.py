@@ -167,3 +167,24 @@ async def test_host_leaving_the_lobby_closes_the_room(relay: RunningRelay, clien
     with pytest.raises(RelayError) as caught:
         await late.join(joined["room"])
     assert caught.value.code == "no_room"
+
+
+async def test_an_empty_room_is_unloaded_and_comes_back_from_the_store(
+    relay: RunningRelay, clients: list[RelayClient]
+) -> None:
+    host, guest = await pair(relay, clients, TOY, {"rounds": 2})
+    await host.act(host.view["legal"][0], ply=host.view["ply"])  # type: ignore[index]
+    await until(lambda: guest.seq == host.seq == 2)
+    code, tokens = host.room or "", (host.token or "", guest.token or "")
+    for client in (host, guest):
+        client.reconnect = False
+        await client.drop()
+    hall = relay.app[HALL]
+    await until(lambda: not hall.rooms[code].has_peers())
+    hall.sweep(idle_seconds=0, keep_seconds=86400)
+    assert code not in hall.rooms
+    back = await new_client(relay, clients)
+    await back.resume(code, tokens[1])
+    snapshot = await back.next("snapshot")
+    assert snapshot["seq"] == 2 and snapshot["view"]["state"]["chosen"] == [True, False]
+    assert hall.rooms[code].state.ply == 2
