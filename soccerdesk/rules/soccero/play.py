@@ -1037,7 +1037,7 @@ def view(s: S) -> dict[str, Any]:
             "symbol": k[3] if len(k) > 3 else None,
             "total": k[4] if len(k) > 4 else None,
         }
-    if s.phase in ("air-stop", "save", "header", "fetch", "block") and len(s.pending) == 6:
+    if s.phase in ("air-stop", "save", "block") and len(s.pending) == 6:
         end, finish, exit_kind, exit_end, air, squares = s.pending
         out["flight"] = {"squares": [name[q] for q in squares], "finish": finish, "air": air}
     if s.phase == "air-stop":
