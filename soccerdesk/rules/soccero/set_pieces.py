@@ -264,6 +264,7 @@ def start(
         path=(),
         pending=(),
         back_pass=NOBODY,
+        banned=NOBODY,  # a new set piece: the last taker's ban is over
     )
     label = _NAMES[kind] if kind != "free-kick" else ("direct" if direct else "indirect") + " free kick"
     own = s.defends(team)
