@@ -715,3 +715,10 @@ def test_offside_position_cases(receiver: str, ball_at: str, offside: bool) -> N
     s = position({5: ball_at, 6: receiver, 11: "K31", 12: "C25", 13: "A10"}, holder=5, extended=True)
     s = edit(s, pos=tuple(sq("C12") if p == 12 and receiver == "K14" else q for p, q in enumerate(s.pos)))
     assert bool(set_pieces.offside_mask(s) >> 6 & 1) == offside
+
+
+def test_free_kick_taker_in_his_own_goal_area_is_not_punished_for_standing_there() -> None:
+    s = position({5: "K2", 15: "K20"}, holder=5, extended=True, phase="sp-kick")
+    s = edit(s, setpiece=("free-kick", 0, sq("K2"), 5, True))
+    s = act(roll(act(s, "kick 2"), "kick-roll air 9"), "path K2 N9")
+    assert not s.setpiece and s.team == 1 and s.ball == sq("K11")

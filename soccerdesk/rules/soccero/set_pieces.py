@@ -76,6 +76,8 @@ def position_sanction(s: S, events: list[Event]) -> play.After | None:
     """Rulebook "Fouls and Sanctions": breaking the position restrictions at the end of a turn."""
     for p in team_players(s.team):
         sq = s.pos[p]
+        if p == s.banned:
+            continue  # the set-piece taker stood where the rules put him
         if sq >= 0 and not play.restriction_ok(s, p, sq):
             events.append(
                 Event(
