@@ -196,3 +196,25 @@ def test_setup_is_played_by_clicking_squares(qtbot: Any) -> None:
     with qtbot.waitSignal(board.hint) as blocker:
         board.click(("sq", other_half))
     assert "own half" in blocker.args[0]
+
+
+def test_keyboard_preview_marks_the_whole_click_path(qtbot: Any, match_states: list[State]) -> None:
+    """Issue 6, keyboard play: Tab previews an action (its pawn and square marked), Enter plays it, Escape clears a selection."""
+    view = next(v for v in deciding_views(match_states, 1) if any(t.startswith("pass ") for t in v["legal"]))
+    board = board_for(qtbot, view["seat"])
+    board.set_view(view)
+    text = next(t for t in view["legal"] if t.startswith("pass "))
+    start, target = text.split()[1].split("-")
+    board.set_preview(text)
+    assert {("sq", start), ("sq", target)} <= board.preview_keys()
+    with qtbot.waitSignal(board.action_chosen) as blocker:
+        assert board.play(text)
+    assert blocker.args == [text]
+    board.click(("sq", start))
+    assert board.selection
+    gview = QGraphicsView(board)
+    qtbot.addWidget(gview)
+    gview.show()
+    gview.setFocus()
+    qtbot.keyClick(gview, Qt.Key.Key_Escape)
+    assert board.selection == ()

@@ -545,10 +545,11 @@ class Board(ClickBoard):
         item = self.add_text(QPointF(x + 12, y), prompt, 10, PANEL_TEXT, bold=True, width=w - 24)
         y += item.boundingRect().height() + 8
         nxt = state.get("next")
-        if nxt:
-            self.add_text(
-                QPointF(x + 12, y), f"Next card: {'Pass or Dribble' if nxt == 'any' else nxt.title()}", 9, MUTED_TEXT
-            )
+        control = state.get("control")
+        if nxt and control in (0, 1):
+            whose = "Your" if control == view.get("seat") else f"{names[control]}'s"
+            kind = "Pass or Dribble" if nxt == "any" else nxt.title()
+            self.add_text(QPointF(x + 12, y), f"{whose} next card must be: {kind}", 9, MUTED_TEXT)
             y += 18
         modes = sorted({path[0][1] for path in self.paths.paths.values() if path and path[0][0] == "mode"})
         loose = self.loose_actions()
