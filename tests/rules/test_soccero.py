@@ -722,3 +722,27 @@ def test_free_kick_taker_in_his_own_goal_area_is_not_punished_for_standing_there
     s = edit(s, setpiece=("free-kick", 0, sq("K2"), 5, True))
     s = act(roll(act(s, "kick 2"), "kick-roll air 9"), "path K2 N9")
     assert not s.setpiece and s.team == 1 and s.ball == sq("K11")
+
+
+def test_every_move_keeps_the_rest_of_the_die_usable() -> None:
+    """RULINGS Soccero 3: two boxed-in players who can go 2 squares each use 4 of a 5."""
+    boxes = ["A9", "B9", "C9", "A10", "A11", "B11", "C11", "E10"]  # B10 may only go east, 2 squares
+    walls = {12 + i: name for i, name in enumerate(boxes)}
+    mates = ["L9", "M9", "N9", "L10", "N10", "L11", "N11", "M13"]  # M10 may only go north, 2
+    walls.update({3 + i: name for i, name in enumerate(mates)})
+    s = position({1: "B10", 2: "M10", **walls}, ball="K20", phase="roll")
+    s = edit(s, moved=sum(1 << p for p in range(11) if p not in (1, 2)))
+    s = roll(s, "roll 5")
+    assert s.points == 4
+    assert texts(s) == {"move B10-D10", "move M10-M12"}  # one square would strand a point
+
+
+def test_kick_roll_probabilities_follow_the_dice() -> None:
+    """Rulebook "Kicking the Ball": kick die 2 direct, 3 curve, 1 air; one or two distance dice."""
+    s = position({5: "K10"}, holder=5)
+    s = act(s, "kick 2")
+    outcomes = {str(a): p for a, p in s.chance_outcomes()}
+    assert outcomes["kick-roll curve 7"] == pytest.approx(3 / 6 * 6 / 36)
+    assert outcomes["kick-roll air 2"] == pytest.approx(1 / 6 * 1 / 36)
+    assert sum(outcomes.values()) == pytest.approx(1)
+    assert "kick-roll direct 1" not in outcomes
