@@ -8,6 +8,8 @@ import random
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QPointF
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
 from soccerdesk.rules import CHANCE, get_game, play_out
 from soccerdesk.rules.api import State
@@ -154,3 +156,26 @@ def test_the_pitch_turns_with_the_ends(qtbot: Any, match_states: list[State]) ->
         own = board.pos_of(("end", defends[seat]))
         other = board.pos_of(("end", defends[1 - seat]))
         assert own is not None and other is not None and own.y() > other.y()
+
+
+def test_marks_follow_the_selection_when_items_are_cached(qtbot: Any, match_states: list[State]) -> None:
+    """The match view caches board items as pixmaps; selecting a player must still show his targets."""
+    view = next(v for v in decisions(match_states) if v["state"]["phase"] == "moving")
+    board = Board(BoardConfig(GAME, view["seat"]))
+    board.set_view(view)
+    for item in board.items():
+        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    gview = QGraphicsView(board)
+    qtbot.addWidget(gview)
+    gview.resize(700, 800)
+    gview.show()
+    start, target = next(t for t in view["legal"] if t.startswith("move ")).split()[1].split("-")
+    spot = gview.mapFromScene(board.square_rect(target).center() + QPointF(board.square_rect(target).width() * 0.3, 0))
+
+    def colour() -> int:
+        return gview.grab().toImage().pixel(spot)
+
+    before = colour()
+    board.click(("sq", start))
+    assert ("sq", target) in board.targets
+    qtbot.waitUntil(lambda: colour() != before, timeout=2000)

@@ -278,6 +278,13 @@ class ClickBoard(BoardScene):
         finally:
             self._recording = False
         self._draw_overlay_layer()
+        self._invalidate_marks()
+
+    def _invalidate_marks(self) -> None:
+        # Items may be cached as pixmaps (the match view caches them for animations): the
+        # ones that show marks must be told to repaint, a scene update is not enough.
+        for item in self._keyed.values():
+            item.update()
 
     def _draw_overlay_layer(self) -> None:
         start = len(self._dynamic)
@@ -308,6 +315,7 @@ class ClickBoard(BoardScene):
             self._dynamic.remove(item)
             self.removeItem(item)
         self._draw_overlay_layer()
+        self._invalidate_marks()
         self.update()
 
     def set_preview(self, action_text: str | None) -> None:
@@ -422,8 +430,11 @@ class ClickBoard(BoardScene):
     def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt API)
         key = self.key_at(event.scenePos())
         if key != self.hovered:
+            for old in (self.hovered, key):
+                item = self._keyed.get(old) if old is not None else None
+                if item is not None:
+                    item.update()
             self.hovered = key
-            self.update()
         super().mouseMoveEvent(event)
 
     def show_refusal(self, reason: str) -> None:
