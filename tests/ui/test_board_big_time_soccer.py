@@ -113,6 +113,10 @@ def test_render_never_fails_over_a_whole_match(qtbot: Any, match_states: list[St
                 board.set_preview(view["legal"][0])
     assert boards[0].last_roll is not None
     assert all(board.items() for board in boards)
+    boards[0].set_view({"legal": [], "state": {}})  # a match window before its first view
+    assert not boards[0].items()
+    boards[0].set_view(match_states[-1].view(0))
+    assert boards[0].items()
 
 
 def test_only_the_viewers_hand_is_drawn(qtbot: Any, match_states: list[State]) -> None:

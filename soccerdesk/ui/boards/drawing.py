@@ -254,6 +254,12 @@ class ClickBoard(BoardScene):
         super().set_view(view, events)
 
     def render(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        if not view.get("state"):  # nothing to show yet (a match window before its first view)
+            self.clear()
+            self._keyed, self._static_keyed, self._dynamic, self._overlay = {}, {}, [], []
+            self._static_for = object()
+            self.paths = ClickPaths({})
+            return
         stamp = (view.get("ply", 0), tuple(view.get("legal", ())))
         if stamp != self._paths_for:
             self.paths = ClickPaths(settle_paths(self.click_paths(view), view.get("legal", ())))
