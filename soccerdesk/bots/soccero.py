@@ -18,8 +18,8 @@ from typing import Any
 from soccerdesk.bots import Bot
 from soccerdesk.rules import State
 from soccerdesk.rules.soccero.actions import Aim, KickChoice, Path, SquareChoice, Step, Word
-from soccerdesk.rules.soccero.board import LOW
-from soccerdesk.rules.soccero.play import restriction_ok
+from soccerdesk.rules.soccero.board import DIRECTIONS, LOW
+from soccerdesk.rules.soccero.play import flight, restriction_ok, walk
 from soccerdesk.rules.soccero.state import PLAYERS, SocceroState, goalkeeper, team_of, team_players
 
 
@@ -127,8 +127,6 @@ def _path_value(s: SocceroState, seat: int, path: Path) -> float:
     if path.finish == "goal":
         return 10_000.0
     b = s.board
-    from soccerdesk.rules.soccero.play import flight, walk
-
     ground, _, _ = flight(s)
     _, finish, squares, _ = walk(s, path.start, path.legs, ground, s.kick[0])
     end = squares[-1] if squares else path.start
@@ -161,8 +159,10 @@ def _air_stop(s: SocceroState, seat: int, legal: list[Any]) -> Any:
 
 
 def _aim_value(s: SocceroState, seat: int, aim: Aim) -> float:
-    from soccerdesk.rules.soccero.board import DIRECTIONS
-
+    if aim.verb == "head":
+        _, finish, _, _ = walk(s, s.pos[s.path[0]], ((aim.direction, s.kick[4]),), False, True)
+        if finish == "goal":
+            return 1000.0
     _, dx, dy = DIRECTIONS[aim.direction]
     forward = dy if s.defends(seat) == LOW else -dy
     return forward * 10 - abs(dx)

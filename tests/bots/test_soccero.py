@@ -122,3 +122,10 @@ def test_beats_random_play_in_short_matches() -> None:
     assert goals[0] > goals[1]
     times.sort()
     assert times[int(0.95 * len(times))] < 0.1  # the budget: p95 under 100 ms
+
+
+def test_heads_into_the_goal_when_the_die_allows() -> None:
+    s = position({6: "L28", 11: "A32"}, holder=6, phase="header-aim", options={"extended": True})
+    s = replace(s, kick=(False, 1, "header", "air", 5, 6), path=(6,))
+    s._set_meta(GAME.new_match(seed=0).info, None, ())
+    assert decide(s) == "head N"
