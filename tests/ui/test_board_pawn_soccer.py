@@ -131,6 +131,24 @@ def test_a_real_mouse_click_selects_and_moves(qtbot: Any, match_states: list[Sta
     assert blocker.args == [text]
 
 
+def test_a_pawn_can_be_dragged_to_its_target(qtbot: Any, match_states: list[State]) -> None:
+    """Issue 6: drag as well as click — press on a pawn, release on a highlighted square."""
+    view_data = next(v for v in deciding_views(match_states, 1) if any(t.startswith("move ") for t in v["legal"]))
+    board = board_for(qtbot, view_data["seat"])
+    board.set_view(view_data)
+    gview = QGraphicsView(board)
+    qtbot.addWidget(gview)
+    gview.resize(900, 800)
+    gview.show()
+    text = next(t for t in view_data["legal"] if t.startswith("move "))
+    start, target = (gview.mapFromScene(board.pos_of(("sq", sq))) for sq in text.split()[1].split("-"))
+    with qtbot.waitSignal(board.action_chosen) as blocker:
+        qtbot.mousePress(gview.viewport(), Qt.MouseButton.LeftButton, pos=start)
+        qtbot.mouseMove(gview.viewport(), pos=target)
+        qtbot.mouseRelease(gview.viewport(), Qt.MouseButton.LeftButton, pos=target)
+    assert blocker.args == [text]
+
+
 def test_illegal_clicks_explain_why(qtbot: Any, match_states: list[State]) -> None:
     """Issue 6: an illegal attempt explains itself instead of doing nothing."""
     view = next(

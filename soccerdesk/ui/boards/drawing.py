@@ -212,6 +212,7 @@ class ClickBoard(BoardScene):
         self._recording = False
         self._overlay: list[QGraphicsItem] = []
         self.hovered: Key | None = None
+        self._drag_from: Key | None = None
         self.setBackgroundBrush(QBrush(QColor("#121820")))
 
     # --- to implement ------------------------------------------------------------------
@@ -458,10 +459,25 @@ class ClickBoard(BoardScene):
             self.cancel_selection()
             event.accept()
             return
-        if event.button() == Qt.MouseButton.LeftButton and self.click_at(event.scenePos()):
-            event.accept()
-            return
+        if event.button() == Qt.MouseButton.LeftButton:
+            key = self.key_at(event.scenePos())
+            if key is not None:
+                self.click(key)
+                # Dragging from what was just selected to a target plays like a second click.
+                self._drag_from = key if self.paths.selection[-1:] == (key,) else None
+                event.accept()
+                return
         super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt API)
+        start, self._drag_from = self._drag_from, None
+        if start is not None and event.button() == Qt.MouseButton.LeftButton:
+            key = self.key_at(event.scenePos())
+            if key is not None and key != start and self.paths.selection[-1:] == (start,):
+                self.click(key)
+                event.accept()
+                return
+        super().mouseReleaseEvent(event)
 
     def keyPressEvent(self, event: Any) -> None:  # noqa: N802 (Qt API)
         if event.key() == Qt.Key.Key_Escape and self.paths.selection:
