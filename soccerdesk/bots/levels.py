@@ -36,12 +36,19 @@ EASY_SLIPS: dict[str, float] = {
 """Share of an ``easy`` bot's decisions that are random instead of the heuristic's."""
 
 GAME_TUNING: dict[str, SearchSettings] = {
-    "big-time-soccer": SearchSettings(exploration=0.6, rollout_turns=8, action_cap=16),
-    "pawn-soccer": SearchSettings(exploration=0.6, rollout_turns=6, action_cap=16),
+    # Chance decides most of a Big Time Soccer sequence (d20 charts, draws): short rollouts
+    # keep the value close to the heuristic's expected-goal judgement, not the dice.
+    "big-time-soccer": SearchSettings(exploration=0.5, rollout_turns=4, goal_weight=1.0, action_cap=16),
+    # Pawn Soccer has no dice in open play: look at the opponent's greedy reply and judge.
+    # Its heuristic tries every action (slow), so the tree does not ask it below the root.
+    "pawn-soccer": SearchSettings(
+        exploration=0.3, rollout_turns=2, rollout_random=0.0, goal_weight=1.0, action_cap=100, policy_in_tree=False
+    ),
     # A Soccero turn is a chain of small steps (kick or move, roll, one player-move at a
-    # time), so rollouts count seat changes, not steps, and nodes keep few candidates.
-    "soccero": SearchSettings(exploration=0.6, rollout_turns=2, rollout_plies=120, action_cap=12),
-    "soccer-go": SearchSettings(exploration=0.8, rollout_turns=12, action_cap=24),
+    # time), so rollouts count changes of seat, not steps, and nodes keep few candidates.
+    "soccero": SearchSettings(exploration=0.5, rollout_turns=2, rollout_plies=80, action_cap=12, policy_in_tree=False),
+    # Soccer-Go's rules and heuristic are fast: roll out through the next attacks.
+    "soccer-go": SearchSettings(exploration=0.8, rollout_turns=10, action_cap=24),
 }
 """Search settings of each game at the ``hard`` level (``expert`` only has more time)."""
 
@@ -112,7 +119,33 @@ def _big_time_soccer_evaluation(heuristic: Bot) -> Evaluation:
     return advantage
 
 
+SOCCERO_FIELD = 0.3
+"""Goals a ball on the opponents' goal line is worth against one on the halfway line."""
+
+SOCCERO_POSSESSION = 0.1
+"""Goals the ball at one's feet is worth against a loose ball (Soccero)."""
+
+
+def _soccero_evaluation(heuristic: Bot) -> Evaluation:
+    # The Soccero heuristic scores actions, not positions; the search judges a position by
+    # how far up the field the ball is (for seat 0) and who controls it.
+    from soccerdesk.rules.soccero.state import SocceroState, team_of
+
+    def advantage(state: State) -> float:
+        assert isinstance(state, SocceroState)
+        lead = float(state.score[0] - state.score[1])
+        if state.ball < 0:
+            return lead
+        board = state.board
+        up_field = board.rows_from_goal_line(state.ball, state.defends(0)) / (board.rows - 1)
+        control = 0.0 if state.holder < 0 else (1.0 if team_of(state.holder) == 0 else -1.0)
+        return lead + SOCCERO_FIELD * (2.0 * up_field - 1.0) + SOCCERO_POSSESSION * control
+
+    return advantage
+
+
 EVALUATIONS: dict[str, Callable[[Bot], Evaluation]] = {
+    "soccero": _soccero_evaluation,
     "soccer-go": _soccer_go_evaluation,
     "pawn-soccer": _pawn_soccer_evaluation,
     "big-time-soccer": _big_time_soccer_evaluation,

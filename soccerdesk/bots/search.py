@@ -61,7 +61,8 @@ class SearchSettings:
     actions of one node the tree considers. ``goal_weight`` scales the goal difference in the
     evaluation of an unfinished match. The policy's own pick gets a bonus of ``policy_bias``
     (fading with visits) in the tree, and is the decision unless the most visited action
-    is better by ``confidence`` standard errors; below the root the policy is asked for its
+    is better by ``confidence`` standard errors and by at least ``min_gain``, with at least
+    ``min_visits`` visits; below the root the policy is asked for its
     pick only when ``policy_in_tree`` (a slow heuristic is better kept for the root).
     ``rollout_turns = 0`` judges each new node by the evaluation alone. ``reserve`` is the share of the budget kept back
     for the last iteration, the final choice and the caller's own work.
@@ -76,6 +77,8 @@ class SearchSettings:
     action_cap: int = 24
     goal_weight: float = 0.5
     confidence: float = 1.6
+    min_gain: float = 0.02
+    min_visits: int = 8
     policy_in_tree: bool = True
     policy_bias: float = 0.1
     reserve: float = 0.1
@@ -256,11 +259,12 @@ class SearchBot(Bot):
         if kept is None or kept.visits < 2 or not visited:
             return preferred  # too little was learnt to overrule the policy
         action, best = max(visited, key=lambda ae: (ae[1].visits, ae[1].mean()))
-        if action == preferred or best.visits < 2:
+        s = self.settings
+        if action == preferred or best.visits < max(2, s.min_visits):
             return preferred
         gain = best.mean() - kept.mean()
         error = math.sqrt(best.variance() / best.visits + kept.variance() / kept.visits)
-        return action if gain > self.settings.confidence * error + 1e-12 else preferred
+        return action if gain > max(s.confidence * error, s.min_gain) else preferred
 
     def _iterate(self, root: _Node, world: State, rng: random.Random) -> None:
         path: list[tuple[_Edge, int]] = []
