@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QElapsedTimer, QPointF, QRect, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
 from soccerdesk.ui.boards.drawing import draw_d20, draw_die
@@ -90,6 +90,7 @@ class EventAnimation(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setToolTip("Click or press any key to skip")
         self._queue: list[Animation] = []
+        self._backdrop: QPixmap | None = None
         self._current: Animation | None = None
         self._duration = 0
         self._clock = QElapsedTimer()
@@ -102,12 +103,19 @@ class EventAnimation(QWidget):
     def running(self) -> bool:
         return self._current is not None
 
-    def play(self, animations: list[Animation], speed: float) -> None:
-        """Play ``animations`` one after another at ``speed`` (duration factor; 0 = skip)."""
+    def play(self, animations: list[Animation], speed: float, backdrop: QPixmap | None = None) -> None:
+        """Play ``animations`` one after another at ``speed`` (duration factor; 0 = skip).
+
+        ``backdrop``: a picture of what lies below, painted first, so the widgets underneath
+        need no repainting while the animation runs.
+        """
         if speed <= 0 or not animations:
             self.done.emit()
             return
         self._speed = speed
+        self._backdrop = backdrop
+        self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground, backdrop is None)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, backdrop is not None)
         self._queue = list(animations)
         self.show()
         self.raise_()
@@ -134,6 +142,7 @@ class EventAnimation(QWidget):
     def _finish(self) -> None:
         self._frame.stop()
         self._current = None
+        self._backdrop = None
         self.hide()
         self.done.emit()
 
@@ -163,6 +172,8 @@ class EventAnimation(QWidget):
         t = min(1.0, self._clock.elapsed() / max(1, self._duration))
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if self._backdrop is not None:
+            p.drawPixmap(self.rect(), self._backdrop)
         p.fillRect(self.rect(), QColor(8, 12, 18, 130))
         side = min(self.width(), self.height()) * 0.28
         centre = QPointF(self.width() / 2, self.height() / 2 - side * 0.2)

@@ -11,10 +11,9 @@ Qt nor anything of the UI: the worker process loads only the rules and the bots.
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 import traceback
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from typing import Any
 
 from soccerdesk.bots import Bot, make_bot
@@ -22,7 +21,7 @@ from soccerdesk.rules import State, get_game
 
 _bots: dict[tuple[str, str, int], Bot] = {}  # in the worker: one bot per (name, game, seat), kept between turns
 _last: dict[str, tuple[dict[str, Any], State]] = {}  # in the worker: game id -> last record and its state
-_pool: ProcessPoolExecutor | None = None
+_pool: Executor | None = None
 
 
 def warm_up(game_id: str, bot_name: str) -> str:
@@ -74,6 +73,10 @@ def shared_bot_pool() -> Executor:
     """The app's one bot process (started on first use, ended when the app exits)."""
     global _pool
     if _pool is None:
+        # Imported here: the window should not wait for multiprocessing at start-up.
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         # spawn: a forked copy of a process running Qt threads is not safe to use.
         _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
     return _pool

@@ -28,7 +28,6 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QPainter, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
-    QGraphicsItem,
     QGraphicsView,
     QHBoxLayout,
     QLabel,
@@ -103,15 +102,6 @@ class BoardView(QGraphicsView):
         self.setMinimumSize(320, 240)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-
-    def cache_items(self) -> None:
-        """Keep every board item as a pixmap: animations over the board then cost a copy, not a repaint."""
-        scene = self.scene()
-        if scene is None:
-            return
-        for item in scene.items():
-            if item.cacheMode() == QGraphicsItem.CacheMode.NoCache:
-                item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def fit(self) -> None:
         scene = self.scene()
@@ -377,7 +367,9 @@ class MatchView(QWidget):
             factor = ANIMATION_SPEEDS.get(self.speed, 1.0)
             # The very first position is shown at once: the deal before it is no show.
             if animations and factor > 0 and self.view_data is not None:
-                self.animation.play(animations, factor)
+                # The animation paints over a still picture of the board, so the board's many
+                # items are not repainted for every frame.
+                self.animation.play(animations, factor, backdrop=self.view.grab())
                 return
             self._show(view, events)
         if not self._queue and self._finished is not None and not self.animation.running:
@@ -394,7 +386,6 @@ class MatchView(QWidget):
         self._keyboard_index = -1
         self.keyboard_label.setText("")
         self.board.set_view(view, events)
-        self.view.cache_items()
         self.view.fit()
         self._update_header(view)
         if self.stack.currentWidget() is not self.summary_page:

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import platformdirs
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtGui import QColor
 
@@ -45,6 +44,8 @@ def text_colour_on(background: str) -> QColor:
 
 def default_data_dir() -> Path:
     override = os.environ.get("SOCCERDESK_DATA_DIR")
+    import platformdirs  # only the app itself needs it, not every module that reads settings
+
     return Path(override) if override else Path(platformdirs.user_data_dir("soccerdesk", appauthor=False))
 
 

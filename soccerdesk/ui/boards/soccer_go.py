@@ -32,7 +32,6 @@ from soccerdesk.ui.boards.drawing import (
     ClickBoard,
     Key,
     Painted,
-    draw_marks,
     ui_font,
 )
 
@@ -121,9 +120,6 @@ class SoccerGoBoard(ClickBoard):
     def __init__(self, config: Any, parent: Any = None) -> None:
         super().__init__(config, parent)
         self.windows = timing_windows()
-        self._lit: set[Key] = set()
-        self._chosen: set[Key] = set()
-        self._previewed: set[Key] = set()
 
     def click_paths(self, view: dict[str, Any]) -> dict[str, tuple[Key, ...]]:
         return {text: path_of(text) for text in view.get("legal", [])}
@@ -189,8 +185,6 @@ class SoccerGoBoard(ClickBoard):
         state = view.get("state") or {}
         me = self.seat(view)
         other = 1 - me
-        # Asked by every item's paint: worked out once per drawing, not once per paint.
-        self._lit, self._chosen, self._previewed = self.targets, set(self.selection), self.preview_keys()
         self.add_panel(QRectF(0, 0, WIDTH, 640))
         self._draw_opponent(state, other)
         self._draw_info(state, me)
@@ -350,7 +344,7 @@ class SoccerGoBoard(ClickBoard):
                     Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
                     direction if not closed else f"{direction}\n(closed)",
                 )
-                draw_marks(p, r.adjusted(6, 30, -6, -6), key, self._lit, tuple(self._chosen), self._previewed)
+                self.paint_marks(p, r.adjusted(6, 30, -6, -6), key)
 
             item = Painted(rect, paint)
             self.addItem(item)
@@ -403,17 +397,25 @@ class SoccerGoBoard(ClickBoard):
             y += 78
         if not hand and not drawn:
             self.add_text(QPointF(702, y), "No power cards.", 10, MUTED_TEXT, width=276)
+
+    def draw_overlay(self) -> None:
+        """After the Joker is clicked: the cards it may copy (redrawn on every click)."""
+        super().draw_overlay()
+        state = (self.view_data or {}).get("state") or {}
         joker = [t for t in self.legal() if t.startswith("play ") and " as " in t]
         if joker and self.selection and self.selection[0][0] == "power":
-            copies = sorted({t.split()[3] for t in joker if t.split()[1] == self.selection[0][1]})
-            self.add_text(QPointF(702, y + 4), "The Joker copies:", 9, MUTED_TEXT, width=276)
-            for i, card in enumerate(copies):
-                self.add_button(
-                    QRectF(702 + (i % 2) * 140, y + 24 + (i // 2) * 30, 134, 26),
-                    self._card_name(state, card),
-                    ("as", card),
-                    tooltip=self._card_text(state, card),
-                )
+            self._draw_copies(state, sorted({t.split()[3] for t in joker if t.split()[1] == self.selection[0][1]}))
+
+    def _draw_copies(self, state: dict[str, Any], copies: list[str]) -> None:
+        """The cards a selected Joker may copy, laid over the middle of the table."""
+        panel = self.add_panel(QRectF(340, 296, 320, 150), "The Joker copies…")
+        panel.setZValue(20)
+        for i, card in enumerate(copies):
+            rect = QRectF(352 + (i % 2) * 152, 322 + (i // 2) * 30, 146, 26)
+            button = self.add_button(
+                rect, self._card_name(state, card), ("as", card), tooltip=self._card_text(state, card)
+            )
+            button.setZValue(21)
 
     def _power_card(self, rect: QRectF, state: dict[str, Any], card: str, clickable: bool = True) -> None:
         info = (state.get("cards") or {}).get(card, {})
@@ -441,7 +443,7 @@ class SoccerGoBoard(ClickBoard):
                 r.adjusted(12, 24, -8, -6), Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap, info.get("text", "")
             )
             if clickable:
-                mark_card(p, r, key in self._lit, key in self._chosen, key in self._previewed)
+                self._mark_card(p, r, key)
 
         item = Painted(rect, paint)
         self.addItem(item)
@@ -486,7 +488,7 @@ class SoccerGoBoard(ClickBoard):
                 if gone:
                     p.setPen(QPen(QColor("#1d1d1d"), 3))
                     p.drawLine(r.topLeft() + QPointF(8, 8), r.bottomRight() - QPointF(8, 8))
-                mark_card(p, r, key in self._lit, key in self._chosen, key in self._previewed)
+                self._mark_card(p, r, key)
 
             item = Painted(rect, paint)
             self.addItem(item)
@@ -507,6 +509,10 @@ class SoccerGoBoard(ClickBoard):
         self.add_action_buttons(rest, QPointF(20, 596), WIDTH - 40, height=34, columns=min(4, len(rest)), labels=labels)
 
     # --- small pieces -------------------------------------------------------------------
+
+    def _mark_card(self, p: QPainter, r: QRectF, key: Key) -> None:
+        """The marks of a card, read when it is painted (a click changes them without a redraw)."""
+        mark_card(p, r, key in self.targets, key in self.selection, key in self.preview_keys())
 
     def _card_name(self, state: dict[str, Any], card: str | None) -> str:
         return str(((state.get("cards") or {}).get(card or "", {})).get("name", card))
