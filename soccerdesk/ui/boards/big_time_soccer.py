@@ -551,6 +551,17 @@ class Board(ClickBoard):
             kind = "Pass or Dribble" if nxt == "any" else nxt.title()
             self.add_text(QPointF(x + 12, y), f"{whose} next card must be: {kind}", 9, MUTED_TEXT)
             y += 18
+        notes = []
+        if control == view.get("seat"):
+            if state.get("free_shot"):
+                notes.append("Free Outside shot available: click the goal.")
+            if state.get("hold_blocked"):
+                notes.append("No hold before a Pass or Dribble card (you just held).")
+            if state.get("pass_back_used"):
+                notes.append("Pass back to the keeper used for this possession.")
+        for note in notes:
+            self.add_text(QPointF(x + 12, y), note, 8.5, MUTED_TEXT, width=w - 24)
+            y += 17
         modes = sorted({path[0][1] for path in self.paths.paths.values() if path and path[0][0] == "mode"})
         loose = self.loose_actions()
         buttons = [("mode", m) for m in modes] + [("action", t) for t in loose]

@@ -460,11 +460,13 @@ class Board(ClickBoard):
 
     def _draw_pawns(self, state: dict[str, Any]) -> None:
         colours = self.config.colours
+        received = set(state.get("chain_received") or ())
         for pawn in state["pawns"]:
             rect = self.square_rect(pawn["square"])
             team = pawn["team"]
+            done = pawn["square"] in received
 
-            def paint(p: QPainter, r: QRectF, pawn: dict[str, Any] = pawn, team: int = team) -> None:
+            def paint(p: QPainter, r: QRectF, pawn: dict[str, Any] = pawn, team: int = team, done: bool = done) -> None:
                 c = r.center()
                 radius = r.width() * 0.34
                 draw_token(p, c, radius, colours.of(team), "GK" if pawn["keeper"] else "", colours.text_on(team))
@@ -486,6 +488,14 @@ class Board(ClickBoard):
                     p.drawLine(q + QPointF(-radius * 0.2, radius * 0.2), q + QPointF(radius * 0.2, -radius * 0.2))
                 if pawn["ball"]:
                     draw_ball(p, c + QPointF(radius * 0.75, radius * 0.7), radius * 0.42)
+                if done:
+                    # Rulings, Pawn Soccer 6: each pawn receives once in a chain pass.
+                    p.setPen(QPen(QColor("#ffffff"), 2.2))
+                    tick = c + QPointF(-radius * 0.95, radius * 0.55)
+                    p.drawLine(tick, tick + QPointF(radius * 0.2, radius * 0.22))
+                    p.drawLine(
+                        tick + QPointF(radius * 0.2, radius * 0.22), tick + QPointF(radius * 0.55, -radius * 0.25)
+                    )
 
             item = Painted(rect, paint)
             item.setZValue(5)
@@ -499,6 +509,8 @@ class Board(ClickBoard):
                 tip.append("lost the ball: may not steal it back this turn")
             if pawn["ball"]:
                 tip.append("has the ball")
+            if done:
+                tip.append("has received in this chain pass: cannot receive again")
             item.setToolTip("\n".join(tip))
             self.addItem(item)
         ball = state.get("ball")
