@@ -1001,6 +1001,9 @@ class _Rules:
         if expelled:
             cells[stealer] = EMPTY
         if spot != victim:
+            # A pawn on the spot takes the fouled pawn's square. That never breaks the goal-kick
+            # area rule: a fouled pawn in a goal-kick area means the stealer could enter it,
+            # so its side has no goalkeeper there yet.
             cells[spot], cells[victim] = cells[victim], cells[spot]
         events.append(
             Event(

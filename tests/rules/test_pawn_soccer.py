@@ -328,6 +328,15 @@ def test_diagonal_steal_in_own_penalty_area_is_a_penalty() -> None:
     assert legal(s, BLUE) == legal(s, ORANGE) == {"penalty 1", "penalty 2", "penalty 3"}
 
 
+def test_the_pawn_on_the_penalty_spot_makes_room_for_the_kicker() -> None:
+    """Ruling 8 (our reading): a pawn on the spot moves to the fouled pawn's square."""
+    s = play(pos(["D2", "D1", "D3"], ["C3", "D11"], "C3"), BLUE, "steal D2-C3")
+    assert pawn_at(s, "D3") == ORANGE and pawn_at(s, "C3") == BLUE
+    s = play(pos(["D2", "D3"], ["C1", "D11"], "C1"), BLUE, "steal D2-C1")
+    assert pawn_at(s, "D3") == ORANGE and s.keeper_square(BLUE) == sq("C1")  # it becomes the goalkeeper
+    assert s.current_players() == (0, 1)
+
+
 def test_penalty_is_a_secret_simultaneous_choice() -> None:
     """Rulebook, Penalty kick / Ruling 8: different numbers score, equal numbers are a save."""
     s = play(pos(["D2", "D1"], ["C3", "D11"], "C3"), BLUE, "steal D2-C3")
