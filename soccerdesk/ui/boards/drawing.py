@@ -254,7 +254,7 @@ class ClickBoard(BoardScene):
         self._paths_for = None
         super().set_view(view, events)
 
-    def render(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def render(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:  # type: ignore[override]  # BoardScene.render by design
         if not view.get("state"):  # nothing to show yet (a match window before its first view)
             self.clear()
             self._keyed, self._static_keyed, self._dynamic, self._overlay = {}, {}, [], []
