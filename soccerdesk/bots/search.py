@@ -11,10 +11,11 @@ Each iteration plays one imagined continuation of the match:
    die, draw or toss is *sampled by its probability* and gets one child per outcome;
    a simultaneous secret choice (``current_players() == (0, 1)``) is handled by
    *decoupled UCT*: each seat selects from its own statistics without knowing the other's
-   pick, and only then are both picks applied.
+   pick, and only then are both picks applied (a pick that acts at once, like a Soccer-Go
+   power card, goes first and public; a pick it made impossible is dropped).
 3. **Expand** one new action, chosen first by the game's heuristic (the rollout policy),
    and at most ``action_cap`` actions per node — long turns made of small steps (Soccero)
-   stay searchable.
+   stay searchable, one step per tree level.
 4. **Roll out** with the rollout policy (the game's heuristic, with some random moves)
    for at most ``rollout_turns`` changes of the deciding seat, then **evaluate**: a
    finished match is worth +1 / -1 / 0; an unfinished one ``tanh(goal_weight * advantage)``,
@@ -22,8 +23,14 @@ Each iteration plays one imagined continuation of the match:
    goal-sized units when one is given (the ball's position, possession, cards in hand).
 5. **Back up** the value along the path.
 
-The decision is the most visited action; at a simultaneous secret choice it is drawn in
-proportion to the visits (a mixed strategy), because a predictable pick is easy to read.
+The decision is the heuristic's own pick unless the most visited action beats it clearly
+(by ``confidence`` standard errors and ``min_gain``): a second of rollouts is noisy, and a
+search that follows noise plays worse than the heuristic it starts from. At a secret pick
+the heuristic's pick is itself drawn from its mixed strategy, so the bot stays hard to read.
+
+A seat that must make its secret pick after the opponent already made theirs sees that
+pick resampled by ``determinize`` (the game decides how); the search then answers that
+spread of picks rather than a decoupled opponent.
 
 A decision is bounded by ``time_budget`` seconds of wall-clock time (measured from the
 call to :meth:`SearchBot.decide`) and by ``max_iterations``. Tests give no time budget and
@@ -60,7 +67,8 @@ class SearchSettings:
     ``rollout_random`` is the share of random moves in rollouts. ``action_cap`` limits how many
     actions of one node the tree considers. ``goal_weight`` scales the goal difference in the
     evaluation of an unfinished match. The policy's own pick gets a bonus of ``policy_bias``
-    (fading with visits) in the tree, and is the decision unless the most visited action
+    (fading with visits) in the tree, at least ``policy_share`` of the visits of the most
+    visited action at the root, and is the decision unless the most visited action
     is better by ``confidence`` standard errors and by at least ``min_gain``, with at least
     ``min_visits`` visits; below the root the policy is asked for its
     pick only when ``policy_in_tree`` (a slow heuristic is better kept for the root).
@@ -77,6 +85,7 @@ class SearchSettings:
     action_cap: int = 24
     goal_weight: float = 0.5
     confidence: float = 1.6
+    policy_share: float = 0.3
     min_gain: float = 0.02
     min_visits: int = 8
     policy_in_tree: bool = True
@@ -352,6 +361,13 @@ class SearchBot(Bot):
             action, edge = untried[rng.randrange(len(untried))]
             return action, edge, True
         assert best is not None
+        if node is root and preferred is not _NOTHING:
+            # The final choice compares the best action with the policy's pick: keep enough
+            # visits on the pick for that comparison to mean something.
+            kept = node.edges.get((seat, preferred))
+            most = max(node.edges[(seat, a)].visits for a in considered)
+            if kept is not None and kept.visits < self.settings.policy_share * most:
+                return preferred, kept, False
         return best[1], best[2], False
 
     def _preferred(self, node: _Node, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:

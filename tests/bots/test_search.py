@@ -87,6 +87,14 @@ def test_chance_outcomes_count_by_their_probability() -> None:
     assert visits > bot.last_statistics["long"][0]
 
 
+def test_a_clearly_better_action_overrules_the_policy() -> None:
+    def always_long(state: State, seat: int, legal: list[Any], rng: random.Random) -> Any:
+        return "long"
+
+    bot = SearchBot("shot", _settings(max_iterations=400), policy=always_long)
+    assert bot.decide(SHOT.new_match(seed=1), 0, random.Random(4)) == "short"
+
+
 # --- simultaneous secret picks: seat 1 wins by matching seat 0's number -----------------
 
 
@@ -131,6 +139,24 @@ class MatchState(State):
 MATCH = _bind(MatchState, "match", MatchState((None, None), (0, 0)))
 
 
+@dataclass(frozen=True, slots=True)
+class RushState(MatchState):
+    """As MatchState, but seat 0 may also "rush": a goal at once, whatever seat 1 picks.
+
+    Like a power card played at a secret pick, it acts before seat 1's pick is revealed."""
+
+    def _legal_actions(self, seat: int) -> list[Any]:
+        return [1, 2, 3, "rush"] if seat == 0 else [1, 2, 3]
+
+    def _apply(self, seat: int, action: Any, events: list[Event]) -> State:
+        if action == "rush":
+            return replace(self, goals=(1, 0))
+        return MatchState._apply(self, seat, action, events)
+
+
+RUSH = _bind(RushState, "rush", RushState((None, None), (0, 0)))
+
+
 def test_simultaneous_picks_are_made_without_seeing_the_other() -> None:
     """Seat 0 wins 2 times in 3 against an honest matcher; a peeking matcher would always win."""
     bot = SearchBot("match", _settings(max_iterations=900))
@@ -140,6 +166,12 @@ def test_simultaneous_picks_are_made_without_seeing_the_other() -> None:
     visits = sum(v for v, _ in stats.values())
     overall = sum(v * m for v, m in stats.values()) / visits
     assert overall > 0.0  # a peeking seat 1 would drive this to -1
+
+
+def test_a_pick_that_acts_at_once_drops_the_other_seats_pick() -> None:
+    bot = SearchBot("rush", _settings(max_iterations=300))
+    assert bot.decide(RUSH.new_match(seed=1), 0, random.Random(6)) == "rush"
+    assert bot.last_statistics["rush"][1] == 1.0
 
 
 def test_a_secret_pick_is_a_mixed_strategy() -> None:
