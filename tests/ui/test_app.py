@@ -14,6 +14,7 @@ from soccerdesk.rules import GAMES
 from soccerdesk.ui.boards import board_available
 from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.session import LocalSession
+from soccerdesk.ui.settings import AppSettings
 
 SHORT = {
     "soccer-go": {"rounds": 1},
@@ -179,3 +180,24 @@ def test_the_game_without_a_board_says_so(qtbot, window: MainWindow) -> None:
     qtbot.mouseClick(window.home.start_button, Qt.MouseButton.LeftButton)
     assert window.match_view is None
     assert "not drawn yet" in window.home.message.text()
+
+
+def test_a_hot_seat_match_to_full_time(qtbot, window: MainWindow) -> None:
+    """Issue 6: a friend on the same screen; every hand-over is passed by clicking "I am …"."""
+    _start(qtbot, window, "soccer-go", None)
+    summary = play_to_end(qtbot, window, seed=5, clicks=True)
+    assert summary["local_seats"] == [0, 1]
+
+
+def test_settings_and_window_size_are_remembered(qtbot, window: MainWindow, settings) -> None:
+    window.set_speed("slow")
+    window.resize(1100, 700)
+    window.close()
+    saved = settings.geometry()
+    assert saved is not None  # written when the window closed
+    again = MainWindow(AppSettings(settings.qsettings, settings.data_dir))
+    qtbot.addWidget(again)
+    assert again.settings.animation_speed == "slow"
+    # Restored from the settings (the offscreen screen may clamp it, so no exact size here).
+    assert (again.width(), again.height()) != (1280, 800)
+    assert again.restoreGeometry(saved)

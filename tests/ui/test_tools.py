@@ -92,3 +92,18 @@ def test_screenshot_of_a_game_without_a_board_fails_clearly(tmp_path: Path) -> N
 def test_version() -> None:
     result = _run("--version")
     assert result.returncode == 0 and result.stdout.startswith("soccerdesk ")
+
+
+def test_the_undo_button_takes_back_a_move_on_screen(qtbot, window: MainWindow) -> None:
+    home = window.home
+    qtbot.mouseClick(home.cards["pawn-soccer"], Qt.MouseButton.LeftButton)
+    home.set_opponent("normal")
+    qtbot.mouseClick(home.start_button, Qt.MouseButton.LeftButton)
+    view = window.match_view
+    qtbot.waitUntil(lambda: ready(view), timeout=10_000)
+    before = view.view_data["ply"]
+    view.play(view.view_data["legal"][0])  # a pawn placed in the set-up: no dice, no secrets
+    qtbot.waitUntil(lambda: view.view_data["ply"] >= before + 2 and ready(view), timeout=10_000)
+    assert view.undo_button.isEnabled()
+    qtbot.mouseClick(view.undo_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.view_data["ply"] == before, timeout=5_000)
