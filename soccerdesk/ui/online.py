@@ -140,6 +140,7 @@ class RemoteSession(MatchSession):
         self._closed = False
         self._handed_over = False
         self._finished_sent = False
+        self._in_flight: int | None = None  # ply of the view an action was sent from, until answered
         self._tasks: set[asyncio.Task[Any]] = set()
         client.on_message = self._on_message
         client.on_status = self._on_connection
@@ -169,6 +170,12 @@ class RemoteSession(MatchSession):
         if view is None or self._seat not in view["to_move"]:
             self.refused.emit("the match is over" if view and view["terminal"] else "wait: it is not your turn")
             return
+        if self._in_flight is not None:
+            # A second decision before the relay answered the first: it was chosen on a
+            # position this seat has already answered, so the relay would refuse it.
+            self.refused.emit("wait: your last move is on its way")
+            return
+        self._in_flight = view["ply"]
         _spawn(self._send(self.client.act(action_text, ply=view["ply"])), self._tasks)
 
     def local_seats(self) -> tuple[int, ...]:
@@ -212,6 +219,8 @@ class RemoteSession(MatchSession):
         if kind == "snapshot" and msg["match"] > self.match:
             self._new_match()
             return
+        if kind == "snapshot" or kind == "update" and msg["yours"] or kind in ("refused", "error"):
+            self._in_flight = None
         if kind in ("snapshot", "update"):
             if msg["match"] != self.match:
                 return
@@ -340,6 +349,7 @@ class RemoteSession(MatchSession):
         try:
             await request
         except RelayError as exc:
+            self._in_flight = None
             if not self._closed:
                 self.refused.emit(exc.message)
 
