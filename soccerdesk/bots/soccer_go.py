@@ -13,8 +13,16 @@ needed, the cards in the discard piles, how many attacks each side has left.
   surviving the remaining passes against a uniform marker, beats the worth of keeping the
   card for a later attack or defence (a hand never grows back, Rulings Soccer-Go 5). In a
   side's last regulation turn any gain is taken: cards are dead in extra time.
-* Re-takes are always taken, blocks always answer a card that matters, and after a draw the
-  weakest card of the hand is swapped out for a better one.
+* Attacking cards are timed by a small planner (the best pass of each card's window, with
+  the rest of the hand: COUNTER ATTACK now and SHOOT at pass 4, say); defending pass-window
+  cards wait for the last pass of their window, since the attacker may be marked before.
+* Shot re-takes are always taken; a pass re-take when the attack it saves is worth more than
+  keeping the card; blocks answer every card that matters; after a draw the weakest card of
+  the hand is swapped out for a better one.
+
+Against a uniformly random opponent no choice of number or direction helps (every mark is a
+1-in-n guess), so the bot's edge comes from the four power-card plays a side gets in a match
+and the goalkeeper rule.
 """
 
 from __future__ import annotations
@@ -85,7 +93,6 @@ class HeuristicBot(Bot):
     name = "heuristic"
     keep_factor = 1.0
     """Scales how much holding a card for a later turn is worth against playing it now."""
-    defend_eagerly = False
 
     def choose(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
         assert isinstance(state, SoccerGoState)
@@ -311,7 +318,7 @@ class HeuristicBot(Bot):
         n = state.passes + 1
         jump = data.dribble_passes if state.mods & DRIBBLE else 1
         last_chance = n >= hi or n >= state.target or bool(state.mods & (THROUGH | CORNER)) or n + jump > hi
-        if not last_chance and not self.defend_eagerly:
+        if not last_chance:
             return 0.0
         a = len(state.available())
         if effect == "tackle":
