@@ -142,9 +142,9 @@ class GameCard(QToolButton):
         self.setCheckable(True)
         self.setAutoExclusive(True)
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextUnderIcon)
-        pixmap = game_pixmap(game_id, 240, 150, self.devicePixelRatioF() or 1.0)
+        pixmap = game_pixmap(game_id, 224, 140, self.devicePixelRatioF() or 1.0)
         self.setIcon(QIcon(pixmap))
-        self.setIconSize(QSize(240, 150))
+        self.setIconSize(QSize(224, 140))
         self.setText(f"{game_id}\nloading…")
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(260, 230)
@@ -162,7 +162,9 @@ class GameCard(QToolButton):
             return
         summary = game.summary or ""
         ready = board_available(game.id)
-        wrapped = "\n".join(textwrap.wrap(summary, 44)) if ready else "(board coming soon)"
+        # Two lines fit under the picture; the whole summary is the tooltip.
+        wrapped = textwrap.shorten(summary, 80, placeholder="…") if ready else "(board coming soon)"
+        wrapped = "\n".join(textwrap.wrap(wrapped, 42)[:2])
         self.setText(f"{game.title}\n{wrapped}")
         self.setToolTip(summary)
 
@@ -327,6 +329,7 @@ class HomeScreen(QWidget):
         self.start_button.setEnabled(self.levels is not None and self.game_id in self.games)
         if self.loaded:
             self._poll.stop()
+            self.refresh_recent()  # now with the games' titles
 
     # --- state -------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -47,6 +48,7 @@ class ReplayViewer(QWidget):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("replay-viewer")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.game = game
         self.states: list[State] = game.replay(record)  # CorruptRecord propagates: the caller explains it
         self.names = names
@@ -118,6 +120,21 @@ class ReplayViewer(QWidget):
             text = " ".join(event.text for event in state.events) or str(state.history()[-1][1])
             self.log.addItem(name_seats(text, self.names))
         self.show_step(0)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
+        """Left / Right step, Home / End jump, Space plays or pauses."""
+        key = event.key()
+        steps = {Qt.Key.Key_Left: self.index - 1, Qt.Key.Key_Right: self.index + 1}
+        if key in steps:
+            self.show_step(steps[key])
+        elif key in (Qt.Key.Key_Home, Qt.Key.Key_End):
+            self.show_step(0 if key == Qt.Key.Key_Home else len(self.states) - 1)
+        elif key == Qt.Key.Key_Space:
+            self.play_button.toggle()
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
 
     def set_seat(self, seat: int) -> None:
         self.seat = seat

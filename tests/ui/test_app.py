@@ -168,6 +168,8 @@ def test_replay_after_full_time_shows_both_hands(qtbot, window: MainWindow) -> N
     theirs = replay.board.view_data["state"]["hand"]
     assert replay.board.view_data["seat"] == 1
     assert theirs == list(replay.states[12].view(1)["state"]["hand"]) and (mine or theirs)
+    qtbot.keyClick(replay, Qt.Key.Key_Left)
+    assert replay.index == 11
     qtbot.mouseClick(replay.play_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: replay.index > 12, timeout=3_000)
 
