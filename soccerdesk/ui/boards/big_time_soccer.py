@@ -379,7 +379,8 @@ class Board(ClickBoard):
                 def paint(p: QPainter, r: QRectF, name: str = name, key: Key = key) -> None:
                     p.setPen(QColor(255, 255, 255, 120))
                     p.setFont(ui_font(7.5, bold=True))
-                    p.drawText(r.adjusted(6, 4, -6, -4), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, name)
+                    # Inset past the box lines, which stand 8 units into the side zones.
+                    p.drawText(r.adjusted(12, 5, -6, -4), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, name)
                     self.paint_marks(p, r, key)
 
                 item = Painted(rect, paint)
@@ -426,6 +427,20 @@ class Board(ClickBoard):
             item.setZValue(1)
             self.addItem(item)
             self.make_clickable(item, key, tip)
+
+    def draw_overlay(self) -> None:
+        """Lines from the ball to the zones the selected card or clear (or the previewed action) reaches."""
+        super().draw_overlay()
+        if self.view_data is None:
+            return
+        zones = []
+        if self.preview is not None:
+            zones = [k[1] for k in self.paths.paths.get(self.preview, ()) if k[0] == "zone"]
+        elif self.selection and self.selection[0][0] in ("card", "mode"):
+            zones = sorted(k[1] for k in self.targets if k[0] == "zone")
+        ball = self.zone_rect(self.zone_name(*self.own(self.view_data["state"]["ball"]))).center() + QPointF(0, 4)
+        for zone in zones:
+            self.add_route([ball, self.zone_rect(zone).center()], dashed=True, end_dot=True, alpha=180)
 
     def _draw_ball(self, state: dict[str, Any]) -> None:
         row, col = self.own(state["ball"])
@@ -560,8 +575,7 @@ class Board(ClickBoard):
             if state.get("pass_back_used"):
                 notes.append("Pass back to the keeper used for this possession.")
         for note in notes:
-            self.add_text(QPointF(x + 12, y), note, 8.5, MUTED_TEXT, width=w - 24)
-            y += 17
+            y += self.add_text(QPointF(x + 12, y), note, 8.5, MUTED_TEXT, width=w - 24).boundingRect().height() + 2
         modes = sorted({path[0][1] for path in self.paths.paths.values() if path and path[0][0] == "mode"})
         loose = self.loose_actions()
         buttons = [("mode", m) for m in modes] + [("action", t) for t in loose]

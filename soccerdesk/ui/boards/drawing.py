@@ -516,6 +516,37 @@ class ClickBoard(BoardScene):
         self.make_clickable(item, key, tooltip or label)
         return item
 
+    def add_route(
+        self, points: Sequence[QPointF], *, dashed: bool = False, end_dot: bool = False, alpha: int = 200
+    ) -> QGraphicsItem | None:
+        """A white line through ``points`` (a ball's route, the last move); not clickable."""
+        if len(points) < 2:
+            return None
+        box = QRectF(points[0], points[0])
+        for pt in points:
+            box = box.united(QRectF(pt, pt))
+        box = box.adjusted(-8, -8, 8, 8)
+        local = [pt - box.topLeft() for pt in points]
+
+        def paint(p: QPainter, r: QRectF) -> None:
+            pen = QPen(QColor(255, 255, 255, alpha), 2.6, Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            p.setPen(pen)
+            path = QPainterPath(local[0])
+            for pt in local[1:]:
+                path.lineTo(pt)
+            p.drawPath(path)
+            if end_dot:
+                p.setBrush(QColor(255, 255, 255, alpha))
+                p.setPen(Qt.PenStyle.NoPen)
+                p.drawEllipse(local[-1], 4, 4)
+
+        item = Painted(box, paint)
+        item.setZValue(3)
+        item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.addItem(item)
+        return item
+
     def add_panel(self, rect: QRectF, title: str = "") -> QGraphicsItem:
         """A dark rounded panel with an optional title (side bars, hands)."""
 

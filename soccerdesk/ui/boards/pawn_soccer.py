@@ -438,21 +438,7 @@ class Board(ClickBoard):
                 a, b = self.square_rect(data["from"]).center(), self.square_rect(data["to"]).center()
             except (ValueError, KeyError, IndexError):
                 continue
-            box = QRectF(a, b).normalized().adjusted(-8, -8, 8, 8)
-
-            def paint(p: QPainter, r: QRectF, a: QPointF = a, b: QPointF = b, box: QRectF = box) -> None:
-                pa, pb = a - box.topLeft(), b - box.topLeft()
-                pen = QPen(QColor(255, 255, 255, 170), 3, Qt.PenStyle.DashLine)
-                pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-                p.setPen(pen)
-                p.drawLine(pa, pb)
-                p.setBrush(QColor(255, 255, 255, 200))
-                p.setPen(Qt.PenStyle.NoPen)
-                p.drawEllipse(pb, 4, 4)
-
-            item = Painted(box, paint)
-            item.setZValue(2)
-            self.addItem(item)
+            self.add_route([a, b], dashed=True, end_dot=True, alpha=170)
 
     def set_view(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
         self._events = events or []

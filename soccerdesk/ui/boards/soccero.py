@@ -474,7 +474,7 @@ class Board(ClickBoard):
         if not texts and self.selection:
             texts = [t for t in self.paths.matching(self.selection) if t in self.routes]
         for text in texts[:4]:
-            self._polyline([self.square_rect(sq).center() for sq in self.routes[text]], air=True)
+            self.add_route([self.square_rect(sq).center() for sq in self.routes[text]], dashed=True, end_dot=True)
 
     def _draw_flight(self, state: dict[str, Any]) -> None:
         """The ball's route: the pending flight, or the previewed kick."""
@@ -485,29 +485,7 @@ class Board(ClickBoard):
         if not squares:
             return
         points = [self.square_rect(sq).center() for sq in squares if sq]
-        self._polyline(points, air=bool(flight and flight.get("air")))
-
-    def _polyline(self, points: list[QPointF], air: bool = False) -> None:
-        if len(points) < 2:
-            return
-        box = QRectF(points[0], points[0])
-        for pt in points:
-            box = box.united(QRectF(pt, pt))
-        box = box.adjusted(-6, -6, 6, 6)
-
-        def paint(p: QPainter, r: QRectF) -> None:
-            pen = QPen(QColor(255, 255, 255, 200), 2.4, Qt.PenStyle.DashLine if air else Qt.PenStyle.SolidLine)
-            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-            p.setPen(pen)
-            path = QPainterPath(points[0] - box.topLeft())
-            for pt in points[1:]:
-                path.lineTo(pt - box.topLeft())
-            p.drawPath(path)
-
-        item = Painted(box, paint)
-        item.setZValue(3)
-        item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.addItem(item)
+        self.add_route(points, dashed=bool(flight and flight.get("air")))
 
     def _draw_players(self, state: dict[str, Any]) -> None:
         colours = self.config.colours
