@@ -146,6 +146,17 @@ def test_host_a_lan_game_in_one_window_and_join_it_from_another(qtbot, window: M
             await asyncio.sleep(0.02)
         summaries = [v._finished for v in views]  # type: ignore[union-attr]
         assert summaries[0]["score"] == summaries[1]["score"]  # type: ignore[index]
+
+        # Rematch from both summary screens: a new match on both screens, seats swapped.
+        seats = (a.local_seats(), b.local_seats())
+        window.rematch()
+        friend.rematch()
+        await until(lambda: window.session is not a and friend.session is not b)
+        a2, b2 = window.session, friend.session
+        assert isinstance(a2, RemoteSession) and isinstance(b2, RemoteSession)
+        assert (a2.local_seats(), b2.local_seats()) == (seats[1], seats[0])
+        await until(lambda: window.match_view is not None and window.match_view.view_data is not None)
+        assert window.match_view.view_data["ply"] < 20  # type: ignore[union-attr]
         window.go_home()
         friend.go_home()
 
