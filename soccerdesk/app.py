@@ -35,6 +35,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if getattr(sys, "frozen", False):  # a PyInstaller build: let the bot process start from the executable
+        import multiprocessing
+
+        multiprocessing.freeze_support()
     args = _parser().parse_args(argv)
     if args.screenshot:
         game_id, path = args.screenshot

@@ -242,12 +242,16 @@ class LocalSession(MatchSession):
         self._chance_rng = random.Random(salt)
         self._bot_rngs = {seat: random.Random(f"{salt}:{seat}") for seat in (0, 1)}
         self._bot_pool = bot_pool
+        self._bot_factory = bot_factory
         bot_seats = [seat for seat, p in enumerate(players) if p.kind == "bot"]
         self._bots: dict[int, Bot | None] = {
             seat: None if bot_pool is not None else bot_factory(self._bot_name(seat), game.id) for seat in bot_seats
         }
         for seat in bot_seats if bot_pool is not None else ():
-            bot_pool.submit(bot_pool_module.warm_up, game.id, self._bot_name(seat))  # type: ignore[union-attr]
+            try:
+                bot_pool.submit(bot_pool_module.warm_up, game.id, self._bot_name(seat))  # type: ignore[union-attr]
+            except RuntimeError:
+                self._leave_bot_pool()
         self._executor: ThreadPoolExecutor | None = None
         self._generation = 0  # bumps on undo/close so a late bot answer is dropped
         self._thinking: set[int] = set()
@@ -258,7 +262,6 @@ class LocalSession(MatchSession):
         self._finished_sent = False
         self._writer: ThreadPoolExecutor | None = None  # autosaves, written in order off the UI thread
         self._hidden_choice: dict[int, bool] = {}  # state index -> a bot's options there were secret
-        self._bot_factory = bot_factory
         self._answers: list[tuple[int, int, Future[tuple[str, str]]]] = []
         # Bots think on a worker thread; their answers are picked up here, on the UI thread,
         # because emitting Qt signals from Python worker threads is not safe in every PySide6.
@@ -499,16 +502,18 @@ class LocalSession(MatchSession):
         self._thinking.add(seat)
         self.status.emit(f"{self.players[seat].name} is thinking…")
         generation, state, rng = self._generation, self.state, self._bot_rngs[seat]
-        future: Future[tuple[str, str]]
-        bot = self._bots[seat]
-        if bot is None:
-            assert self._bot_pool is not None
-            record = self.game.dump(state)
-            seed = rng.randrange(2**62)
-            future = self._bot_pool.submit(
-                bot_pool_module.think, self.game.id, record, seat, self._bot_name(seat), seed
-            )
-        else:
+        future: Future[tuple[str, str]] | None = None
+        if self._bot_pool is not None:
+            record, seed = self.game.dump(state), rng.randrange(2**62)
+            try:
+                future = self._bot_pool.submit(
+                    bot_pool_module.think, self.game.id, record, seat, self._bot_name(seat), seed
+                )
+            except RuntimeError:  # a broken or shut-down pool (BrokenProcessPool is one)
+                self._leave_bot_pool()
+        if future is None:
+            bot = self._bots[seat]
+            assert bot is not None
             if self._executor is None:
                 self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="soccerdesk-bot")
             future = self._executor.submit(_think, state, seat, bot, rng)
@@ -525,8 +530,20 @@ class LocalSession(MatchSession):
         for generation, seat, future in done:
             if future.cancelled():
                 continue
-            text, error = future.result()
+            try:
+                text, error = future.result()
+            except Exception as exc:  # the bot process died: this decision falls back, the next runs here
+                text, error = "", f"the bot process failed: {exc!r}"
+                self._leave_bot_pool()
             self._on_bot_decided(generation, seat, text, error)
+
+    def _leave_bot_pool(self) -> None:
+        """Think on a thread of this process from now on (the bot process is gone)."""
+        if self._bot_pool is None:
+            return
+        self._bot_pool = None
+        for seat in self._bots:
+            self._bots[seat] = self._bot_factory(self._bot_name(seat), self.game.id)
 
     def _on_bot_decided(self, generation: int, seat: int, text: str, error: str) -> None:
         if self._closed or generation != self._generation:

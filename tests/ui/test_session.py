@@ -97,3 +97,20 @@ def test_resume_from_a_record_and_refuse_a_corrupt_one(qtbot) -> None:
     assert resumed.state == first.state
     with pytest.raises(CorruptRecord):
         LocalSession(GAME, (HUMAN, BOT), record={**record, "actions": [[0, "nonsense"]]}, bot_factory=toy_bots)
+
+
+def test_a_broken_bot_process_falls_back_to_a_bot_in_this_process(qtbot) -> None:
+    """The match goes on when the bot process dies (or cannot be used at all)."""
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    class BrokenPool:
+        def submit(self, *args: object) -> Future:
+            raise BrokenProcessPool("the bot process died")
+
+    session = LocalSession(GAME, (HUMAN, BOT), seed=3, bot_factory=toy_bots, bot_pool=BrokenPool())  # type: ignore[arg-type]
+    session.start()
+    session.submit("show 2")
+    qtbot.waitUntil(lambda: 0 in session.state.current_players() or session.state.is_terminal(), timeout=3000)
+    assert session.state.ply == 3 and sum(session.state.score) == 1  # toss, our card, the bot's card
+    session.close()
