@@ -33,14 +33,13 @@ import asyncio
 import random
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from soccerdesk.bots import Bot, RandomBot, make_bot
 from soccerdesk.net.protocol import ProtocolError, encode
 from soccerdesk.rules import CHANCE, Game, RulesError, State, get_game
-from soccerdesk.rules.api import Event, sample_chance
+from soccerdesk.rules.api import RECORD_FORMAT, RECORD_VERSION, Event, sample_chance
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Join-code letters: no 0/O or 1/I/L to misread when a code is read out to a friend."""
@@ -64,6 +63,24 @@ def chance_rng(chance_seed: int, ply: int) -> random.Random:
     return random.Random((chance_seed << 24) ^ ply)
 
 
+class Store(Protocol):
+    """Where rooms are kept: :class:`server.store.RoomStore` implements this."""
+
+    def save_room(self, code: str, doc: dict[str, Any]) -> None: ...
+
+    def append_actions(self, code: str, match: int, first_ply: int, actions: list[tuple[int, str]]) -> None: ...
+
+    def drop_match(self, code: str, match: int) -> None: ...
+
+    def load_room(self, code: str) -> tuple[dict[str, Any], list[list[Any]]] | None: ...
+
+    def delete_room(self, code: str) -> None: ...
+
+    def has_room(self, code: str) -> bool: ...
+
+    def stale_rooms(self, older_than: float) -> list[str]: ...
+
+
 class Peer(Protocol):
     """One connection as a room sees it: the relay implements this."""
 
@@ -85,6 +102,8 @@ class Player:
 
 @dataclass(frozen=True, slots=True)
 class RoomSettings:
+    """What the host chose for the room (see the module docstring for what each does)."""
+
     spectators: bool = True
     turn_seconds: int | None = None
     abandon_seconds: int = 120
@@ -99,6 +118,8 @@ class RoomSettings:
 
 @dataclass
 class _Countdown:
+    """The abandonment countdown of an absent seat."""
+
     seat: int
     deadline: float  # loop time
     expired: bool = False
@@ -126,9 +147,7 @@ class Room:
         game: Game,
         options: dict[str, Any],
         settings: RoomSettings,
-        save: Callable[[Room], None],
-        append: Callable[[Room, int, list[tuple[int, str]]], None],
-        drop_match: Callable[[Room, int], None],
+        store: Store,
     ) -> None:
         self.code = code
         self.game = game
@@ -137,17 +156,15 @@ class Room:
         self.seats: list[Player | None] = [None, None]
         self.spectators: set[Peer] = set()
         self.match = 1
-        self.chance_seed = secrets.randbits(63)
-        self.state: State = game.new_match(seed=self.chance_seed & 0xFFFF, **options)
+        self.chance_seed = secrets.randbits(63)  # never leaves the relay: it decides the dice
+        self.state: State = game.new_match(seed=secrets.randbits(31), **options)
         self.log: list[tuple[int, Event]] = []  # (ply, event) of the current match
         self.result: dict[str, Any] | None = None
         self.rematch_offers: set[int] = set()
         self.chat: list[dict[str, Any]] = []
         self.started = False
         self.last_active = time.monotonic()
-        self._save = save
-        self._append = append
-        self._drop_match = drop_match
+        self.store = store
         self._deadlines: dict[int, float] = {}
         self._clock_handles: dict[int, asyncio.TimerHandle] = {}
         self._autoplay: set[int] = set()  # seats whose turn ran out: the bot finishes it
@@ -178,23 +195,24 @@ class Room:
             "started": self.started,
         }
 
+    def _save(self) -> None:
+        self.store.save_room(self.code, self.to_doc())
+
     @classmethod
     def from_doc(
         cls,
         doc: dict[str, Any],
         actions: list[list[Any]],
-        save: Callable[[Room], None],
-        append: Callable[[Room, int, list[tuple[int, str]]], None],
-        drop_match: Callable[[Room, int], None],
+        store: Store,
     ) -> Room:
         """Restore a room saved by :meth:`to_doc`; the match is replayed with the rules."""
         game = get_game(doc["game"])
-        room = cls(doc["code"], game, doc["options"], RoomSettings(**doc["settings"]), save, append, drop_match)
+        room = cls(doc["code"], game, doc["options"], RoomSettings(**doc["settings"]), store)
         room.match = doc["match"]
         room.chance_seed = doc["chance_seed"]
         record = {
-            "format": "soccerdesk-match",
-            "version": 1,
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
             "game": game.id,
             "seed": doc["record_seed"],
             "options": doc["options"],
@@ -256,7 +274,7 @@ class Room:
             seat = secrets.randbelow(2)
         player = Player(secrets.token_urlsafe(18), name or "Host", True, peer)
         self.seats[seat] = player
-        self._save(self)
+        self._save()
         self._welcome(peer, seat, player)
         return player
 
@@ -269,7 +287,7 @@ class Room:
         player = Player(secrets.token_urlsafe(18), name or "Guest", False, peer)
         self.seats[seat] = player
         self.started = True
-        self._save(self)
+        self._save()
         self._welcome(peer, seat, player)
         self._presence()
         self._advance([])
@@ -288,7 +306,7 @@ class Room:
         if old is not None and old is not peer:
             old.close("replaced", "this seat was resumed from another connection")
         player.bot = False
-        self._save(self)
+        self._save()
         self._welcome(peer, seat, player, match, seq)
         self._presence()
         self._after_change()
@@ -441,7 +459,7 @@ class Room:
                 self.log.extend((self.state.ply, ev) for ev in self.state.events)
             self._autoplay &= set(self.state.current_players())
         if applied:
-            self._append(self, first_ply, applied)
+            self.store.append_actions(self.code, self.match, first_ply, applied)
             self._send_update(self.log[log_start:], actor)
         if self.state.is_terminal() and self.result is None and self.started:
             winner = self.state.winner
@@ -480,7 +498,7 @@ class Room:
 
     def _finish(self, result: dict[str, Any]) -> None:
         self.result = result
-        self._save(self)
+        self._save()
         self._broadcast(encode("finished", result=result))
 
     # --- chat, rematch, claims, settings --------------------------------------------
@@ -493,7 +511,7 @@ class Room:
         assert player is not None
         line = {"seat": seat, "name": player.name, "text": text}
         self.chat = [*self.chat[-(CHAT_HISTORY - 1) :], line]
-        self._save(self)
+        self._save()
         self._broadcast(encode("chat", **line))
 
     def offer_rematch(self, peer: Peer) -> None:
@@ -503,18 +521,18 @@ class Room:
         if self.result is None:
             raise ProtocolError("not_now", "a rematch can be offered once the match is over")
         self.rematch_offers.add(seat)
-        self._save(self)
+        self._save()
         self._broadcast(encode("rematch", offered=sorted(self.rematch_offers)))
         if self.rematch_offers == {0, 1}:
             self._start_rematch()
 
     def _start_rematch(self) -> None:
         """Both players agreed: a new match with the seats swapped (rulings: alternate the first seat)."""
-        self._drop_match(self, self.match)
+        self.store.drop_match(self.code, self.match)
         self.match += 1
         self.seats.reverse()
         self.chance_seed = secrets.randbits(63)
-        self.state = self.game.new_match(seed=self.chance_seed & 0xFFFF, **self.options)
+        self.state = self.game.new_match(seed=secrets.randbits(31), **self.options)
         self.log = []
         self.result = None
         self.rematch_offers = set()
@@ -527,7 +545,7 @@ class Room:
         for player in self.seats:
             if player is not None:
                 player.bot = False
-        self._save(self)
+        self._save()
         for seat, player in enumerate(self.seats):
             if player is not None and player.peer is not None:
                 self._welcome(player.peer, seat, player, self.match, 0)
@@ -552,7 +570,7 @@ class Room:
         player = self.seats[absent]
         assert player is not None
         player.bot = True
-        self._save(self)
+        self._save()
         self._presence()
         self._advance([])
 
@@ -562,7 +580,7 @@ class Room:
         if player is None or not player.host:
             raise ProtocolError("not_host", "only the host may allow or refuse spectators")
         self.settings = RoomSettings(allow, self.settings.turn_seconds, self.settings.abandon_seconds)
-        self._save(self)
+        self._save()
         if not allow:
             for spectator in list(self.spectators):
                 spectator.close("no_spectators", "the host no longer allows spectators")
@@ -671,14 +689,13 @@ def _event_json(ply: int, event: Event) -> dict[str, Any]:
 
 @dataclass
 class Hall:
-    """Every room of one relay, in memory, backed by a store when one is given.
+    """Every room of one relay in memory, backed by a :class:`Store`.
 
-    ``store`` is any object with the methods of :class:`server.store.RoomStore`;
-    rooms not in memory are looked up there (after a restart, or after being unloaded
-    while idle).
+    Rooms not in memory are looked up in the store (after a restart, or after being
+    unloaded while idle).
     """
 
-    store: Any
+    store: Store
     max_rooms: int = 10_000
     rooms: dict[str, Room] = field(default_factory=dict)
 
@@ -695,7 +712,7 @@ class Hall:
         code = new_code()
         while code in self.rooms or self.store.has_room(code):
             code = new_code()
-        room = Room(code, game, resolved, settings, self._save, self._append, self._drop)
+        room = Room(code, game, resolved, settings, self.store)
         self.rooms[code] = room
         room.seat_host(peer, name, seat)
         return room
@@ -708,7 +725,7 @@ class Hall:
             if loaded is None:
                 raise ProtocolError("no_room", f"no room has the code {code!r}")
             doc, actions = loaded
-            room = Room.from_doc(doc, actions, self._save, self._append, self._drop)
+            room = Room.from_doc(doc, actions, self.store)
             self.rooms[code] = room
         if room.closed:
             raise ProtocolError("no_room", f"room {code} was closed")
@@ -729,14 +746,5 @@ class Hall:
             if code not in self.rooms:
                 self.store.delete_room(code)
 
-    def _save(self, room: Room) -> None:
-        self.store.save_room(room.code, room.to_doc())
 
-    def _append(self, room: Room, first_ply: int, actions: list[tuple[int, str]]) -> None:
-        self.store.append_actions(room.code, room.match, first_ply, actions)
-
-    def _drop(self, room: Room, match: int) -> None:
-        self.store.drop_match(room.code, match)
-
-
-__all__ = ["CODE_ALPHABET", "Hall", "Peer", "Player", "Room", "RoomSettings", "chance_rng", "new_code"]
+__all__ = ["CODE_ALPHABET", "Hall", "Peer", "Store", "Player", "Room", "RoomSettings", "chance_rng", "new_code"]
