@@ -53,6 +53,21 @@ def test_every_legal_action_is_playable_by_clicking_the_board(qtbot: Any, match_
     assert {"play", "shoot", "clear-in", "clear-out", "hold", "discard", "reply", "goal-kick", "throw-in"} <= verbs
 
 
+def test_hot_seat_board_draws_the_field_from_the_acting_seat(qtbot: Any, match_states: list[State]) -> None:
+    """Hot-seat shares one board (perspective 0); zones in action texts are in the actor's frame,
+    so the board turns to whoever acts and every action is still clickable."""
+    board = Board(BoardConfig(GAME, 0))
+    view = next(v for v in decisions(match_states) if v["seat"] == 1 and any(t.startswith("play ") for t in v["legal"]))
+    board.set_view(view)
+    for text in view["legal"]:
+        with qtbot.waitSignal(board.action_chosen) as blocker:
+            assert board.play(text)
+        assert blocker.args == [text]
+    # The ball is drawn in the zone the actor's own frame names.
+    ball = next(item for item in board.items() if item.toolTip().startswith("The ball"))
+    assert ball.pos() == board.zone_rect(view["state"]["ball_zone"][1]).topLeft()
+
+
 def test_a_card_highlights_the_zones_it_can_reach(qtbot: Any, match_states: list[State]) -> None:
     """Issue 6: legal zones are highlighted for the chosen card, and only those."""
     view = next(v for v in decisions(match_states) if any(t.startswith("play ") for t in v["legal"]))

@@ -143,11 +143,22 @@ class Board(ClickBoard):
         self.cards = load_cards()
         self._tips: dict[str, str] = {}
         self.last_roll: tuple[int, str] | None = None
+        self.viewer = 0 if config.perspective is None else config.perspective
         self.setSceneRect(QRectF(0, 0, PANEL.right() + 14, HAND_Y + CARD_H + 18))
 
     @property
     def me(self) -> int:
-        return 0 if self.config.perspective is None else self.config.perspective
+        """The seat whose frame the field is drawn in: the view's own seat (hot-seat: whoever
+        acts, since action texts name zones in the actor's frame), else the configured side."""
+        return self.viewer
+
+    def render(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:  # type: ignore[override]
+        seat = view.get("seat")
+        self.viewer = seat if seat in (0, 1) else (self.config.perspective or 0)
+        super().render(view, events)
+
+    def static_signature(self, view: dict[str, Any]) -> Any:
+        return self.viewer
 
     # --- geometry: absolute zone (seat 0's grid) <-> the viewer's frame -------------------
 
