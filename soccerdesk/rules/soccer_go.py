@@ -55,7 +55,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from soccerdesk.rules.api import (
@@ -468,10 +468,12 @@ class SoccerGoState(State):
     last: tuple[str, str, str, str] | None  # last reveal: kind, attacker text, defender text, result
 
     def _r(self, **changes: Any) -> SoccerGoState:
-        """A copy with ``changes``, keeping the match info (options) for the rest of ``_apply``."""
-        new = replace(self, **changes)
-        object.__setattr__(new, "_info", self.info)
-        return new
+        """A copy with ``changes``, keeping the match info (options) for the rest of ``_apply``.
+
+        Hand-written rather than ``dataclasses.replace``: it is the hot path of every apply,
+        and the values are known to be valid here.
+        """
+        return _copy_state(self, changes)
 
     # --- who is who ---------------------------------------------------------------------
 
@@ -1298,6 +1300,20 @@ class SoccerGoState(State):
         return f"{action} is not a legal action now (legal: {', '.join(map(str, self.legal_actions(seat)))})"
 
 
+def _state_copier() -> Any:
+    """Compile ``_copy_state(state, changes)``: one line per field, no loop, no ``getattr``."""
+    lines = ["def _copy_state(self, c):", "    new = _new(_cls)"]
+    for f in fields(SoccerGoState):
+        lines.append(f"    _set(new, {f.name!r}, c[{f.name!r}] if {f.name!r} in c else self.{f.name})")
+    lines += ["    _set(new, '_info', self._info)", "    return new"]
+    namespace: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "_cls": SoccerGoState}
+    exec("\n".join(lines), namespace)  # the source is built above from the dataclass fields only
+    return namespace["_copy_state"]
+
+
+_copy_state = _state_copier()
+
+
 def _counts(pile: Sequence[str]) -> list[tuple[Action, int]]:
     out: dict[str, int] = {}
     for card in pile:
@@ -1372,6 +1388,7 @@ class SoccerGoRules(Game):
             for side in (ATTACKING, DEFENDING)
         )
         self._parse_cache: dict[str, Action] = {}
+        self._attackers: dict[tuple[int, int, int], int] = {}
         SoccerGoState.game = self
 
     @staticmethod
@@ -1381,6 +1398,13 @@ class SoccerGoRules(Game):
 
     def attacker_of(self, first: int, turn: int, rounds: int) -> int:
         """Rulebook 9: the first half's order is reversed after half-time; extra time as the first half."""
+        key = (first, turn, rounds)
+        found = self._attackers.get(key)
+        if found is None:
+            found = self._attackers[key] = self._order(first, turn, rounds)
+        return found
+
+    def _order(self, first: int, turn: int, rounds: int) -> int:
         if first < 0:
             return 0
         regulation = 2 * rounds
