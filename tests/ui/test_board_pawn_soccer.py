@@ -236,3 +236,24 @@ def test_keyboard_preview_marks_the_whole_click_path(qtbot: Any, match_states: l
     gview.setFocus()
     qtbot.keyClick(gview, Qt.Key.Key_Escape)
     assert board.selection == ()
+
+
+def test_a_carded_pawn_is_placed_from_the_tray(qtbot: Any) -> None:
+    """After a goal, pawns keep their yellow cards (``place X yellow``): with both kinds left the
+    carded pawn is taken from the tray first, a plain click places a clean one."""
+    state = get_game(GAME).new_match(seed=3)
+    seat = state.current_players()[0]
+    view = state.view(seat)
+    squares = [t.split()[1] for t in view["legal"]]
+    view["legal"] = [f"place {sq}" for sq in squares] + [f"place {sq} yellow" for sq in squares]
+    view["state"]["to_place"][seat] = {"clean": 5, "yellow": 1}
+    board = board_for(qtbot, seat)
+    board.set_view(view)
+    with qtbot.waitSignal(board.action_chosen) as blocker:
+        board.click(("sq", squares[0]))
+    assert blocker.args == [f"place {squares[0]}"]
+    board.click(("tray", "yellow"))
+    assert ("sq", squares[1]) in board.targets
+    with qtbot.waitSignal(board.action_chosen) as blocker:
+        board.click(("sq", squares[1]))
+    assert blocker.args == [f"place {squares[1]} yellow"]
