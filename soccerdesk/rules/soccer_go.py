@@ -47,7 +47,7 @@ with a re-take, or null), ``retires_left`` (COUNTER ATTACK), ``retake_possible``
 pass may be re-taken by the defender), ``last`` (the last reveal: {"kind", "attacker"/
 "defender" texts, "result"} or null), ``shootout`` ([[bool per kick] per seat]),
 ``kicker`` (seat to shoot in the shootout or null), ``cards`` (catalogue: id -> {"name",
-"side", "text"}).
+"side", "text", "timing", "passes" ([first, last] or null), "blocks" (ids), "count"}).
 """
 
 from __future__ import annotations
@@ -1381,7 +1381,16 @@ class SoccerGoRules(Game):
                 order.extend([(side, seat)] * data.deal[side])
         self.deal_order: tuple[tuple[int, int], ...] = tuple(order)
         self.catalogue = {
-            c.id: {"name": c.name, "side": SIDE_NAMES[c.side], "text": c.text} for c in data.cards.values()
+            c.id: {
+                "name": c.name,
+                "side": SIDE_NAMES[c.side],
+                "text": c.text,
+                "timing": c.timing,
+                "passes": list(c.passes) if c.timing in ("passes", "matched-pass", "unmatched-pass") else None,
+                "blocks": sorted(c.blocks),
+                "count": c.count,
+            }
+            for c in data.cards.values()
         }
         self._initial_piles = tuple(
             tuple(sorted(c.id for c in data.cards.values() if c.side == side for _ in range(c.count)))
