@@ -9,9 +9,9 @@ teams change ends.
 
 Clicks (every text of ``view["legal"]``):
 
-* ``move A-B``: the player on A, then B; when the player has the ball
-  (``move A-B ball C``), a third click says where the ball ends: B again to carry it, A to
-  leave it, or a square on the way to drop it there;
+* ``move A-B``: the player on A, then B; when the move can take the ball along
+  (``move A-B ball C``), a third click says where the ball ends: B again to take it there,
+  the ball's own square to leave it, or a square on the way to drop it there;
 * ``path START LEGS``: the square where the ball ends (the goal itself for a shot that
   goes in); when two routes end there, then the square where the ball turns;
 * ``place SQ``, ``pick SQ``, ``to SQ``: the square;
@@ -202,7 +202,8 @@ class Board(ClickBoard):
                 if len(words) == 4:
                     paths[text] = (("sq", a), ("sq", b), ("sq", words[3]))
                 elif words[1] in ball_moves:
-                    paths[text] = (("sq", a), ("sq", b), ("sq", a))  # the ball stays where it was
+                    # Not taking the ball along: a click on the ball's own square leaves it there.
+                    paths[text] = (("sq", a), ("sq", b), ("sq", state["ball"]))
                 else:
                     paths[text] = (("sq", a), ("sq", b))
             elif verb == "path":
@@ -262,7 +263,8 @@ class Board(ClickBoard):
         if phase == "moving" and len(selection) == 1:
             return f"Player on {selection[0][1]}: click a highlighted square ({self.view_data['state']['points']} point(s) left)."
         if phase == "moving" and len(selection) == 2:
-            return f"Where does the ball end? Click {selection[1][1]} again to carry it, {selection[0][1]} to leave it, or a square on the way."
+            ball = self.view_data["state"]["ball"]
+            return f"Where does the ball end? Click {selection[1][1]} again to take it there, {ball} to leave it, or a square on the way."
         if phase == "kick-path":
             return "Two routes end there: click the square where the ball turns."
         return ""
