@@ -169,9 +169,13 @@ class Actions:
                     self.steps[(sq, end)] = self._intern(
                         Step(sq, end, -1, f"move {board.names[sq]}-{board.names[end]}")
                     )
-        # step_rays[sq][d][k - 1]: the plain move of k squares from sq in direction d.
-        self.step_rays = tuple(
-            tuple(tuple(self.steps[(sq, end)] for end in ray[:6]) for ray in board.rays[sq]) for sq in range(board.size)
+        # line_moves[sq][d][k - 1]: (k, d, end square, plain move) for k squares from sq in direction d.
+        self.line_moves = tuple(
+            tuple(
+                tuple((k, d, end, self.steps[(sq, end)]) for k, end in enumerate(ray[:6], 1))
+                for d, ray in enumerate(board.rays[sq])
+            )
+            for sq in range(board.size)
         )
 
     def _intern(self, action: _A) -> _A:

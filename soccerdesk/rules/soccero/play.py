@@ -386,6 +386,25 @@ def doubtful_squares(s: S, p: int) -> frozenset[int]:
 Reach = list[tuple[int, int, int, Step]]
 """(squares, direction, end, the plain move) of each straight move of one player."""
 
+Entry = tuple[int, Reach, int, dict[int, Any]]
+"""A movable player, his moves within the die, their lengths as bits, a cache of lists made from them."""
+
+
+def bits_of(s: S, squares: Any) -> int:
+    """The squares of a set (or the keys of a dict) as one bit mask; cached per state and set."""
+    cache = s._shape
+    if cache is None:
+        cache = {}
+        object.__setattr__(s, "_shape", cache)
+    key = ("bits", id(squares))
+    found = cache.get(key)
+    if found is None:
+        found = 0
+        for sq in squares:
+            found |= 1 << sq
+        cache[key] = found
+    return found
+
 
 def player_reach(s: S, p: int, occ: dict[int, int], limit: int, only_empty: bool) -> tuple[Reach, int]:
     """Every straight move of ``p`` of at most ``limit`` squares, and the bit mask of their lengths.
@@ -396,25 +415,37 @@ def player_reach(s: S, p: int, occ: dict[int, int], limit: int, only_empty: bool
     """
     start = s.pos[p]
     team = team_of(p)
-    holder = s.holder
-    steal = -1
-    if not only_empty and holder >= 0 and team_of(holder) != team and s.pos[holder] != shared_square(s):
-        steal = s.pos[holder]
-    doubt = frozenset() if s.cfg.extended else doubtful_squares(s, p)
-    step_rays = s.game.actions.step_rays[start]  # type: ignore[attr-defined]
+    steal = -1 if only_empty else steal_square(s, team)
+    doubt = None if s.cfg.extended else doubtful_squares(s, p)
+    doubt_bits = 0 if doubt is None else bits_of(s, doubt)
+    taken = bits_of(s, occ)
+    line_moves = s.game.actions.line_moves[start]  # type: ignore[attr-defined]
+    ray_bits = s.board.ray_bits[start]
     out: Reach = []
     mask = 0
     for d, ray in enumerate(s.board.rays[start]):
-        steps = step_rays[d]
-        for k, sq in enumerate(ray[:limit], 1):
-            if sq in occ:
-                if sq == steal and (sq not in doubt or restriction_ok(s, p, sq)):
-                    out.append((k, d, sq, steps[k - 1]))
-                    mask |= 1 << k
-                break
-            if sq not in doubt or restriction_ok(s, p, sq):
-                out.append((k, d, sq, steps[k - 1]))
-                mask |= 1 << k
+        prefix = ray_bits[d]
+        top = limit if limit < len(ray) else len(ray)
+        # The free run: squares up to the first player (or the limit).
+        if not taken & prefix[top]:
+            free = top
+        else:
+            free = 0
+            while ray[free] not in occ:
+                free += 1
+        moves = line_moves[d]
+        if not doubt_bits & prefix[free]:
+            out.extend(moves[:free])
+            mask |= (1 << (free + 1)) - 2
+        else:
+            for m in moves[:free]:
+                if m[2] not in doubt or restriction_ok(s, p, m[2]):  # type: ignore[operator]
+                    out.append(m)
+                    mask |= 1 << m[0]
+        if free < top and ray[free] == steal:
+            if doubt is None or steal not in doubt or restriction_ok(s, p, steal):
+                out.append(moves[free])
+                mask |= 1 << (free + 1)
     return out, mask
 
 
@@ -430,7 +461,7 @@ def _subset_add(reach: int, mask: int, cap: int) -> int:
     return out & cap
 
 
-def movement_plan(s: S, limit: int) -> tuple[list[tuple[int, Reach]], list[int]]:
+def movement_plan(s: S, limit: int) -> tuple[list[Entry], list[int]]:
     """Each movable player's moves, and per player the totals the *others* can make.
 
     RULINGS Soccero 3: a move is legal only if the rest of the die can still be used
@@ -455,28 +486,38 @@ def steal_square(s: S, team: int) -> int:
     return -1
 
 
-def _movement_plan(s: S, limit: int) -> tuple[list[tuple[int, Reach]], list[int]]:
+def _movement_plan(s: S, limit: int) -> tuple[list[Entry], list[int]]:
     occ = s.occupancy()
     moved = s.moved
     forced = s.forced if s.forced >= 0 and team_of(s.forced) == s.team and not moved >> s.forced & 1 else NOBODY
     entries = []
     masks = []
-    reuse = _reusable_reach(s, limit)
-    reach: dict[int, tuple[Reach, int]] = {}
+    reuse = _reusable_reach(s)
+    reach: dict[int, tuple[Reach, int, dict[int, Any]]] = {}
+    full = (1 << (limit + 1)) - 1
     for p in team_players(s.team):
         if moved >> p & 1 or s.pos[p] < 0:
             continue
-        found = reuse(p) if reuse is not None and p != forced else None
+        found: tuple[Reach, int, dict[int, Any]] | None = reuse(p) if reuse is not None and p != forced else None
         if found is None:
-            found = player_reach(s, p, occ, limit, only_empty=p == forced)
-        reach[p] = found
-        moves, mask = found
+            moves, mask = player_reach(s, p, occ, MAX_STEP, only_empty=p == forced)
+            found = (moves, mask, {})
+        if p != forced:
+            reach[p] = found
+        moves, mask, shorter = found
+        if limit < MAX_STEP and mask > full:
+            cut = shorter.get(limit)
+            if cut is None:  # the same moves cut to the die's limit, kept with them
+                cut = shorter[limit] = [m for m in moves if m[0] <= limit]
+            moves = cut
+            mask &= full
         if moves:
-            entries.append((p, moves))
+            entries.append((p, moves, mask, shorter))
             masks.append(mask)
-    s._plan[("reach", limit)] = reach  # type: ignore[index]
-    s._plan.pop("hint", None)  # type: ignore[union-attr]  # keep no chain of old states
-    cap = (1 << (limit + 1)) - 1
+    memo = dict(s._memo) if s._memo else {}
+    memo[s.team] = (s.pos, steal_square(s, s.team), _restriction_key(s), reach)
+    object.__setattr__(s, "_memo", memo)
+    cap = full
     n = len(entries)
     prefix = [1] * (n + 1)
     for i in range(n):
@@ -497,7 +538,7 @@ def _movement_plan(s: S, limit: int) -> tuple[list[tuple[int, Reach]], list[int]
         others.append(out & cap)
     if forced >= 0:
         # The forced player moves first (rulebook "Stealing the Ball"): only his moves now.
-        idx = [i for i, (p, _) in enumerate(entries) if p == forced]
+        idx = [i for i, e in enumerate(entries) if e[0] == forced]
         if idx:
             i = idx[0]
             return [entries[i]], [others[i]]
@@ -513,51 +554,52 @@ def _usable_lengths(other: int, points: int) -> int:
     return ok
 
 
-def _reusable_reach(s: S, limit: int) -> Any:
-    """A lookup of team-mates' moves computed one move ago that this move cannot have changed.
+MAX_STEP = 6
+"""The most squares one player can move: a die's top face."""
 
-    Within a turn one player moves at a time: a team-mate's straight lines change only if
-    they pass the mover's old or new square (or the square of a possible steal), and in the
-    basic rules only if the position-restriction squares changed too.
+
+def _restriction_key(s: S) -> Any:
+    """What the basic rules' restriction checks of the turn team depend on (None: nothing)."""
+    if s.cfg.extended:
+        return None
+    return (team_shape(s, s.team)[1], crowded_squares(s, s.team))
+
+
+def _reusable_reach(s: S) -> Any:
+    """A lookup of players' moves worked out in an earlier position that nothing has changed since.
+
+    A player's straight lines change only where a square within six of him along a line
+    changed hands (a player came or went, a steal became possible or not), and in the basic
+    rules only if the restriction data of his team is the same. Speed only: the answer is
+    the one :func:`player_reach` would give.
     """
-    hint = s._plan.get("hint") if s._plan else None
-    if hint is None:
+    memo = s._memo.get(s.team) if s._memo else None
+    if memo is None:
         return None
-    old, changed, old_limit = hint
-    if limit > old_limit:
+    pos_then, steal_then, key_then, previous = memo
+    if key_then != _restriction_key(s):
         return None
-    previous = old._plan.get(("reach", old_limit)) if old._plan else None
-    if previous is None:
-        return None
-    team = s.team
-    steal_now, steal_then = steal_square(s, team), steal_square(old, team)
+    steal_now = steal_square(s, s.team)
+    pos_now = s.pos
+    changed = set(pos_then).symmetric_difference(pos_now)
+    changed.discard(-1)
     if steal_now != steal_then:
-        changed = (*changed, steal_now, steal_then)
+        changed.update((steal_now, steal_then))
+        changed.discard(-1)
     xs, ys = s.board.xs, s.board.ys
-    if not s.cfg.extended:
-        # Restriction checks must give the same answers: no penalty-area count changed and
-        # no row or column is near its limit, before or after.
-        area = s.board.penalty_area_of
-        if area[changed[0]] >= 0 or area[changed[1]] >= 0 or crowded_squares(s, team) or crowded_squares(old, team):
-            return None
+    near = [(xs[a], ys[a]) for a in changed]
 
-    def reuse(p: int) -> tuple[Reach, int] | None:
+    def reuse(p: int) -> tuple[Reach, int, dict[int, Any]] | None:
         found = previous.get(p)
-        if found is None or p == old.forced:
+        if found is None or pos_then[p] != pos_now[p]:
             return None
-        q = s.pos[p]
+        q = pos_now[p]
         qx, qy = xs[q], ys[q]
-        for a in changed:
-            if a < 0:
-                continue
-            dx, dy = abs(xs[a] - qx), abs(ys[a] - qy)
-            if (dx == 0 or dy == 0 or dx == dy) and max(dx, dy) <= old_limit:
+        for ax, ay in near:
+            dx, dy = abs(ax - qx), abs(ay - qy)
+            if (dx == 0 or dy == 0 or dx == dy) and max(dx, dy) <= MAX_STEP:
                 return None
-        moves, mask = found
-        if limit < old_limit:
-            moves = [m for m in moves if m[0] <= limit]
-            mask &= (1 << (limit + 1)) - 1
-        return moves, mask
+        return found
 
     return reuse
 
@@ -568,9 +610,14 @@ def movement_target(s: S, points: int) -> int:
     if not entries:
         return 0
     total = 1
-    for (_, moves), other in zip(entries, others, strict=True):
-        for k in {m[0] for m in moves}:
-            total |= other << k
+    for (_, _, lengths, _), other in zip(entries, others, strict=True):
+        k = 1
+        lengths >>= 1
+        while lengths:
+            if lengths & 1:
+                total |= other << k
+            lengths >>= 1
+            k += 1
     total &= (1 << (points + 1)) - 1
     if total >> points & 1:
         return points
@@ -585,11 +632,17 @@ def movement_steps(s: S) -> list[Step]:
     holder, red, ball = s.holder, s.red, s.ball
     rays = s.board.rays
     out: list[Step] = []
-    for (p, moves), other in zip(entries, others, strict=True):
+    for (p, moves, lengths, store), other in zip(entries, others, strict=True):
         ok = _usable_lengths(other, points)
         start = s.pos[p]
         if p != holder and (holder >= 0 or ball < 0 or s.board.distance(start, ball) > points):
-            out.extend([m[3] for m in moves if ok >> m[0] & 1])
+            if ok & lengths == lengths:  # every move keeps the die usable: the list is kept
+                plain = store.get(-points)
+                if plain is None:
+                    plain = store[-points] = [m[3] for m in moves]
+                out.extend(plain)
+            else:
+                out.extend([m[3] for m in moves if ok >> m[0] & 1])
             continue
         for k, d, end, step in moves:
             if not ok >> k & 1:
@@ -638,7 +691,6 @@ def mover_of(s: S, start: int) -> int:
 
 
 def apply_step(s: S, step: Step, events: list[Event]) -> S:
-    old = s
     b = s.board
     p = mover_of(s, step.start)
     occ = s.occupancy()
@@ -704,8 +756,6 @@ def apply_step(s: S, step: Step, events: list[Event]) -> S:
         if sanction is not None:
             return end_turn(s, events, sanction)
     if s.points > 0:
-        # One move ago's lines, for the team-mates this move did not touch (speed only).
-        object.__setattr__(s, "_plan", {"hint": (old, (step.start, step.end), old.points)})
         target = movement_target(s, s.points)
         if target == s.points:
             return s

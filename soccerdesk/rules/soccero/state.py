@@ -82,6 +82,9 @@ class SocceroState(State):
     banned: int = NOBODY  # extended: the set-piece taker who may not touch the ball yet
     offside: int = 0  # extended: bit per player in an offside position at the last kick
     back_pass: int = NOBODY  # extended: a goalkeeper who got the ball kicked to him by a team-mate
+    # Speed only, never part of the position: moves worked out earlier, carried to the next
+    # states (with the positions they hold for) so unchanged players need no new work.
+    _memo: dict[int, Any] | None = field(default=None, compare=False, repr=False)
     _occ: dict[int, int] | None = field(default=None, init=False, compare=False, repr=False)
     _shape: dict[Any, Any] | None = field(default=None, init=False, compare=False, repr=False)
     _plan: dict[Any, Any] | None = field(default=None, init=False, compare=False, repr=False)
