@@ -13,8 +13,12 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from soccerdesk import __version__
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
 from soccerdesk.rules import GAMES
 
 
@@ -68,10 +72,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_app(args.data_dir)
 
 
-def _application():  # type: ignore[no-untyped-def]
+def _application() -> QApplication:
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("soccerdesk")
     app.setOrganizationName("soccerdesk")
     app.setApplicationVersion(__version__)

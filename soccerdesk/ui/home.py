@@ -193,7 +193,7 @@ class HomeScreen(QWidget):
         grid = QGridLayout()
         for index, game_id in enumerate(GAMES):
             card = GameCard(game_id)
-            card.toggled.connect(lambda on, gid=game_id: on and self.select_game(gid))
+            card.toggled.connect(lambda on, gid=game_id: self._card_toggled(gid, on))
             self.cards[game_id] = card
             grid.addWidget(card, index // 2, index % 2)
         left.addLayout(grid, 1)
@@ -339,6 +339,10 @@ class HomeScreen(QWidget):
             if card.isChecked():
                 return game_id
         return None
+
+    def _card_toggled(self, game_id: str, on: bool) -> None:
+        if on:
+            self.select_game(game_id)
 
     def select_game(self, game_id: str) -> None:
         if not self.cards[game_id].isChecked():

@@ -77,7 +77,7 @@ class ReplayViewer(QWidget):
         self.log = QListWidget()
         self.log.setObjectName("replay-log")
         self.log.setWordWrap(True)
-        self.log.currentRowChanged.connect(lambda row: row >= 0 and self.slider.setValue(row + 1))
+        self.log.currentRowChanged.connect(self._log_row_chosen)
 
         self._timer = QTimer(self)
         self._timer.setInterval(700)
@@ -124,9 +124,8 @@ class ReplayViewer(QWidget):
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
         """Left / Right step, Home / End jump, Space plays or pauses."""
         key = event.key()
-        steps = {Qt.Key.Key_Left: self.index - 1, Qt.Key.Key_Right: self.index + 1}
-        if key in steps:
-            self.show_step(steps[key])
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+            self.show_step(self.index + (1 if key == Qt.Key.Key_Right else -1))
         elif key in (Qt.Key.Key_Home, Qt.Key.Key_End):
             self.show_step(0 if key == Qt.Key.Key_Home else len(self.states) - 1)
         elif key == Qt.Key.Key_Space:
@@ -135,6 +134,10 @@ class ReplayViewer(QWidget):
             super().keyPressEvent(event)
             return
         event.accept()
+
+    def _log_row_chosen(self, row: int) -> None:
+        if row >= 0:
+            self.slider.setValue(row + 1)  # log row k is the action that made state k + 1
 
     def set_seat(self, seat: int) -> None:
         self.seat = seat

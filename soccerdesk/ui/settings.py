@@ -83,7 +83,7 @@ class AppSettings:
             return value in (True, "true", "1", 1)
         if isinstance(default, int) and not isinstance(default, bool):
             try:
-                return int(value)
+                return int(str(value))
             except (TypeError, ValueError):
                 return default
         return value if value is not None else default
