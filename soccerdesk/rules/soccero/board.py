@@ -127,7 +127,8 @@ class Board:
         self.rays: tuple[tuple[tuple[int, ...], ...], ...] = tuple(rays)
         # ray_bits[sq][d][k]: bit mask of the first k squares of rays[sq][d] (fast "any player there?").
         self.ray_bits = tuple(
-            tuple(tuple(sum(1 << q for q in line[:k]) for k in range(len(line) + 1)) for line in per_dir) for per_dir in rays
+            tuple(tuple(sum(1 << q for q in line[:k]) for k in range(len(line) + 1)) for line in per_dir)
+            for per_dir in rays
         )
         self.exits: tuple[tuple[Exit, ...], ...] = tuple(exits)
         self.neighbours = tuple(tuple(r[0] for r in rays[sq] if r) for sq in range(self.size))

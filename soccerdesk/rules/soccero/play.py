@@ -442,10 +442,9 @@ def player_reach(s: S, p: int, occ: dict[int, int], limit: int, only_empty: bool
                 if m[2] not in doubt or restriction_ok(s, p, m[2]):  # type: ignore[operator]
                     out.append(m)
                     mask |= 1 << m[0]
-        if free < top and ray[free] == steal:
-            if doubt is None or steal not in doubt or restriction_ok(s, p, steal):
-                out.append(moves[free])
-                mask |= 1 << (free + 1)
+        if free < top and ray[free] == steal and (doubt is None or steal not in doubt or restriction_ok(s, p, steal)):
+            out.append(moves[free])
+            mask |= 1 << (free + 1)
     return out, mask
 
 
