@@ -144,6 +144,8 @@ class Board(ClickBoard):
         self._tips: dict[str, str] = {}
         self.last_roll: tuple[int, str] | None = None
         self.viewer = 0 if config.perspective is None else config.perspective
+        self._ball_before: int | None = None
+        self._ball_now: int | None = None
         self.setSceneRect(QRectF(0, 0, PANEL.right() + 14, HAND_Y + CARD_H + 18))
 
     @property
@@ -293,6 +295,10 @@ class Board(ClickBoard):
         for event in events or []:
             if event.get("kind") == "roll" and "roll" in event.get("data", {}):
                 self.last_roll = (int(event["data"]["roll"]), str(event["data"].get("chart", "")))
+        ball = view.get("state", {}).get("ball")
+        if ball != self._ball_now:
+            # Remember where the ball came from, to trace its last move on the field.
+            self._ball_before, self._ball_now = self._ball_now, ball
         super().set_view(view, events)
 
     def draw_static(self, view: dict[str, Any]) -> None:
@@ -300,6 +306,10 @@ class Board(ClickBoard):
 
     def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         state = view["state"]
+        before = self._ball_before
+        if before is not None and self._ball_now == state["ball"]:
+            names = [self.zone_name(*self.own(zone)) for zone in (before, state["ball"])]
+            self.add_route([self.zone_rect(name).center() + QPointF(0, 4) for name in names], end_dot=False, alpha=90)
         self._draw_ball(state)
         self._draw_hand(view)
         self._draw_panel(view)

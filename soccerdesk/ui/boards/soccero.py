@@ -653,9 +653,11 @@ class Board(ClickBoard):
 
             self.addItem(Painted(r, paint))
             y += 46
-        self.add_text(
-            QPointF(x + 12, y), f"Turn {min(played // 2 + 1, per_half)} of {per_half} each this half", 8.5, MUTED_TEXT
-        )
+        timer = state.get("turn_timer") or 0
+        turn_text = f"Turn {min(played // 2 + 1, per_half)} of {per_half} each this half"
+        if timer:
+            turn_text += f" · ⏳ {timer} s a turn"  # Rulings, Soccero 1: the optional hourglass
+        self.add_text(QPointF(x + 12, y), turn_text, 8.5, MUTED_TEXT)
         y += 22
         y = self._draw_dice(QRectF(x + 10, y, w - 20, 74), state) + 8
         setpiece = state.get("setpiece")
