@@ -688,7 +688,7 @@ class SoccerGoState(State):
         phase = self.phase
         timing = card.timing
         if timing == "reply":
-            return phase == BLOCK and self.named[1] in card.blocks  # type: ignore[index]
+            return phase == BLOCK and self._answers(card, self.named)  # type: ignore[arg-type]
         if timing == "passes":
             if phase != PASS:
                 return False
@@ -716,6 +716,19 @@ class SoccerGoState(State):
         if timing == "shot":
             return phase == SHOT and self.narrowed is None
         return False
+
+    def _answers(self, block: PowerCard, named: tuple[int, str, str | None, int]) -> bool:
+        """Whether ``block`` answers the ``named`` card (option ``joker_blocks`` for a JOKER)."""
+        _, card_id, copied, _ = named
+        if copied is None:
+            return card_id in block.blocks
+        mode = self.options["joker_blocks"]
+        # Rulings, Soccer-Go 6-7: the card named is the JOKER; "copied"/"either" are variants.
+        if mode == "joker":
+            return card_id in block.blocks
+        if mode == "copied":
+            return copied in block.blocks
+        return card_id in block.blocks or copied in block.blocks
 
     def _effect_possible(self, effect: str) -> bool:
         """A pass-window card that would leave the next pass without legal choices is not playable."""
@@ -970,7 +983,7 @@ class SoccerGoState(State):
         if effect != "pass-retake" or card.side == ATTACKING:
             nxt = nxt._r(retake=None)
         blocker = 1 - seat
-        blockable = any(play.card in c.blocks for c in cards.values())
+        blockable = any(self._answers(c, named) for c in cards.values() if c.timing == "reply")
         if blockable and self.side_count(blocker, 1 - card.side):
             return nxt._r(phase=BLOCK, named=named)
         return nxt._r(named=named)._take_effect(events)
@@ -1374,6 +1387,13 @@ class SoccerGoRules(Game):
                 "Play a round of extra time when level (otherwise straight to penalties).",
             ),
             Option("power_cards", True, "Power cards", "Deal and use the attacking and defending power cards."),
+            Option(
+                "joker_blocks",
+                "joker",
+                "BLOCK against a JOKER",
+                "Which BLOCK answers a JOKER: the one naming Joker, the one naming the copied card, or either.",
+                choices=("joker", "copied", "either"),
+            ),
         )
         order: list[tuple[int, int]] = []
         for side in (ATTACKING, DEFENDING):

@@ -31,7 +31,7 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
         },
     ],
     "soccero": [{}, {"extended": True}],
-    "soccer-go": [{}],
+    "soccer-go": [{}, {"rounds": 1, "joker_blocks": "either"}],
 }
 
 CASES = [pytest.param(g, opts, id=g + "".join(f"-{k}={v}" for k, v in opts.items())) for g in GAMES for opts in VARIANTS[g]]

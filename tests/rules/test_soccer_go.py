@@ -460,6 +460,16 @@ def test_defending_block_three_cancels_a_joker() -> None:
     assert s.mods == 0
 
 
+def test_joker_blocks_option_lets_the_copied_cards_block_answer() -> None:
+    """Variant ``joker_blocks``: the BLOCK naming the copied card (or either) answers a JOKER."""
+    for mode, answering in (("copied", "def-block-2"), ("either", "def-block-2"), ("joker", None)):
+        s = kick_off(att0=("att-joker", "shoot"), def1=("def-block-2", "def-bogey"), joker_blocks=mode)
+        s = arrange(s, discards=(("dribble",), ()))
+        s = act(s, 0, "play att-joker as dribble")
+        # The window opens either way (the defender holds defending cards); only the legal answers differ.
+        assert texts(s, 1) == ([f"play {answering}"] if answering else []) + ["no card"]
+
+
 def test_bogey_does_nothing() -> None:
     """BOGEY: no action (it only leaves the hand)."""
     s = kick_off()
