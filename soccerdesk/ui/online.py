@@ -64,9 +64,28 @@ LAN_PORT = 8765
 CLOCK_CHOICES = (("No clock", None), ("30 s a turn", 30), ("60 s a turn", 60), ("2 min a turn", 120))
 
 
-def _spawn(coro: Coroutine[Any, Any, Any], tasks: set[asyncio.Task[Any]]) -> asyncio.Task[Any]:
-    """Run ``coro`` on the app's loop, keeping a reference until it is done."""
-    task = asyncio.ensure_future(coro)
+def _right(button: QPushButton) -> QWidget:
+    """A row holding ``button`` at its right end."""
+    row = QWidget()
+    box = QHBoxLayout(row)
+    box.setContentsMargins(0, 0, 0, 0)
+    box.addStretch(1)
+    box.addWidget(button)
+    return row
+
+
+def _spawn(coro: Coroutine[Any, Any, Any], tasks: set[asyncio.Task[Any]]) -> asyncio.Task[Any] | None:
+    """Run ``coro`` on the app's loop, keeping a reference until it is done.
+
+    Without a running loop (the app is quitting) nothing is run: sockets close with the
+    process, and the relay treats that as a dropped connection.
+    """
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        coro.close()
+        return None
+    task = loop.create_task(coro)
     tasks.add(task)
     task.add_done_callback(tasks.discard)
     return task
@@ -126,8 +145,10 @@ class RemoteSession(MatchSession):
         *,
         hosted: HostedGame | None = None,
         on_rematch: Callable[[RemoteSession], None] | None = None,
+        events: list[dict[str, Any]] | None = None,
         parent: QObject | None = None,
     ) -> None:
+        """``events``: what the client was told before this session existed (the log's start)."""
         super().__init__(game, parent)
         self.client = client
         self.hosted = hosted
@@ -135,7 +156,7 @@ class RemoteSession(MatchSession):
         self.match = client.match
         self._seat = client.seat
         self._names = self._read_names()
-        self._pending: list[dict[str, Any]] = []
+        self._pending: list[dict[str, Any]] = list(events or [])
         self._started = False
         self._closed = False
         self._handed_over = False
@@ -413,6 +434,7 @@ class OnlineDialog(QDialog):
         self.browser: LanBrowser | None = None
         self.session: RemoteSession | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._early_events: list[dict[str, Any]] = []  # for the session's log
         self._handed = False
         self.setWindowTitle({"host": "Host a LAN game", "join": "Join a game", "online": "Play online"}[kind])
         self.setObjectName(f"online-{kind}")
@@ -451,10 +473,17 @@ class OnlineDialog(QDialog):
     # --- pages --------------------------------------------------------------------------
 
     def _build_form(self) -> QWidget:
+        """The form of this dialog's kind: host; join (LAN list or address); online (create or join)."""
         page = QWidget()
         form = QFormLayout(page)
+        if self.kind == "online":
+            self.url_edit = QLineEdit(str(self.settings.get("online/relay_url", DEFAULT_RELAY_URL)))
+            self.url_edit.setObjectName("online-url")
+            form.addRow("Relay", self.url_edit)
         form.addRow("Your name", self.name_edit)
         if self.kind in ("host", "online"):
+            if self.kind == "online":
+                form.addRow(QLabel("<b>Start a new room</b>"))
             form.addRow("Game", self.game_combo)
             holder = QWidget()
             holder.setLayout(self.options_holder)
@@ -479,13 +508,16 @@ class OnlineDialog(QDialog):
             self.go_button = QPushButton("Host")
             self.go_button.clicked.connect(lambda: _spawn(self._host(), self._tasks))
         if self.kind == "online":
-            self.url_edit = QLineEdit(str(self.settings.get("online/relay_url", DEFAULT_RELAY_URL)))
-            self.url_edit.setObjectName("online-url")
-            form.insertRow(0, "Relay", self.url_edit)
             self.go_button = QPushButton("Create a room")
             self.go_button.clicked.connect(lambda: _spawn(self._create_online(), self._tasks))
+            form.addRow(_right(self.go_button))
+        if self.kind in ("host", "online"):
+            self.go_button.setObjectName("online-go")
+            self.go_button.setDefault(True)
         if self.kind in ("join", "online"):
-            if self.kind == "join":
+            if self.kind == "online":
+                form.addRow(QLabel("<b>Or join a friend's room</b>"))
+            else:
                 self.lan_list = QListWidget()
                 self.lan_list.setObjectName("online-lan-games")
                 self.lan_list.itemDoubleClicked.connect(lambda _item: self._join_clicked())
@@ -506,22 +538,18 @@ class OnlineDialog(QDialog):
             self.join_button = QPushButton("Join")
             self.join_button.setObjectName("online-join")
             self.join_button.clicked.connect(self._join_clicked)
-            last = self.settings.get("online/last", "")
-            self.resume_button = QPushButton("Resume my last match")
-            self.resume_button.setObjectName("online-resume")
-            self.resume_button.setVisible(bool(last))
-            self.resume_button.clicked.connect(lambda: _spawn(self._resume_last(), self._tasks))
+            form.addRow(_right(self.join_button))
         buttons = QHBoxLayout()
         cancel = QPushButton("Cancel")
         cancel.clicked.connect(self.reject)
         buttons.addWidget(cancel)
         buttons.addStretch(1)
-        if self.kind in ("join", "online"):
+        if self.kind in ("join", "online") and self.settings.get("online/last", ""):
+            self.resume_button = QPushButton("Resume my last match")
+            self.resume_button.setObjectName("online-resume")
+            self.resume_button.clicked.connect(lambda: _spawn(self._resume_last(), self._tasks))
             buttons.addWidget(self.resume_button)
-            buttons.addWidget(self.join_button)
-        if self.kind in ("host", "online"):
-            self.go_button.setObjectName("online-go")
-            self.go_button.setDefault(True)
+        if self.kind == "host":
             buttons.addWidget(self.go_button)
         form.addRow(buttons)
         return page
@@ -689,6 +717,10 @@ class OnlineDialog(QDialog):
         client = self.client
         if client is None or self._handed:
             return
+        if msg["type"] == "snapshot":
+            self._early_events = list(msg["events"])
+        elif msg["type"] == "update":
+            self._early_events.extend(msg["events"])
         if msg["type"] in ("presence", "snapshot"):
             self._show_players()
             if client.host and all(p["name"] for p in client.players):
@@ -740,7 +772,7 @@ class OnlineDialog(QDialog):
         if client is None or self._handed or client.game is None:
             return
         self._handed = True
-        self.session = RemoteSession(get_game(client.game), client, hosted=self.hosted)
+        self.session = RemoteSession(get_game(client.game), client, hosted=self.hosted, events=self._early_events)
         self.hosted = None  # the session owns it now
         self.session_ready.emit(self.session)
         self.accept()

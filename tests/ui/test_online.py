@@ -124,6 +124,8 @@ def test_host_a_lan_game_in_one_window_and_join_it_from_another(qtbot, window: M
         assert {a.local_seats(), b.local_seats()} == {(0,), (1,)}
         await until(lambda: a.player_names() == b.player_names() and "Bob" in a.player_names())
         assert set(a.player_names()) == {"Alice", "Bob"}
+        # The joiner's log starts with what happened before its screen opened (the deal).
+        await until(lambda: friend.match_view is not None and friend.match_view.log.toPlainText().strip() != "")
 
         # The friend's connection drops: the app says so and reconnects by itself.
         b.status.connect(statuses.append)
