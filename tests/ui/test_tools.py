@@ -13,9 +13,10 @@ from PySide6.QtGui import QImage, QTextDocument
 from PySide6.QtWidgets import QSpinBox
 
 from soccerdesk.rules import GAMES, get_game
-from soccerdesk.ui.boards import board_available
+from soccerdesk.ui.boards import BOARD_MODULES
 from soccerdesk.ui.help import HelpDialog, help_markdown
 from soccerdesk.ui.main_window import MainWindow
+from soccerdesk.ui.screenshot import ScreenshotError, take_screenshot
 from soccerdesk.ui.session import LocalSession, Player
 
 
@@ -80,13 +81,19 @@ def test_screenshot_of_a_mid_match_position(tmp_path: Path) -> None:
     assert (image.width(), image.height()) == (960, 600)
 
 
-def test_screenshot_of_a_game_without_a_board_fails_clearly(tmp_path: Path) -> None:
-    missing = [g for g in GAMES if not board_available(g)]
-    game_id = missing[0] if missing else "no-such-game"
-    result = _run("--screenshot", game_id, str(tmp_path / "x.png"))
-    assert result.returncode in (1, 2)
-    assert "not drawn yet" in result.stderr or "no game" in result.stderr
-    assert "Traceback" not in result.stderr
+def test_screenshot_of_a_game_without_a_board_fails_clearly(
+    qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(BOARD_MODULES, "pawn-soccer", "soccerdesk.ui.boards.not_written_yet")
+    with pytest.raises(ScreenshotError, match="board of pawn-soccer is not drawn yet"):
+        take_screenshot("pawn-soccer", tmp_path / "x.png")
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_screenshot_of_an_unknown_game_is_refused_by_the_command_line(tmp_path: Path) -> None:
+    result = _run("--screenshot", "tiddlywinks", str(tmp_path / "x.png"))
+    assert result.returncode == 2
+    assert "no game 'tiddlywinks'" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_version() -> None:
