@@ -211,7 +211,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     tmp = tempfile.TemporaryDirectory()
     relay = subprocess.Popen(
         [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--db", str(Path(tmp.name) / "relay.sqlite3"),
-         "--ip-connections", str(4 * args.matches + 100), "--message-rate", "100",
+         "--ip-connections", str(4 * args.matches + 100), "--rooms-per-minute", str(100 * args.matches), "--message-rate", "100",
          "--ip-message-rate", str(max(1000, 100 * args.matches)), "--log-level", "WARNING"],
         cwd=ROOT, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip

@@ -36,6 +36,9 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
     p.add_argument(
         "--guesses-per-minute", type=int, default=d.guesses_per_minute, help="wrong codes/tokens per address per minute"
     )
+    p.add_argument(
+        "--rooms-per-minute", type=int, default=d.rooms_per_minute, help="rooms one address may create per minute"
+    )
     p.add_argument("--keep-days", type=float, default=d.keep_days, help="days an untouched room stays in the database")
     p.add_argument(
         "--trust-proxy",
@@ -57,6 +60,7 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
         ip_message_burst=max(1, int(a.ip_message_rate * 2)),
         ip_connections=a.ip_connections,
         guesses_per_minute=a.guesses_per_minute,
+        rooms_per_minute=a.rooms_per_minute,
         keep_days=a.keep_days,
         trust_proxy=a.trust_proxy,
     )
