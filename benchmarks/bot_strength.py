@@ -9,6 +9,9 @@ hard < expert it plays ``--matches`` matches with seats alternating (the simulat
 the decided matches with a 95% Wilson interval, and each side's decision time p95.
 ``--budget LEVEL=SECONDS`` shortens a search level's clock (the acceptance runs use the
 real 1 s / 3 s; these machines often cannot afford that); the budget used is printed.
+``--iterations LEVEL=N`` replaces a search level's clock by an iteration cap: results then
+do not depend on how busy the machine is, and the table shows the CPU time the
+search spent per decision, so the cap can be read as "what N seconds of one core buy".
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from typing import Any
 
 from soccerdesk.bots import Bot, make_bot
 from soccerdesk.bots.levels import EXPERT_BUDGET, HARD_BUDGET, search_bot
-from soccerdesk.rules import GAMES
+from soccerdesk.rules import GAMES, Action, State
 from soccerdesk.sim import MatchResult, percentile, play_match, wilson
 
 LADDER = ("random", "easy", "normal", "hard", "expert")
@@ -34,32 +37,59 @@ LADDER = ("random", "easy", "normal", "hard", "expert")
 DEFAULT_BUDGETS = {"hard": HARD_BUDGET, "expert": EXPERT_BUDGET}
 
 
-def _bot(name: str, game_id: str, budgets: dict[str, float]) -> Bot:
-    if name in budgets:
-        return search_bot(game_id, budgets[name], name)
+class _CpuTimed(Bot):
+    """A bot that also notes the CPU seconds of each decision (a busy machine inflates wall time)."""
+
+    def __init__(self, inner: Bot) -> None:
+        super().__init__(inner.game_id)
+        self.inner = inner
+        self.name = inner.name
+        self.cpu: list[float] = []
+
+    def decide(self, state: State, seat: int, rng: random.Random) -> Action:
+        t0 = time.process_time()
+        try:
+            return self.inner.decide(state, seat, rng)
+        finally:
+            self.cpu.append(time.process_time() - t0)
+
+    def choose(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        return self.inner.choose(state, seat, legal, rng)
+
+
+Limits = dict[str, tuple[float | None, int | None]]
+"""Search level -> (seconds a decision, iteration cap)."""
+
+
+def _bot(name: str, game_id: str, limits: Limits) -> Bot:
+    if name in limits:
+        budget, iterations = limits[name]
+        return search_bot(game_id, budget, name, max_iterations=iterations)
     return make_bot(name, game_id)
 
 
-def _one_match(job: tuple[str, str, str, dict[str, float], int, bool]) -> MatchResult:
-    game_id, higher, lower, budgets, seed, swap = job
-    bots = [_bot(higher, game_id, budgets), _bot(lower, game_id, budgets)]
-    result = play_match(game_id, bots, seed, swap=swap, options={})
+def _one_match(job: tuple[str, str, str, Limits, int, bool]) -> tuple[MatchResult, list[float]]:
+    game_id, higher, lower, limits, seed, swap = job
+    timed = _CpuTimed(_bot(higher, game_id, limits))
+    result = play_match(game_id, [timed, _bot(lower, game_id, limits)], seed, swap=swap, options={})
     result.record = None  # not needed here, and large to send between processes
-    return result
+    return result, timed.cpu
 
 
 def measure(
-    game_id: str, higher: str, lower: str, matches: int, seed: int, budgets: dict[str, float], jobs: int
+    game_id: str, higher: str, lower: str, matches: int, seed: int, limits: Limits, jobs: int
 ) -> dict[str, Any]:
     """Play ``matches`` matches of ``higher`` against ``lower``; the higher level's record."""
     seeds = random.Random(f"{seed}:{game_id}:{higher}:{lower}")
-    work = [(game_id, higher, lower, budgets, seeds.randrange(2**31), i % 2 == 1) for i in range(matches)]
+    work = [(game_id, higher, lower, limits, seeds.randrange(2**31), i % 2 == 1) for i in range(matches)]
     start = time.perf_counter()
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(_one_match, work))
+            played = list(pool.map(_one_match, work))
     else:
-        results = [_one_match(job) for job in work]
+        played = [_one_match(job) for job in work]
+    results = [r for r, _ in played]
+    cpu = [t for _, times in played for t in times]
     wins = sum(1 for r in results if r.winner == 0)
     losses = sum(1 for r in results if r.winner == 1)
     decided = wins + losses
@@ -75,16 +105,21 @@ def measure(
         "win_rate_decided": wins / decided if decided else None,
         "ci95": [lo, hi],
         "decision_ms_p95": [1000 * percentile([t for r in results for t in r.decision_s[i]], 95) for i in (0, 1)],
+        "cpu_ms_mean": 1000 * sum(cpu) / len(cpu) if cpu else 0.0,
+        "cpu_ms_p95": 1000 * percentile(cpu, 95),
         "seconds": time.perf_counter() - start,
     }
 
 
-def _level_text(name: str, budgets: dict[str, float]) -> str:
-    return f"{name} ({budgets[name]:g} s)" if name in budgets else name
+def _level_text(name: str, limits: Limits) -> str:
+    if name not in limits:
+        return name
+    budget, iterations = limits[name]
+    return f"{name} ({budget:g} s)" if iterations is None else f"{name} ({iterations} it)"
 
 
-def print_row(row: dict[str, Any], budgets: dict[str, float]) -> None:
-    pair = f"{_level_text(row['higher'], budgets)} vs {_level_text(row['lower'], budgets)}"
+def print_row(row: dict[str, Any], limits: Limits) -> None:
+    pair = f"{_level_text(row['higher'], limits)} vs {_level_text(row['lower'], limits)}"
     decided = row["wins"] + row["losses"]
     if row["win_rate_decided"] is None:
         rate = "no decided match"
@@ -95,20 +130,21 @@ def print_row(row: dict[str, Any], budgets: dict[str, float]) -> None:
         )
     p95 = row["decision_ms_p95"]
     print(
-        f"  {pair:<32} {row['wins']:4d}-{row['losses']:<4d} draws {row['draws']:3d}  {rate}"
-        f"  p95 {p95[0]:7.1f} / {p95[1]:6.1f} ms",
+        f"  {pair:<28} {row['wins']:4d}-{row['losses']:<4d} draws {row['draws']:3d}  {rate}"
+        f"  p95 {p95[0]:7.1f} / {p95[1]:6.1f} ms  (cpu {row['cpu_ms_mean']:.0f} ms mean,"
+        f" {row['cpu_ms_p95']:.0f} ms p95)",
         flush=True,
     )
 
 
-def _parse_budgets(pairs: Sequence[str]) -> dict[str, float]:
-    budgets = dict(DEFAULT_BUDGETS)
-    for pair in pairs:
-        level, sep, seconds = pair.partition("=")
+def _parse_limits(budgets: Sequence[str], iterations: Sequence[str]) -> Limits:
+    limits: Limits = {level: (seconds, None) for level, seconds in DEFAULT_BUDGETS.items()}
+    for text, is_cap in [(b, False) for b in budgets] + [(i, True) for i in iterations]:
+        level, sep, number = text.partition("=")
         if not sep or level not in DEFAULT_BUDGETS:
-            raise SystemExit(f"--budget takes hard=SECONDS or expert=SECONDS, not {pair!r}")
-        budgets[level] = float(seconds)
-    return budgets
+            raise SystemExit(f"--budget / --iterations take hard=N or expert=N, not {text!r}")
+        limits[level] = (None, int(number)) if is_cap else (float(number), None)
+    return limits
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -119,10 +155,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=200, help="matches per pair (seats alternate)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", action="append", default=[], metavar="LEVEL=SECONDS")
+    parser.add_argument("--iterations", action="append", default=[], metavar="LEVEL=N", help="cap, no clock")
     parser.add_argument("--jobs", type=int, default=1, help="matches played in parallel processes")
     parser.add_argument("--json", action="store_true", help="also print one JSON line per pair")
     args = parser.parse_args(argv)
-    budgets = _parse_budgets(args.budget)
+    limits = _parse_limits(args.budget, args.iterations)
     levels = [name for name in LADDER if name in args.levels]
     pairs = [(high, low) for low, high in combinations(levels, 2)]
     if args.pairs:
@@ -131,8 +168,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for game_id in args.games:
         print(f"{game_id}: {args.matches} matches per pair, seats alternating, seed {args.seed}")
         for high, low in pairs:
-            row = measure(game_id, high, low, args.matches, args.seed, budgets, args.jobs)
-            print_row(row, budgets)
+            row = measure(game_id, high, low, args.matches, args.seed, limits, args.jobs)
+            print_row(row, limits)
             if args.json:
                 print(json.dumps(row), file=sys.stderr)
     return 0

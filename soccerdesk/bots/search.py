@@ -90,7 +90,7 @@ class SearchSettings:
     min_visits: int = 8
     policy_in_tree: bool = True
     policy_bias: float = 0.1
-    reserve: float = 0.1
+    reserve: float = 0.15
 
     def __post_init__(self) -> None:
         if self.time_budget is None and self.max_iterations is None:
@@ -148,7 +148,7 @@ class _OutOfTime(Exception):
 
 _NOTHING = object()
 
-MIN_RESERVE = 0.02
+MIN_RESERVE = 0.03
 """Seconds always kept back from a budget: a busy machine may pause the thread that long."""
 
 
