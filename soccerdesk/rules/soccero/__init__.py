@@ -94,6 +94,7 @@ class SocceroGame(Game):
                 raise BoardDataError(
                     f"soccero.toml: formation {name!r} needs {PLAYERS} different squares in the low half"
                 )
+        self.shape_memo: dict[Any, Any] = {}  # see play.shape_memo
         SocceroState.game = self
 
     def _initial_state(self, options: Mapping[str, Any]) -> State:

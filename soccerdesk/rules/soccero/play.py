@@ -8,7 +8,6 @@ only when the match option ``extended`` is on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from soccerdesk.rules.api import Event, IllegalAction, uniform
@@ -20,6 +19,7 @@ from soccerdesk.rules.soccero.state import (
     NOBODY,
     PLAYERS,
     SocceroState,
+    evolve,
     goalkeeper,
     team_of,
     team_players,
@@ -93,9 +93,9 @@ def apply(s: S, action: Any, events: list[Event]) -> S:
         return apply_movement_roll(s, action.value, events)
     if phase == "turn":
         if action is s.game.actions.words["move"]:  # type: ignore[attr-defined]
-            return replace(s, phase="roll")
+            return evolve(s, phase="roll")
         if isinstance(action, KickChoice):
-            return replace(s, phase="kick-roll", kick=(action.shot, action.dice, ""))
+            return evolve(s, phase="kick-roll", kick=(action.shot, action.dice, ""))
         return set_pieces.announce_punt(s, events)
     if phase == "kick-roll":
         return apply_kick_roll(s, action, events)
@@ -115,11 +115,11 @@ def apply(s: S, action: Any, events: list[Event]) -> S:
                 {"seat": action.value},
             )
         )
-        return replace(s, phase="ends", kickoff_team=action.value, decider=1 - action.value, team=1 - action.value)
+        return evolve(s, phase="ends", kickoff_team=action.value, decider=1 - action.value, team=1 - action.value)
     if phase == "ends":
         low = s.decider if action.value == 1 else 1 - s.decider
         events.append(Event("ends", f"Seat {low} defends row 1, seat {1 - low} row {s.board.rows}.", {"low_team": low}))
-        return begin_kickoff(replace(s, low_team=low), s.kickoff_team, events)
+        return begin_kickoff(evolve(s, low_team=low), s.kickoff_team, events)
     if phase == "setup":
         return apply_placement(s, action.square, events)
     return set_pieces.apply(s, action, events)
@@ -137,7 +137,7 @@ def kickoff_square(s: S, team: int) -> int:
 
 def begin_kickoff(s: S, kicker_team: int, events: list[Event]) -> S:
     """Clear the field for a kick-off by ``kicker_team`` (start, second half, after a goal)."""
-    s = replace(
+    s = evolve(
         s,
         pos=(-1,) * (2 * PLAYERS),
         ball=-1,
@@ -161,13 +161,13 @@ def begin_kickoff(s: S, kicker_team: int, events: list[Event]) -> S:
             squares = s.game.formation["kickoff" if team == kicker_team else "receiving"]  # type: ignore[attr-defined]
             for i, sq in enumerate(squares):
                 pos[team * PLAYERS + i] = sq if s.defends(team) == LOW else s.board.mirror(sq)
-        return kickoff(replace(s, pos=tuple(pos)), kicker_team, events)
+        return kickoff(evolve(s, pos=tuple(pos)), kicker_team, events)
     # Rulebook "Initial Formation": the team with the ball places all its players first;
     # its centre pair first, so the rest can keep their distance from them.
     order = [kicker_team * PLAYERS + i for i in (10, 9, *range(9))]
     order += [(1 - kicker_team) * PLAYERS + i for i in range(PLAYERS)]
     events.append(Event("setup", f"Seat {kicker_team} sets up first (it has the kick-off).", {"seat": kicker_team}))
-    return replace(s, phase="setup", pending=tuple(order))
+    return evolve(s, phase="setup", pending=tuple(order))
 
 
 def placement_squares(s: S, p: int) -> list[int]:
@@ -199,9 +199,9 @@ def apply_placement(s: S, sq: int, events: list[Event]) -> S:
     events.append(
         Event("place", f"{player_name(s, p)} set up on {sq_name(s, sq)}.", {"player": p, "square": sq_name(s, sq)})
     )
-    s = replace(s, pos=tuple(pos), pending=rest)
+    s = evolve(s, pos=tuple(pos), pending=rest)
     if rest:
-        return replace(s, decider=team_of(rest[0]))
+        return evolve(s, decider=team_of(rest[0]))
     return kickoff(s, s.team, events)
 
 
@@ -215,7 +215,7 @@ def kickoff(s: S, team: int, events: list[Event]) -> S:
             {"seat": team, "square": sq_name(s, s.pos[partner])},
         )
     )
-    s = replace(s, ball=s.pos[partner], holder=partner, pending=())
+    s = evolve(s, ball=s.pos[partner], holder=partner, pending=())
     return start_turn(s, team)
 
 
@@ -225,7 +225,7 @@ def kickoff(s: S, team: int, events: list[Event]) -> S:
 def start_turn(s: S, team: int) -> S:
     """A new turn: the team with the ball chooses move or kick; the other just rolls."""
     has_ball = s.holder >= 0 and team_of(s.holder) == team
-    return replace(
+    return evolve(
         s,
         phase="turn" if has_ball else "roll",
         team=team,
@@ -246,7 +246,7 @@ def end_turn(s: S, events: list[Event], after: After | None = None) -> S:
         if sanction is not None:
             after = sanction
     forced = s.forced if s.forced >= 0 and team_of(s.forced) != s.team else NOBODY
-    s = replace(s, turns=s.turns + 1, forced=forced, moved=0, points=0, kick=(), path=(), pending=(), offside=0)
+    s = evolve(s, turns=s.turns + 1, forced=forced, moved=0, points=0, kick=(), path=(), pending=(), offside=0)
     if s.turns >= 2 * s.cfg.turns:
         if s.half == 1:
             events.append(
@@ -256,10 +256,10 @@ def end_turn(s: S, events: list[Event], after: After | None = None) -> S:
                     {"score": list(s.goals)},
                 )
             )
-            s = replace(s, half=2, turns=0, low_team=1 - s.low_team)
+            s = evolve(s, half=2, turns=0, low_team=1 - s.low_team)
             return begin_kickoff(s, 1 - s.kickoff_team, events)
         events.append(Event("full-time", f"Full time: {s.goals[0]}-{s.goals[1]}.", {"score": list(s.goals)}))
-        return replace(s, phase="over", decider=NOBODY)
+        return evolve(s, phase="over", decider=NOBODY)
     if after is not None:
         return after(s)
     return start_turn(s, 1 - s.team)
@@ -281,12 +281,24 @@ def team_shape(s: S, team: int) -> tuple[frozenset[int], tuple[int, int]]:
         object.__setattr__(s, "_shape", cache)
     found = cache.get(team)
     if found is None:
-        area = s.board.penalty_area_of
-        squares = [s.pos[q] for q in team_players(team) if s.pos[q] >= 0]
-        field_areas = [area[s.pos[q]] for q in team_players(team) if q != goalkeeper(team) and s.pos[q] >= 0]
-        found = (frozenset(squares), (field_areas.count(LOW), field_areas.count(HIGH)))
+        line_up = s.pos[team * PLAYERS : team * PLAYERS + PLAYERS]
+        memo = shape_memo(s)
+        found = memo.get(line_up)
+        if found is None:
+            area = s.board.penalty_area_of
+            squares = [sq for sq in line_up if sq >= 0]
+            field_areas = [area[sq] for sq in line_up[1:] if sq >= 0]
+            found = memo[line_up] = (frozenset(squares), (field_areas.count(LOW), field_areas.count(HIGH)))
         cache[team] = found
     return found
+
+
+def shape_memo(s: S) -> dict[Any, Any]:
+    """A game-wide memo of facts that depend only on where one team's players stand (speed only)."""
+    memo: dict[Any, Any] = s.game.shape_memo  # type: ignore[attr-defined]
+    if len(memo) > 200_000:
+        memo.clear()
+    return memo
 
 
 def restriction_ok(s: S, p: int, sq: int) -> bool:
@@ -331,13 +343,22 @@ def crowded_squares(s: S, team: int) -> frozenset[int]:
     if cache is not None and key in cache:
         return cache[key]
     mates, _ = team_shape(s, team)
+    memo_key = (mates, s.cfg.adjacent_limit)
+    memo = shape_memo(s)
+    found = memo.get(memo_key)
+    if found is None:
+        found = memo[memo_key] = _crowded(s, mates)
+    s._shape[key] = found  # type: ignore[index]
+    return found
+
+
+def _crowded(s: S, mates: frozenset[int]) -> frozenset[int]:
     b = s.board
     rays = b.rays
     limit = s.cfg.adjacent_limit
     rows = [b.ys[m] for m in mates]
     cols = [b.xs[m] for m in mates]
     if all(rows.count(r) < limit for r in set(rows)) and all(cols.count(c) < limit for c in set(cols)):
-        s._shape[key] = frozenset()  # type: ignore[index]
         return frozenset()  # nobody can make a line of more than ``limit``
     near = {ray[0] for m in mates for d, ray in enumerate(rays[m]) if ray and d % 2 == 0 and ray[0] not in mates}
     crowded = set()
@@ -352,9 +373,7 @@ def crowded_squares(s: S, team: int) -> frozenset[int]:
                     run += 1
             if run > limit:
                 crowded.add(sq)
-    found = frozenset(crowded)
-    s._shape[key] = found  # type: ignore[index]
-    return found
+    return frozenset(crowded)
 
 
 def doubtful_squares(s: S, p: int) -> frozenset[int]:
@@ -518,6 +537,22 @@ def _movement_plan(s: S, limit: int) -> tuple[list[Entry], list[int]]:
     object.__setattr__(s, "_memo", memo)
     cap = full
     n = len(entries)
+    every_length = cap - 1  # bits 1..limit
+    # Two players who can each move any length: whoever moves, another can finish any rest.
+    free_movers = sum(1 for m in masks if m & every_length == every_length)
+    others = [cap] * n if free_movers >= 2 else _others_totals(masks, cap)
+    if forced >= 0:
+        # The forced player moves first (rulebook "Stealing the Ball"): only his moves now.
+        idx = [i for i, e in enumerate(entries) if e[0] == forced]
+        if idx:
+            i = idx[0]
+            return [entries[i]], [others[i]]
+    return entries, others
+
+
+def _others_totals(masks: list[int], cap: int) -> list[int]:
+    """For each player, the totals the other players can make together (bit k: total k)."""
+    n = len(masks)
     prefix = [1] * (n + 1)
     for i in range(n):
         prefix[i + 1] = _subset_add(prefix[i], masks[i], cap)
@@ -535,13 +570,7 @@ def _movement_plan(s: S, limit: int) -> tuple[list[Entry], list[int]]:
             a >>= 1
             k += 1
         others.append(out & cap)
-    if forced >= 0:
-        # The forced player moves first (rulebook "Stealing the Ball"): only his moves now.
-        idx = [i for i, e in enumerate(entries) if e[0] == forced]
-        if idx:
-            i = idx[0]
-            return [entries[i]], [others[i]]
-    return entries, others
+    return others
 
 
 def _usable_lengths(other: int, points: int) -> int:
@@ -608,6 +637,9 @@ def movement_target(s: S, points: int) -> int:
     entries, others = movement_plan(s, points)
     if not entries:
         return 0
+    full = (1 << (points + 1)) - 1
+    if any(other == full for other in others):
+        return points  # some player's move leaves a rest the others can always make
     total = 1
     for (_, _, lengths, _), other in zip(entries, others, strict=True):
         k = 1
@@ -664,14 +696,14 @@ def apply_movement_roll(s: S, value: int, events: list[Event]) -> S:
         if s.cfg.extended and s.steal[0] == s.team and value in s.board.rules.steal_foul:
             return set_pieces.steal_foul(s, events)
         if s.steal[0] == s.team:
-            s = replace(s, steal=())
+            s = evolve(s, steal=())
     target = movement_target(s, value)
     if target == 0:
         events.append(Event("no-move", f"Seat {s.team} has no move.", {"seat": s.team}))
         return end_turn(s, events)
     if target != value:
         events.append(Event("short-move", f"Only {target} of the {value} points can be used.", {"points": target}))
-    return keep_caches(replace(s, phase="moving", points=target), s)
+    return keep_caches(evolve(s, phase="moving", points=target), s)
 
 
 def keep_caches(new: S, old: S) -> S:
@@ -738,7 +770,7 @@ def apply_step(s: S, step: Step, events: list[Event]) -> S:
             {"player": p, "from": sq_name(s, step.start), "to": sq_name(s, step.end), "ball": sq_name(s, ball)},
         )
     )
-    s = replace(
+    s = evolve(
         s,
         pos=tuple(pos),
         holder=holder,
@@ -759,7 +791,7 @@ def apply_step(s: S, step: Step, events: list[Event]) -> S:
         if target == s.points:
             return s
         if target:
-            return replace(s, points=target)
+            return evolve(s, points=target)
     return end_turn(s, events)
 
 
@@ -789,7 +821,7 @@ def apply_kick_roll(s: S, roll: KickRoll, events: list[Event]) -> S:
             {"symbol": roll.symbol, "total": roll.total, "shot": shot},
         )
     )
-    s = replace(s, phase="kick-path", kick=(shot, dice, mode, roll.symbol, roll.total, s.holder))
+    s = evolve(s, phase="kick-path", kick=(shot, dice, mode, roll.symbol, roll.total, s.holder))
     if s.cfg.extended and mode and not set_pieces.kick_can_be_taken(s):
         return set_pieces.retake(s, events)
     return s
@@ -884,15 +916,15 @@ def apply_path(s: S, path: Path, events: list[Event]) -> S:
     offside = set_pieces.offside_mask(s) if s.cfg.extended else 0
     end = squares[-1] if squares else path.start
     flight_info = (end, finish, ex.kind if ex else "", ex.end if ex else -1, not ground, tuple(squares))
-    s = replace(s, holder=NOBODY, red=NOBODY, offside=offside, pending=flight_info)
+    s = evolve(s, holder=NOBODY, red=NOBODY, offside=offside, pending=flight_info)
     if s.setpiece:
         # Rulebook "Kicking the ball in special situations": the taker may not touch the ball
         # again before another player has.
-        s = replace(s, banned=kicker, setpiece=())
+        s = evolve(s, banned=kicker, setpiece=())
     if stoppable:
         askers = air_askers(s, squares, finish, kicker)
         if askers:
-            return replace(s, phase="air-stop", path=askers, decider=team_of(askers[0]))
+            return evolve(s, phase="air-stop", path=askers, decider=team_of(askers[0]))
     return land(s, events)
 
 
@@ -912,11 +944,11 @@ def apply_air_stop(s: S, stop: bool, events: list[Event]) -> S:
     p = s.path[0]
     if stop:
         events.append(Event("stop", f"{player_name(s, p)} stops the ball on {sq_name(s, s.pos[p])}.", {"player": p}))
-        return receive_and_end(replace(s, path=()), p, False, events)
+        return receive_and_end(evolve(s, path=()), p, False, events)
     rest = s.path[1:]
     if rest:
-        return replace(s, path=rest, decider=team_of(rest[0]))
-    return land(replace(s, path=()), events)
+        return evolve(s, path=rest, decider=team_of(rest[0]))
+    return land(evolve(s, path=()), events)
 
 
 def land(s: S, events: list[Event]) -> S:
@@ -932,14 +964,14 @@ def land(s: S, events: list[Event]) -> S:
     if s.cfg.extended and s.kick and s.kick[0]:
         return set_pieces.weak_shot_block(s, end, events)
     events.append(Event("ball", f"The ball stops on {sq_name(s, end)}.", {"square": sq_name(s, end)}))
-    s = replace(s, ball=end, holder=NOBODY, red=NOBODY)
+    s = evolve(s, ball=end, holder=NOBODY, red=NOBODY)
     return end_turn(s, events)
 
 
 def receive_and_end(s: S, p: int, air: bool, events: list[Event]) -> S:
     """``p`` gets the ball at the end of a kick; the kicking team's turn is over."""
     back_pass = p if p % PLAYERS == 0 and team_of(p) == s.team else NOBODY
-    s = replace(s, ball=s.pos[p], holder=p, red=NOBODY, pending=(), back_pass=back_pass)
+    s = evolve(s, ball=s.pos[p], holder=p, red=NOBODY, pending=(), back_pass=back_pass)
     events.append(Event("receive", f"{player_name(s, p)} has the ball on {sq_name(s, s.pos[p])}.", {"player": p}))
     if s.cfg.extended:
         s, sanction = set_pieces.touch(s, p, events)
@@ -962,7 +994,7 @@ def shot_on_goal(s: S, end: int, air: bool, squares: tuple[int, ...], events: li
         chance = s.cfg.extended and (k in squares or bool(beside.intersection(squares)))
     if chance:
         events.append(Event("save-attempt", f"The goalkeeper of seat {1 - s.team} dives.", {"seat": 1 - s.team}))
-        return replace(s, phase="save", decider=1 - s.team)
+        return evolve(s, phase="save", decider=1 - s.team)
     return score_goal(s, events)
 
 
@@ -976,17 +1008,17 @@ def apply_save(s: S, value: int, events: list[Event]) -> S:
             return set_pieces.deflected_corner(s, events)
     elif value in rules.save_beside_basic:
         events.append(Event("save", f"Keeper rolls {value}: saved.", {"value": value}))
-        s = replace(s, ball=s.pos[keeper], holder=keeper, red=NOBODY, pending=(), decider=s.team)
+        s = evolve(s, ball=s.pos[keeper], holder=keeper, red=NOBODY, pending=(), decider=s.team)
         return end_turn(s, events)
     events.append(Event("no-save", f"Keeper rolls {value}: no save.", {"value": value}))
-    return score_goal(replace(s, decider=s.team), events)
+    return score_goal(evolve(s, decider=s.team), events)
 
 
 def score_goal(s: S, events: list[Event]) -> S:
     goals = list(s.goals)
     goals[s.team] += 1
     events.append(Event("goal", f"GOAL for seat {s.team}! {goals[0]}-{goals[1]}.", {"seat": s.team, "score": goals}))
-    s = replace(s, goals=(goals[0], goals[1]), holder=NOBODY, pending=())
+    s = evolve(s, goals=(goals[0], goals[1]), holder=NOBODY, pending=())
     conceded = 1 - s.team
     return end_turn(s, events, lambda st: begin_kickoff(st, conceded, events))
 
@@ -1001,7 +1033,7 @@ def ball_out(s: S, edge: int, exit_kind: str, exit_end: int, events: list[Event]
             {"square": sq_name(s, edge), "line": exit_kind},
         )
     )
-    s = replace(s, ball=edge, holder=NOBODY, pending=())
+    s = evolve(s, ball=edge, holder=NOBODY, pending=())
     if s.cfg.extended:
         return set_pieces.ball_out(s, edge, exit_kind, exit_end, events)
     other = 1 - s.team
@@ -1009,7 +1041,7 @@ def ball_out(s: S, edge: int, exit_kind: str, exit_end: int, events: list[Event]
     best = min(dist.values())
     nearest = tuple(p for p, d in dist.items() if d == best)
     if len(nearest) > 1:
-        return replace(s, phase="fetch", decider=other, pending=nearest)
+        return evolve(s, phase="fetch", decider=other, pending=nearest)
     return fetch_ball(s, nearest[0], events)
 
 
@@ -1025,7 +1057,7 @@ def fetch_ball(s: S, p: int, events: list[Event]) -> S:
             {"player": p, "square": sq_name(s, edge)},
         )
     )
-    s = replace(
+    s = evolve(
         s, pos=tuple(pos), holder=p, red=NOBODY, forced=others[0] if others else NOBODY, pending=(), decider=s.team
     )
     return end_turn(s, events)

@@ -10,14 +10,13 @@ first, alternately) → ``sp-kick`` (how to kick) or ``throw-roll``/``throw-aim`
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from soccerdesk.rules.api import Event
 from soccerdesk.rules.soccero import play
 from soccerdesk.rules.soccero.actions import Path, SquareChoice
 from soccerdesk.rules.soccero.board import DIRECTIONS, EXIT_TOUCHLINE, LOW, Exit
-from soccerdesk.rules.soccero.state import NOBODY, PLAYERS, SocceroState, goalkeeper, team_of, team_players
+from soccerdesk.rules.soccero.state import NOBODY, PLAYERS, SocceroState, evolve, goalkeeper, team_of, team_players
 
 S = SocceroState
 
@@ -69,7 +68,7 @@ def steal_foul(s: S, events: list[Event]) -> S:
             {"player": stealer, "square": play.sq_name(s, square)},
         )
     )
-    return foul(replace(s, steal=()), team_of(stealer), square, True, events)
+    return foul(evolve(s, steal=()), team_of(stealer), square, True, events)
 
 
 def position_sanction(s: S, events: list[Event]) -> play.After | None:
@@ -103,14 +102,14 @@ def touch(s: S, p: int, events: list[Event]) -> tuple[S, play.After | None]:
             )
         )
         team = team_of(p)
-        return replace(s, offside=0), lambda st: foul(st, team, square, False, events)
+        return evolve(s, offside=0), lambda st: foul(st, team, square, False, events)
     if s.banned == p:
         events.append(
             Event("foul", f"{play.player_name(s, p)} touched the ball again after taking the set piece.", {"player": p})
         )
         team = team_of(p)
-        return replace(s, offside=0, banned=NOBODY), lambda st: foul(st, team, square, False, events)
-    return replace(s, offside=0, banned=NOBODY), None
+        return evolve(s, offside=0, banned=NOBODY), lambda st: foul(st, team, square, False, events)
+    return evolve(s, offside=0, banned=NOBODY), None
 
 
 def offside_mask(s: S) -> int:
@@ -168,7 +167,7 @@ def weak_shot_block(s: S, end: int, events: list[Event]) -> S:
     """Rulebook "Weak Shots": the nearest defender is moved onto the ball (the keeper in his goal area)."""
     b = s.board
     defenders = 1 - s.team
-    s = replace(s, ball=end, holder=NOBODY, red=NOBODY)
+    s = evolve(s, ball=end, holder=NOBODY, red=NOBODY)
     if b.goal_area_of[end] == s.defends(defenders):
         nearest: tuple[int, ...] = (goalkeeper(defenders),)
     else:
@@ -176,7 +175,7 @@ def weak_shot_block(s: S, end: int, events: list[Event]) -> S:
         best = min(dist.values())
         nearest = tuple(p for p, d in dist.items() if d == best)
     if len(nearest) > 1:
-        return replace(s, phase="block", decider=defenders, path=nearest)
+        return evolve(s, phase="block", decider=defenders, path=nearest)
     return block(s, nearest[0], events)
 
 
@@ -186,14 +185,14 @@ def block(s: S, p: int, events: list[Event]) -> S:
     events.append(
         Event("block", f"{play.player_name(s, p)} blocks the weak shot on {play.sq_name(s, s.ball)}.", {"player": p})
     )
-    return play.end_turn(replace(s, pos=tuple(pos), holder=p, path=(), pending=(), decider=s.team), events)
+    return play.end_turn(evolve(s, pos=tuple(pos), holder=p, path=(), pending=(), decider=s.team), events)
 
 
 def deflected_corner(s: S, events: list[Event]) -> S:
     """Extended save: the keeper turns the ball over the byline, a corner for the shooters."""
     end = s.attacks(s.team)
     team = s.team
-    s = replace(s, pending=(), decider=s.team)
+    s = evolve(s, pending=(), decider=s.team)
     return play.end_turn(s, events, lambda st: start(st, "corner", team, -1, False, events, corner_end=end))
 
 
@@ -250,7 +249,7 @@ def start(
 ) -> S:
     """Award a set piece of ``kind`` to ``team`` at ``spot`` (-1: the team chooses)."""
     b = s.board
-    s = replace(
+    s = evolve(
         s,
         phase="sp-taker",
         team=team,
@@ -297,9 +296,9 @@ def start(
     )
     if len(spots) == 1:
         spot, spots = spots[0], []
-    s = replace(s, setpiece=(kind, team, spot, NOBODY, direct))
+    s = evolve(s, setpiece=(kind, team, spot, NOBODY, direct))
     if spots:
-        return replace(s, phase="sp-spot", pending=tuple(spots))
+        return evolve(s, phase="sp-spot", pending=tuple(spots))
     return choose_taker(s, events)
 
 
@@ -307,7 +306,7 @@ def choose_taker(s: S, events: list[Event]) -> S:
     kind, team = s.setpiece[0], s.setpiece[1]
     if kind in ("goal-kick", "punt"):
         return place_taker(s, goalkeeper(team), events)
-    return replace(s, phase="sp-taker", decider=team, pending=())
+    return evolve(s, phase="sp-taker", decider=team, pending=())
 
 
 def nearest_free(s: S, sq: int, occupied: set[int]) -> int:
@@ -338,9 +337,9 @@ def place_taker(s: S, taker: int, events: list[Event]) -> S:
             {"player": taker, "square": play.sq_name(s, spot)},
         )
     )
-    s = replace(s, pos=tuple(pos), ball=spot, holder=taker, setpiece=(kind, team, spot, taker, direct))
+    s = evolve(s, pos=tuple(pos), ball=spot, holder=taker, setpiece=(kind, team, spot, taker, direct))
     if kind == "free-kick":
-        return replace(s, phase="wall", decider=1 - team, pending=(s.board.rules.wall_players, NOBODY))
+        return evolve(s, phase="wall", decider=1 - team, pending=(s.board.rules.wall_players, NOBODY))
     return begin_free_moves(s)
 
 
@@ -397,7 +396,7 @@ def begin_free_moves(s: S) -> S:
     team = s.setpiece[1]
     cap = max(s.board.rules.free_moves, len(misplaced(s, 0)), len(misplaced(s, 1)))
     left = [cap, cap]
-    return replace(s, phase="free", decider=team, pending=(left[0], left[1], True, True, NOBODY))
+    return evolve(s, phase="free", decider=team, pending=(left[0], left[1], True, True, NOBODY))
 
 
 def free_targets(s: S, p: int) -> list[int]:
@@ -426,19 +425,19 @@ def _after_free_move(s: S, team: int, used: bool, events: list[Event]) -> S:
             active[team] = False
     else:
         active[team] = False
-    s = replace(s, pending=(left[0], left[1], active[0], active[1], NOBODY))
+    s = evolve(s, pending=(left[0], left[1], active[0], active[1], NOBODY))
     if active[1 - team]:
-        return replace(s, decider=1 - team)
+        return evolve(s, decider=1 - team)
     if active[team]:
-        return replace(s, decider=team)
+        return evolve(s, decider=team)
     return ready_to_kick(s, events)
 
 
 def ready_to_kick(s: S, events: list[Event]) -> S:
     kind, team = s.setpiece[0], s.setpiece[1]
     if kind == "throw-in":
-        return replace(s, phase="throw-roll", decider=team, pending=())
-    return replace(s, phase="sp-kick", decider=team, pending=())
+        return evolve(s, phase="throw-roll", decider=team, pending=())
+    return evolve(s, phase="sp-kick", decider=team, pending=())
 
 
 def may_shoot(s: S) -> bool:
@@ -455,7 +454,7 @@ def retake(s: S, events: list[Event]) -> S:
     events.append(
         Event("retake", "The ball cannot leave the penalty area with that roll: the free kick is taken again.", {})
     )
-    return replace(s, phase="sp-kick", decider=s.team, kick=())
+    return evolve(s, phase="sp-kick", decider=s.team, kick=())
 
 
 def throw_targets(s: S, length: int) -> list[tuple[int, int]]:
@@ -480,7 +479,7 @@ def throw_targets(s: S, length: int) -> list[tuple[int, int]]:
 
 def offer_header(s: S, p: int) -> S:
     """Rulebook "Headers": a ball arriving in the air on the exact number may be headed on."""
-    return replace(s, phase="header", decider=team_of(p), path=(p,))
+    return evolve(s, phase="header", decider=team_of(p), path=(p,))
 
 
 # --- the contract hooks for the extended phases ----------------------------------------------
@@ -541,7 +540,7 @@ def _relocate(s: S, p: int, sq: int, events: list[Event], why: str) -> S:
         )
     )
     pos[p] = sq
-    return replace(s, pos=tuple(pos))
+    return evolve(s, pos=tuple(pos))
 
 
 def apply(s: S, action: Any, events: list[Event]) -> S:
@@ -549,18 +548,18 @@ def apply(s: S, action: Any, events: list[Event]) -> S:
     if phase == "free":
         if isinstance(action, SquareChoice) and action.verb == "pick":
             left0, left1, a0, a1, _ = s.pending
-            return replace(s, pending=(left0, left1, a0, a1, _player_on(s, action.square, s.decider)))
+            return evolve(s, pending=(left0, left1, a0, a1, _player_on(s, action.square, s.decider)))
         if isinstance(action, SquareChoice):
             s = _relocate(s, s.pending[4], action.square, events, "free-move")
             return _after_free_move(s, s.decider, True, events)
         return _after_free_move(s, s.decider, False, events)
     if phase == "header":
         if action.word == "header":
-            return replace(s, phase="header-roll", decider=s.team)
-        return play.end_turn(replace(s, path=()), events)
+            return evolve(s, phase="header-roll", decider=s.team)
+        return play.end_turn(evolve(s, path=()), events)
     if phase == "header-roll":
         events.append(Event("roll", f"Header die: {action.value}.", {"value": action.value}))
-        return replace(s, phase="header-aim", kick=(False, 1, "header", "air", action.value, s.path[0]))
+        return evolve(s, phase="header-aim", kick=(False, 1, "header", "air", action.value, s.path[0]))
     if phase == "header-aim":
         p = s.path[0]
         _, finish, squares, ex = play.walk(s, s.pos[p], ((action.direction, s.kick[4]),), False, True)
@@ -573,10 +572,10 @@ def apply(s: S, action: Any, events: list[Event]) -> S:
         )
         end = squares[-1] if squares else s.pos[p]
         flight = (end, finish, ex.kind if ex else "", ex.end if ex else -1, True, tuple(squares))
-        return play.land(replace(s, holder=NOBODY, red=NOBODY, path=(), pending=flight, back_pass=NOBODY), events)
+        return play.land(evolve(s, holder=NOBODY, red=NOBODY, path=(), pending=flight, back_pass=NOBODY), events)
     if phase == "throw-roll":
         events.append(Event("roll", f"Throw-in die: {action.value}.", {"value": action.value}))
-        return replace(s, phase="throw-aim", kick=(False, 1, "throw", "air", action.value, s.holder))
+        return evolve(s, phase="throw-aim", kick=(False, 1, "throw", "air", action.value, s.holder))
     if phase == "throw-aim":
         landing = dict(throw_targets(s, s.kick[4]))[action.direction]
         taker = s.setpiece[3]
@@ -587,29 +586,29 @@ def apply(s: S, action: Any, events: list[Event]) -> S:
                 {"player": taker, "to": play.sq_name(s, landing)},
             )
         )
-        s = replace(
+        s = evolve(
             s, holder=NOBODY, red=NOBODY, banned=taker, setpiece=(), pending=(landing, "", "", -1, True, (landing,))
         )
         return play.land(s, events)
     if phase == "sp-kick":
         mode = "normal" if action.normal else "set"
-        return replace(s, phase="kick-roll", kick=(action.shot, action.dice, mode))
+        return evolve(s, phase="kick-roll", kick=(action.shot, action.dice, mode))
     if phase == "sp-taker":
         return place_taker(s, _player_on(s, action.square, s.team), events)
     if phase == "sp-spot":
         kind, team, _, taker, direct = s.setpiece
-        return choose_taker(replace(s, setpiece=(kind, team, action.square, taker, direct), pending=()), events)
+        return choose_taker(evolve(s, setpiece=(kind, team, action.square, taker, direct), pending=()), events)
     if phase == "block":
         return block(s, next(p for p in s.path if s.pos[p] == action.square), events)
     if phase == "wall":
         left, selected = s.pending
         if isinstance(action, SquareChoice) and action.verb == "pick":
-            return replace(s, pending=(left, _player_on(s, action.square, s.decider)))
+            return evolve(s, pending=(left, _player_on(s, action.square, s.decider)))
         if isinstance(action, SquareChoice):
             s = _relocate(s, selected, action.square, events, "wall")
             if left - 1 > 0:
-                return replace(s, pending=(left - 1, NOBODY))
-        return begin_free_moves(replace(s, pending=()))
+                return evolve(s, pending=(left - 1, NOBODY))
+        return begin_free_moves(evolve(s, pending=()))
     raise AssertionError(f"no decision in phase {phase}")
 
 

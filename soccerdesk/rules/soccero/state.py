@@ -12,7 +12,7 @@ phases ``sp-spot``, ``sp-taker``, ``wall``, ``free``, ``sp-kick``, ``throw-roll`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from soccerdesk.rules.api import CHANCE, Event, State
@@ -145,6 +145,26 @@ class SocceroState(State):
     def explain_illegal(self, seat: int, action: Any) -> str:
         return play.explain_illegal(self, seat, action)
 
+
+def _make_evolve() -> Any:
+    """Build ``evolve(state, **changes)``: ``dataclasses.replace`` without its checks (hot path).
+
+    Written out field by field once, so a new state costs one attribute copy per field;
+    the caches start empty, as in a new state.
+    """
+    names = [f.name for f in fields(SocceroState) if f.init]
+    caches = [f.name for f in fields(SocceroState) if not f.init]
+    lines = ["def evolve(s, **changes):", "    new = _new(_cls)"]
+    lines += [f"    _set(new, {name!r}, s.{name})" for name in names]
+    lines += [f"    _set(new, {name!r}, None)" for name in caches]
+    lines += ["    for name, value in changes.items():", "        _set(new, name, value)", "    return new"]
+    scope: dict[str, Any] = {"_new": object.__new__, "_cls": SocceroState, "_set": object.__setattr__}
+    exec("\n".join(lines), scope)  # noqa: S102  (generated from the dataclass fields above)
+    return scope["evolve"]
+
+
+evolve = _make_evolve()
+"""``evolve(state, **changes)``: a copy of ``state`` with some fields changed (like ``dataclasses.replace``)."""
 
 CHANCE_PHASES = frozenset({"toss", "roll", "kick-roll", "save", "header-roll", "throw-roll"})
 
