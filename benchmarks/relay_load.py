@@ -210,7 +210,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     games = list(GAMES) if args.game == "all" else [args.game]
     tmp = tempfile.TemporaryDirectory()
     relay = subprocess.Popen(
-        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--db", str(Path(tmp.name) / "relay.sqlite3"),
+        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--db", args.db or str(Path(tmp.name) / "relay.sqlite3"),
          "--ip-connections", str(4 * args.matches + 100), "--rooms-per-minute", str(100 * args.matches), "--message-rate", "100",
          "--ip-message-rate", str(max(1000, 100 * args.matches)), "--log-level", "WARNING"],
         cwd=ROOT, stdout=subprocess.PIPE, text=True,
@@ -294,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--duration", type=float, default=60.0, help="seconds of measurement after the ramp-up")
     p.add_argument("--think", type=float, default=1.0, help="mean seconds a bot waits before each action")
     p.add_argument("--game", default="all", help=f"a game id or 'all' (rotates: {', '.join(GAMES)})")
+    p.add_argument("--db", default="", help="the relay's database (default: a file in a temporary folder; ':memory:' for none)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
     report = asyncio.run(run(args))
