@@ -358,7 +358,7 @@ def _crowded(s: S, mates: frozenset[int]) -> frozenset[int]:
     limit = s.cfg.adjacent_limit
     rows = [b.ys[m] for m in mates]
     cols = [b.xs[m] for m in mates]
-    if all(rows.count(r) < limit for r in set(rows)) and all(cols.count(c) < limit for c in set(cols)):
+    if max(map(rows.count, rows), default=0) < limit and max(map(cols.count, cols), default=0) < limit:
         return frozenset()  # nobody can make a line of more than ``limit``
     near = {ray[0] for m in mates for d, ray in enumerate(rays[m]) if ray and d % 2 == 0 and ray[0] not in mates}
     crowded = set()
