@@ -8,8 +8,9 @@ import random
 from typing import Any
 
 import pytest
+from test_board_pawn_soccer import random_match, refusals  # shared board-test helpers
 
-from soccerdesk.rules import CHANCE, get_game, play_out
+from soccerdesk.rules import CHANCE
 from soccerdesk.rules.api import State
 from soccerdesk.ui.boards.base import BoardConfig
 from soccerdesk.ui.boards.big_time_soccer import Board
@@ -17,17 +18,9 @@ from soccerdesk.ui.boards.big_time_soccer import Board
 GAME = "big-time-soccer"
 
 
-def random_match(seed: int, **options: Any) -> list[State]:
-    """Every state of one random match (played out, then replayed from its record)."""
-    game = get_game(GAME)
-    rng = random.Random(seed)
-    final = play_out(game.new_match(seed=seed, **options), lambda s, seat: rng.choice(s.legal_actions(seat)), rng)
-    return game.replay(game.dump(final))
-
-
 @pytest.fixture(scope="module")
 def match_states() -> list[State]:
-    return random_match(21) + random_match(22, mode="cup")
+    return random_match(21, GAME) + random_match(22, GAME, mode="cup")
 
 
 def decisions(states: list[State]) -> list[dict[str, Any]]:
@@ -38,6 +31,7 @@ def decisions(states: list[State]) -> list[dict[str, Any]]:
 def test_every_legal_action_is_playable_by_clicking_the_board(qtbot: Any, match_states: list[State]) -> None:
     """Issue 6: cards, zones, the goal, the goalkeeper and buttons produce every legal text."""
     boards = {0: Board(BoardConfig(GAME, 0)), 1: Board(BoardConfig(GAME, 1))}
+    rng = random.Random(3)
     verbs: set[str] = set()
     for view in decisions(match_states)[::2]:
         board = boards[view["seat"]]
@@ -50,6 +44,7 @@ def test_every_legal_action_is_playable_by_clicking_the_board(qtbot: Any, match_
             assert emitted == [text]
             verbs.add(text.split()[0])
         board.action_chosen.disconnect(emitted.append)
+        assert all(refusals(qtbot, board, rng, 2))
     assert {"play", "shoot", "clear-in", "clear-out", "hold", "discard", "reply", "goal-kick", "throw-in"} <= verbs
 
 

@@ -14,14 +14,17 @@ from soccerdesk.rules import CHANCE, get_game, play_out
 from soccerdesk.rules import pawn_soccer as pawn_rules
 from soccerdesk.rules.api import State
 from soccerdesk.ui.boards.base import BoardConfig
+from soccerdesk.ui.boards.drawing import ClickBoard
 from soccerdesk.ui.boards.pawn_soccer import Board
 
 GAME = "pawn-soccer"
 
 
-def random_match(seed: int, **options: Any) -> list[State]:
-    """Every state of one random match (played out, then replayed from its record)."""
-    game = get_game(GAME)
+def random_match(seed: int, game_id: str = GAME, **options: Any) -> list[State]:
+    """Every state of one random match of ``game_id`` (played out, then replayed from its record).
+
+    Shared by the board tests of Big Time Soccer and Soccero."""
+    game = get_game(game_id)
     rng = random.Random(seed)
     final = play_out(game.new_match(seed=seed, **options), lambda s, seat: rng.choice(s.legal_actions(seat)), rng)
     return game.replay(game.dump(final))
@@ -62,6 +65,21 @@ def played_by_clicks(board: Board, view: dict[str, Any], sample: int = 12) -> di
     return out
 
 
+def refusals(qtbot: Any, board: ClickBoard, rng: random.Random, count: int = 3) -> list[str]:
+    """Click ``count`` drawn things that start no legal action: each must explain itself, none may play.
+
+    Shared by the board tests of Big Time Soccer and Soccero."""
+    starts = board.paths.first_keys()
+    keys = sorted({item.data(0) for item in board.items() if isinstance(item.data(0), tuple)} - starts, key=repr)
+    hints = []
+    for key in rng.sample(keys, min(count, len(keys))):
+        board.cancel_selection()
+        with qtbot.assertNotEmitted(board.action_chosen), qtbot.waitSignal(board.hint) as blocker:
+            board.click(key)
+        hints.append(blocker.args[0])
+    return hints
+
+
 @pytest.fixture(scope="module")
 def match_states() -> list[State]:
     return random_match(11) + random_match(12, quick_setup=True, goals=1)
@@ -70,12 +88,14 @@ def match_states() -> list[State]:
 def test_every_legal_action_is_playable_by_clicking_the_board(qtbot: Any, match_states: list[State]) -> None:
     """Issue 6: each action (set-up, kick-off, move, pass, chain, kick, steal, sub, end...) has a click path."""
     boards = {0: board_for(qtbot, 0), 1: board_for(qtbot, 1)}
+    rng = random.Random(4)
     verbs: set[str] = set()
     for view in deciding_views(match_states, 3):
         result = played_by_clicks(boards[view["seat"]], view)
         for text, emitted in result.items():
             assert emitted == [text]
             verbs.add(text.split()[0])
+        assert all(refusals(qtbot, boards[view["seat"]], rng, 2))
     assert {"place", "kickoff", "move", "pass", "kick", "sub", "end"} <= verbs
 
 

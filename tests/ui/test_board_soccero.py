@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
+from test_board_pawn_soccer import random_match, refusals  # shared board-test helpers
 
-from soccerdesk.rules import CHANCE, get_game, play_out
+from soccerdesk.rules import CHANCE
 from soccerdesk.rules.api import State
 from soccerdesk.ui.boards.base import BoardConfig
 from soccerdesk.ui.boards.soccero import Board, route
@@ -19,19 +20,11 @@ from soccerdesk.ui.boards.soccero import Board, route
 GAME = "soccero"
 
 
-def random_match(seed: int, **options: Any) -> list[State]:
-    """Every state of one random match (played out, then replayed from its record)."""
-    game = get_game(GAME)
-    rng = random.Random(seed)
-    final = play_out(game.new_match(seed=seed, **options), lambda s, seat: rng.choice(s.legal_actions(seat)), rng)
-    return game.replay(game.dump(final))
-
-
 @pytest.fixture(scope="module")
 def matches() -> list[list[State]]:
     # Seeds 50 and 53 reach throw-ins, corners, walls and air balls in random play.
     extended = {"extended": True, "quick_setup": True}
-    return [random_match(31, turns=6), random_match(50, **extended), random_match(53, **extended)]
+    return [random_match(31, GAME, turns=6), random_match(50, GAME, **extended), random_match(53, GAME, **extended)]
 
 
 @pytest.fixture(scope="module")
@@ -66,6 +59,8 @@ def test_every_legal_action_is_playable_by_clicking_the_board(qtbot: Any, match_
             assert board.play(text), f"{text}: a step of its click path is not drawn"
             assert emitted == [text]
         board.action_chosen.disconnect(emitted.append)
+        if index % 10 == 0:
+            assert all(refusals(qtbot, board, rng))
     assert {
         "ends",
         "setup",
