@@ -46,6 +46,9 @@ from soccerdesk.ui.boards import board_available
 from soccerdesk.ui.session import Player
 from soccerdesk.ui.settings import TEAM_COLOURS, AppSettings
 
+LOAD_DELAY_MS = 50
+"""The games load this long after the home screen is made (time for its first paint)."""
+
 LEVEL_ORDER = ("easy", "normal", "hard", "expert")
 LEVEL_HELP = {
     "easy": "plays sensibly but slips now and then",
@@ -290,19 +293,25 @@ class HomeScreen(QWidget):
         self.start_button.setEnabled(False)
         # The rules of the four games take a moment to load: the window shows at once and
         # the cards fill in as each game arrives from a worker thread.
-        self._loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soccerdesk-load")
-        self._loading: dict[str, Future[Any]] = {gid: self._loader.submit(get_game, gid) for gid in GAMES}
-        self._levels_future = self._loader.submit(bot_levels)
-        self._loader.shutdown(wait=False)
+        # The loading starts just after the first paint, so the two do not compete.
+        self._loading: dict[str, Future[Any]] = {}
+        self._levels_future: Future[list[tuple[str, str]]] | None = None
         self._poll = QTimer(self)
         self._poll.setInterval(30)
         self._poll.timeout.connect(self._collect_loaded)
+        QTimer.singleShot(LOAD_DELAY_MS, self._start_loading)
+
+    def _start_loading(self) -> None:
+        loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soccerdesk-load")
+        self._loading = {gid: loader.submit(get_game, gid) for gid in GAMES}
+        self._levels_future = loader.submit(bot_levels)
+        loader.shutdown(wait=False)
         self._poll.start()
 
     @property
     def loaded(self) -> bool:
         """Every game and the bot levels are loaded (the Kick off button works)."""
-        return not self._loading and self.levels is not None
+        return self._levels_future is not None and not self._loading and self.levels is not None
 
     def _collect_loaded(self) -> None:
         for game_id, future in list(self._loading.items()):
@@ -315,7 +324,7 @@ class HomeScreen(QWidget):
             except Exception as exc:  # a game whose rules fail to load is shown as unavailable, not fatal
                 self.cards[game_id].fill(None, str(exc) or type(exc).__name__)
                 self.cards[game_id].setEnabled(False)
-        if self.levels is None and self._levels_future.done():
+        if self.levels is None and self._levels_future is not None and self._levels_future.done():
             self.levels = self._levels_future.result()
             for index, (label, name) in enumerate(self.levels):
                 self.opponent.insertItem(index, f"Computer — {label}", ("bot", name))

@@ -12,23 +12,23 @@ import json
 from collections.abc import Mapping
 from concurrent.futures import Executor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QStackedWidget, QWidget
+from PySide6.QtWidgets import QDialog, QFileDialog, QMainWindow, QMessageBox, QStackedWidget, QWidget
 
 from soccerdesk import __version__
 from soccerdesk.rules import CorruptRecord, Game, RulesError, UnknownGame, get_game
 from soccerdesk.ui.art import app_icon
 from soccerdesk.ui.boards import BoardMissing
 from soccerdesk.ui.bot_pool import shared_bot_pool
-from soccerdesk.ui.help import HelpDialog
 from soccerdesk.ui.home import HomeScreen, MatchSetup
-from soccerdesk.ui.match_view import MatchView, team_colours
-from soccerdesk.ui.replay import ReplayViewer
 from soccerdesk.ui.session import LocalSession, MatchSession, Player, new_autosave_path
 from soccerdesk.ui.settings import ANIMATION_SPEEDS, AppSettings
+
+if TYPE_CHECKING:
+    from soccerdesk.ui.match_view import MatchView
 
 ONLINE_MODULE = "soccerdesk.ui.online"
 
@@ -74,8 +74,8 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.home)
         self.session: MatchSession | None = None
         self.match_view: MatchView | None = None
-        self.replay_view: ReplayViewer | None = None
-        self.help_dialog: HelpDialog | None = None
+        self.replay_view: QWidget | None = None
+        self.help_dialog: QDialog | None = None
         self.last_message = ""  # the text of the last message box (for tests and the status bar)
         self._build_menus()
         geometry = settings.geometry()
@@ -147,6 +147,8 @@ class MainWindow(QMainWindow):
 
     def show_session(self, session: MatchSession) -> None:
         """Put a session (local or online) on screen and start it."""
+        from soccerdesk.ui.match_view import MatchView  # the match screen's code loads with the first match
+
         self._close_match()
         try:
             view = MatchView(session, speed=self.settings.animation_speed)
@@ -262,6 +264,9 @@ class MainWindow(QMainWindow):
     def show_replay(
         self, game: Game, record: Mapping[str, Any], names: tuple[str, str], colours: tuple[str, str] = ("", "")
     ) -> None:
+        from soccerdesk.ui.match_view import team_colours
+        from soccerdesk.ui.replay import ReplayViewer  # imported when first needed: a faster start
+
         self._close_replay()
         try:
             viewer = ReplayViewer(game, record, names=names, colours=team_colours(colours))
@@ -303,6 +308,8 @@ class MainWindow(QMainWindow):
         game_id = self.session.game.id if self.session is not None else self.home.game_id
         if game_id is None:
             return
+        from soccerdesk.ui.help import HelpDialog  # imported when first asked for: a faster start
+
         dialog = HelpDialog(get_game(game_id), self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.help_dialog = dialog
