@@ -460,7 +460,7 @@ class Board(ClickBoard):
                 if team == 1:
                     p.setPen(QPen(colours.text_on(team), 1.2, Qt.PenStyle.DotLine))
                     p.setBrush(Qt.BrushStyle.NoBrush)
-                    p.drawEllipse(c, radius * 0.72, radius * 0.72)
+                    p.drawEllipse(c, radius * 0.84, radius * 0.84)
                 if pawn["yellow"]:
                     card = QRectF(c.x() + radius * 0.35, c.y() - radius * 1.15, radius * 0.55, radius * 0.75)
                     p.setBrush(QColor("#ffd400"))
