@@ -119,7 +119,15 @@ def _turn_choice(s: SocceroState, seat: int, legal: list[Any]) -> Any:
     pressed = _nearest_opponent(s, seat, ball) <= 2
     if "move" in words and holder != s.red and not pressed:
         return words["move"]
-    kick = kicks.get((False, 2, False)) or next((a for a in legal if isinstance(a, KickChoice)), None)
+    # A short pass to a nearby team-mate ahead needs one die; anything longer two.
+    b = s.board
+    ahead = [
+        b.distance(ball, s.pos[p])
+        for p in team_players(seat)
+        if p != holder and s.pos[p] >= 0 and _progress(s, seat, s.pos[p]) > _progress(s, seat, ball)
+    ]
+    dice = 1 if ahead and min(ahead) <= 3 else 2
+    kick = kicks.get((False, dice, False)) or next((a for a in legal if isinstance(a, KickChoice)), None)
     return kick if kick is not None else legal[0]
 
 

@@ -129,3 +129,11 @@ def test_heads_into_the_goal_when_the_die_allows() -> None:
     s = replace(s, kick=(False, 1, "header", "air", 5, 6), path=(6,))
     s._set_meta(GAME.new_match(seed=0).info, None, ())
     assert decide(s) == "head N"
+
+
+def test_chooses_one_die_for_a_short_pass_and_two_for_a_long_one() -> None:
+    """A holder who carried the ball last (red side up) must kick: the dice follow the distance."""
+    near = position({5: "K10", 6: "K12", 15: "K9"}, holder=5, red=5)
+    assert decide(near) == "kick 1"
+    far = position({5: "K10", 6: "K16", 15: "K9"}, holder=5, red=5)
+    assert decide(far) == "kick 2"
