@@ -42,7 +42,6 @@ from soccerdesk.ui.boards.drawing import (
 
 SQUARE = 46.0
 ORIGIN = QPointF(34.0, 18.0)
-PANEL_X = ORIGIN.x() + 7 * SQUARE + 30
 PANEL_W = 262.0
 
 VERB_LABELS = {
@@ -73,7 +72,19 @@ class Board(ClickBoard):
     def __init__(self, config: BoardConfig, parent: Any = None) -> None:
         super().__init__(config, parent)
         self._events: list[dict[str, Any]] = []
-        self.setSceneRect(QRectF(0, 0, PANEL_X + PANEL_W + 14, ORIGIN.y() * 2 + 13 * SQUARE))
+        self.columns, self.rows = 7, 11  # RULINGS board; replaced by the view's own "board" data
+        self._fit_scene()
+
+    def _fit_scene(self) -> None:
+        self.panel_x = ORIGIN.x() + self.columns * SQUARE + 30
+        self.setSceneRect(QRectF(0, 0, self.panel_x + PANEL_W + 14, ORIGIN.y() * 2 + (self.rows + 2) * SQUARE))
+
+    def render(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:  # type: ignore[override]
+        board = view.get("state", {}).get("board")
+        if board and (len(board["columns"]), board["rows"]) != (self.columns, self.rows):
+            self.columns, self.rows = len(board["columns"]), int(board["rows"])
+            self._fit_scene()
+        super().render(view, events)
 
     # --- geometry ----------------------------------------------------------------------
 
@@ -84,12 +95,13 @@ class Board(ClickBoard):
     def _flip(self) -> bool:
         return self.me == 1
 
-    def square_rect(self, name: str, rows: int = 11, columns: int = 7) -> QRectF:
+    def square_rect(self, name: str) -> QRectF:
+        """A square (goal rows 0 and rows + 1 included); the viewer's own goal is at the bottom."""
         col, row = parse_square(name)
         if self._flip():
-            dc, dr = columns - 1 - col, row
+            dc, dr = self.columns - 1 - col, row
         else:
-            dc, dr = col, rows + 1 - row
+            dc, dr = col, self.rows + 1 - row
         return QRectF(ORIGIN.x() + dc * SQUARE, ORIGIN.y() + dr * SQUARE, SQUARE, SQUARE)
 
     # --- click paths -------------------------------------------------------------------
@@ -320,7 +332,7 @@ class Board(ClickBoard):
         for letter in board["columns"]:
             rect = self.square_rect(f"{letter}1")
             self.add_text(
-                QPointF(rect.x(), ORIGIN.y() + 13 * SQUARE + 2),
+                QPointF(rect.x(), ORIGIN.y() + (rows + 2) * SQUARE + 2),
                 letter,
                 7.5,
                 MUTED_TEXT,
@@ -516,9 +528,9 @@ class Board(ClickBoard):
 
     def _draw_panel(self, view: dict[str, Any]) -> None:
         state = view["state"]
-        x, w = PANEL_X, PANEL_W
+        x, w = self.panel_x, PANEL_W
         top = ORIGIN.y()
-        height = 13 * SQUARE
+        height = (self.rows + 2) * SQUARE
         self.add_panel(QRectF(x, top, w, height))
         score = view["score"]
         them = 1 - self.me
