@@ -746,3 +746,15 @@ def test_kick_roll_probabilities_follow_the_dice() -> None:
     assert outcomes["kick-roll air 2"] == pytest.approx(1 / 6 * 1 / 36)
     assert sum(outcomes.values()) == pytest.approx(1)
     assert "kick-roll direct 1" not in outcomes
+
+
+def test_kickers_team_mate_on_the_fetch_square_moves_off_first_next_turn() -> None:
+    """RULINGS Soccero 5 with our sharing rule: two on a square, the one without the ball leaves."""
+    s = _kick({5: "B10", 6: "A10", 15: "C12"}, 5, "air", 4)
+    s = act(act(s, "path B10 W2 out"), "let")  # over player 6 on A10 and out there
+    assert s.pos[15] == sq("A10") == s.pos[6] and s.holder == 15 and s.forced == 6
+    s = roll(act(s, "move"), "roll 1")  # seat 1's turn: the forced first move is not theirs
+    s = act(s, "move U4-U5")
+    assert s.team == 0 and s.forced == 6
+    s = roll(s, "roll 2")
+    assert {t.split("-")[0] for t in texts(s)} == {"move A10"}

@@ -245,7 +245,9 @@ def end_turn(s: S, events: list[Event], after: After | None = None) -> S:
         sanction = set_pieces.position_sanction(s, events)
         if sanction is not None:
             after = sanction
-    forced = s.forced if s.forced >= 0 and team_of(s.forced) != s.team else NOBODY
+    # The forced first move lapses once his team has had a movement turn (used or not).
+    moving_turn = s.phase in ("moving", "roll")
+    forced = s.forced if s.forced >= 0 and (team_of(s.forced) != s.team or not moving_turn) else NOBODY
     s = evolve(s, turns=s.turns + 1, forced=forced, moved=0, points=0, kick=(), path=(), pending=(), offside=0)
     if s.turns >= 2 * s.cfg.turns:
         if s.half == 1:
