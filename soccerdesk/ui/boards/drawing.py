@@ -547,6 +547,32 @@ class ClickBoard(BoardScene):
         self.addItem(item)
         return item
 
+    def add_legend(
+        self, bottom_left: QPointF, width: float, entries: Sequence[tuple[Callable[[QPainter, QRectF], None], str]]
+    ) -> QGraphicsItem:
+        """A "how to read the board" key: one small drawn icon and a line of text per entry,
+        standing on ``bottom_left``."""
+        row = 19.0
+        rect = QRectF(bottom_left.x(), bottom_left.y() - row * len(entries) - 18, width, row * len(entries) + 18)
+
+        def paint(p: QPainter, r: QRectF) -> None:
+            p.setPen(MUTED_TEXT)
+            p.setFont(ui_font(7.5, bold=True))
+            p.drawText(QRectF(0, 0, r.width(), 14), Qt.AlignmentFlag.AlignLeft, "KEY")
+            for index, (icon, text) in enumerate(entries):
+                top = 18 + index * row
+                p.save()
+                icon(p, QRectF(0, top, row - 3, row - 3))
+                p.restore()
+                p.setPen(MUTED_TEXT)
+                p.setFont(ui_font(7.3))
+                p.drawText(QRectF(row + 4, top, r.width() - row - 4, row - 3), Qt.AlignmentFlag.AlignVCenter, text)
+
+        item = Painted(rect, paint)
+        item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.addItem(item)
+        return item
+
     def add_panel(self, rect: QRectF, title: str = "") -> QGraphicsItem:
         """A dark rounded panel with an optional title (side bars, hands)."""
 

@@ -36,6 +36,7 @@ from soccerdesk.ui.boards.drawing import (
     Key,
     Painted,
     draw_ball,
+    draw_target_mark,
     draw_token,
     ui_font,
 )
@@ -252,6 +253,49 @@ class Board(ClickBoard):
         board = view["state"]["board"]
         self._draw_pitch(board)
         self._draw_squares(board)
+        self._draw_legend()
+
+    def _draw_legend(self) -> None:
+        colours = self.config.colours
+
+        def grass(p: QPainter, r: QRectF) -> None:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(GRASS_DARK)
+            p.drawRect(r)
+
+        def sprint(p: QPainter, r: QRectF) -> None:
+            grass(p, r)
+            self._paint_sprint(p, r, 1 if not self._flip() else -1)
+
+        def long_pass(p: QPainter, r: QRectF) -> None:
+            grass(p, r)
+            self._paint_long_pass(p, r)
+
+        def blocked(p: QPainter, r: QRectF) -> None:
+            grass(p, r)
+            p.setPen(QPen(QColor(255, 255, 255, 170), 1.6))
+            m = r.width() * 0.25
+            p.drawLine(r.topLeft() + QPointF(m, m), r.bottomRight() - QPointF(m, m))
+            p.drawLine(r.topRight() + QPointF(-m, m), r.bottomLeft() + QPointF(m, -m))
+
+        def yellow(p: QPainter, r: QRectF) -> None:
+            draw_token(p, r.center(), r.width() * 0.38, colours.of(self.me))
+            p.setBrush(QColor("#ffd400"))
+            p.setPen(QPen(QColor("#5a4a00"), 0.8))
+            p.drawRoundedRect(QRectF(r.center().x() + 2, r.top(), r.width() * 0.3, r.height() * 0.42), 1.5, 1.5)
+
+        def target(p: QPainter, r: QRectF) -> None:
+            grass(p, r)
+            draw_target_mark(p, r)
+
+        entries = [
+            (target, "a legal click now (white: chosen)"),
+            (sprint, "sprint zone: up to 3 squares ahead"),
+            (long_pass, "long-pass space"),
+            (blocked, "X: no goal from here"),
+            (yellow, "yellow card (a 2nd is a red)"),
+        ]
+        self.add_legend(QPointF(self.panel_x + 12, ORIGIN.y() + (self.rows + 2) * SQUARE - 10), PANEL_W - 24, entries)
 
     def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         state = view["state"]
