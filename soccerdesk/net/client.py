@@ -97,6 +97,8 @@ class RelayClient:
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._waiters: list[tuple[frozenset[str], asyncio.Future[dict[str, Any]]]] = []
         self._closing = False
+        self._fatal: str | None = None  # why the relay hung up for good, if it did
+        self._reconnector: asyncio.Task[None] | None = None
 
     # --- connecting -------------------------------------------------------------------
 
@@ -124,6 +126,11 @@ class RelayClient:
     async def close(self) -> None:
         """Leave quietly (no reconnection) and free the connection."""
         self._closing = True
+        if self._reconnector is not None and self._reconnector is not asyncio.current_task():
+            self._reconnector.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reconnector
+            self._reconnector = None
         if self._ws is not None:
             await self._ws.close()
         if self._reader is not None:
@@ -302,7 +309,7 @@ class RelayClient:
             self._set_status("closed" if self._closing else "lost: the connection to the relay closed")
             return
         self._set_status("reconnecting")
-        asyncio.get_running_loop().create_task(self._reconnect())
+        self._reconnector = asyncio.get_running_loop().create_task(self._reconnect())
 
     async def _reconnect(self) -> None:
         """Try again and again; resume the seat (or the spectator's place) when through."""
@@ -326,6 +333,9 @@ class RelayClient:
             except (TimeoutError, aiohttp.ClientError, OSError) as exc:
                 log.info("reconnect attempt %d failed: %s", attempt, exc)
                 continue
+            if self._closing:  # closed by the program while this attempt went through
+                await self.close()
+                return
             self._set_status("connected")
             return
 
