@@ -43,6 +43,7 @@ from soccerdesk.ui.boards.drawing import (
     Painted,
     draw_ball,
     draw_die,
+    draw_target_mark,
     draw_token,
     ui_font,
 )
@@ -322,6 +323,51 @@ class Board(ClickBoard):
         self._draw_pitch()
         self._draw_squares()
         self._draw_goals()
+        self._draw_legend()
+
+    def _draw_legend(self) -> None:
+        colours = self.config.colours
+
+        def teams(p: QPainter, r: QRectF) -> None:
+            h = r.height()
+            draw_token(p, QPointF(r.x() + h * 0.3, r.center().y()), h * 0.28, colours.of(0))
+            draw_token(p, QPointF(r.x() + h * 0.75, r.center().y()), h * 0.28, colours.of(1), square=True)
+
+        def keeper(p: QPainter, r: QRectF) -> None:
+            radius = r.height() * 0.3
+            draw_token(p, r.center(), radius, colours.of(self.me).lighter(135), "1", colours.text_on(self.me))
+            p.setPen(QPen(colours.text_on(self.me), 1))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawEllipse(r.center(), radius * 1.15, radius * 1.15)
+
+        def moved(p: QPainter, r: QRectF) -> None:
+            p.setOpacity(0.55)
+            draw_token(p, r.center(), r.height() * 0.32, colours.of(self.me))
+
+        def red_ball(p: QPainter, r: QRectF) -> None:
+            draw_ball(p, r.center(), r.height() * 0.32, red_side=True)
+
+        def warning(p: QPainter, r: QRectF) -> None:
+            draw_token(p, r.center(), r.height() * 0.28, colours.of(self.me))
+            p.setPen(QPen(DANGER, 1.6, Qt.PenStyle.DotLine))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawEllipse(r.center(), r.height() * 0.42, r.height() * 0.42)
+
+        def target(p: QPainter, r: QRectF) -> None:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(GRASS_DARK)
+            p.drawRect(r)
+            draw_target_mark(p, r)
+
+        entries = [
+            (target, "a legal click now (white: chosen)"),
+            (teams, "discs and squares: the two teams"),
+            (keeper, "goalkeeper (number 1, ringed)"),
+            (moved, "faded: has moved this turn"),
+            (red_ball, "red side up: its carrier may not carry it on"),
+            (warning, "must leave the ball / may not touch it yet"),
+        ]
+        self.add_legend(QPointF(self.panel_x + 12, ORIGIN.y() + self.rows * SQ + 10), 246, entries)
 
     def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         state = view["state"]
