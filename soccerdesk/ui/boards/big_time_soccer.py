@@ -46,6 +46,7 @@ from soccerdesk.ui.boards.drawing import (
     Painted,
     draw_ball,
     draw_d20,
+    draw_target_mark,
     ui_font,
 )
 
@@ -605,6 +606,48 @@ class Board(ClickBoard):
             rect = QRectF(x + 12 + (i % 2) * (col_w + 6), y + (i // 2) * 32, col_w, 26)
             label = MODE_LABELS[key[1]] if key[0] == "mode" else self.action_label(key[1])
             self._mode_or_action_button(rect, label, key)
+        y += ((len(buttons) + 1) // 2) * 32
+        entries = self._legend_entries()
+        if y + 19 * len(entries) + 26 < PANEL.bottom():  # only where the buttons leave room
+            self.add_legend(QPointF(x + 12, PANEL.bottom() - 8), w - 24, entries)
+
+    def _legend_entries(self) -> list[tuple[Any, str]]:
+        """How to read a card, for the panel's key."""
+
+        def target(p: QPainter, r: QRectF) -> None:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(GRASS_DARK)
+            p.drawRect(r)
+            draw_target_mark(p, r)
+
+        def types(p: QPainter, r: QRectF) -> None:
+            paint_type_icon(p, r.adjusted(0, 2, 0, -2), "dribble")
+
+        def next_icon(p: QPainter, r: QRectF) -> None:
+            p.setBrush(CARD_FACE)
+            p.setPen(QPen(KIND_COLOURS["pass"], 1.2))
+            p.drawRoundedRect(r, 2, 2)
+            paint_type_icon(p, QRectF(r.x() + 2, r.y() + 2, r.width() * 0.45, r.height() * 0.45), "dribble")
+
+        def defence(p: QPainter, r: QRectF) -> None:
+            p.setPen(DANGER)
+            p.setFont(ui_font(r.height() * 0.45, bold=True))
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, "I?")
+
+        def no_play(p: QPainter, r: QRectF) -> None:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor("#5b9b5f"))
+            p.drawRect(r)
+            p.setBrush(NO_PLAY)
+            p.drawRect(QRectF(r.x(), r.center().y(), r.width(), r.height() / 2))
+
+        return [
+            (target, "a legal click now (white: chosen)"),
+            (types, "big icon: the card's type (Pass, Dribble…)"),
+            (next_icon, "small icon: what the next card must be"),
+            (defence, "I? / C?: an Intercept / Challenge may answer"),
+            (no_play, "red-brown: not playable from those rows"),
+        ]
 
     def _mode_or_action_button(self, rect: QRectF, label: str, key: Key) -> None:
         item = self.add_button(rect, label, key)
