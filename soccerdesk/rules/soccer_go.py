@@ -26,6 +26,9 @@ How a match runs as actions
   or ``keep hand``; then the same for the previous defender from the defending pile.
 * Extra time and the shootout are ``pass``/``mark`` and ``shoot``/``save`` only.
 
+Options: ``rounds`` (4), ``extra_time`` (true), ``power_cards`` (true), ``joker_blocks``
+(``joker``: which BLOCK answers a JOKER). Decisions beyond the rulings: ``docs/rulings.md``.
+
 View (the ``"state"`` part of ``view(seat)``), keys:
 ``phase`` (``toss deal pass shot block counter narrow tackle pass-reply shot-reply draw swap
 kick over``), ``period`` (``first-half second-half extra-time shootout full-time``),
@@ -34,8 +37,8 @@ kick over``), ``period`` (``first-half second-half extra-time shootout full-time
 ``passes`` (made this turn), ``passes_needed``, ``retired`` (numbers, in retiring order),
 ``available`` (numbers the next pass may use), ``restriction`` (list or null),
 ``modifiers`` (active card effects for the next pass: ``through-ball dribble corner
-deep-press attacking-gk`` and ``high-press``), ``chances_left`` (marked passes the attacker
-may still survive this turn, 1 outside extra time), ``chosen`` [bool, bool] (face-down choice
+deep-press attacking-gk`` and ``high-press``), ``chances_left`` (chances the attacker has
+left this turn to reach the shot: 2 at the start of an extra-time attack, else 1), ``chosen`` [bool, bool] (face-down choice
 made), ``my_choice`` (own face-down choice as action text, or null), ``directions``
 (shot directions still open), ``narrowed`` (removed direction or null), ``hand`` (own card
 ids, sorted; [] for a spectator), ``hand_counts`` [[attacking, defending] per seat],
