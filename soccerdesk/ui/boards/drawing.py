@@ -4,10 +4,16 @@ Two parts:
 
 * :class:`ClickPaths` and :class:`ClickBoard` turn the legal action texts of a view into
   sequences of clicks. A board says, for every legal text, which things the user clicks
-  to play it (``("pawn", "D6"), ("square", "E7")``); the scene keeps the partial
-  selection, highlights what may be clicked next, plays the text when a path is complete
-  and explains a click that leads nowhere through the ``hint`` signal. Every text a board
-  cannot place on its art gets a button, so every legal action can always be played.
+  to play it (``move D5-D6`` -> ``("sq", "D5"), ("sq", "D6")``); the scene keeps the
+  partial selection, highlights what may be clicked next, plays the text when a path is
+  complete and explains a click that leads nowhere through the ``hint`` signal. Every text
+  a board cannot place on its art gets a button, and texts that would share a path get a
+  small chooser, so every legal action can always be played. A drag from the selected
+  piece to a target counts as the second click; the keyboard plays through :meth:`ClickBoard.play`.
+  A board draws in three layers: static items kept while :meth:`ClickBoard.static_signature`
+  holds (pitch, squares), items rebuilt for each view, and an overlay rebuilt on each
+  click (chooser, routes). Items read the marks when they paint, so a click repaints
+  instead of rebuilding the board.
 * Painting helpers (:class:`Painted`, :func:`draw_die`, :func:`draw_token`, colours) so all
   art is drawn in code, in scene coordinates, and stays crisp at any zoom or pixel ratio.
 
