@@ -15,7 +15,7 @@ from typing import Any
 from soccerdesk.rules.api import Event
 from soccerdesk.rules.soccero import play
 from soccerdesk.rules.soccero.actions import Path, SquareChoice
-from soccerdesk.rules.soccero.board import DIRECTIONS, EXIT_TOUCHLINE, LOW, Exit
+from soccerdesk.rules.soccero.board import DIRECTIONS, EXIT_TOUCHLINE, HIGH, LOW, Exit
 from soccerdesk.rules.soccero.state import NOBODY, PLAYERS, SocceroState, evolve, goalkeeper, team_of, team_players
 
 S = SocceroState
@@ -351,33 +351,49 @@ def permitted(s: S, p: int, sq: int, occ: dict[int, int], doubt: frozenset[int] 
     q = occ.get(sq)
     if q is not None and q != p:
         return False
+    if sq in forbidden_zone(s, p):
+        return False
+    return not ((doubt is None or sq in doubt) and not play.restriction_ok(s, p, sq))
+
+
+def forbidden_zone(s: S, p: int) -> frozenset[int]:
+    """Squares this set piece keeps ``p`` off (rulebook, each set piece's placing rules); memoized."""
     kind, team, spot, taker, _ = s.setpiece
-    if sq == spot and p != taker:
-        return False
-    if (doubt is None or sq in doubt) and not play.restriction_ok(s, p, sq):
-        return False
-    b = s.board
     mine = team_of(p) == team
     keeper = p % PLAYERS == 0
+    fixed = p in fixed_players(s)
+    key = ("zone", kind, team, spot, mine, keeper, fixed, s.low_team)
+    memo = play.shape_memo(s)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = frozenset(_zone(s, mine, keeper, fixed))
+    return found
+
+
+def _zone(s: S, mine: bool, keeper: bool, fixed: bool) -> set[int]:
+    kind, team, spot, _, _ = s.setpiece
+    b = s.board
+    if fixed:
+        return set()
+    zone = {spot}  # the taker's square
     if kind in ("goal-kick", "punt"):
-        return keeper or b.penalty_area_of[sq] < 0
-    if kind == "corner":
-        return mine or b.distance(sq, spot) > 1
-    if kind == "free-kick":
-        if mine:
-            return True
-        if b.distance(sq, spot) <= 1:
-            return False
-        own_area = b.penalty_area_of[spot]
-        return not (own_area >= 0 and own_area == s.defends(team) and b.penalty_area_of[sq] == own_area)
-    if kind == "penalty":
-        if p == taker or p == goalkeeper(1 - team):
-            return True
+        if not keeper:
+            zone |= b.penalty_area[LOW] | b.penalty_area[HIGH]
+    elif kind == "corner":
+        if not mine:
+            zone.update(b.neighbours[spot])
+    elif kind == "free-kick":
+        if not mine:
+            zone.update(b.neighbours[spot])
+            own_area = b.penalty_area_of[spot]
+            if own_area >= 0 and own_area == s.defends(team):
+                zone |= b.penalty_area[own_area]
+    elif kind == "penalty":
         end = s.attacks(team)
-        if b.penalty_area_of[sq] == end or sq in b.penalty_arc[end]:
-            return False
-        return b.rows_from_goal_line(sq, end) > b.rows_from_goal_line(spot, end)
-    return True
+        depth = b.rows_from_goal_line(spot, end)
+        zone |= b.penalty_area[end] | b.penalty_arc[end]
+        zone.update(sq for sq in range(b.size) if b.rows_from_goal_line(sq, end) <= depth)
+    return zone
 
 
 def fixed_players(s: S) -> tuple[int, ...]:
@@ -402,7 +418,12 @@ def begin_free_moves(s: S) -> S:
 def free_targets(s: S, p: int) -> list[int]:
     occ = s.occupancy()
     doubt = play.doubtful_squares(s, p)
-    return [sq for sq in range(s.board.size) if sq not in occ and permitted(s, p, sq, occ, doubt)]
+    zone = forbidden_zone(s, p)
+    return [
+        sq
+        for sq in range(s.board.size)
+        if sq not in occ and sq not in zone and (sq not in doubt or play.restriction_ok(s, p, sq))
+    ]
 
 
 def wall_targets(s: S, p: int) -> list[int]:
