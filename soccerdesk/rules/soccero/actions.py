@@ -143,6 +143,7 @@ class Actions:
         self.board = board
         self._by_text: dict[str, object] = {}
         self._carries: dict[tuple[int, int, int], Step] = {}
+        self._paths: dict[tuple[int, tuple[tuple[int, int], ...], str], Path] = {}
         self.words = {w: self._intern(Word(w)) for w in WORDS}
         self.dice = {
             (k, v): self._intern(Die(k, v))
@@ -199,16 +200,20 @@ class Actions:
 
     def path(self, start: int, legs: tuple[tuple[int, int], ...], finish: str) -> Path:
         """The ball route from ``start`` along ``legs``; ``finish`` is '', 'out' or 'goal'."""
-        text = (
-            "path "
-            + self.board.names[start]
-            + "".join(f" {DIRECTIONS[d][0]}{n}" for d, n in legs)
-            + (f" {finish}" if finish else "")
-        )
-        found = self._by_text.get(text)
+        key = (start, legs, finish)
+        found = self._paths.get(key)
         if found is None:
-            found = self._intern(Path(start, legs, finish, text))
-        return found  # type: ignore[return-value]
+            text = (
+                "path "
+                + self.board.names[start]
+                + "".join(f" {DIRECTIONS[d][0]}{n}" for d, n in legs)
+                + (f" {finish}" if finish else "")
+            )
+            found = self._by_text.get(text)  # type: ignore[assignment]
+            if found is None:
+                found = self._intern(Path(start, legs, finish, text))
+            self._paths[key] = found
+        return found
 
     def parse(self, text: str) -> object:
         """The action written ``text``. Text that is no Soccero action raises IllegalAction."""

@@ -73,11 +73,21 @@ def steal_foul(s: S, events: list[Event]) -> S:
 
 def position_sanction(s: S, events: list[Event]) -> play.After | None:
     """Rulebook "Fouls and Sanctions": breaking the position restrictions at the end of a turn."""
+    b = s.board
+    mates, _ = play.team_shape(s, s.team)
+    rows = [b.ys[m] for m in mates]
+    cols = [b.xs[m] for m in mates]
+    limit = s.cfg.adjacent_limit
+    # Only with more than ``limit`` team-mates in one row or column can a line be too long;
+    # otherwise only goal-area and full penalty-area squares need the exact check.
+    lines_ok = max(map(rows.count, rows), default=0) <= limit and max(map(cols.count, cols), default=0) <= limit
     for p in team_players(s.team):
         sq = s.pos[p]
-        if p == s.banned:
+        if p == s.banned or sq < 0:
             continue  # the set-piece taker stood where the rules put him
-        if sq >= 0 and not play.restriction_ok(s, p, sq):
+        if lines_ok and sq not in play.doubtful_squares(s, p):
+            continue
+        if not play.restriction_ok(s, p, sq):
             events.append(
                 Event(
                     "foul",
