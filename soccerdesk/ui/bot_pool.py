@@ -7,6 +7,10 @@ UI thread keeps its interpreter to itself.
 The worker gets the match record (not the state: a record is small, JSON-able and replays
 exactly), replays it, asks the bot and answers the action text. This module imports neither
 Qt nor anything of the UI: the worker process loads only the rules and the bots.
+
+The worker is started with "spawn", which imports the program's main module again: a script
+that opens soccerdesk windows must keep its work under ``if __name__ == "__main__":`` (the
+app's own entry points do).
 """
 
 from __future__ import annotations
