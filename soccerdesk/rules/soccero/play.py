@@ -512,7 +512,8 @@ def _movement_plan(s: S, limit: int) -> tuple[list[Entry], list[int]]:
     forced = s.forced if s.forced >= 0 and team_of(s.forced) == s.team and not moved >> s.forced & 1 else NOBODY
     entries = []
     masks = []
-    reuse = _reusable_reach(s)
+    restriction_key = _restriction_key(s)
+    reuse = _reusable_reach(s, restriction_key)
     reach: dict[int, tuple[Reach, int, dict[int, Any]]] = {}
     full = (1 << (limit + 1)) - 1
     for p in team_players(s.team):
@@ -535,7 +536,7 @@ def _movement_plan(s: S, limit: int) -> tuple[list[Entry], list[int]]:
             entries.append((p, moves, mask, shorter))
             masks.append(mask)
     memo = dict(s._memo) if s._memo else {}
-    memo[s.team] = (s.pos, steal_square(s, s.team), _restriction_key(s), reach)
+    memo[s.team] = (s.pos, steal_square(s, s.team), restriction_key, reach)
     object.__setattr__(s, "_memo", memo)
     cap = full
     n = len(entries)
@@ -595,7 +596,7 @@ def _restriction_key(s: S) -> Any:
     return (team_shape(s, s.team)[1], crowded_squares(s, s.team))
 
 
-def _reusable_reach(s: S) -> Any:
+def _reusable_reach(s: S, restriction_key: Any) -> Any:
     """A lookup of players' moves worked out in an earlier position that nothing has changed since.
 
     A player's straight lines change only where a square within six of him along a line
@@ -607,7 +608,7 @@ def _reusable_reach(s: S) -> Any:
     if memo is None:
         return None
     pos_then, steal_then, key_then, previous = memo
-    if key_then != _restriction_key(s):
+    if key_then != restriction_key:
         return None
     steal_now = steal_square(s, s.team)
     pos_now = s.pos
@@ -665,8 +666,9 @@ def movement_steps(s: S) -> list[Step]:
     holder, red, ball = s.holder, s.red, s.ball
     rays = s.board.rays
     out: list[Step] = []
+    every = (1 << (points + 1)) - 1
     for (p, moves, lengths, store), other in zip(entries, others, strict=True):
-        ok = _usable_lengths(other, points)
+        ok = every if other == every else _usable_lengths(other, points)
         start = s.pos[p]
         if p != holder and (holder >= 0 or ball < 0 or s.board.distance(start, ball) > points):
             if ok & lengths == lengths:  # every move keeps the die usable: the list is kept
