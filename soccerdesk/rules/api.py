@@ -142,6 +142,11 @@ class _History:
 
     __slots__ = ("previous", "seat", "action", "length")
 
+    previous: _History | None
+    seat: int
+    action: Action
+    length: int
+
     def __init__(self, previous: _History | None, seat: int, action: Action) -> None:
         self.previous = previous
         self.seat = seat
@@ -168,6 +173,10 @@ class State(ABC):
     __slots__ = ("_info", "_history", "_events", "_legal")
 
     game: ClassVar[Game]
+    _info: MatchInfo
+    _history: _History | None
+    _events: tuple[Event, ...]
+    _legal: dict[int, list[Action]]
 
     # --- hooks a game implements -------------------------------------------------
 
@@ -307,7 +316,7 @@ class State(ABC):
             "terminal": not players,
             "score": list(self.score),
             "winner": self.winner,
-            "legal": [str(a) for a in self.legal_actions(seat)] if deciding else [],
+            "legal": [str(a) for a in self.legal_actions(seat)] if seat is not None and deciding else [],
             "state": self._view(seat),
         }
 
