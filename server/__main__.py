@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import sys
@@ -69,6 +70,11 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
 async def serve(settings: RelaySettings) -> None:
     """Run until SIGINT/SIGTERM, then close every connection and the database cleanly."""
     relay = await start_relay(settings)
+    # The rules' tables and every module are loaded now and live as long as the process:
+    # frozen, they are no longer traversed by each full garbage collection, which otherwise
+    # pauses the event loop for a noticeable time once many rooms are held.
+    gc.collect()
+    gc.freeze()
     print(f"soccerdesk-relay listening on {relay.url} (database {settings.db_path()})", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
