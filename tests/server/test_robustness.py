@@ -328,3 +328,24 @@ async def test_behind_a_proxy_limits_count_per_forwarded_address(db_path: Path) 
                 await ws.close()
     finally:
         await relay.stop()
+
+
+async def test_a_silent_client_is_dropped_by_the_heartbeat_and_its_seat_waits(db_path: Path) -> None:
+    """A client whose network went away answers no ping: the relay notices within a heartbeat or two."""
+    relay = await start_relay(replace(relay_settings(db_path), heartbeat=0.3))
+    made: list[RelayClient] = []
+    try:
+        host = await new_client(relay, made, "Host")
+        joined = await host.create(TOY, seat=0)
+        async with aiohttp.ClientSession() as session:
+            ghost = await session.ws_connect(relay.url, autoping=False)  # will never answer a ping
+            await ghost.send_str(json.dumps({"type": "hello", "version": PROTOCOL_VERSION}))
+            await ghost.send_str(json.dumps({"type": "join", "room": joined["room"], "name": "Ghost"}))
+            await until(lambda: len(host.players) == 2 and host.players[1]["connected"])
+            await until(lambda: not host.players[1]["connected"], timeout=5)
+            assert host.players[1]["name"] == "Ghost"  # the seat is kept for its token
+            await ghost.close()
+    finally:
+        for c in made:
+            await c.close()
+        await relay.stop()
