@@ -316,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"lost                    : {lost} (unanswered {report['unanswered_actions']}, disconnects "
               f"{report['disconnects']}, score disagreements {report['score_disagreements']}); refused "
               f"{report['refused']}, errors {report['errors']} {report['error_kinds']}")  # fmt: skip
+        met = report["concurrent_matches_held"] >= 500 and report["latency_p99_ms"] <= 100 and lost == 0
+        print(f"target (>= 500 held, p99 <= 100 ms, nothing lost): {'met' if met else 'NOT met'}")
     return 0
 
 
