@@ -402,6 +402,25 @@ def test_hold_answered_by_a_challenge_is_an_automatic_tackle() -> None:
     assert state.control == AWAY and state.roll is None
 
 
+def test_after_a_successful_hold_only_a_pass_or_dribble_card_allows_another_hold() -> None:
+    """Rulings 3 ("hold is illegal until a Pass or Dribble card has been played") and the
+    rulebook's "There must be an intervening Pass or Dribble card": a kept clear or a shot the
+    holder gets back is no such card; losing the ball and winning it back starts afresh."""
+    state = position(ball="M2C", hands=(["C", "PL1P", "SOUT"], ["C3"]))
+    held = run(state, (HOME, "hold"), (HOME, "discard none"), (AWAY, "reply none"), (CHANCE, "roll 10"))
+    assert held.hold_blocked and "hold" not in legal(held, HOME)
+    cleared = run(held, (HOME, "clear-in A1C"), (CHANCE, "roll 2"))
+    assert cleared.control == HOME and "hold" not in legal(cleared, HOME)
+    recovered = settle_draws(run(cleared, (HOME, "shoot SOUT"), (CHANCE, "roll 1")))
+    assert recovered.control == HOME and ball_name(recovered, HOME) == "A1C"
+    assert "hold" not in legal(recovered, HOME)
+    passed = run(recovered, (HOME, "play PL1P A1L"))
+    passed = run(settle_draws(passed), (AWAY, "reply none"))
+    assert "hold" in legal(passed, HOME)
+    lost = run(held, (HOME, "clear-in A1C"), (CHANCE, "roll 3"))
+    assert lost.control == AWAY and not lost.hold_blocked
+
+
 @pytest.mark.parametrize(("restriction", "allowed"), [("both-boxes", False), ("opponent-box", True)])
 def test_hold_not_allowed_in_a_box(restriction: str, allowed: bool) -> None:
     """Rulings 3 and its variant ``hold_restriction``."""

@@ -567,14 +567,18 @@ class _Turn:
             self.to_draw = (*self.to_draw, seat)
 
     def new_sequence(self, seat: int, zone: int, phase: str = "play") -> None:
-        """``seat`` has the ball in ``zone`` and begins a new offensive sequence."""
+        """``seat`` has the ball in ``zone`` and begins a new offensive sequence.
+
+        A seat that keeps the ball keeps a blocked hold: Rulings 3 lifts it only with a Pass
+        or Dribble card, not with a clear kept or a shot recovered. A change of control lifts it.
+        """
         if seat != self.control:
             self.passback_used = False  # Rulebook: once until you lose ball control and gain it back
+            self.hold_blocked = False
             self.say("control", f"Seat {seat} gains control of the ball", seat=seat)
         self.control = seat
         self.ball = zone
         self.next_req = None
-        self.hold_blocked = False
         self.free_shot = False
         self.pending = None
         self.phase = phase
@@ -593,6 +597,7 @@ class _Turn:
         # Rulebook "Kickoff": the team scored upon kicks off and has ball control.
         loser = 1 - scorer
         self.new_sequence(loser, self.t.board.kickoff[loser])
+        self.hold_blocked = False
 
     # --- chance ----------------------------------------------------------------------
 
@@ -631,6 +636,7 @@ class _Turn:
     def kickoff(self, seat: int) -> None:
         self.control = seat
         self.passback_used = False
+        self.hold_blocked = False
         self.new_sequence(seat, self.t.board.kickoff[seat])
         self.to_draw = (seat, 1 - seat)
 
@@ -879,6 +885,7 @@ class _Turn:
         self.take_card(seat, card.index)
         self.say("passback", f"Seat {seat} passes back to the goalkeeper", seat=seat, card=card.code)
         self.passback_used = True
+        self.hold_blocked = False  # Rulings 3: the pass-back is a Pass card played
         self.goal_kick_for(seat)
 
     def do_shoot(self, seat: int, a: Act) -> None:
