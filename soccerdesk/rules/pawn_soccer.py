@@ -936,40 +936,47 @@ class _Rules:
         reds = s.reds
         expelled = False
         was_keeper = stealer in b.own_area[seat]
+        card: Event | None = None
         if diagonal:
             # Rulebook, Steal: a diagonal steal is a yellow card, a second one a red card.
             if cells[stealer] & YELLOW:
                 expelled = True
                 reds = (reds[0] + 1, reds[1]) if seat == 0 else (reds[0], reds[1] + 1)
-                events.append(
-                    Event(
-                        "red_card",
-                        f"Red card: {TEAM_NAMES[seat]}'s pawn on {names[stealer]} steals diagonally with a yellow card and is sent off.",
-                        {"team": seat, "square": names[stealer], "reds": reds[seat]},
-                    )
+                card = Event(
+                    "red_card",
+                    f"Red card: {TEAM_NAMES[seat]}'s pawn from {names[stealer]} already had a yellow card and is sent off.",
+                    {"team": seat, "square": names[stealer], "reds": reds[seat]},
                 )
             else:
                 cells[stealer] |= YELLOW
-                events.append(
-                    Event(
-                        "yellow_card",
-                        f"Yellow card: {TEAM_NAMES[seat]}'s pawn on {names[stealer]} steals diagonally.",
-                        {"team": seat, "square": names[stealer]},
-                    )
+                card = Event(
+                    "yellow_card",
+                    f"Yellow card: {TEAM_NAMES[seat]}'s pawn from {names[stealer]} stole diagonally.",
+                    {"team": seat, "square": names[stealer]},
                 )
-        if diagonal and victim in b.own_penalty_area[seat]:
+        if card is not None and victim in b.own_penalty_area[seat]:  # a diagonal steal (it drew a card)
+            events.append(card)
             return self._foul_in_area(s, seat, stealer, victim, cells, reds, expelled, events)
         cells[victim], cells[stealer] = cells[stealer], cells[victim]
         events.append(
             Event(
                 "steal",
-                f"{TEAM_NAMES[seat]} steals the ball: {names[stealer]} swaps with {names[victim]}.",
+                f"{TEAM_NAMES[seat]} steals the ball{' diagonally' if diagonal else ''}: {names[stealer]} swaps with {names[victim]}.",
                 {"team": seat, "from": names[stealer], "to": names[victim], "diagonal": diagonal},
             )
         )
+        if card is not None:
+            events.append(card)  # told after the steal, which happened first
         if expelled:
             # Rulebook, Red card: the ball stays loose where the expelled pawn stood.
             cells[victim] = EMPTY
+            events.append(
+                Event(
+                    "loose_ball",
+                    f"The ball stays loose on {names[victim]}; {TEAM_NAMES[1 - seat]}'s pawn on {names[stealer]} may not take it next turn.",
+                    {"square": names[victim], "barred": names[stealer]},
+                )
+            )
         nxt = s.evolve(cells=tuple(cells), ball=victim, reds=reds)
         if reds[seat] >= b.numbers.reds_to_forfeit:
             return self._forfeit(nxt, seat, events)
@@ -1112,7 +1119,14 @@ class _Rules:
         ``barred`` is set for the other side's turn."""
         turns = s.turns + 1
         if turns >= 2 * self.turn_limit:
-            events.append(Event("full_time", f"Full time after {self.turn_limit} turns a side.", {"turns": turns}))
+            score = f"{s.goals[0]}-{s.goals[1]}"
+            events.append(
+                Event(
+                    "full_time",
+                    f"Full time after {self.turn_limit} turns a side: {score}.",
+                    {"turns": turns, "score": list(s.goals)},
+                )
+            )
             return s.evolve(**changes, phase=OVER, side=-1, turns=turns, received=0, barred=-1, kickoff_turn=False)
         if window and s.substitute[seat]:
             phase, side = AFTER, seat
@@ -1128,6 +1142,13 @@ class _Rules:
             events.append(Event("full_time", f"Full time: {goals[0]}-{goals[1]}.", {"score": list(goals)}))
             return s.evolve(phase=OVER, side=-1, goals=goals, turns=turns, received=0, barred=-1, kickoff_turn=False)
         # Rulebook, Scoring: both sides set up again; the side that conceded kicks off.
+        events.append(
+            Event(
+                "restart",
+                f"Both sides set up again; {TEAM_NAMES[1 - scorer]} will kick off.",
+                {"kicker": 1 - scorer},
+            )
+        )
         return self.reset(s.evolve(goals=goals, turns=turns), first=scorer, kicker=1 - scorer, events=events)
 
     def _forfeit(self, s: PawnState, loser: int, events: list[Event]) -> PawnState:

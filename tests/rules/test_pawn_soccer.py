@@ -275,6 +275,8 @@ def test_moving_the_ball_into_the_goal_scores_and_the_board_is_reset() -> None:
     assert s.kicker == ORANGE
     assert s.view(None)["state"]["to_place"] == [{"clean": 1, "yellow": 1}, {"clean": 2, "yellow": 0}]
     assert "place C3 yellow" in legal(s, BLUE)
+    assert [e.kind for e in s.events][-2:] == ["goal", "restart"]
+    assert "Orange will kick off" in s.events[-1].text
 
 
 # --- steals and cards --------------------------------------------------------------
@@ -304,7 +306,8 @@ def test_diagonal_steal_gives_a_yellow_card() -> None:
     """Rulebook, Diagonal steal: allowed, with a yellow card on the stealer."""
     s = play(pos(["C4"], ["D5", "D11"], "D5"), BLUE, "steal C4-D5")
     assert pawn_at(s, "D5") == BLUE and yellow_at(s, "D5") and s.holder() == BLUE
-    assert s.events[0].kind == "yellow_card"
+    # The log tells the steal first, then the card it drew.
+    assert [e.kind for e in s.events] == ["steal", "yellow_card"]
 
 
 def test_second_diagonal_steal_is_a_red_card_and_leaves_the_ball_loose() -> None:
@@ -317,6 +320,9 @@ def test_second_diagonal_steal_is_a_red_card_and_leaves_the_ball_loose() -> None
     orange = legal(s, ORANGE)
     assert "move C4-D5" not in orange and "move E6-D5" in orange
     assert len(s.team_squares(BLUE)) == 1
+    # The log tells the steal, the red card, then where the ball lies and who may not take it.
+    assert [e.kind for e in s.events] == ["steal", "red_card", "loose_ball"]
+    assert "loose on D5" in s.events[2].text and "C4 may not take it" in s.events[2].text
 
 
 def test_diagonal_steal_in_own_penalty_area_is_a_penalty() -> None:
@@ -461,6 +467,7 @@ def test_turn_limit_higher_score_wins_and_level_is_a_draw() -> None:
     assert ahead.is_terminal() and ahead.winner == BLUE
     level = play(pos(["C4"], ["D11"], None, turns=last, goals=(1, 1)), BLUE, "move C4-C5")
     assert level.is_terminal() and level.winner is None
+    assert level.events[-1].text == "Full time after 100 turns a side: 1-1."
     short = play(
         pos(["C4"], ["D11"], None, options={"turn_limit": 1}),
         BLUE,
