@@ -80,3 +80,17 @@ def test_only_chat_and_rematch_travel_both_ways() -> None:
     # They have different fields each way; every other type belongs to one side, so a client
     # echoing a server message back gets "unknown_type".
     assert set(CLIENT_MESSAGES) & set(SERVER_MESSAGES) == {"chat", "rematch"}
+
+
+def test_docs_protocol_md_describes_every_message_and_error() -> None:
+    """docs/protocol.md is the protocol for people: it must not fall behind the code."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    for kind in {*CLIENT_MESSAGES, *SERVER_MESSAGES}:
+        assert f"`{kind}`" in text, f"message {kind} is not described"
+    for fields in (*CLIENT_MESSAGES.values(), *SERVER_MESSAGES.values()):
+        for f in fields:
+            assert f"`{f.name}`" in text, f"field {f.name} is not described"
+    for code in ERROR_CODES:
+        assert f"`{code}`" in text, f"error code {code} is not described"
