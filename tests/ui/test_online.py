@@ -164,3 +164,25 @@ def test_host_a_lan_game_in_one_window_and_join_it_from_another(qtbot, window: M
 
     run_on_qt_loop(scenario)
     friend.close()
+
+
+def test_join_errors_are_shown_in_words(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    from server.relay import RelaySettings, start_relay
+
+    async def scenario() -> None:
+        relay = await start_relay(RelaySettings(host="127.0.0.1", port=0, db=str(tmp_path / "r.sqlite3")))
+        try:
+            dialog = open_online_dialog(window, kind="online", settings=window.settings)
+            dialog.url_edit.setText(relay.url)
+            dialog.code_edit.setText("ZZZZZZ")
+            qtbot.mouseClick(dialog.join_button, Qt.MouseButton.LeftButton)
+            await until(lambda: "no room" in dialog.status_label.text())
+            assert dialog.join_button.isEnabled()  # the user may correct the code and try again
+            dialog.url_edit.setText("ws://127.0.0.1:9/ws")  # nothing listens there
+            qtbot.mouseClick(dialog.join_button, Qt.MouseButton.LeftButton)
+            await until(lambda: "cannot reach the relay" in dialog.status_label.text())
+            dialog.reject()
+        finally:
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
