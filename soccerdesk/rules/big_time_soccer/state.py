@@ -43,6 +43,16 @@ SHOOT_FREE = Act("shoot", "free")
 
 DECISION_PHASES = ("play", "discard", "reply", "goal_kick", "free_kick", "end_offer")
 
+# What each pending d20 roll decides, as the event text names it (thresholds come from the data).
+_ROLL_FOR = {
+    "shot": "Shot at Net chart",
+    "penalty": "Penalty Kick chart",
+    "defense": "defensive card",
+    "goal_kick": "Goal Kick chart",
+    "stoppage": "Stoppage Time chart",
+    "shootout": "shootout kick, Penalty Kick chart",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Variant:
@@ -606,10 +616,23 @@ class _Turn:
             kind = self.roll[0]
             value = int(action.arg)
             if kind not in ("toss", "chit"):
-                self.say("roll", f"The die shows {value}", roll=value, chart=kind)
+                self.say("roll", f"The die shows {value} ({self.roll_purpose()})", roll=value, chart=kind)
             getattr(self, "roll_" + kind)(value, self.roll)
             return
         self.draw(self.to_draw[0], self.t.by_code[action.arg].index)
+
+    def roll_purpose(self) -> str:
+        """What the pending d20 roll decides, for the event text."""
+        kind, c = self.roll[0], self.c  # type: ignore[index]
+        if kind == "hold":
+            return f"hold: 1-{c.hold_control} keeps the ball"
+        if kind == "clear":
+            return f"clear: 1-{self.roll[2]} keeps the ball"  # type: ignore[index]
+        if kind == "aimed":
+            return f"aimed goal kick: 1-{c.aimed_control} keeps the ball"
+        if kind == "red":
+            return f"{min(c.outright_red_rolls)} is an outright red card"
+        return _ROLL_FOR[kind]
 
     def draw(self, seat: int, k: int) -> None:
         pile = list(self.pile)
@@ -702,14 +725,18 @@ class _Turn:
         result = row.result
         if result == "corner":
             # Rulings 7: the corner kick loops back into the shot chart.
-            self.say("corner", f"Corner kick for seat {shooter}", seat=shooter)
+            self.say("corner", f"Corner kick for seat {shooter} ({self.c.goal_from['corner']}+ scores)", seat=shooter)
             self.roll = ("shot", self.c.goal_from["corner"])
-        elif result in ("offense-control", "offense-throw-in"):
-            self.say("shot_result", f"Blocked: seat {shooter} keeps the ball in {row.zone}", seat=shooter)
-            self.new_sequence(shooter, board.zone(shooter, row.zone))
-        elif result in ("defense-control", "defense-throw-in"):
-            self.say("shot_result", f"Blocked: seat {1 - shooter} gets the ball in its {row.zone}", seat=1 - shooter)
-            self.new_sequence(1 - shooter, board.zone(1 - shooter, row.zone))
+        elif result in ("offense-control", "offense-throw-in", "defense-control", "defense-throw-in"):
+            # Chart zones are read in the frame of the team the result names (RULINGS frames).
+            team = shooter if result.startswith("offense") else 1 - shooter
+            text = (
+                f"Blocked: seat {team} {'keeps' if team == shooter else 'gets'} the ball in its {row.zone}"
+                if result.endswith("control")
+                else f"Blocked, out of play: throw-in for seat {team} in its {row.zone}"
+            )
+            self.say("shot_result", text, seat=team)
+            self.new_sequence(team, board.zone(team, row.zone))
         elif result == "defense-goal-kick":
             self.say("shot_result", f"Save! Goal kick for seat {1 - shooter}", seat=1 - shooter)
             self.goal_kick_for(1 - shooter)
@@ -812,8 +839,13 @@ class _Turn:
             self.roll = ("penalty",)
         elif board.own_row[kicker][zone] >= 4:
             a1c = board.names[kicker][zone] == "A1C"
-            self.say("free_kick", f"Free kick at goal for seat {kicker}", seat=kicker)
-            self.roll = ("shot", self.c.goal_from["free_kick_a1c" if a1c else "free_kick"])
+            goal_from = self.c.goal_from["free_kick_a1c" if a1c else "free_kick"]
+            self.say(
+                "free_kick",
+                f"Free kick at goal for seat {kicker} from {board.names[kicker][zone]} ({goal_from}+ scores)",
+                seat=kicker,
+            )
+            self.roll = ("shot", goal_from)
         else:
             self.phase = "free_kick"
             self.say("free_kick", f"Free kick for seat {kicker} from {board.names[kicker][zone]}", seat=kicker)
@@ -892,21 +924,29 @@ class _Turn:
         board = self.t.board
         if a.arg == "free":
             self.free_shot = False
-            self.say("shot", f"Seat {seat} takes the Pass+O/S free shot", seat=seat, inside=False)
+            self.say(
+                "shot",
+                f"Seat {seat} takes the Pass+O/S free Outside shot from {self.zname(seat, self.ball)}"
+                f" ({self.c.goal_from['outside']}+ scores)",
+                seat=seat,
+                inside=False,
+            )
             self.roll = ("shot", self.c.goal_from["outside"])
             return
         card = self.card_of(a)
         self.take_card(seat, card.index)
         inside = self.ball == board.box[1 - seat]
         self.free_shot = False
+        goal_from = self.c.goal_from["inside" if inside else "outside"]
         self.say(
             "shot",
-            f"Seat {seat} shoots ({'inside' if inside else 'outside'} the box)",
+            f"Seat {seat} shoots {'inside' if inside else 'outside'} the box from"
+            f" {self.zname(seat, self.ball)} with {card.name} ({goal_from}+ scores)",
             seat=seat,
             card=card.code,
             inside=inside,
         )
-        self.roll = ("shot", self.c.goal_from["inside" if inside else "outside"])
+        self.roll = ("shot", goal_from)
 
     def must_discard_first(self, seat: int, pending: tuple[Any, ...]) -> bool:
         """Rulebook: clear out of play always costs a card; in stoppage time every clear does."""
@@ -936,12 +976,16 @@ class _Turn:
             self.clear_out(seat, a.arg)
 
     def clear_out(self, seat: int, name: str) -> None:
-        self.say("clear", f"Seat {seat} kicks the ball out of play", seat=seat, zone=name, in_play=False)
         if name == "goal-line":
+            self.say("clear", f"Seat {seat} kicks the ball out over the goal line", seat=seat, zone=name, in_play=False)
             self.goal_kick_for(1 - seat)
         else:
-            self.new_sequence(1 - seat, self.t.board.zone(seat, name))
-            self.say("throw_in", f"Throw-in for seat {1 - seat}", seat=1 - seat)
+            zone = self.t.board.zone(seat, name)
+            self.say(
+                "clear", f"Seat {seat} kicks the ball out of play at {name}", seat=seat, zone=name, in_play=False
+            )
+            self.say("throw_in", f"Throw-in for seat {1 - seat} in its {self.zname(1 - seat, zone)}", seat=1 - seat)
+            self.new_sequence(1 - seat, zone)
 
     def do_clear_box(self, seat: int, a: Act) -> None:
         if not self.must_discard_first(seat, ("clear-box",)):
@@ -1030,7 +1074,7 @@ class _Turn:
         self.end_half()
 
     def do_decline_end(self, seat: int, a: Act) -> None:
-        self.say("end_offer", f"Seat {seat} plays on", seat=seat)
+        self.say("end_offer", f"Seat {seat} declines: play goes on", seat=seat)
         self.phase = "play"
         self.end_blocked = True
 
