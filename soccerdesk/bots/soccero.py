@@ -2,8 +2,10 @@
 
 It scores each legal action with plain football sense instead of searching:
 
-- with the ball: carry it towards the opponents' goal, pass forward to a free team-mate,
-  shoot once the goal is within the distance dice's reach (one die close in, two further out);
+- with the ball: carry it towards the opponents' goal while out of shooting range; else
+  kick: each choice (shot or not, one die or two) is valued by the best route it would
+  allow, averaged over the distance dice, so shots come when the goal is in reach and the
+  dice follow the distances to the goal, team-mates and lines;
 - without it: the nearest players chase the ball (and steal it on the exact number),
   the others hold a shape between the ball and their own goal; the goalkeeper stays home;
 - air balls are stopped by our players unless our own kick is going somewhere better;
@@ -19,7 +21,7 @@ from soccerdesk.bots import Bot
 from soccerdesk.rules import State
 from soccerdesk.rules.soccero.actions import Aim, KickChoice, Path, SquareChoice, Step, Word
 from soccerdesk.rules.soccero.board import DIRECTIONS, LOW
-from soccerdesk.rules.soccero.play import flight, restriction_ok, walk
+from soccerdesk.rules.soccero.play import all_paths, flight, restriction_ok, walk
 from soccerdesk.rules.soccero.state import PLAYERS, SocceroState, goalkeeper, team_of, team_players
 
 
@@ -106,42 +108,68 @@ def _nearest_opponent(s: SocceroState, seat: int, sq: int) -> int:
 def _turn_choice(s: SocceroState, seat: int, legal: list[Any]) -> Any:
     kicks = {(a.shot, a.dice, a.normal): a for a in legal if isinstance(a, KickChoice)}
     words = {a.word: a for a in legal if isinstance(a, Word)}
-    ball = s.ball
-    reach = _goal_distance(s, seat, ball)
-    # Basic rules: a declared shot that cannot reach the goal is an ordinary kick, so shoot
-    # whenever two dice might do it. Extended: a short shot goes to the defenders (weak
-    # shot), so shoot only when two dice (7 on average) are more likely than not to reach.
-    if reach <= (12 if not s.cfg.extended else 7) and (True, 2, False) in kicks:
-        return kicks[(True, 2, False)]
     if "punt" in words:
         return words["punt"]
     holder = s.holder
-    pressed = _nearest_opponent(s, seat, ball) <= 2
-    if "move" in words and holder != s.red and not pressed:
+    pressed = _nearest_opponent(s, seat, s.ball) <= 2
+    if "move" in words and holder != s.red and not pressed and _goal_distance(s, seat, s.ball) > 12:
+        return words["move"]  # out of shooting range and free to carry the ball on
+    # Score each kick (shot or not, one die or two) by its expected best route, the dice
+    # read as the kick die's most common face (curve); then compare with keeping the ball.
+    normal = not any(not key[2] for key in kicks)
+    values = _kick_values(s, seat, normal)
+    options = [(key, values[(key[0], key[1])]) for key in kicks if key[2] == normal]
+    best_key, best = max(options, key=lambda kv: kv[1])
+    if "move" in words and holder != s.red and not pressed and best < 1000:
         return words["move"]
-    # A short pass to a nearby team-mate ahead needs one die; anything longer two.
-    b = s.board
-    ahead = [
-        b.distance(ball, s.pos[p])
-        for p in team_players(seat)
-        if p != holder and s.pos[p] >= 0 and _progress(s, seat, s.pos[p]) > _progress(s, seat, ball)
-    ]
-    dice = 1 if ahead and min(ahead) <= 3 else 2
-    kick = kicks.get((False, dice, False)) or next((a for a in legal if isinstance(a, KickChoice)), None)
-    return kick if kick is not None else legal[0]
+    return kicks[best_key]
+
+
+_ONE_DIE = {t: 1 / 6 for t in range(1, 7)}
+_TWO_DICE = {t: (6 - abs(t - 7)) / 36 for t in range(2, 13)}
+
+
+def _kick_values(s: SocceroState, seat: int, normal: bool) -> dict[tuple[bool, int], float]:
+    """Expected value of the best route, per (shot, dice), over the distance dice.
+
+    The kick die is read as its most common face (curve); each distance is walked once and
+    serves all four choices.
+    """
+    ground = normal or s.phase == "turn"  # set-piece rules fly a curve over everybody
+    out = {(shot, dice): 0.0 for shot in (False, True) for dice in (1, 2)}
+    for total in range(1, 13):
+        routes = all_paths(s, s.ball, total, ground, True, True)
+        goal = any(finish == "goal" for finish, _, _ in routes.values())
+        kick = max(
+            _landing_value(s, seat, "out" if finish == "goal" else finish, squares, s.ball)
+            for finish, squares, _ in routes.values()
+        )
+        # Extended rules: a shot that cannot reach is a weak shot, the defenders' ball.
+        shot = 10_000.0 if goal else -300.0 if s.cfg.extended else kick
+        for dice, chances in ((1, _ONE_DIE), (2, _TWO_DICE)):
+            p = chances.get(total, 0.0)
+            out[(False, dice)] += p * kick
+            out[(True, dice)] += p * shot
+    return out
 
 
 def _path_value(s: SocceroState, seat: int, path: Path) -> float:
     if path.finish == "goal":
         return 10_000.0
-    b = s.board
     ground, _, _ = flight(s)
     _, finish, squares, _ = walk(s, path.start, path.legs, ground, s.kick[0])
-    end = squares[-1] if squares else path.start
+    return _landing_value(s, seat, finish, squares, path.start)
+
+
+def _landing_value(s: SocceroState, seat: int, finish: str, squares: list[int], start: int) -> float:
+    """How good it is for ``seat`` that the ball ends after passing ``squares``."""
+    if finish == "goal":
+        return 10_000.0
+    b = s.board
+    end = squares[-1] if squares else start
     if finish == "out":
         return -500.0 + _progress(s, seat, end)
-    occ = s.occupancy()
-    q = occ.get(end)
+    q = s.occupancy().get(end)
     forward = _progress(s, seat, end)
     if q is not None:
         if team_of(q) == seat:

@@ -131,9 +131,12 @@ def test_heads_into_the_goal_when_the_die_allows() -> None:
     assert decide(s) == "head N"
 
 
-def test_chooses_one_die_for_a_short_pass_and_two_for_a_long_one() -> None:
-    """A holder who carried the ball last (red side up) must kick: the dice follow the distance."""
-    near = position({5: "K10", 6: "K12", 15: "K9"}, holder=5, red=5)
-    assert decide(near) == "kick 1"
-    far = position({5: "K10", 6: "K16", 15: "K9"}, holder=5, red=5)
-    assert decide(far) == "kick 2"
+def test_chooses_the_kick_by_its_expected_route() -> None:
+    """A holder who carried the ball last (red side up) must kick; the dice are chosen by the
+    expected best route over the distance dice, and a team-mate in reach makes a pass."""
+    s = position({5: "K10", 6: "K14", 15: "K9"}, holder=5, red=5)
+    from soccerdesk.bots.soccero import _kick_values
+
+    values = _kick_values(s, 0, False)
+    assert decide(s) == f"kick {max((1, 2), key=lambda d: values[(False, d)])}"
+    assert values[(False, 2)] > 300  # on average the ball reaches the team-mate on K14
