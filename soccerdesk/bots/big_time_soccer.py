@@ -182,7 +182,7 @@ class HeuristicBot(Bot):
         if phase == "discard":
             return self._discard(ctx, legal)
         if phase == "end_offer":
-            return Act("accept-end") if ctx.lead >= 0 else Act("decline-end")
+            return Act("accept-end") if ctx.lead > 0 else Act("decline-end")
         scored = [(self._value(ctx, a), i, a) for i, a in enumerate(legal)]
         best = max(v for v, _, _ in scored)
         ties = [a for v, _, a in scored if v >= best - 1e-12]
@@ -312,7 +312,9 @@ class HeuristicBot(Bot):
         if verb == "free-kick":
             return ctx.value_mine(s.ball)
         if verb == "propose-end":
-            return 1.0 if ctx.lead > 0 or (ctx.lead == 0 and not ctx.inside_shots) else -1.0
+            # Ahead: end it now (burn time). Level or behind: the cards still in hand are
+            # chances, play them.
+            return 1.0 if ctx.lead > 0 else -1.0
         return -1.0
 
     def _follow_up(self, ctx: _Context, played: Card, target: int) -> int:

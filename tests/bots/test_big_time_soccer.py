@@ -85,11 +85,23 @@ def test_takes_the_pass_os_free_shot() -> None:
     assert decide(state, HOME) == "shoot free"
 
 
-def test_accepts_the_end_of_the_half_unless_behind() -> None:
+def test_accepts_the_end_of_the_half_only_when_ahead() -> None:
+    """Tip: burn time when ahead; level or behind, the cards still in hand are chances."""
     ahead = position(ball="M1C", hands=(["C"], ["C"]), stoppage=0, goals=(0, 1), phase="end_offer")
     assert decide(ahead, AWAY) == "accept-end"
+    level = position(ball="M1C", hands=(["C"], ["C"]), stoppage=0, goals=(1, 1), phase="end_offer")
+    assert decide(level, AWAY) == "decline-end"
     behind = position(ball="M1C", hands=(["C"], ["C"]), stoppage=0, goals=(1, 0), phase="end_offer")
     assert decide(behind, AWAY) == "decline-end"
+
+
+def test_level_with_a_free_shot_it_shoots_rather_than_proposing_the_end() -> None:
+    """A replayed match had the bot propose the end at 0-0 with the Pass+O/S free shot open."""
+    level = position(ball="A2R", hands=(["C"], ["C"]), stoppage=0, free_shot=True)
+    assert "propose-end" in {str(a) for a in level.legal_actions(HOME)}
+    assert decide(level, HOME) == "shoot free"
+    ahead = position(ball="M1C", hands=(["C"], ["C"]), stoppage=0, goals=(1, 0))
+    assert decide(ahead, HOME) == "propose-end"
 
 
 def test_outscores_random_play() -> None:
