@@ -183,17 +183,30 @@ class Connection:
         self._last_warning = 0.0
         self._queue: asyncio.Queue[str | _Close | None] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
+        self._closing = False
+        self._abort: asyncio.Task[Any] | None = None
 
     def send(self, text: str) -> None:
+        if self._closing:
+            return
         if self._queue.qsize() >= self.settings.send_queue:
+            # The client reads nothing (the writer is stuck waiting for it): queueing a polite
+            # error behind a thousand frames would never be read either, so hang up at once.
+            # Its seat waits; a resume brings a full snapshot.
             log.warning("dropping %s: it does not read its messages", self.ip)
-            self.close("rate_limited", "you are not reading your messages; reconnect to get a snapshot")
+            self._closing = True
+            self._writer.cancel()
+            self._abort = asyncio.get_running_loop().create_task(
+                self.ws.close(code=1008, message=b"not reading; reconnect to resume")
+            )
             return
         self._queue.put_nowait(text)
 
     def close(self, code: str, message: str) -> None:
         """Send ``error`` ``code`` and close; later messages to this connection are dropped."""
-        self._queue.put_nowait(_Close(code, message))
+        if not self._closing:
+            self._closing = True
+            self._queue.put_nowait(_Close(code, message))
 
     async def _write(self) -> None:
         while True:
@@ -212,9 +225,13 @@ class Connection:
     async def finish(self) -> None:
         """Stop the writer after what is queued has been sent (or the socket died)."""
         self._queue.put_nowait(None)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self._writer, timeout=1.0)
+        # asyncio.wait neither raises the writer's end nor its cancellation (a client that
+        # read nothing was cut off): either way it is over, or stopped after a second.
+        await asyncio.wait({self._writer}, timeout=1.0)
         self._writer.cancel()
+        if self._abort is not None:
+            with contextlib.suppress(Exception):
+                await self._abort
 
     def flooding(self) -> None:
         """A message over the rate limit: warn at most once a second, close after many."""

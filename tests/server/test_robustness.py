@@ -18,7 +18,7 @@ import aiohttp
 import pytest
 from relay_helpers import TOY, new_client, pair, play_to_end, relay_settings, until
 
-from server.relay import HALL, RunningRelay, start_relay
+from server.relay import HALL, Connection, RelaySettings, RunningRelay, start_relay
 from soccerdesk.net.client import RelayClient, RelayError
 from soccerdesk.net.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION
 
@@ -349,3 +349,32 @@ async def test_a_silent_client_is_dropped_by_the_heartbeat_and_its_seat_waits(db
         for c in made:
             await c.close()
         await relay.stop()
+
+
+class StuckSocket:
+    """A WebSocket whose client reads nothing: every send waits for ever."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+        self.closed_with: int | None = None
+
+    async def send_str(self, text: str) -> None:
+        self.sent += 1
+        await asyncio.Event().wait()
+
+    async def close(self, code: int, message: bytes) -> bool:
+        self.closed_with = code
+        return True
+
+
+async def test_a_client_that_reads_nothing_is_cut_off_instead_of_filling_memory() -> None:
+    stuck = StuckSocket()
+    conn = Connection(stuck, "192.0.2.1", replace(RelaySettings(), send_queue=5))  # type: ignore[arg-type]
+    conn.send('{"type":"pong"}')
+    await asyncio.sleep(0)  # the writer takes it and waits for the client, which never reads
+    for _ in range(50):
+        conn.send('{"type":"pong"}')
+    await asyncio.sleep(0.01)
+    assert stuck.closed_with == 1008  # hung up at once, not after the backlog
+    assert stuck.sent == 1 and conn._queue.qsize() <= 5  # nothing more was queued
+    await conn.finish()
