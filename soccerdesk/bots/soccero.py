@@ -115,7 +115,7 @@ def _turn_choice(s: SocceroState, seat: int, legal: list[Any]) -> Any:
     if "move" in words and holder != s.red and not pressed and _goal_distance(s, seat, s.ball) > 12:
         return words["move"]  # out of shooting range and free to carry the ball on
     # Score each kick (shot or not, one die or two) by its expected best route, the dice
-    # read as the kick die's most common face (curve); then compare with keeping the ball.
+    # read as straight lines (cheap to walk); then compare with keeping the ball.
     normal = not any(not key[2] for key in kicks)
     values = _kick_values(s, seat, normal)
     options = [(key, values[(key[0], key[1])]) for key in kicks if key[2] == normal]
@@ -132,13 +132,13 @@ _TWO_DICE = {t: (6 - abs(t - 7)) / 36 for t in range(2, 13)}
 def _kick_values(s: SocceroState, seat: int, normal: bool) -> dict[tuple[bool, int], float]:
     """Expected value of the best route, per (shot, dice), over the distance dice.
 
-    The kick die is read as its most common face (curve); each distance is walked once and
-    serves all four choices.
+    Routes are read as straight lines (the direct face; curves only add options) and each
+    distance is walked once, serving all four choices.
     """
     ground = normal or s.phase == "turn"  # set-piece rules fly a curve over everybody
     out = {(shot, dice): 0.0 for shot in (False, True) for dice in (1, 2)}
     for total in range(1, 13):
-        routes = all_paths(s, s.ball, total, ground, True, True)
+        routes = all_paths(s, s.ball, total, ground, False, True)
         goal = any(finish == "goal" for finish, _, _ in routes.values())
         kick = max(
             _landing_value(s, seat, "out" if finish == "goal" else finish, squares, s.ball)
