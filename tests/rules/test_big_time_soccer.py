@@ -264,10 +264,17 @@ def test_outside_shot_scores_only_on_20_and_not_from_the_box() -> None:
 
 
 def test_in_the_opponents_box_without_inside_shot_clear_gives_goal_kick() -> None:
-    """Rulebook: no Inside shot card in the box: a Clear action gives the opponent a goal kick."""
+    """Rulebook: no Inside shot card in the box: a Clear action gives the opponent a goal kick.
+    docs/rulings.md: in regular time it costs no card (the keep-in-play clear costs none); in
+    stoppage time it costs one, like every clear."""
     state = position(ball="A2C", hands=(["PA1P", "C"], []))
-    state = run(state, (HOME, "clear-box"))
-    assert state.phase == "goal_kick" and state.control == AWAY
+    cleared = run(state, (HOME, "clear-box"))
+    assert cleared.phase == "goal_kick" and cleared.control == AWAY and len(cleared.hands[HOME]) == 2
+    late = position(ball="A2C", hands=(["PA1P", "C"], []), stoppage=4, stoppage_minutes=2)
+    late = run(late, (HOME, "clear-box"))
+    assert late.phase == "discard" and legal(late, HOME) == {"discard PA1P", "discard C"}
+    late = run(late, (HOME, "discard C"))
+    assert late.phase == "goal_kick" and late.control == AWAY
 
 
 # --- shot chart row families ---------------------------------------------------------------
