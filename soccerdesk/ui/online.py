@@ -618,8 +618,11 @@ class OnlineDialog(QDialog):
             self._say(f"The game server did not start: {exc.message}")
             await self._cleanup()
             return
-        address = self.lan_address or next(iter(lan_addresses()), "127.0.0.1")
-        self.address_label.setText(f"Address: {address}:{relay.port}")
+        found = [self.lan_address] if self.lan_address else lan_addresses() or ["127.0.0.1"]
+        address = found[0]
+        # A computer on several networks (wired, Wi-Fi, a VPN) is reachable at each address.
+        others = "".join(f", or {a}:{relay.port}" for a in found[1:3])
+        self.address_label.setText(f"Address: {address}:{relay.port}{others}")
         if self.announce_box.isChecked():
             announcer = self.announcer_factory()
             name = f"{client.name or 'Host'} – {self.game_combo.currentText()}"
