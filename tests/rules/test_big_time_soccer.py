@@ -263,6 +263,16 @@ def test_outside_shot_scores_only_on_20_and_not_from_the_box() -> None:
     assert legal(in_box, HOME) == {"clear-box"}
 
 
+def test_inside_card_played_as_an_outside_shot_from_a1c_scores_only_on_20() -> None:
+    """Rulebook example ("Shooting the Ball"): after a Pass Ahead 2 into A1C with no Dribble
+    card, the Inside card may be played from A1C as an Outside shot, with less chance."""
+    state = position(ball="A1C", hands=(["SIN", "PA1P"], []), next_req="dribble")
+    assert "shoot SIN" in legal(state, HOME)
+    assert run(state, (HOME, "shoot SIN"), (CHANCE, "roll 18")).score == (0, 0)
+    assert run(state, (HOME, "shoot SIN"), (CHANCE, "roll 20")).score == (1, 0)
+    assert "shoot SIN" not in legal(position(ball="M2C", hands=(["SIN"], [])), HOME)
+
+
 def test_in_the_opponents_box_without_inside_shot_clear_gives_goal_kick() -> None:
     """Rulebook: no Inside shot card in the box: a Clear action gives the opponent a goal kick.
     docs/rulings.md: in regular time it costs no card (the keep-in-play clear costs none); in
