@@ -758,3 +758,12 @@ def test_kickers_team_mate_on_the_fetch_square_moves_off_first_next_turn() -> No
     assert s.team == 0 and s.forced == 6
     s = roll(s, "roll 2")
     assert {t.split("-")[0] for t in texts(s)} == {"move A10"}
+
+
+def test_forbidden_free_move_is_explained() -> None:
+    s = position({5: "C3", 11: "A32", 15: "K20"}, holder=5, extended=True)
+    s = act(roll(act(s, "kick 1"), "kick-roll direct 3"), "path C3 S3 out")  # a corner for seat 1
+    s = act(act(s, "pick K20"), "done")  # seat 1 takes it with player 15, then no free moves
+    s = act(s, "pick S4")  # seat 0 moves a defender: not next to the corner square
+    assert "may not stand there" in s.explain_illegal(0, GAME.parse_action("to B2"))
+    assert "taken" in s.explain_illegal(0, GAME.parse_action("to S6"))

@@ -1177,6 +1177,12 @@ def explain_illegal(s: S, seat: int, action: Any) -> str:
         return f"the die must be used exactly ({s.points} points left): that move leaves points no other player can use"
     if s.phase == "turn" and isinstance(action, Word) and action.word == "punt":
         return "the goalkeeper may punt only when he controls the ball inside his penalty area and it was not kicked to him by a team-mate"
+    if s.phase in ("free", "wall") and isinstance(action, SquareChoice) and action.verb == "to":
+        reason = set_pieces.explain_placing(s, action.square)
+        if reason:
+            return reason
+    if s.phase == "kick-path" and isinstance(action, Path) and s.kick[0]:
+        return "a declared shot that can reach the goal must be aimed into it (or, extended rules, a weak shot must go towards it)"
     if isinstance(action, (Step, Path, KickChoice, KickRoll, Die, Aim, SquareChoice, Word)):
         return f"{action} is not legal now: the match waits for {wants}"
     return f"{action!r} is not a Soccero action"

@@ -406,6 +406,24 @@ def _zone(s: S, mine: bool, keeper: bool, fixed: bool) -> set[int]:
     return zone
 
 
+def explain_placing(s: S, sq: int) -> str:
+    """Why the selected player may not be put on ``sq`` now ('' if he may)."""
+    selected = s.pending[4] if s.phase == "free" else s.pending[1]
+    if selected < 0:
+        return "first pick the player to move ('pick SQ')"
+    if sq in s.occupancy():
+        return "that square is taken"
+    if s.phase == "wall":
+        near, far = s.board.rules.wall_distance
+        if not near <= s.board.distance(sq, s.setpiece[2]) <= far:
+            return f"wall players stand {near} to {far} squares from the ball"
+    if sq in forbidden_zone(s, selected):
+        return f"during this {_NAMES[s.setpiece[0]]} that player may not stand there"
+    if not play.restriction_ok(s, selected, sq):
+        return "that square breaks the position restrictions (goal area, penalty area or too many in a line)"
+    return ""
+
+
 def fixed_players(s: S) -> tuple[int, ...]:
     kind, team, _, taker, _ = s.setpiece
     return (taker, goalkeeper(1 - team)) if kind == "penalty" else (taker,)
