@@ -1106,15 +1106,14 @@ class _Rules:
                 {"taker": taker, "shot": shot, "guard": dive, "goal": False},
             )
         )
-        # The penalty was the taker's turn; the goalkeeper's side plays next.
+        # The penalty was the taker's turn (Ruling 1: its substitute may still come on after
+        # it, as after any turn); the goalkeeper's side plays next.
         nxt = s.evolve(picks=(0, 0), taker=-1, ball=keeper)
-        return self._end_turn(nxt, taker, -1, events, window=False)
+        return self._end_turn(nxt, taker, -1, events)
 
     # --- turn flow
 
-    def _end_turn(
-        self, s: PawnState, seat: int, barred: int, events: list[Event], window: bool = True, **changes: Any
-    ) -> PawnState:
+    def _end_turn(self, s: PawnState, seat: int, barred: int, events: list[Event], **changes: Any) -> PawnState:
         """The side ``seat`` has finished its turn (``changes`` are what the turn changed);
         ``barred`` is set for the other side's turn."""
         turns = s.turns + 1
@@ -1128,7 +1127,7 @@ class _Rules:
                 )
             )
             return s.evolve(**changes, phase=OVER, side=-1, turns=turns, received=0, barred=-1, kickoff_turn=False)
-        if window and s.substitute[seat]:
+        if s.substitute[seat]:
             phase, side = AFTER, seat
         else:
             phase, side = TURN, 1 - seat

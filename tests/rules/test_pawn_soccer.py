@@ -426,6 +426,19 @@ def test_substitution_after_the_turn_and_only_once_a_match() -> None:
     assert s.current_players() == (BLUE,)  # no after-turn window: Orange's substitute is used
 
 
+def test_a_saved_penalty_is_the_takers_turn_and_its_substitute_may_follow() -> None:
+    """Rulebook, Substitutions: "before or after their turn"; the penalty is the taker's turn,
+    so after a save the taker may still bring its substitute on before the keeper's side plays."""
+    s = pos(["D2", "D1"], ["C3", "D11"], "C3", substitute=(True, True))
+    s = play(s, BLUE, "steal D2-C3")
+    assert s.current_players() == (0, 1)  # a penalty offers no substitution
+    s = play(play(s, BLUE, "penalty 2"), ORANGE, "penalty 2")
+    assert s.goals == (0, 0) and s.ball == sq("D1")
+    assert s.current_players() == (ORANGE,) and legal(s, ORANGE) == {"sub D3", "sub D11", "end"}
+    s = play(s, ORANGE, "end")
+    assert s.current_players() == (BLUE,) and s.holder() == BLUE
+
+
 # --- goal-kick area -----------------------------------------------------------------
 
 
