@@ -767,3 +767,25 @@ def test_forbidden_free_move_is_explained() -> None:
     s = act(s, "pick S4")  # seat 0 moves a defender: not next to the corner square
     assert "may not stand there" in s.explain_illegal(0, GAME.parse_action("to B2"))
     assert "taken" in s.explain_illegal(0, GAME.parse_action("to S6"))
+
+
+@pytest.mark.parametrize("extended", [False, True])
+def test_random_play_keeps_the_field_consistent(extended: bool) -> None:
+    """Never three on a square, two only as the rulebook allows, the holder on the ball."""
+    rng = random.Random(8)
+    s = GAME.new_match(seed=8, extended=extended, quick_setup=True)
+    goals = (0, 0)
+    while not s.is_terminal():
+        if s.phase not in ("setup", "toss", "ends") and all(q >= 0 for q in s.pos):
+            counts: dict[int, int] = {}
+            for q in s.pos:
+                counts[q] = counts.get(q, 0) + 1
+            assert max(counts.values()) <= 2
+            shared = [q for q, n in counts.items() if n == 2]
+            assert not shared or (s.forced >= 0 and shared == [s.pos[s.forced]] == [s.ball])
+            if s.holder >= 0:
+                assert s.pos[s.holder] == s.ball
+            assert s.goals[0] >= goals[0] and s.goals[1] >= goals[1]
+            goals = s.goals
+        seat = s.current_players()[0]
+        s = s.apply(seat, sample_chance(s, rng) if seat == CHANCE else rng.choice(s.legal_actions(seat)))
