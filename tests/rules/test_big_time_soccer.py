@@ -788,6 +788,24 @@ def test_draw_event_shows_the_card_to_its_owner_only() -> None:
     assert all("Inside" not in e.text for e in state.events if e.audience is None)
 
 
+def test_event_texts_say_what_a_roll_decides_and_where_a_throw_in_is() -> None:
+    """A replayed match reads as a player would tell it: every die roll names its chart or
+    its threshold, shots say where from and what scores, throw-ins name their zone."""
+    rolls = run(position(ball="M1C", hands=(["C"], [])), (HOME, "clear-in A1C"), (CHANCE, "roll 3"))
+    assert [e.text for e in rolls.events if e.kind == "roll"] == ["The die shows 3 (clear: 1-2 keeps the ball)"]
+    shot = run(position(ball="A1L", hands=(["SOUT"], [])), (HOME, "shoot SOUT"))
+    assert [e.text for e in shot.events] == [
+        "Seat 0 shoots outside the box from A1L with Shot at Net - Outside the Box (20+ scores)"
+    ]
+    shot = run(shot, (CHANCE, "roll 6"))
+    assert [e.text for e in shot.events] == [
+        "The die shows 6 (Shot at Net chart)",
+        "Blocked, out of play: throw-in for seat 0 in its A1L",
+    ]
+    out = run(position(ball="M1L", hands=(["C", "PA1P"], [])), (HOME, "clear-out M2L"), (HOME, "discard C"))
+    assert "Throw-in for seat 1 in its M1R" in [e.text for e in out.events]
+
+
 def test_action_texts_round_trip_and_bad_texts_are_refused() -> None:
     for text in (
         "play PA2 A1C",
