@@ -186,3 +186,41 @@ def test_join_errors_are_shown_in_words(qtbot, window: MainWindow, tmp_path: Pat
             await relay.stop()
 
     run_on_qt_loop(scenario)
+
+
+def test_remote_session_offers_the_claim_when_the_opponent_stays_away(qtbot, tmp_path: Path) -> None:
+    """Rules of the room: after the absent player's countdown, the present one may take the win."""
+    from server.relay import RelaySettings, start_relay
+    from soccerdesk.net.client import RelayClient
+    from soccerdesk.rules import get_game
+
+    offered: list[str] = []
+    summaries: list[dict[str, Any]] = []
+
+    async def scenario() -> None:
+        relay = await start_relay(
+            RelaySettings(host="127.0.0.1", port=0, db=str(tmp_path / "r.sqlite3"), min_seconds=1)
+        )
+        alice, bob = RelayClient(relay.url, name="Alice"), RelayClient(relay.url, name="Bob", reconnect=False)
+        try:
+            for c in (alice, bob):
+                await c.connect()
+            room = await alice.create(GAME, SHORT, seat=0, abandon_seconds=1)
+            await bob.join(room["room"])
+            await until(lambda: alice.view is not None and len([p for p in alice.players if p["name"]]) == 2)
+            session = RemoteSession(get_game(GAME), alice)
+            session.claim_offered.connect(offered.append)
+            session.finished.connect(summaries.append)
+            session.start()
+            await until(lambda: alice.view is not None and 1 in alice.view["to_move"])
+            await bob.drop()  # Bob owes a decision and is gone
+            await until(lambda: offered == ["Bob"], timeout=5)
+            session.claim("win")
+            await until(lambda: bool(summaries))
+            assert summaries[0]["winner"] == 0 and summaries[0]["reason"] == "abandoned"
+            session.close()
+        finally:
+            await bob.close()
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
