@@ -708,6 +708,11 @@ def test_stoppage_clears_must_discard_and_no_cards_means_clear() -> None:
     assert state.phase == "discard" and legal(state, HOME) == {"discard C", "discard PA1P"}
     empty = _stoppage(ball="M1C", hands=([], ["SIN"]))
     assert all(a.startswith("clear") or a == "propose-end" for a in legal(empty, HOME))
+    # docs/rulings.md: a goal kick uses no card, so it is taken as usual; then he must clear.
+    keeper = _stoppage(ball="D1C", hands=([], ["SIN"]), phase="goal_kick")
+    assert {"goal-kick", "throw-in D2L", "aimed-kick M2C"} <= legal(keeper, HOME)
+    thrown = run(keeper, (HOME, "throw-in D2L"))
+    assert legal(thrown, HOME) and all(a.startswith("clear") or a == "propose-end" for a in legal(thrown, HOME))
 
 
 def test_propose_accept_ends_the_half_and_second_half_kicks_off_with_the_other_seat() -> None:
