@@ -981,9 +981,7 @@ class _Turn:
             self.goal_kick_for(1 - seat)
         else:
             zone = self.t.board.zone(seat, name)
-            self.say(
-                "clear", f"Seat {seat} kicks the ball out of play at {name}", seat=seat, zone=name, in_play=False
-            )
+            self.say("clear", f"Seat {seat} kicks the ball out of play at {name}", seat=seat, zone=name, in_play=False)
             self.say("throw_in", f"Throw-in for seat {1 - seat} in its {self.zname(1 - seat, zone)}", seat=1 - seat)
             self.new_sequence(1 - seat, zone)
 
