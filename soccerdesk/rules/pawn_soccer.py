@@ -1065,7 +1065,7 @@ class _Rules:
         events.append(
             Event(
                 "keeper",
-                f"{TEAM_NAMES[seat]} moves the pawn on {names[frm]} into goal at {names[to]}.",
+                f"{TEAM_NAMES[seat]} moves the pawn on {names[frm]} to {names[to]} as goalkeeper.",
                 {"team": seat, "from": names[frm], "to": names[to]},
             )
         )

@@ -367,6 +367,7 @@ def test_a_penalty_needs_a_goalkeeper_in_the_goal_kick_area() -> None:
     assert legal(s, BLUE) == {"keeper B3-C1", "keeper B3-D1", "keeper B3-E1"}
     s = play(s, BLUE, "keeper B3-C1")
     assert s.keeper_square(BLUE) == sq("C1") and s.current_players() == (0, 1)
+    assert s.events[0].text == "Blue moves the pawn on B3 to C1 as goalkeeper."
 
 
 @pytest.fixture
