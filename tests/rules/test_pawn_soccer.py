@@ -440,6 +440,19 @@ def test_a_saved_penalty_is_the_takers_turn_and_its_substitute_may_follow() -> N
     assert s.current_players() == (BLUE,) and s.holder() == BLUE
 
 
+def test_the_substitute_cannot_replace_a_sent_off_pawn_or_fill_its_place() -> None:
+    """Rulebook, Substitutions: pawns with red cards cannot be substituted and the substitute
+    cannot fill an expelled pawn's empty space: only pawns still on the board can be replaced."""
+    s = pos(["C4", "B2"], ["D5", "E6", "D11"], "D5", yellow=["C4"], substitute=(True, True))
+    s = play(s, BLUE, "steal C4-D5")
+    assert s.reds == (1, 0) and pawn_at(s, "D5") is None
+    assert legal(s, BLUE) == {"sub B2", "end"}  # the after-turn window: D5 is empty, C4 is Orange's
+    with pytest.raises(IllegalAction):
+        play(s, BLUE, "sub D5")
+    s = play(s, BLUE, "end")
+    assert len(s.team_squares(BLUE)) == 1
+
+
 # --- goal-kick area -----------------------------------------------------------------
 
 
