@@ -15,6 +15,9 @@ import pytest
 from soccerdesk.resources import load_game_data
 from soccerdesk.rules import CHANCE, IllegalAction, get_game
 from soccerdesk.rules.soccer_go import (
+    BLOCK as BLOCK_PHASE,
+)
+from soccerdesk.rules.soccer_go import (
     KEEP,
     NO_CARD,
     Draw,
@@ -32,6 +35,9 @@ from soccerdesk.rules.soccer_go import (
     Swap,
     Toss,
     load_data,
+)
+from soccerdesk.rules.soccer_go import (
+    PASS as PASS_PHASE,
 )
 
 GAME = get_game("soccer-go")
@@ -805,3 +811,57 @@ def test_bad_content_is_refused_with_a_clear_error() -> None:
         load_data(broken)
     with pytest.raises(SoccerGoDataError, match="pitch"):
         load_data({k: v for k, v in data.items() if k != "pitch"})
+
+
+# --- the data file against the rulebook's card list ----------------------------------------
+
+RULEBOOK_WINDOWS = {
+    # Appendix, Card List: "playable on passes a-b" (Rulings, Soccer-Go 8).
+    "att-pass-retake": (1, 7),
+    "attacking-gk": (7, 7),
+    "through-ball": (3, 6),
+    "shoot": (4, 6),
+    "counter-attack": (1, 3),
+    "dribble": (1, 4),
+    "corner": (2, 5),
+    "def-pass-retake": (1, 7),
+    "high-press": (2, 5),
+    "clearance": (4, 7),
+    "tackle": (3, 6),
+    "deep-press": (3, 6),
+}
+RULEBOOK_BLOCKS = {
+    # Appendix, Card List, the three BLOCKs of each pack ("Tight Defense" = TACKLE and
+    # "Jokerr" = JOKER by Rulings, Soccer-Go 6; a Shot/Pass Re-Take named by a BLOCK is the
+    # other pack's).
+    "att-block-1": {"slow-build-up", "deep-press", "clearance"},
+    "att-block-2": {"high-press", "tackle", "def-shot-retake"},
+    "att-block-3": {"def-joker", "narrow-shot", "def-pass-retake"},
+    "def-block-1": {"attacking-gk", "counter-attack", "corner"},
+    "def-block-2": {"through-ball", "dribble", "att-shot-retake"},
+    "def-block-3": {"att-joker", "shoot", "att-pass-retake"},
+}
+
+
+def test_card_list_matches_the_rulebook_appendix() -> None:
+    """Appendix: 13 attacking and 13 defending Power Cards, one of each, with their windows and blocks."""
+    cards = GAME.data.cards
+    for side in (0, 1):
+        assert sum(c.count for c in cards.values() if c.side == side) == 13
+    assert all(c.count == 1 for c in cards.values())
+    for card_id, window in RULEBOOK_WINDOWS.items():
+        assert cards[card_id].passes == window, card_id
+    for card_id, named in RULEBOOK_BLOCKS.items():
+        assert cards[card_id].blocks == named, card_id
+    assert GAME.data.through_ball_numbers == {3, 5, 7, 9} and GAME.data.high_press_numbers == {2, 4, 6, 8}
+    assert GAME.data.players == tuple(range(1, 12)) and len(GAME.data.directions) == 3
+
+
+@pytest.mark.parametrize(("block", "named"), [(b, n) for b, ns in sorted(RULEBOOK_BLOCKS.items()) for n in sorted(ns)])
+def test_each_block_is_offered_against_each_card_it_names(block: str, named: str) -> None:
+    """Rulings, Soccer-Go 6: BLOCK is played at once in answer to a card it names."""
+    s = kick_off()  # seat 0 attacks: a named attacking card is seat 0's, a defending one seat 1's
+    player = GAME.data.cards[named].side
+    hands = tuple((block,) if seat == 1 - player else () for seat in (0, 1))
+    s = arrange(s, phase=BLOCK_PHASE, named=(player, named, None, PASS_PHASE), hands=hands)
+    assert s.legal_actions(1 - player) == [Play(block), NO_CARD]
