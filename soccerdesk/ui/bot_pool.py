@@ -15,7 +15,10 @@ app's own entry points do).
 
 from __future__ import annotations
 
+import os
 import random
+import threading
+import time
 import traceback
 from concurrent.futures import Executor
 from typing import Any
@@ -73,6 +76,17 @@ def _replay(game_id: str, record: dict[str, Any]) -> State:
     return state
 
 
+def _watch_parent(parent: int) -> None:
+    """In the worker: end this process when the app is gone (even if it crashed or was killed)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="soccerdesk-parent-watch", daemon=True).start()
+
+
 def shared_bot_pool() -> Executor:
     """The app's one bot process (started on first use, ended when the app exits)."""
     global _pool
@@ -82,5 +96,10 @@ def shared_bot_pool() -> Executor:
         from concurrent.futures import ProcessPoolExecutor
 
         # spawn: a forked copy of a process running Qt threads is not safe to use.
-        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        _pool = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_watch_parent,
+            initargs=(os.getpid(),),
+        )
     return _pool
