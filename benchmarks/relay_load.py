@@ -294,7 +294,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--duration", type=float, default=60.0, help="seconds of measurement after the ramp-up")
     p.add_argument("--think", type=float, default=1.0, help="mean seconds a bot waits before each action")
     p.add_argument("--game", default="all", help=f"a game id or 'all' (rotates: {', '.join(GAMES)})")
-    p.add_argument("--db", default="", help="the relay's database (default: a file in a temporary folder; ':memory:' for none)")
+    p.add_argument(
+        "--db", default="", help="the relay's database (default: a file in a temporary folder; ':memory:' for none)"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
     report = asyncio.run(run(args))

@@ -178,7 +178,9 @@ class RelayClient:
     async def spectate(self, room: str) -> dict[str, Any]:
         return await self._request("spectate", {"joined"}, room=room)
 
-    async def resume(self, room: str, token: str, *, match: int | None = None, seq: int | None = None) -> dict[str, Any]:
+    async def resume(
+        self, room: str, token: str, *, match: int | None = None, seq: int | None = None
+    ) -> dict[str, Any]:
         """Take a seat back with its token (after a restart of this program, say).
 
         With the ``match`` and ``seq`` last seen, the snapshot's ``events`` are only those

@@ -52,7 +52,7 @@ async def _attack(sequence: list[str | bytes]) -> None:
         await host.act(host.view["legal"][0], ply=host.view["ply"])  # type: ignore[index]
         await asyncio.sleep(0.02)
         room = relay.app[HALL].rooms[host.room or ""]
-        legal = set(guest.view["legal"]) if guest.view else set()  # type: ignore[index]
+        legal = set(guest.view["legal"]) if guest.view else set()
         before = room.game.dump(room.state), room.result
         async with aiohttp.ClientSession() as session, session.ws_connect(relay.url) as ws:
             await ws.send_str(json.dumps({"type": "hello", "version": PROTOCOL_VERSION}))

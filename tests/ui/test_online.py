@@ -158,7 +158,8 @@ def test_host_a_lan_game_in_one_window_and_join_it_from_another(qtbot, window: M
         assert isinstance(a2, RemoteSession) and isinstance(b2, RemoteSession)
         assert (a2.local_seats(), b2.local_seats()) == (seats[1], seats[0])
         await until(lambda: window.match_view is not None and window.match_view.view_data is not None)
-        assert window.match_view.view_data["ply"] < 20  # type: ignore[union-attr]
+        shown = window.match_view.view_data if window.match_view is not None else None
+        assert shown is not None and shown["ply"] < 20  # the new match's first position
         window.go_home()
         friend.go_home()
 
