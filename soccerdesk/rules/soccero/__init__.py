@@ -83,6 +83,8 @@ class SocceroGame(Game):
             tuple(sq for sq in range(b.size) if b.half_of(sq) == LOW),
             tuple(sq for sq in range(b.size) if b.half_of(sq) == HIGH),
         )
+        # Each half without its penalty area: where field players may be set up.
+        self.field_squares = tuple(tuple(sq for sq in half if b.penalty_area_of[sq] < 0) for half in self.half_squares)
         try:
             self.formation = {
                 name: tuple(b.square(n) for n in data["formation"][name]) for name in ("kickoff", "receiving")
@@ -96,6 +98,7 @@ class SocceroGame(Game):
                 )
         self.shape_memo: dict[Any, Any] = {}  # see play.shape_memo
         SocceroState.game = self
+        SocceroState.board = self.board
 
     def _initial_state(self, options: Mapping[str, Any]) -> State:
         cfg = Config(

@@ -162,6 +162,7 @@ class Actions:
             for v in SQUARE_VERBS
             for sq in range(board.size)
         }
+        self.place = tuple(self.squares[("place", sq)] for sq in range(board.size))
         # Plain steps (no ball) for every straight move of up to 6 squares.
         self.steps: dict[tuple[int, int], Step] = {}
         for sq in range(board.size):

@@ -77,7 +77,8 @@ def legal_actions(s: S) -> list[Any]:
     if phase == "air-stop":
         return [acts.words["stop"], acts.words["let"]]
     if phase == "setup":
-        return [acts.squares[("place", sq)] for sq in placement_squares(s, s.pending[0])]
+        place = acts.place
+        return [place[sq] for sq in placement_squares(s, s.pending[0])]
     if phase == "ends":
         return [acts.dice[("defend", 1)], acts.dice[("defend", s.board.rows)]]
     if phase == "fetch":
@@ -187,8 +188,9 @@ def placement_squares(s: S, p: int) -> list[int]:
         taken.update((ko, ko - 1, ko + 1))
     else:
         taken.update(b.centre_circle)
-    area = b.penalty_area_of
-    return [sq for sq in s.game.half_squares[s.defends(team)] if sq not in taken and (number == 0 or area[sq] < 0)]  # type: ignore[attr-defined]
+    # Only the goalkeeper may stand in the penalty area (precomputed per half).
+    allowed = s.game.half_squares[s.defends(team)] if number == 0 else s.game.field_squares[s.defends(team)]  # type: ignore[attr-defined]
+    return [sq for sq in allowed if sq not in taken]
 
 
 def apply_placement(s: S, sq: int, events: list[Event]) -> S:
@@ -439,7 +441,7 @@ def player_reach(s: S, p: int, occ: dict[int, int], limit: int, only_empty: bool
     steal = -1 if only_empty else steal_square(s, team)
     doubt = None if s.cfg.extended else doubtful_squares(s, p)
     doubt_bits = 0 if doubt is None else bits_of(s, doubt)
-    taken = bits_of(s, occ)
+    taken = s.taken_bits()
     line_moves = s.game.actions.line_moves[start]  # type: ignore[attr-defined]
     ray_bits = s.board.ray_bits[start]
     out: Reach = []
@@ -713,6 +715,7 @@ def apply_movement_roll(s: S, value: int, events: list[Event]) -> S:
 def keep_caches(new: S, old: S) -> S:
     """Hand ``old``'s position caches to ``new`` (same players, ball, moves: only the phase changed)."""
     object.__setattr__(new, "_occ", old._occ)
+    object.__setattr__(new, "_taken", old._taken)
     object.__setattr__(new, "_shape", old._shape)
     object.__setattr__(new, "_plan", old._plan)
     return new

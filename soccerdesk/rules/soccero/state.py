@@ -13,7 +13,7 @@ phases ``sp-spot``, ``sp-taker``, ``wall``, ``free``, ``sp-kick``, ``throw-roll`
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from soccerdesk.rules.api import CHANCE, Event, State
 from soccerdesk.rules.soccero.board import HIGH, LOW, Board
@@ -84,27 +84,35 @@ class SocceroState(State):
     back_pass: int = NOBODY  # extended: a goalkeeper who got the ball kicked to him by a team-mate
     # Speed only, never part of the position: moves worked out earlier, carried to the next
     # states (with the positions they hold for) so unchanged players need no new work.
+    board: ClassVar[Board]  # the game's board, set with ``game`` when the game is made
+
     _memo: dict[int, Any] | None = field(default=None, compare=False, repr=False)
     _occ: dict[int, int] | None = field(default=None, init=False, compare=False, repr=False)
+    _taken: int | None = field(default=None, init=False, compare=False, repr=False)
     _shape: dict[Any, Any] | None = field(default=None, init=False, compare=False, repr=False)
     _plan: dict[Any, Any] | None = field(default=None, init=False, compare=False, repr=False)
 
     # --- small lookups ---------------------------------------------------------------
-
-    @property
-    def board(self) -> Board:
-        return self.game.board  # type: ignore[attr-defined]
 
     def occupancy(self) -> dict[int, int]:
         """square → player on it (for a shared square, the one holding the ball)."""
         occ = self._occ
         if occ is None:
             occ = {}
+            bits = 0
             for p, sq in enumerate(self.pos):
                 if sq >= 0 and (sq not in occ or p == self.holder):
                     occ[sq] = p
+                    bits |= 1 << sq
             object.__setattr__(self, "_occ", occ)
+            object.__setattr__(self, "_taken", bits)
         return occ
+
+    def taken_bits(self) -> int:
+        """The occupied squares as one bit mask (bit ``sq``)."""
+        if self._occ is None:
+            self.occupancy()
+        return self._taken  # type: ignore[return-value]
 
     def players_on(self, sq: int) -> list[int]:
         return [p for p, s in enumerate(self.pos) if s == sq]
