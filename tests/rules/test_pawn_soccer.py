@@ -576,6 +576,45 @@ def test_view_shows_the_board_and_pawns() -> None:
     assert view["yellows"] == [1, 0]
 
 
+def _rect(corner_a: str, corner_b: str) -> list[str]:
+    cols = "ABCDEFG"
+    c0, c1 = sorted((cols.index(corner_a[0]), cols.index(corner_b[0])))
+    r0, r1 = sorted((int(corner_a[1:]), int(corner_b[1:])))
+    return [cols[c] + str(r) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+
+
+def test_the_board_is_the_one_rulings_reconstructs() -> None:
+    """RULINGS.md, Pawn Soccer board table, every entry: 7 x 11, goals, goal-kick areas,
+    penalty areas and spots, X squares, sprint zones, long-pass spaces, halves, kick-off D6."""
+    board = GAME.board.to_json()
+    assert board["columns"] == "ABCDEFG" and board["rows"] == 11
+    assert board["centre_row"] == 6 and board["kickoff"] == "D6"
+    blue, orange = board["ends"]
+    table = {
+        "half": ([1, 5], [7, 11]),
+        "goal": (["C0", "D0", "E0"], ["C12", "D12", "E12"]),
+        "goal_kick_area": (["C1", "D1", "E1"], ["C11", "D11", "E11"]),
+        "penalty_area": (_rect("B1", "F3"), _rect("B9", "F11")),
+        "penalty_spot": ("D3", "D9"),
+        "blocked": (["A1", "B1", "F1", "G1", "A2", "G2"], ["A11", "B11", "F11", "G11", "A10", "G10"]),
+        "sprint_zones": ([["A3", "A4", "A5"], ["G3", "G4", "G5"]], [["A7", "A8", "A9"], ["G7", "G8", "G9"]]),
+        "long_pass_spaces": (["B4", "F4"], ["B8", "F8"]),
+    }
+    for key, (blue_value, orange_value) in table.items():
+        for end, expected in ((blue, blue_value), (orange, orange_value)):
+            if isinstance(expected, list) and expected and isinstance(expected[0], str):
+                assert sorted(end[key]) == sorted(expected), key
+            else:
+                assert end[key] == expected, key
+    # "Sprint squares A3/G3/A9/G9 are not part of the penalty area."
+    areas = set(blue["penalty_area"]) | set(orange["penalty_area"])
+    assert not areas & {"A3", "G3", "A9", "G9"}
+    numbers = GAME.board.numbers
+    assert (numbers.pawns_on_board, numbers.substitutes, numbers.pass_range, numbers.kick_range) == (6, 1, 2, 2)
+    assert (numbers.sprint_length, numbers.penalty_choices, numbers.reds_to_forfeit) == (3, 3, 4)
+    assert (numbers.goals_to_win, numbers.turn_limit) == (3, 100)  # issue 4's default match length
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
