@@ -1,4 +1,4 @@
-"""The Soccero match state and the basic rules (extended rules: :mod:`.set_pieces`).
+"""The Soccero match state (the rules: :mod:`.play`; the extended rules: :mod:`.set_pieces`).
 
 A state is a frozen value. ``phase`` says what is owed next:
 
