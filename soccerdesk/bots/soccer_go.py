@@ -2,33 +2,34 @@
 
 It decides from a determinized state (its own hand is real, the opponent's is a sample it
 does not rely on) and reasons with public facts only: numbers still open, passes made and
-needed, the cards in the discard piles, how many attacks each side has left.
+needed, the cards in the discard piles, how many turns each side has left.
 
 * Face-down choices are mixed (a predictable bot is easy to mark), but weighted: the
-  attacker retires the goalkeeper early (it can't take the final pass anyway, so using it
+  attacker uses the goalkeeper early (it can't take the final pass anyway, so using it
   first keeps one more number open on the last pass) and numbers that no card restricts
   to (10, 11) before those its own THROUGH BALL would need; the defender leans on the
   same picks a sensible attacker makes (the opponent's likely choices).
-* Power cards are played when their gain in expected goals, estimated from the chance of
-  surviving the remaining passes against a uniform marker, beats the worth of keeping the
-  card for a later attack or defence (a hand never grows back, Rulings Soccer-Go 5). In a
-  side's last regulation turn any gain is taken: cards are dead in extra time.
-* Attacking cards are timed by a small planner (the best pass of each card's window, with
-  the rest of the hand: COUNTER ATTACK now and SHOOT at pass 4, say); defending pass-window
-  cards wait for the last pass of their window, since the attacker may be marked before.
-* Shot re-takes are always taken; a pass re-take when the attack it saves is worth more than
-  keeping the card; blocks answer every card that matters; after a draw the weakest card of
-  the hand is swapped out for a better one.
+* Power cards are chosen by :class:`TurnPlanner`, an exact dynamic programme over the rest
+  of the turn against an opponent who marks (or passes) uniformly among the open numbers
+  and plays no cards. It values every choice as the goals scored (or conceded, negated) plus
+  the worth of the cards still held when the turn ends, so it finds the best moment of each
+  card and the combinations within one attack (COUNTER ATTACK on pass 1 and SHOOT on pass 4
+  make a sure shot; a PASS RE-TAKE is kept for a late mark). A card's worth for later is
+  its gain over the turns its side has left (:func:`fresh_gains`); in a side's last
+  regulation turn it is nothing, so the hand is used up (cards are dead in extra time).
+* BLOCKs answer every card that matters; after a draw the card least worth keeping for the
+  turns to come is swapped out if the drawn card is worth more.
 
 Against a uniformly random opponent no choice of number or direction helps (every mark is a
-1-in-n guess), so the bot's edge comes from the four power-card plays a side gets in a match
-and the goalkeeper rule.
+1-in-n guess), so the bot's edge comes from at most four power-card plays in a match (a hand
+never grows back, Rulings Soccer-Go 5), the goalkeeper rule and the second chance in extra time.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from soccerdesk.bots import Bot
 from soccerdesk.rules import Action, State
@@ -36,6 +37,7 @@ from soccerdesk.rules.soccer_go import (
     ATTACKING,
     CORNER,
     DEEP,
+    DEFENDING,
     DRIBBLE,
     EVEN,
     GK,
@@ -54,37 +56,357 @@ from soccerdesk.rules.soccer_go import (
     PassTo,
     Play,
     Retire,
+    SoccerGoData,
     SoccerGoState,
     Swap,
 )
+from soccerdesk.rules.soccer_go import (
+    BLOCK as BLOCK_PHASE,
+)
 
-CARD_WORTH: dict[str, float] = {
-    # Expected goals a card is worth over a match when kept for its best moment (rough,
-    # from playing the effects against a uniform opponent); drives swaps and the
-    # "keep it for later" side of every play decision.
-    "shoot": 0.30,
-    "att-pass-retake": 0.25,
-    "att-shot-retake": 0.25,
-    "corner": 0.22,
-    "counter-attack": 0.20,
-    "through-ball": 0.18,
-    "dribble": 0.14,
-    "att-joker": 0.15,
-    "attacking-gk": 0.02,
-    "att-bogey": 0.0,
-    "def-shot-retake": 0.22,
-    "tackle": 0.18,
-    "clearance": 0.18,
-    "def-pass-retake": 0.16,
-    "deep-press": 0.15,
-    "slow-build-up": 0.12,
-    "narrow-shot": 0.12,
-    "high-press": 0.10,
-    "def-joker": 0.14,
-    "def-bogey": 0.0,
-}
-BLOCK_WORTH = 0.10
+BLOCK_WORTH = 0.05
+"""Worth of holding a BLOCK: it only answers the few cards it names, when the opponent plays one."""
+JOKER_UNKNOWN = 0.05
+"""Worth of a JOKER with nothing worth copying in the discard pile yet."""
 NOT_WORTH_BLOCKING = frozenset({"attacking-gk", "att-bogey", "def-bogey"})
+
+
+# --- the turn planner -----------------------------------------------------------------------
+
+Counts = tuple[int, int, int, int]
+"""Open numbers by kind: goalkeeper (0/1), THROUGH BALL numbers, HIGH PRESS numbers, the rest."""
+
+GOALKEEPER_KIND, ODD_KIND, EVEN_KIND, OTHER_KIND = range(4)
+SMART_RETIRING = (GOALKEEPER_KIND, OTHER_KIND, EVEN_KIND, ODD_KIND)
+"""The order in which the bot's own passes use up numbers: the goalkeeper first (it can't take
+the final pass), THROUGH BALL numbers last (that card needs them)."""
+NEXT_PASS_MODS = ODD | THROUGH | EVEN | DRIBBLE | CORNER | DEEP
+
+
+def open_counts(state: SoccerGoState) -> Counts:
+    """How many numbers of each kind are not retired this turn."""
+    data = state.rules.data
+    counts = [0, 0, 0, 0]
+    for n in data.players:
+        if n not in state.retired:
+            counts[_kind(data, n)] += 1
+    return counts[0], counts[1], counts[2], counts[3]
+
+
+def _kind(data: SoccerGoData, n: int) -> int:
+    if n == data.goalkeeper:
+        return GOALKEEPER_KIND
+    if n in data.through_ball_numbers:
+        return ODD_KIND
+    if n in data.high_press_numbers:
+        return EVEN_KIND
+    return OTHER_KIND
+
+
+class TurnPlanner:
+    """Exact expected value of the rest of one turn for the bot's seat, by dynamic programming.
+
+    The opponent is taken to pick uniformly among the open numbers and directions and to play
+    no cards: all a bot can assume without a model of its opponent, and exactly the random
+    bot's behaviour. The value of a position is the goals the bot's side scores (attacking)
+    or concedes, negated (defending), plus the worth of the power cards it still holds when
+    the turn ends (``keep``): so a card is played exactly when using it now, or later in the
+    turn, beats keeping it for a later turn.
+    """
+
+    def __init__(self, data: SoccerGoData, side: int, keep: Mapping[str, float], copyable: Sequence[str]) -> None:
+        self.data = data
+        self.side = side
+        self.keep = keep
+        self.copyable = tuple(copyable)  # cards a JOKER of this side may copy
+        self.memo: dict[tuple[Any, ...], float] = {}
+
+    @classmethod
+    def for_state(cls, state: SoccerGoState, side: int, keep: Mapping[str, float]) -> TurnPlanner:
+        data = state.rules.data
+        copyable = sorted({c for c in state.discards[side] if data.cards[c].effect not in ("joker", "bogey", "block")})
+        return cls(data, side, keep, copyable)
+
+    # --- hands ---------------------------------------------------------------------------
+
+    def kept(self, hand: tuple[str, ...]) -> float:
+        return sum(self.keep.get(c, 0.0) for c in hand)
+
+    def uses(self, hand: tuple[str, ...], effects: frozenset[str], number: int | None) -> list[tuple[str, str]]:
+        """(card, card copied or itself) in ``hand`` with one of ``effects``, playable before pass
+        ``number`` (None: no pass window to check)."""
+        cards = self.data.cards
+        out = []
+        for card_id in sorted(set(hand)):
+            copies = self.copyable if cards[card_id].effect == "joker" else (card_id,)
+            for copied in copies:
+                card = cards[copied]
+                if card.effect in effects and (number is None or card.passes[0] <= number <= card.passes[1]):
+                    out.append((card_id, copied))
+        return out
+
+    @staticmethod
+    def without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+        i = hand.index(card)
+        return hand[:i] + hand[i + 1 :]
+
+    def effect(self, card: str) -> str:
+        return self.data.cards[card].effect
+
+    @staticmethod
+    def available(counts: Counts, mods: int, final: bool, gk_free: bool) -> list[int]:
+        """Open numbers of each kind for the next pass."""
+        g, o, e, x = counts
+        if mods & ODD:
+            return [0, o, 0, 0]
+        if mods & EVEN:
+            return [0, 0, e, 0]
+        return [0 if final and not gk_free else g, o, e, x]
+
+    @staticmethod
+    def retire(counts: Counts, avail: list[int], k: int) -> Counts:
+        """``k`` numbers used by the bot's own passes, in :data:`SMART_RETIRING` order."""
+        c, left = list(counts), list(avail)
+        for _ in range(k):
+            for kind in SMART_RETIRING:
+                if left[kind]:
+                    left[kind] -= 1
+                    c[kind] -= 1
+                    break
+        return c[0], c[1], c[2], c[3]
+
+    # --- attacking -------------------------------------------------------------------------
+
+    def attack(self, p: int, target: int, counts: Counts, gk_free: bool, mods: int, hand: tuple[str, ...]) -> float:
+        """The bot attacks, ``p`` passes made, before the next pass is chosen."""
+        key = ("a", p, target, counts, gk_free, mods, hand)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        best = self.attack_pass(p, target, counts, gk_free, mods, hand)
+        if not mods & NEXT_PASS_MODS:
+            for card, copied in self.uses(hand, ATTACK_PLAYS, p + 1):
+                best = max(best, self.attack_card(p, target, counts, gk_free, self.without(hand, card), copied))
+        self.memo[key] = best
+        return best
+
+    def attack_card(
+        self, p: int, target: int, counts: Counts, gk_free: bool, rest: tuple[str, ...], copied: str
+    ) -> float:
+        """Value of playing ``copied`` now (not blocked), ``rest`` being the hand after it."""
+        data = self.data
+        effect = self.effect(copied)
+        final = p + 1 >= target
+        avail = self.available(counts, 0, final, gk_free)
+        if effect == "shoot":
+            return self.attack_shot(rest, False)
+        if effect == "counter-attack":
+            after = self.retire(counts, [counts[0], *counts[1:]], data.counter_attack_passes)
+            p2 = p + data.counter_attack_passes
+            if p2 >= target:
+                return self.attack_shot(rest, False)
+            return self.attack(p2, target, after, gk_free, 0, rest)
+        if effect == "corner":
+            if sum(avail) < data.corner_cards:
+                return -1.0
+            return self.attack_pass(p, target, counts, gk_free, CORNER, rest)
+        if effect == "through-ball":
+            if not counts[ODD_KIND]:
+                return -1.0
+            return self.attack_pass(p, target, counts, gk_free, ODD | THROUGH, rest)
+        if effect == "dribble":
+            return self.attack_pass(p, target, counts, gk_free, DRIBBLE, rest)
+        if effect == "attacking-gk":
+            return -1.0 if gk_free else self.attack(p, target, counts, True, 0, rest)
+        return -1.0
+
+    def attack_pass(
+        self, p: int, target: int, counts: Counts, gk_free: bool, mods: int, hand: tuple[str, ...]
+    ) -> float:
+        """The next pass is chosen now with ``mods`` in force (no card before it)."""
+        data = self.data
+        avail = self.available(counts, mods, p + 1 >= target, gk_free)
+        a = sum(avail)
+        laid = data.corner_cards if mods & CORNER else 1
+        marks = data.deep_press_cards if mods & DEEP else 1
+        if a < max(laid, marks):
+            return self.kept(hand)
+        marked_p = min(1.0, laid * marks / a)
+        marked = self.kept(hand)
+        for card, _ in self.uses(hand, PASS_RETAKE, p + 1):
+            if self.data.cards[card].side == ATTACKING:
+                marked = max(marked, self.attack_pass(p, target, counts, gk_free, mods, self.without(hand, card)))
+        after = self.retire(counts, avail, laid)
+        p2 = p + (data.dribble_passes if mods & DRIBBLE else 1)
+        if mods & (THROUGH | CORNER) or p2 >= target:
+            made = self.attack_shot(hand, False)
+        else:
+            made = self.attack(p2, target, after, gk_free, 0, hand)
+        return marked_p * marked + (1 - marked_p) * made
+
+    def attack_shot(self, hand: tuple[str, ...], narrowed: bool) -> float:
+        key = ("as", hand, narrowed)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        q = self.scoring(narrowed)
+        saved = self.kept(hand)
+        for card, _ in self.uses(hand, SHOT_RETAKE, None):
+            saved = max(saved, self.attack_shot(self.without(hand, card), narrowed))
+        value = q * (1 + self.kept(hand)) + (1 - q) * saved
+        self.memo[key] = value
+        return value
+
+    def scoring(self, narrowed: bool) -> float:
+        """A uniform guess among the open directions saves one in that many."""
+        n = len(self.data.directions) - (1 if narrowed else 0)
+        return 1 - 1 / n
+
+    # --- defending -------------------------------------------------------------------------
+
+    def defend(self, p: int, target: int, counts: Counts, gk_free: bool, mods: int, hand: tuple[str, ...]) -> float:
+        """The bot defends, ``p`` passes made, before the next mark is laid."""
+        key = ("d", p, target, counts, gk_free, mods, hand)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        best = self.defend_pass(p, target, counts, gk_free, mods, hand)
+        for card, copied in self.uses(hand, DEFEND_PLAYS, p + 1):
+            best = max(best, self.defend_card(p, target, counts, gk_free, mods, self.without(hand, card), copied))
+        self.memo[key] = best
+        return best
+
+    def defend_card(
+        self, p: int, target: int, counts: Counts, gk_free: bool, mods: int, rest: tuple[str, ...], copied: str
+    ) -> float:
+        data = self.data
+        effect = self.effect(copied)
+        final = p + 1 >= target
+        if effect == "tackle":
+            # Rock-paper-scissors with replays: an even chance against any opponent's mix.
+            return 0.5 * self.kept(rest) + 0.5 * self.defend(p, target, counts, gk_free, mods, rest)
+        if mods & (CORNER | DEEP | ODD | EVEN):
+            return -2.0
+        if effect == "high-press":
+            if sum(self.available(counts, mods | EVEN, final, gk_free)) < 1:
+                return -2.0
+            return self.defend_pass(p, target, counts, gk_free, mods | EVEN, rest)
+        if effect == "deep-press":
+            if sum(self.available(counts, mods, final, gk_free)) < data.deep_press_cards:
+                return -2.0
+            return self.defend_pass(p, target, counts, gk_free, mods | DEEP, rest)
+        if effect == "clearance":
+            back = min(data.clearance_passes, len(data.players) - sum(counts))
+            # The numbers that come back are taken to be of the plain kind; the root uses the real ones.
+            g, o, e, x = counts
+            return self.defend(max(0, p - data.clearance_passes), target, (g, o, e, x + back), gk_free, mods, rest)
+        return -2.0
+
+    def defend_pass(
+        self, p: int, target: int, counts: Counts, gk_free: bool, mods: int, hand: tuple[str, ...]
+    ) -> float:
+        data = self.data
+        avail = self.available(counts, mods, p + 1 >= target, gk_free)
+        a = sum(avail)
+        marks = data.deep_press_cards if mods & DEEP else 1
+        if a < marks:
+            return self.kept(hand)
+        marked_p = min(1.0, marks / a)
+        p2 = p + (data.dribble_passes if mods & DRIBBLE else 1)
+        made = 0.0
+        for kind in range(4):
+            if not avail[kind]:
+                continue
+            c = list(counts)
+            c[kind] -= 1
+            after: Counts = (c[0], c[1], c[2], c[3])
+            if mods & (THROUGH | CORNER) or p2 >= target:
+                value = self.defend_shot(p2, target, after, gk_free, hand, False)
+            else:
+                value = self.defend(p2, target, after, gk_free, 0, hand)
+            for card, _ in self.uses(hand, PASS_RETAKE, p + 1):
+                if data.cards[card].side == DEFENDING:
+                    value = max(value, self.defend_pass(p, target, counts, gk_free, mods, self.without(hand, card)))
+            made += avail[kind] / a * value
+        return marked_p * self.kept(hand) + (1 - marked_p) * made
+
+    def defend_shot(
+        self, p: int, target: int, counts: Counts, gk_free: bool, hand: tuple[str, ...], narrowed: bool
+    ) -> float:
+        key = ("ds", p, target, counts, gk_free, hand, narrowed)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        best = self.defend_shot_plain(hand, narrowed, (p, target, counts, gk_free))
+        for card, copied in self.uses(hand, SHOT_PLAYS, None):
+            rest = self.without(hand, card)
+            best = max(best, self.defend_shot_card(p, target, counts, gk_free, rest, narrowed, copied))
+        self.memo[key] = best
+        return best
+
+    def defend_shot_plain(
+        self, hand: tuple[str, ...], narrowed: bool, where: tuple[int, int, Counts, bool] | None = None
+    ) -> float:
+        """The shot is taken with no card before it; a goal may still be answered by a re-take
+        (``where``: the position for that re-take's own card choices)."""
+        q = self.scoring(narrowed)
+        goal = -1 + self.kept(hand)
+        for card, _ in self.uses(hand, SHOT_RETAKE, None):
+            rest = self.without(hand, card)
+            again = self.defend_shot(*where, rest, narrowed) if where else self.defend_shot_plain(rest, narrowed)
+            goal = max(goal, again)
+        return q * goal + (1 - q) * self.kept(hand)
+
+    def defend_shot_card(
+        self, p: int, target: int, counts: Counts, gk_free: bool, rest: tuple[str, ...], narrowed: bool, copied: str
+    ) -> float:
+        """Value of playing ``copied`` (NARROW SHOT or SLOW BUILD-UP) before the shot."""
+        effect = self.effect(copied)
+        if effect == "narrow-shot" and not narrowed:
+            return self.defend_shot(p, target, counts, gk_free, rest, True)
+        if effect == "slow-build-up" and p == target and sum(self.available(counts, 0, True, gk_free)) > 0:
+            return self.defend(p, target + 1, counts, gk_free, 0, rest)
+        return -2.0
+
+
+ATTACK_PLAYS = frozenset({"shoot", "counter-attack", "corner", "through-ball", "dribble", "attacking-gk"})
+DEFEND_PLAYS = frozenset({"tackle", "high-press", "deep-press", "clearance"})
+SHOT_PLAYS = frozenset({"narrow-shot", "slow-build-up"})
+PASS_RETAKE = frozenset({"pass-retake"})
+SHOT_RETAKE = frozenset({"shot-retake"})
+
+
+MAX_TURNS_AHEAD = 4
+_FRESH: dict[tuple[int, int], dict[str, float]] = {}
+
+
+def fresh_gains(data: SoccerGoData, turns: int = 1) -> dict[str, float]:
+    """Expected goals each card adds (attacking) or saves (defending) over ``turns`` turns of its
+    side from kick-off, played at its best moment against a uniform opponent: the worth of
+    keeping it. A card that only answers something (a re-take) may last unplayed through
+    several turns, so its worth grows with them; one played every turn does not."""
+    turns = min(turns, MAX_TURNS_AHEAD)
+    key = (id(data), turns)
+    found = _FRESH.get(key)
+    if found is not None:
+        return found
+    if turns <= 0:
+        return {}
+    later = fresh_gains(data, turns - 1)
+    counts = [0, 0, 0, 0]
+    for n in data.players:
+        counts[_kind(data, n)] += 1
+    start: Counts = (counts[0], counts[1], counts[2], counts[3])
+    target = data.passes_to_shoot
+    gains: dict[str, float] = {}
+    for card_id, card in data.cards.items():
+        if card.effect in ("joker", "block", "bogey"):
+            continue
+        planner = TurnPlanner(data, card.side, {card_id: later.get(card_id, 0.0)}, ())
+        turn = planner.attack if card.side == ATTACKING else planner.defend
+        gains[card_id] = turn(0, target, start, False, 0, (card_id,)) - turn(0, target, start, False, 0, ())
+    _FRESH[key] = gains
+    return gains
 
 
 class HeuristicBot(Bot):
@@ -93,6 +415,8 @@ class HeuristicBot(Bot):
     name = "heuristic"
     keep_factor = 1.0
     """Scales how much holding a card for a later turn is worth against playing it now."""
+    goalkeeper_weight = 12.0
+    """How much more readily the attacker passes to the goalkeeper than to a plain number."""
 
     def choose(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
         assert isinstance(state, SoccerGoState)
@@ -200,12 +524,6 @@ class HeuristicBot(Bot):
         open_count = len(data.players) - len(state.retired)
         return self.plan_value(state, state.passes, open_count, keeper_open, cards)
 
-    def _keep_worth(self, state: SoccerGoState, seat: int, card: str) -> float:
-        """What holding ``card`` is worth: nothing once this side has no more turns with cards."""
-        attacking = state.rules.data.cards[card].side == ATTACKING
-        left = self._turns_left(state, seat, attacking)
-        return self.keep_factor * self._worth(state, card) * min(1.0, left / 2)
-
     @staticmethod
     def _turns_left(state: SoccerGoState, seat: int, attacking: bool) -> int:
         """Regulation turns after this one in which ``seat`` attacks (or defends)."""
@@ -219,140 +537,86 @@ class HeuristicBot(Bot):
 
     # --- power cards --------------------------------------------------------------------
 
-    def _effects_in_hand(self, state: SoccerGoState, seat: int, side: int) -> list[str]:
-        """Card ids whose effect ``seat`` could use: its own cards, and a Joker's discarded copies."""
-        cards = state.rules.data.cards
-        out: list[str] = []
-        for card_id in state.hands[seat]:
-            card = cards[card_id]
-            if card.side != side:
-                continue
+    def keep_values(self, state: SoccerGoState, seat: int) -> dict[str, float]:
+        """What each card of ``seat``'s hand (and a drawn card) is worth kept for later turns:
+        its gain over the regulation turns its side has left after this one (:func:`fresh_gains`),
+        so nothing once there are none; a JOKER is worth its best discarded copy."""
+        data = state.rules.data
+        out: dict[str, float] = {}
+        cards = [*state.hands[seat], *([state.drawn] if state.drawn else [])]
+        for card_id in cards:
+            card = data.cards[card_id]
+            left = self._turns_left(state, seat, card.side == ATTACKING)
+            base = fresh_gains(data, left)
             if card.effect == "joker":
-                out.extend(c for c in state.discards[side] if cards[c].effect not in ("joker", "bogey"))
+                copies = [base.get(c, 0.0) for c in state.discards[card.side]]
+                worth = max([JOKER_UNKNOWN, *copies])
+            elif card.effect == "block":
+                worth = BLOCK_WORTH
             else:
-                out.append(card_id)
+                worth = base.get(card_id, 0.0)
+            out[card_id] = self.keep_factor * worth if left else 0.0
         return out
 
     def _best_play(self, state: SoccerGoState, seat: int, legal: Sequence[Action]) -> Action | None:
-        best: Action | None = None
-        best_margin = 0.0
-        for action in legal:
-            if not isinstance(action, Play):
-                continue
-            gain = self._gain(state, seat, action)
-            margin = gain - self._keep_worth(state, seat, action.card)
-            if margin > best_margin:
-                best, best_margin = action, margin
+        """The card play that beats every other choice in the turn planner's value, if any."""
+        plays = [a for a in legal if isinstance(a, Play)]
+        if not plays:
+            return None
+        if state.phase == BLOCK_PHASE:
+            return self._block(state, plays)
+        cards = state.rules.data.cards
+        side = cards[plays[0].card].side
+        planner = TurnPlanner.for_state(state, side, self.keep_values(state, seat))
+        hand = tuple(sorted(c for c in state.hands[seat] if cards[c].side == side))
+        p, target = state.passes, state.target
+        counts, gk_free, mods = open_counts(state), bool(state.mods & GK), state.mods & ~GK
+        phase = state.phase
+        if phase == PASS_REPLY:
+            stay = planner.kept(hand)
+        elif phase == SHOT_REPLY:
+            stay = planner.kept(hand) if seat == state.attacker else -1 + planner.kept(hand)
+        elif seat == state.attacker:
+            stay = planner.attack_pass(p, target, counts, gk_free, mods, hand)
+        elif phase == PASS:
+            stay = planner.defend_pass(p, target, counts, gk_free, mods, hand)
+        else:
+            stay = planner.defend_shot_plain(hand, state.narrowed is not None)
+        best, best_value = None, stay + 1e-9
+        for play in plays:
+            rest = planner.without(hand, play.card)
+            copied = play.as_card or play.card
+            effect = cards[copied].effect
+            if phase == PASS_REPLY:
+                value = planner.attack_pass(p, target, counts, gk_free, mods, rest)
+            elif phase == SHOT_REPLY and seat == state.attacker:
+                value = planner.attack_shot(rest, state.narrowed is not None)
+            elif phase == SHOT_REPLY:
+                value = planner.defend_shot(p, target, counts, gk_free, rest, state.narrowed is not None)
+            elif effect == "pass-retake":
+                numbers, before, before_mods, _ = state.retake  # type: ignore[misc]
+                undone = state._r(retired=state.retired[: len(state.retired) - len(numbers)])
+                value = planner.defend_pass(before, target, open_counts(undone), gk_free, before_mods & ~GK, rest)
+            elif seat == state.attacker:
+                if mods & NEXT_PASS_MODS and effect != "shoot":
+                    continue
+                value = planner.attack_card(p, target, counts, gk_free, rest, copied)
+            elif effect == "clearance":
+                back = state.rules.data.clearance_passes
+                cleared = state._r(retired=state.retired[: max(0, len(state.retired) - back)])
+                value = planner.defend(max(0, p - back), target, open_counts(cleared), gk_free, mods, rest)
+            elif phase == SHOT:
+                value = planner.defend_shot_card(p, target, counts, gk_free, rest, state.narrowed is not None, copied)
+            else:
+                value = planner.defend_card(p, target, counts, gk_free, mods, rest, copied)
+            if value > best_value:
+                best, best_value = play, value
         return best
 
-    def _gain(self, state: SoccerGoState, seat: int, play: Play) -> float:
-        """Expected goals gained (attacker) or prevented (defender) by playing ``play`` now;
-        0 when a later moment of this turn is better."""
-        data = state.rules.data
-        card = play.as_card or play.card
-        effect = data.cards[card].effect
-        scoring = self.score_chance(state)
-        if effect == "block":
-            named = state.named[1] if state.named else ""
-            return 0.0 if named in NOT_WORTH_BLOCKING else 1.0
-        if state.phase == PASS_REPLY:  # attacking Pass Re-take: possession back
-            return self._pass_value(state)
-        if state.phase == SHOT_REPLY:  # Shot Re-take: the shot again
-            return scoring if seat == state.attacker else 1 - scoring
-        if seat == state.attacker:
-            return self._attack_gain(state, seat, play, card)
-        return self._defence_gain(state, card)
-
-    def _attack_gain(self, state: SoccerGoState, seat: int, play: Play, card: str) -> float:
-        data = state.rules.data
-        effect = data.cards[card].effect
-        hand = self._effects_in_hand(state, seat, ATTACKING)
-        rest = list(hand)
-        if play.card in rest:
-            rest.remove(play.card)
-        elif card in rest:  # a Joker: its copy is no longer available either
-            rest.remove(card)
-        open_count = len(data.players) - len(state.retired)
-        keeper_open = data.goalkeeper not in state.retired and not state.mods & GK
-        odd_open = len(state.available(state.mods | ODD))
-        a = len(state.available())
-        if effect == "attacking-gk":
-            if not keeper_open or state.passes + 1 != state.target or not a:
-                return 0.0
-            return ((1 - 1 / (a + 1)) - (1 - 1 / a)) * self.score_chance(state)
-        if effect not in ("shoot", "corner", "through-ball", "counter-attack", "dribble"):
-            return 0.0
-        if not a:
-            return 0.0
-        after = self._card_at(
-            state, effect, state.passes, a if effect != "counter-attack" else open_count, keeper_open, odd_open, rest
-        )
-        now_all = self.plan_value(state, state.passes, open_count, keeper_open, hand)
-        if after < now_all - 1e-9:
-            return 0.0  # a later pass of this turn is a better moment
-        return after - self.plan_value(state, state.passes, open_count, keeper_open, rest)
-
-    def _defence_gain(self, state: SoccerGoState, card: str) -> float:
-        data = state.rules.data
-        effect = data.cards[card].effect
-        scoring = self.score_chance(state)
-        now = self._pass_value(state) if state.phase == PASS else scoring
-        if effect == "pass-retake":
-            numbers, passes, mods, _ = state.retake  # type: ignore[misc]
-            before = state._r(
-                passes=passes, mods=mods, retired=state.retired[: len(state.retired) - len(numbers)], phase=PASS
-            )
-            return max(0.0, now - self._pass_value(before))
-        if effect == "slow-build-up":
-            a = len(state.available(state.mods & GK, state.passes, state.target + 1))
-            return scoring / a if a else 0.0
-        if effect == "narrow-shot":
-            directions = len(data.directions) - (1 if state.narrowed else 0)
-            return (1 - 1 / directions) - (1 - 1 / (directions - 1)) if directions > 2 else 0.0
-        if effect not in ("tackle", "deep-press", "high-press", "clearance"):
-            return 0.0
-        # Pass-window cards: wait for the last pass of the window, since the attacker may well
-        # be marked before and the card is then kept; play earlier only if the next unmarked
-        # pass would jump past the window or straight to a shot.
-        lo, hi = data.cards[card].passes
-        n = state.passes + 1
-        jump = data.dribble_passes if state.mods & DRIBBLE else 1
-        last_chance = n >= hi or n >= state.target or bool(state.mods & (THROUGH | CORNER)) or n + jump > hi
-        if not last_chance:
-            return 0.0
-        a = len(state.available())
-        if effect == "tackle":
-            return 0.5 * now
-        if effect == "deep-press":
-            squeezed = state._r(mods=state.mods | DEEP)
-            return now - self._pass_value(squeezed) if a else 0.0
-        if effect == "high-press":
-            squeezed = state._r(mods=state.mods | EVEN)
-            return now - self._pass_value(squeezed)
-        back = min(data.clearance_passes, state.passes)
-        returned = state.retired[len(state.retired) - min(back, len(state.retired)) :]
-        cleared = state._r(passes=state.passes - back, retired=state.retired[: len(state.retired) - len(returned)])
-        return now - self._pass_value(cleared)
-
-    def _pass_value(self, state: SoccerGoState) -> float:
-        """Expected goals of the attack just before a pass is chosen (modifiers included),
-        the attacker playing no more cards."""
-        a = len(state.available())
-        if not a:
-            return 0.0
-        data = state.rules.data
-        scoring = self.score_chance(state)
-        mods = state.mods
-        if mods & CORNER:
-            return max(0.0, 1 - data.corner_cards / a) * scoring
-        survive = 1 - (data.deep_press_cards if mods & DEEP else 1) / a
-        if mods & THROUGH:
-            return survive * scoring
-        gained = data.dribble_passes if mods & DRIBBLE else 1
-        after = state._r(passes=state.passes + gained, mods=mods & GK)
-        open_after = len(data.players) - len(state.retired) - 1
-        keeper_open = data.goalkeeper not in state.retired and not mods & GK
-        return survive * self.plan_value(after, after.passes, open_after, keeper_open, ())
+    def _block(self, state: SoccerGoState, plays: Sequence[Play]) -> Action | None:
+        """A BLOCK answers every named card that matters; a BLOCK is good for nothing else."""
+        named = state.named[1] if state.named else ""
+        return None if named in NOT_WORTH_BLOCKING else plays[0]
 
     # --- numbers ------------------------------------------------------------------------
 
@@ -360,7 +624,7 @@ class HeuristicBot(Bot):
         """How readily an attacker uses number ``n`` now (a defender expects the same)."""
         data = state.rules.data
         if n == data.goalkeeper:
-            return 4.0  # never available on the final pass, so use it early
+            return self.goalkeeper_weight  # never available on the final pass, so use it early
         keep_odd = any(data.cards[c].effect == "through-ball" for c in state.hands[seat]) and seat == state.attacker
         if n not in data.through_ball_numbers and n not in data.high_press_numbers:
             return 2.0
@@ -391,27 +655,14 @@ class HeuristicBot(Bot):
         return min(choices, key=cost)
 
     def _swap(self, state: SoccerGoState, seat: int, choices: list[Action]) -> Action:
+        """Give up the card least worth keeping for the turns still to come, if the draw is worth more."""
         drawn = state.drawn
         assert drawn is not None
-        worth = {c: self._worth(state, c) for c in state.hands[seat]}
-        weakest = min(worth, key=lambda c: (worth[c], c))
-        if self._worth(state, drawn) > worth[weakest] + 1e-9:
+        keep = self.keep_values(state, seat)
+        weakest = min(state.hands[seat], key=lambda c: (keep[c], c))
+        if keep[drawn] > keep[weakest] + 1e-9:
             return Swap(weakest)
         return next(a for a in choices if isinstance(a, Keep))
-
-    @staticmethod
-    def _worth(state: SoccerGoState, card: str) -> float:
-        """A card's rough worth over a match (a Joker: its best discarded copy)."""
-        worth = CARD_WORTH.get(card, BLOCK_WORTH)
-        if state.rules.data.cards[card].effect == "joker":
-            side = state.rules.data.cards[card].side
-            copies = [
-                CARD_WORTH.get(c, BLOCK_WORTH)
-                for c in state.discards[side]
-                if state.rules.data.cards[c].effect not in ("joker", "bogey")
-            ]
-            worth = max([worth * 0.5, *copies])
-        return worth
 
     # --- for search bots -----------------------------------------------------------------
 

@@ -4,23 +4,27 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from soccerdesk.bots import make_bot
-from soccerdesk.bots.soccer_go import HeuristicBot
+from soccerdesk.bots.soccer_go import HeuristicBot, TurnPlanner, fresh_gains, open_counts
 from soccerdesk.rules import CHANCE, sample_chance
 from soccerdesk.rules.soccer_go import Mark, PassTo, Play, Retire, SoccerGoState
 from tests.rules.test_soccer_go import GAME, act, arrange, kick_off, pass_, passes, shot
 
 BOT = HeuristicBot("soccer-go")
+DATA = kick_off().rules.data
 
 
 def decide(state: SoccerGoState, seat: int, seed: int = 0) -> str:
     return str(BOT.decide(state, seat, random.Random(seed)))
 
 
-def test_takes_the_pass_retake_after_a_mark() -> None:
+def test_takes_the_pass_retake_after_a_late_mark_and_keeps_it_after_an_early_one() -> None:
+    """Re-taking the 7th pass is worth more than holding the card; re-taking the 1st is not."""
     s = kick_off(att0=("att-pass-retake", "att-bogey"))
-    s = pass_(passes(s, [2, 3, 4]), 5, 5)
-    assert decide(s, 0) == "play att-pass-retake"
+    assert decide(pass_(passes(s, [1, 2, 3, 4, 5, 6]), 7, 7), 0) == "play att-pass-retake"
+    assert decide(pass_(s, 5, 5), 0) == "no card"
 
 
 def test_takes_the_shot_retake_after_a_save_and_the_defender_after_a_goal() -> None:
@@ -120,3 +124,38 @@ def test_heuristic_beats_random_over_a_short_series() -> None:
         wins += state.winner == seat_of_heuristic
         losses += state.winner == 1 - seat_of_heuristic
     assert wins > 1.5 * losses
+
+
+def test_planner_without_cards_is_the_chain_of_uniform_marks() -> None:
+    """Seven passes against a uniform marker, the goalkeeper used first (open 11, 10 .. 5), then 2 in 3 shots score."""
+    planner = TurnPlanner(DATA, 0, {}, ())
+    start = open_counts(kick_off())
+    survive = 1.0
+    for open_numbers in range(11, 4, -1):
+        survive *= 1 - 1 / open_numbers
+    assert planner.attack(0, 7, start, False, 0, ()) == pytest.approx(survive * 2 / 3)
+
+
+def test_counter_attack_then_shoot_is_planned_as_one_attack() -> None:
+    """COUNTER ATTACK on pass 1 puts the attack at pass 4, where SHOOT is playable: a sure shot."""
+    s = kick_off(att0=("counter-attack", "shoot"))
+    s = arrange(s, turn=7)  # the last turn, seat 0 attacking: nothing is worth keeping
+    assert decide(s, 0) == "play counter-attack"
+    planner = TurnPlanner(DATA, 0, {}, ())
+    combo = planner.attack(0, 7, open_counts(s), False, 0, ("counter-attack", "shoot"))
+    assert combo == pytest.approx(2 / 3)
+
+
+def test_keeping_a_card_is_worth_nothing_after_the_sides_last_turn() -> None:
+    s = kick_off(att0=("corner", "shoot"), def0=("tackle", "deep-press"))
+    assert all(v > 0 for v in BOT.keep_values(s, 0).values())
+    last_defence = s._r(turn=6)  # seat 0 attacks turns 0, 2, 5 and 7 (half-time reverses the order)
+    keep = BOT.keep_values(last_defence, 0)
+    assert keep["tackle"] == keep["deep-press"] == 0.0 and keep["corner"] > 0
+
+
+def test_answer_cards_are_worth_more_the_more_turns_they_can_wait() -> None:
+    """A re-take is only played when its moment comes, so an unplayed one carries over."""
+    one, four = fresh_gains(DATA, 1), fresh_gains(DATA, 4)
+    assert four["att-shot-retake"] > 2 * one["att-shot-retake"]
+    assert all(four[c] >= one[c] - 1e-12 for c in one)
