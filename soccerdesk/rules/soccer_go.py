@@ -840,7 +840,7 @@ class SoccerGoState(State):
             events.append(
                 Event(
                     "marked",
-                    f"Pass {number} to {a_text} is marked ({d_text}).",
+                    f"Pass {number} to {a_text} is marked (the defender marked {d_text}).",
                     {"pass": number, "attacker": list(att.numbers), "defender": list(dfn.numbers)},
                 )
             )
@@ -858,7 +858,7 @@ class SoccerGoState(State):
         events.append(
             Event(
                 "pass",
-                f"Pass {number} to {a_text} is not marked ({d_text}).",
+                f"Pass {number} to {a_text} is not marked (the defender marked {d_text}).",
                 {"pass": number, "attacker": list(att.numbers), "defender": list(dfn.numbers), "passes": gained},
             )
         )
