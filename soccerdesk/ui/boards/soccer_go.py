@@ -51,12 +51,12 @@ PERIOD_LABELS = {
 
 TIMING_WORDS = {
     "matched-pass": "after a marked pass",
-    "unmatched-pass": "after a pass gets through",
+    "unmatched-pass": "after a pass is made",
     "saved-shot": "after a save",
     "scored-shot": "after a goal",
     "final-pass": "after the final pass",
     "shot": "when the shot comes",
-    "reply": "in answer to the card it names",
+    "reply": "answers a named card",
     "copies": "copies a card in the discard pile",
 }
 
@@ -72,7 +72,7 @@ def timing_windows() -> dict[str, str]:
                 words = f"pass {passes[0]}" if passes[0] == passes[1] else f"passes {passes[0]}–{passes[1]}"
             else:
                 words = TIMING_WORDS.get(timing, timing.replace("-", " "))
-                if passes:
+                if passes and list(passes) != [1, 7]:  # 1-7 is any pass: nothing to add
                     words += f" (passes {passes[0]}–{passes[1]})"
             out[card["id"]] = words
     return out
