@@ -47,6 +47,11 @@ Methods: :meth:`start`, :meth:`submit`, :meth:`local_seats`, :meth:`player_names
 :meth:`viewer`, :meth:`take_over`, :meth:`can_undo`, :meth:`undo`, :meth:`record`,
 :meth:`rematch`, :meth:`close`. A session that cannot do something (undo online, save a
 match the relay holds) returns ``False`` from ``can_undo`` / ``None`` from ``record``.
+A session may also carry ``players`` (two :class:`Player`): the window then uses their
+team colours.
+
+The signals carrying dicts and lists are declared ``Signal(object, ...)``: PySide6 passes the
+very objects, without converting them to Qt containers and back.
 """
 
 from __future__ import annotations
