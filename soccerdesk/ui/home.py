@@ -231,6 +231,7 @@ class HomeScreen(QWidget):
         self.side.addItem("Home (kicks off first half)", 0)
         self.side.addItem("Away", 1)
         self.side.setToolTip("Which seat you take against the computer")
+        self.side.setCurrentIndex(min(1, max(0, int(settings.get("home/side", 0)))))
         form.addRow("You play", self.side)
         self.names: list[QLineEdit] = []
         self.colours: list[QComboBox] = []
@@ -329,7 +330,8 @@ class HomeScreen(QWidget):
             for index, (label, name) in enumerate(self.levels):
                 self.opponent.insertItem(index, f"Computer — {label}", ("bot", name))
                 self.opponent.setItemData(index, LEVEL_HELP.get(name, ""), Qt.ItemDataRole.ToolTipRole)
-            self.opponent.setCurrentIndex(max(0, self.opponent.findText("Computer — normal")))
+            last = self.opponent.findText(str(self.settings.get("home/opponent", "")))
+            self.opponent.setCurrentIndex(last if last >= 0 else max(0, self.opponent.findText("Computer — normal")))
         if self.game_id is None:
             playable = [g for g in GAMES if g in self.games and board_available(g)]
             last = str(self.settings.get("home/game", ""))
@@ -412,6 +414,8 @@ class HomeScreen(QWidget):
         for seat in (0, 1):
             self.settings.set(f"teams/name{seat}", self.names[seat].text())
             self.settings.set(f"teams/colour{seat}", colours[seat])
+        self.settings.set("home/opponent", self.opponent.currentText())
+        self.settings.set("home/side", self.side.currentIndex())
         self.message.setText("")
         self.start_requested.emit(self.setup())
 

@@ -191,6 +191,8 @@ def test_a_hot_seat_match_to_full_time(qtbot, window: MainWindow) -> None:
 
 
 def test_settings_and_window_size_are_remembered(qtbot, window: MainWindow, settings) -> None:
+    _start(qtbot, window, "soccer-go", "easy")  # the home screen remembers its choices at kick-off
+    window.go_home()
     window.set_speed("slow")
     window.resize(1100, 700)
     window.close()
@@ -199,6 +201,8 @@ def test_settings_and_window_size_are_remembered(qtbot, window: MainWindow, sett
     again = MainWindow(AppSettings(settings.qsettings, settings.data_dir))
     qtbot.addWidget(again)
     assert again.settings.animation_speed == "slow"
+    qtbot.waitUntil(lambda: again.home.loaded, timeout=20_000)
+    assert again.home.game_id == "soccer-go" and again.home.opponent.currentData() == ("bot", "easy")
     # Restored from the settings (the offscreen screen may clamp it, so no exact size here).
     assert (again.width(), again.height()) != (1280, 800)
     assert again.restoreGeometry(saved)
