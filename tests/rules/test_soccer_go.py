@@ -815,6 +815,7 @@ def test_bad_content_is_refused_with_a_clear_error() -> None:
 
 # --- the data file against the rulebook's card list ----------------------------------------
 
+DATA = kick_off().rules.data
 RULEBOOK_WINDOWS = {
     # Appendix, Card List: "playable on passes a-b" (Rulings, Soccer-Go 8).
     "att-pass-retake": (1, 7),
@@ -845,7 +846,7 @@ RULEBOOK_BLOCKS = {
 
 def test_card_list_matches_the_rulebook_appendix() -> None:
     """Appendix: 13 attacking and 13 defending Power Cards, one of each, with their windows and blocks."""
-    cards = GAME.data.cards
+    cards = DATA.cards
     for side in (0, 1):
         assert sum(c.count for c in cards.values() if c.side == side) == 13
     assert all(c.count == 1 for c in cards.values())
@@ -853,15 +854,15 @@ def test_card_list_matches_the_rulebook_appendix() -> None:
         assert cards[card_id].passes == window, card_id
     for card_id, named in RULEBOOK_BLOCKS.items():
         assert cards[card_id].blocks == named, card_id
-    assert GAME.data.through_ball_numbers == {3, 5, 7, 9} and GAME.data.high_press_numbers == {2, 4, 6, 8}
-    assert GAME.data.players == tuple(range(1, 12)) and len(GAME.data.directions) == 3
+    assert DATA.through_ball_numbers == {3, 5, 7, 9} and DATA.high_press_numbers == {2, 4, 6, 8}
+    assert DATA.players == tuple(range(1, 12)) and len(DATA.directions) == 3
 
 
 @pytest.mark.parametrize(("block", "named"), [(b, n) for b, ns in sorted(RULEBOOK_BLOCKS.items()) for n in sorted(ns)])
 def test_each_block_is_offered_against_each_card_it_names(block: str, named: str) -> None:
     """Rulings, Soccer-Go 6: BLOCK is played at once in answer to a card it names."""
     s = kick_off()  # seat 0 attacks: a named attacking card is seat 0's, a defending one seat 1's
-    player = GAME.data.cards[named].side
+    player = DATA.cards[named].side
     hands = tuple((block,) if seat == 1 - player else () for seat in (0, 1))
     s = arrange(s, phase=BLOCK_PHASE, named=(player, named, None, PASS_PHASE), hands=hands)
     assert s.legal_actions(1 - player) == [Play(block), NO_CARD]
