@@ -147,7 +147,7 @@ def longest_stall_ms(game_id: str, bot: str, seconds: float, folder: Path) -> St
         app.processEvents()
         time.sleep(0.001)
         legal = (view.view_data or {}).get("legal") or []
-        ready = legal and not view._queue and not view.animation.running
+        ready = legal and not view._queue and not view.animating
         if view.stack.currentWidget() is view.summary_page:
             break
         if ready:

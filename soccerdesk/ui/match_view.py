@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -40,7 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from soccerdesk.ui.animation import DIE_SIDES, EventAnimation, animation_for
+from soccerdesk.ui.animation import DIE_SIDES, Animation, EventAnimation, animation_for
 from soccerdesk.ui.boards import BoardConfig, BoardScene, TeamColours, make_board
 from soccerdesk.ui.session import MatchSession
 from soccerdesk.ui.settings import ANIMATION_SPEEDS, text_colour_on
@@ -229,6 +230,8 @@ class MatchView(QWidget):
         self._queue: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
         self._finished: dict[str, Any] | None = None
         self._keyboard_index = -1
+        self._animation_pending = False
+        self._animation_token = 0
         self._log_entries: list[tuple[str, tuple[int, ...] | None]] = []
         self._log_seat: int | None = local[0] if local else None
         self._started = time.monotonic()
@@ -347,12 +350,12 @@ class MatchView(QWidget):
 
     def _on_view(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         self._queue.append((view, events))
-        if not self.animation.running:
+        if not self.animating:
             self._pump()
 
     def _pump(self) -> None:
         """Show queued views in order; an animation pauses the queue until it is done."""
-        while self._queue and not self.animation.running:
+        while self._queue and not self.animating:
             view, events = self._queue.pop(0)
             for event in events:
                 self.log_text(event.get("text", ""), event.get("audience"))
@@ -367,13 +370,37 @@ class MatchView(QWidget):
             factor = ANIMATION_SPEEDS.get(self.speed, 1.0)
             # The very first position is shown at once: the deal before it is no show.
             if animations and factor > 0 and self.view_data is not None:
-                # The animation paints over a still picture of the board, so the board's many
-                # items are not repainted for every frame.
-                self.animation.play(animations, factor, backdrop=self.view.grab())
+                # Started from the event loop, not from here: the still picture of the board it
+                # needs costs a full drawing, which should not add to the work already done now.
+                self._animation_pending = True
+                token = self._animation_token
+                QTimer.singleShot(0, partial(self._begin_animation, animations, factor, token))
                 return
             self._show(view, events)
-        if not self._queue and self._finished is not None and not self.animation.running:
+        if not self._queue and self._finished is not None and not self.animating:
             self._show_summary()
+
+    @property
+    def animating(self) -> bool:
+        """An animation plays or is about to start (the queue of views waits for it)."""
+        return self._animation_pending or self.animation.running
+
+    def _begin_animation(self, animations: list[Animation], factor: float, token: int) -> None:
+        if token != self._animation_token or not self._animation_pending:
+            return  # skipped before it began
+        self._animation_pending = False
+        # The animation paints over a still picture of the board, so the board's many items
+        # are not repainted for every frame.
+        self.animation.play(animations, factor, backdrop=self.view.grab())
+
+    def skip_animation(self) -> None:
+        """End the animation now (or the one about to start) and show the position."""
+        if self._animation_pending:
+            self._animation_pending = False
+            self._animation_token += 1
+            self._after_animation()
+        else:
+            self.animation.skip()
 
     def _after_animation(self) -> None:
         view, events = self._pending_view
@@ -407,7 +434,7 @@ class MatchView(QWidget):
 
     def _on_handover(self, seat: int, name: str) -> None:
         # Flush what is queued first: it belongs to the player who is leaving the screen.
-        self.animation.skip()
+        self.skip_animation()
         self._pump()
         self.board.set_view(self._covered_view(), [])
         self._show_log_for(None)  # nobody's private lines while the screen changes hands
@@ -427,7 +454,7 @@ class MatchView(QWidget):
     def _on_finished(self, summary: dict[str, Any]) -> None:
         self._finished = summary
         self._ticker.stop()
-        if not self._queue and not self.animation.running:
+        if not self._queue and not self.animating:
             self._show_summary()
 
     def _show_summary(self) -> None:
@@ -447,7 +474,7 @@ class MatchView(QWidget):
     # --- to the session ---------------------------------------------------------------
 
     def _on_action_chosen(self, text: str) -> None:
-        if self._queue or self.animation.running:
+        if self._queue or self.animating:
             self.hint_label.setText("Wait for the last move to finish showing.")
             return
         self.session.submit(text)

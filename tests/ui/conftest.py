@@ -40,7 +40,7 @@ def ready(view: MatchView) -> bool:
         return True
     if view.stack.currentWidget() is view.handover_page:
         return True
-    return bool(view.view_data and view.view_data.get("legal")) and not view._queue and not view.animation.running
+    return bool(view.view_data and view.view_data.get("legal")) and not view._queue and not view.animating
 
 
 def click_action(qtbot, view: MatchView, text: str) -> None:
