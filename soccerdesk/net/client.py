@@ -33,6 +33,9 @@ CLIENT_NAME = "soccerdesk"
 RECONNECT_PAUSES = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 """Seconds between reconnection attempts; the last one repeats."""
 
+REQUEST_TIMEOUT = 15.0
+"""Seconds to wait for the answer to hello, create, join, resume or spectate."""
+
 FATAL_CODES = frozenset({"version", "no_room", "bad_token", "replaced", "no_spectators"})
 """Errors after which reconnecting cannot help."""
 
@@ -68,6 +71,7 @@ class RelayClient:
         reconnect: bool = True,
         heartbeat: float = 20.0,
         pauses: Iterable[float] = RECONNECT_PAUSES,
+        request_timeout: float = REQUEST_TIMEOUT,
     ) -> None:
         self.url = url
         self.name = name
@@ -76,6 +80,7 @@ class RelayClient:
         self.reconnect = reconnect
         self.heartbeat = heartbeat
         self.pauses = tuple(pauses)
+        self.request_timeout = request_timeout
         self.room: str | None = None
         self.seat: int | None = None
         self.token: str | None = None
@@ -246,8 +251,10 @@ class RelayClient:
         self._waiters.append((frozenset(answers), future))
         try:
             await self.send(kind, **fields)
-            async with asyncio.timeout(15.0):
+            async with asyncio.timeout(self.request_timeout):
                 return await future
+        except TimeoutError:
+            raise RelayError("timeout", f"the relay did not answer {kind} in {self.request_timeout:g} s") from None
         finally:
             self._waiters = [(a, f) for a, f in self._waiters if f is not future]
 
