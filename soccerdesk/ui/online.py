@@ -133,7 +133,11 @@ class RemoteSession(MatchSession):
     """A match held by a relay, played from this screen (one seat) or watched.
 
     Signals: those of :class:`MatchSession`, plus ``claim_offered(str name)`` when the
-    opponent's abandonment countdown has run out.
+    opponent's abandonment countdown has run out. ``busy(True)`` here means the *remote
+    player* is deciding (a person, not the computer); ``status`` names them ("Waiting for
+    Bob") and reports the connection ("Connection lost — reconnecting…", "Connected again"),
+    the opponent's presence, chat lines, the turn clock and rematch offers.
+    ``record()`` is ``None``: the relay holds the match and its secrets.
     """
 
     claim_offered = Signal(str)
