@@ -485,6 +485,47 @@ def test_header_from_an_air_ball_on_the_exact_number() -> None:
     assert s.goals == (1, 0)
 
 
+def test_an_opponent_may_head_an_air_ball_that_lands_on_him() -> None:
+    """Extended "Headers": "the player" the air ball comes to, of either team, in the same turn."""
+    s = _kick({5: "K10", 16: "K17", 11: "A32"}, 5, "air", 7, extended=True)
+    s = act(s, "path K10 N7")
+    assert s.phase == "header" and s.current_players() == (1,)
+    s = act(s, "header")
+    assert s.team == 1 and s.turn_team == 0  # the ball is seat 1's, the turn still seat 0's
+    view = s.view(None)["state"]
+    assert view["turn"] == 0 and view["heading_team"] == 1
+    s = roll(s, "roll 6")
+    assert s.current_players() == (1,) and len(texts(s)) == 8
+    s = act(s, "head S")
+    # The ball stops on the empty K11; seat 0's turn is over and seat 1 plays the next one.
+    assert s.ball == sq("K11") and s.holder == -1
+    assert s.team == 1 and s.turn_team == -1 and s.phase == "roll" and s.turns == 1
+
+
+def test_a_defenders_header_over_his_own_goal_line_is_a_corner() -> None:
+    """Extended "Headers" + "Corner Kick": the header is the last touch; no own goal (our ruling)."""
+    s = _kick({5: "K20", 16: "K30", 11: "A32"}, 5, "air", 10, extended=True)
+    s = act(s, "path K20 N10")
+    s = roll(act(s, "header"), "roll 3")
+    s = act(s, "head N")
+    assert s.goals == (0, 0)
+    assert s.setpiece[0] == "corner" and s.setpiece[1] == 0 and s.team == 0 and s.turn_team == -1
+
+
+def test_offside_is_judged_when_a_team_mate_heads_the_ball_on() -> None:
+    """RULINGS Soccero 6 applied to headers: the header plays the ball on like a kick."""
+    players = {5: "K10", 6: "K21", 7: "K27", 11: "K31", 12: "C25"}
+    s = act(_kick(players, 5, "air", 11, extended=True), "path K10 N11")
+    assert s.holder == 6 and s.phase == "header" and not s.setpiece  # K21 was onside at the kick
+    s = roll(act(s, "header"), "roll 6")
+    s = act(s, "head N")  # onto K27, ahead of the ball and of the second-last defender on C25
+    assert s.setpiece[:3] == ("free-kick", 1, sq("K27")) and s.setpiece[4] is False
+    s = act(_kick(players, 5, "air", 11, extended=True), "path K10 N11")
+    s = roll(act(s, "header"), "roll 5")
+    s = act(s, "head N")  # onto the empty K26: nobody received it, no offence
+    assert s.ball == sq("K26") and not s.setpiece
+
+
 def test_steal_foul_on_the_victims_first_roll_of_6() -> None:
     """RULINGS Soccero 9 / extended "Fouls when stealing the ball"."""
     s = position({15: "K13", 5: "K10"}, holder=15, phase="moving", points=3, extended=True)

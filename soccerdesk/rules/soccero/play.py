@@ -243,6 +243,9 @@ def start_turn(s: S, team: int) -> S:
 
 def end_turn(s: S, events: list[Event], after: After | None = None) -> S:
     """Close the turn of ``s.team``; then ``after`` (a set piece, a kick-off) or the other team's turn."""
+    if s.turn_team >= 0:
+        # An opponent's header happened in this turn: the turn was still its owner's.
+        s = evolve(s, team=s.turn_team, turn_team=NOBODY)
     if after is None and s.cfg.extended:
         sanction = set_pieces.position_sanction(s, events)
         if sanction is not None:
@@ -984,7 +987,8 @@ def receive_and_end(s: S, p: int, air: bool, events: list[Event]) -> S:
         s, sanction = set_pieces.touch(s, p, events)
         if sanction is not None:
             return end_turn(s, events, sanction)
-        if air and team_of(p) == s.team:
+        if air:
+            # Rulebook "Headers": any player the air ball comes to on the exact number.
             return set_pieces.offer_header(s, p)
     return end_turn(s, events)
 
@@ -1085,7 +1089,8 @@ def view(s: S) -> dict[str, Any]:
         "rows": s.board.rows,
         "extended": s.cfg.extended,
         "phase": s.phase,
-        "turn": s.team,
+        "turn": s.team if s.turn_team < 0 else s.turn_team,
+        "heading_team": s.team if s.turn_team >= 0 else None,
         "deciding": s.decider if s.phase != "over" and s.phase not in CHANCE_PHASES else None,
         "half": s.half,
         "turns_played": s.turns,

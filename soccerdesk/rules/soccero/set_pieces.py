@@ -604,13 +604,24 @@ def apply(s: S, action: Any, events: list[Event]) -> S:
         return _after_free_move(s, s.decider, False, events)
     if phase == "header":
         if action.word == "header":
+            header_team = team_of(s.path[0])
+            if header_team != s.team:
+                # An opponent heads the ball in this turn: while the ball is his, goal, save,
+                # offside and out of play count from his team ("team"); end_turn gives the
+                # turn back to its owner.
+                owner = s.team if s.turn_team < 0 else s.turn_team
+                s = evolve(s, team=header_team, turn_team=owner)
             return evolve(s, phase="header-roll", decider=s.team)
         return play.end_turn(evolve(s, path=()), events)
     if phase == "header-roll":
         events.append(Event("roll", f"Header die: {action.value}.", {"value": action.value}))
-        return evolve(s, phase="header-aim", kick=(False, 1, "header", "air", action.value, s.path[0]))
+        p = s.path[0]
+        return evolve(s, phase="header-aim", decider=team_of(p), kick=(False, 1, "header", "air", action.value, p))
     if phase == "header-aim":
         p = s.path[0]
+        # RULINGS Soccero 6: a header plays the ball on like a kick, so team-mates of the
+        # header nearer the goal line than the ball and the second-last opponent are offside.
+        s = evolve(s, offside=offside_mask(s))
         _, finish, squares, ex = play.walk(s, s.pos[p], ((action.direction, s.kick[4]),), False, True)
         events.append(
             Event(

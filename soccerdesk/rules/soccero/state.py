@@ -82,6 +82,9 @@ class SocceroState(State):
     banned: int = NOBODY  # extended: the set-piece taker who may not touch the ball yet
     offside: int = 0  # extended: bit per player in an offside position at the last kick
     back_pass: int = NOBODY  # extended: a goalkeeper who got the ball kicked to him by a team-mate
+    # Extended: the team whose turn it is while ``team`` is the team of a player heading the
+    # ball in that turn (NOBODY otherwise); end_turn gives ``team`` back to it.
+    turn_team: int = NOBODY
     # Speed only, never part of the position: moves worked out earlier, carried to the next
     # states (with the positions they hold for) so unchanged players need no new work.
     board: ClassVar[Board]  # the game's board, set with ``game`` when the game is made
