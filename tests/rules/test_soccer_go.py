@@ -866,3 +866,14 @@ def test_each_block_is_offered_against_each_card_it_names(block: str, named: str
     hands = tuple((block,) if seat == 1 - player else () for seat in (0, 1))
     s = arrange(s, phase=BLOCK_PHASE, named=(player, named, None, PASS_PHASE), hands=hands)
     assert s.legal_actions(1 - player) == [Play(block), NO_CARD]
+
+
+def test_tackle_won_by_the_attacker_keeps_the_effects_in_force() -> None:
+    """docs/rulings.md, TACKLE: after the attacker wins, the same pass is chosen with DRIBBLE still on."""
+    s = kick_off(att0=("dribble", "att-bogey"), def1=("tackle", "def-bogey"))
+    s = passes(s, [2, 3])
+    s = play(s, 0, "dribble")
+    s = play(s, 1, "tackle")
+    kept = s.apply(0, Show("paper")).apply(1, Show("rock"))
+    assert kept.phase_name == "pass" and kept.view(0)["state"]["modifiers"] == ["dribble"]
+    assert pass_(kept, 4, 5).passes == 2 + 3
