@@ -58,7 +58,7 @@ class HeuristicBot(Bot):
                 lambda a: -s.board.distance(a.square, spot) - (50 if _is_keeper_square(s, seat, a.square) else 0),
                 rng,
             )
-        if phase in ("free", "wall"):
+        if phase in ("free", "wall", "wall-clear"):
             return _free_move(s, seat, legal, rng)
         return legal[0] if phase in ("ends", "fetch", "block") else rng.choice(legal)
 

@@ -670,6 +670,38 @@ def test_free_kick_wall_and_shot_rules() -> None:
     assert "shoot 2" not in texts(s3)
 
 
+def test_wall_may_take_an_attackers_square_and_he_is_placed_elsewhere() -> None:
+    """Rulebook "Free Kicks": opponents on the wall squares are placed by their manager after
+    the wall stands, on permitted squares, before the free moves (which they do not use up)."""
+    from soccerdesk.rules.soccero import set_pieces
+
+    s = position({5: "K20", 6: "K23", 7: "L23", 16: "M26"}, ball="A30", phase="roll", team=1, extended=True)
+    s = meta(s, set_pieces.start(s, "free-kick", 0, sq("K20"), True, []))
+    s = act(act(s, "pick K20"), "pick M26")
+    assert "to K23" in texts(s)  # held by seat 0's player 6
+    s = act(s, "to K23")
+    assert s.pos[16] == s.pos[6] == sq("K23")
+    s = act(s, "done")
+    assert s.phase == "wall-clear" and s.current_players() == (0,) and texts(s) == {"pick K23"}
+    s = act(s, "pick K23")
+    targets = texts(s)
+    assert "to K23" not in targets and "to L23" not in targets  # both taken
+    assert "to K26" in targets
+    s = act(s, "to K26")
+    assert s.pos[6] == sq("K26") and s.pos[16] == sq("K23")
+    assert s.phase == "free" and s.current_players() == (0,)
+    assert s.view(None)["state"]["setpiece"]["free_moves_left"] == [2, 2]
+
+
+def test_wall_squares_held_by_the_taker_or_a_defender_are_not_offered() -> None:
+    from soccerdesk.rules.soccero import set_pieces
+
+    s = position({5: "K20", 15: "K22", 16: "M26"}, ball="A30", phase="roll", team=1, extended=True)
+    s = meta(s, set_pieces.start(s, "free-kick", 0, sq("K20"), True, []))
+    s = act(act(s, "pick K20"), "pick M26")
+    assert "to K22" not in texts(s) and "to K20" not in texts(s)
+
+
 def test_indirect_free_kick_in_the_opponents_goal_area_moves_out() -> None:
     from soccerdesk.rules.soccero import set_pieces
 

@@ -1185,7 +1185,7 @@ def explain_illegal(s: S, seat: int, action: Any) -> str:
         return f"the die must be used exactly ({s.points} points left): that move leaves points no other player can use"
     if s.phase == "turn" and isinstance(action, Word) and action.word == "punt":
         return "the goalkeeper may punt only when he controls the ball inside his penalty area and it was not kicked to him by a team-mate"
-    if s.phase in ("free", "wall") and isinstance(action, SquareChoice) and action.verb == "to":
+    if s.phase in ("free", "wall", "wall-clear") and isinstance(action, SquareChoice) and action.verb == "to":
         reason = set_pieces.explain_placing(s, action.square)
         if reason:
             return reason

@@ -28,6 +28,7 @@ PHASE_WANTS = {
     "sp-spot": "'pick SQ': where the set piece is taken",
     "sp-taker": "'pick SQ': who takes the set piece",
     "wall": "'pick SQ' / 'to SQ' for a wall player, or 'done'",
+    "wall-clear": "'pick SQ' / 'to SQ': a player the wall displaced goes to a permitted square",
     "free": "'pick SQ' / 'to SQ' for a free move, or 'done'",
     "sp-kick": "'kick D' or 'shoot D' (add 'normal' for the normal kicking rules)",
     "throw-roll": "the throw-in die",
@@ -455,13 +456,45 @@ def free_targets(s: S, p: int) -> list[int]:
 
 
 def wall_targets(s: S, p: int) -> list[int]:
+    """Permitted wall squares for defender ``p``: empty, or held by one opponent who will make room.
+
+    Rulebook "Free Kicks": opposing players on the wall squares are placed elsewhere by
+    their manager once the wall stands (see :func:`displaced`).
+    """
     b = s.board
     spot = s.setpiece[2]
     near, far = b.rules.wall_distance
     occ = s.occupancy()
-    return [
-        sq for sq in range(b.size) if near <= b.distance(sq, spot) <= far and sq not in occ and permitted(s, p, sq, occ)
-    ]
+    attackers = s.setpiece[1]
+    out = []
+    for sq in range(b.size):
+        if not near <= b.distance(sq, spot) <= far:
+            continue
+        q = occ.get(sq)
+        if q is not None:
+            # Only a square held by one attacker (never the taker) can take a wall player.
+            if team_of(q) != attackers or q == s.setpiece[3] or len(s.players_on(sq)) != 1:
+                continue
+            if not permitted(s, p, sq, {}):
+                continue
+        elif not permitted(s, p, sq, occ):
+            continue
+        out.append(sq)
+    return out
+
+
+def displaced(s: S) -> list[int]:
+    """Attackers standing on a square the wall took, who must be placed elsewhere."""
+    defenders = 1 - s.setpiece[1]
+    wall = {s.pos[q] for q in team_players(defenders)}
+    return [p for p in team_players(s.setpiece[1]) if s.pos[p] in wall]
+
+
+def after_wall(s: S) -> S:
+    """The wall stands: the attackers it displaced are placed first, then the free moves."""
+    if displaced(s):
+        return evolve(s, phase="wall-clear", decider=s.setpiece[1], pending=(0, NOBODY))
+    return begin_free_moves(evolve(s, pending=()))
 
 
 def _after_free_move(s: S, team: int, used: bool, events: list[Event]) -> S:
@@ -564,6 +597,11 @@ def legal_actions(s: S) -> list[Any]:
         return [acts.squares[("pick", sq)] for sq in s.pending]
     if phase == "block":
         return [acts.squares[("pick", s.pos[p])] for p in s.path]
+    if phase == "wall-clear":
+        selected = s.pending[1]
+        if selected >= 0:
+            return [acts.squares[("to", sq)] for sq in free_targets(s, selected)]
+        return [acts.squares[("pick", s.pos[p])] for p in displaced(s)]
     if phase == "wall":
         left, selected = s.pending
         if selected >= 0:
@@ -668,7 +706,12 @@ def apply(s: S, action: Any, events: list[Event]) -> S:
             s = _relocate(s, selected, action.square, events, "wall")
             if left - 1 > 0:
                 return evolve(s, pending=(left - 1, NOBODY))
-        return begin_free_moves(evolve(s, pending=()))
+        return after_wall(s)
+    if phase == "wall-clear":
+        if action.verb == "pick":
+            return evolve(s, pending=(0, _player_on(s, action.square, s.decider)))
+        s = _relocate(s, s.pending[1], action.square, events, "make-room")
+        return after_wall(s)
     raise AssertionError(f"no decision in phase {phase}")
 
 
@@ -688,5 +731,8 @@ def describe(s: S) -> dict[str, Any]:
         out["selected"] = s.pending[4] if s.pending[4] >= 0 else None
     if s.phase == "wall":
         out["wall_left"] = s.pending[0]
+        out["selected"] = s.pending[1] if s.pending[1] >= 0 else None
+    if s.phase == "wall-clear":
+        out["displaced"] = displaced(s)
         out["selected"] = s.pending[1] if s.pending[1] >= 0 else None
     return out
