@@ -610,6 +610,18 @@ def test_throw_in_one_die_three_directions_over_players() -> None:
     assert s.holder == 16 and s.phase == "header"  # arrived in the air on the exact number
 
 
+def test_throw_of_one_straight_in_lands_on_the_edge_square_and_the_thrower_steps_off() -> None:
+    """Rulebook "Throw-In": the thrower is beyond the line, so a 1 straight in reaches the edge
+    square; "after the throw-in the thrower is moved to the nearest free square" (not a second
+    touch by the taker)."""
+    s = position({15: "A10", 5: "B11"}, holder=15, team=1, extended=True, phase="throw-roll")
+    s = edit(s, setpiece=("throw-in", 1, sq("A10"), 15, False))
+    s = act(roll(s, "roll 1"), "throw E")
+    assert s.ball == sq("A10") and s.holder == -1 and not s.setpiece
+    assert s.pos[15] == sq("A9")  # nearest free square to his place beyond the line, first in board order
+    assert s.team == 0 and s.phase == "roll"
+
+
 def test_goal_kick_after_an_attacker_kicks_over_the_byline() -> None:
     s = _kick({5: "K28", 11: "A32"}, 5, "direct", 6, extended=True)
     s = act(s, "path K28 N5 out")

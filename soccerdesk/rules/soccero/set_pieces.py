@@ -556,6 +556,17 @@ def throw_targets(s: S, length: int) -> list[tuple[int, int]]:
     return found
 
 
+def thrower_square(s: S, landing: int) -> int:
+    """The free square nearest to the thrower's place beyond the touchline (not the ball's)."""
+    b = s.board
+    spot = s.setpiece[2]
+    out_x = b.xs[spot] + (-1 if b.xs[spot] == 0 else 1)
+    y = b.ys[spot]
+    occ = s.occupancy()
+    free = [q for q in range(b.size) if q not in occ and q != landing]
+    return min(free, key=lambda q: (max(abs(b.xs[q] - out_x), abs(b.ys[q] - y)), q))
+
+
 # --- headers ------------------------------------------------------------------------------
 
 
@@ -684,6 +695,12 @@ def apply(s: S, action: Any, events: list[Event]) -> S:
                 {"player": taker, "to": play.sq_name(s, landing)},
             )
         )
+        if s.pos[taker] == landing:
+            # Rulebook "Throw-In": after the throw the thrower comes onto the nearest free
+            # square. He stands on the edge square for the throw, so only a throw of one
+            # straight in lands where he is; then he steps to the free square nearest to
+            # where he threw from (beyond the line), never onto the ball.
+            s = _relocate(s, taker, thrower_square(s, landing), events, "thrower")
         s = evolve(
             s, holder=NOBODY, red=NOBODY, banned=taker, setpiece=(), pending=(landing, "", "", -1, True, (landing,))
         )
