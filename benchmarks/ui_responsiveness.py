@@ -96,6 +96,7 @@ def longest_stall_ms(game_id: str, bot: str, seconds: float, folder: Path) -> St
     from PySide6.QtCore import QElapsedTimer, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
+    from soccerdesk.app import tune_gc
     from soccerdesk.rules import get_game
     from soccerdesk.ui.main_window import MainWindow
     from soccerdesk.ui.session import LocalSession, Player
@@ -105,6 +106,8 @@ def longest_stall_ms(game_id: str, bot: str, seconds: float, folder: Path) -> St
     settings = AppSettings(QSettings(str(folder / "s.ini"), QSettings.Format.IniFormat), folder)
     settings.animation_speed = "normal"
     window = MainWindow(settings)
+    window.home.games_loaded.connect(tune_gc)  # as soccerdesk.app.run_app does
+    tune_gc()
     window.resize(1280, 800)
     window.show()
     while not window.home.loaded:  # a player starts a match once the home screen is ready

@@ -6,6 +6,7 @@ Signals:
     open_requested(): the user wants to open a saved match file.
     online_requested(str): "host", "join" or "online" (handled by ``soccerdesk.ui.online``).
     help_requested(): show the rules of the selected game.
+    games_loaded(): every game's rules and the bot levels are loaded (once).
 """
 
 from __future__ import annotations
@@ -180,6 +181,7 @@ class HomeScreen(QWidget):
     open_requested = Signal()
     online_requested = Signal(str)
     help_requested = Signal()
+    games_loaded = Signal()
 
     def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -341,6 +343,7 @@ class HomeScreen(QWidget):
         if self.loaded:
             self._poll.stop()
             self.refresh_recent()  # now with the games' titles
+            self.games_loaded.emit()
 
     # --- state -------------------------------------------------------------------
 

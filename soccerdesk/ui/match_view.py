@@ -232,6 +232,7 @@ class MatchView(QWidget):
         self._keyboard_index = -1
         self._animation_pending = False
         self._animation_token = 0
+        self._pump_scheduled = False
         self._log_entries: list[tuple[str, tuple[int, ...] | None]] = []
         self._log_seat: int | None = local[0] if local else None
         self._started = time.monotonic()
@@ -350,8 +351,15 @@ class MatchView(QWidget):
 
     def _on_view(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         self._queue.append((view, events))
-        if not self.animating:
-            self._pump()
+        if not self.animating and not self._pump_scheduled:
+            # Drawn from the event loop: the session's own work for this move and the drawing
+            # of the board are then two short pieces of work, not one long one.
+            self._pump_scheduled = True
+            QTimer.singleShot(0, self._scheduled_pump)
+
+    def _scheduled_pump(self) -> None:
+        self._pump_scheduled = False
+        self._pump()
 
     def _pump(self) -> None:
         """Show queued views in order; an animation pauses the queue until it is done."""
