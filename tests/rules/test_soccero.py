@@ -526,6 +526,24 @@ def test_offside_is_judged_when_a_team_mate_heads_the_ball_on() -> None:
     assert s.ball == sq("K26") and not s.setpiece
 
 
+def test_view_gives_a_ui_what_it_needs_to_run_the_hourglass() -> None:
+    """RULINGS Soccero 1: the hourglass is the UI's clock; the view says how long, for whom and
+    which turn, and a header chain inside the turn keeps the same hourglass (rulebook "Headers")."""
+    s = GAME.new_match(seed=0, hourglass=True, quick_setup=True)
+    assert s.view(None)["state"]["hourglass"] is None  # the coin toss is not a turn
+    while s.phase != "turn":
+        seat = s.current_players()[0]
+        s = s.apply(seat, s.legal_actions(seat)[0]) if seat != CHANCE else roll(s, "toss 0")
+    glass = s.view(None)["state"]["hourglass"]
+    assert glass == {"seconds": 30, "seat": s.team, "turn": [1, 0]}
+    assert GAME.new_match(seed=0).view(None)["state"]["hourglass"] is None  # off by default
+    k = _kick({5: "K10", 16: "K17", 11: "A32"}, 5, "air", 7, extended=True)
+    k = edit(k, cfg=replace(k.cfg, turn_timer=30))
+    before = k.view(None)["state"]["hourglass"]
+    k = act(act(k, "path K10 N7"), "header")  # seat 1 heads in seat 0's turn
+    assert k.view(None)["state"]["hourglass"] == before == {"seconds": 30, "seat": 0, "turn": [1, 0]}
+
+
 def test_steal_foul_on_the_victims_first_roll_of_6() -> None:
     """RULINGS Soccero 9 / extended "Fouls when stealing the ball"."""
     s = position({15: "K13", 5: "K10"}, holder=15, phase="moving", points=3, extended=True)

@@ -1077,6 +1077,9 @@ def fetch_ball(s: S, p: int, events: list[Event]) -> S:
 # --- the view --------------------------------------------------------------------------
 
 
+_NO_TURN_PHASES = frozenset({"toss", "ends", "setup", "over"})
+
+
 def view(s: S) -> dict[str, Any]:
     """The game part of ``view(seat)``: Soccero hides nothing, so it is the same for every seat."""
     name = s.board.names
@@ -1096,6 +1099,17 @@ def view(s: S) -> dict[str, Any]:
         "turns_played": s.turns,
         "turns_per_half": s.cfg.turns,
         "turn_timer": s.cfg.turn_timer,
+        # The hourglass is the UI's or relay's clock (RULINGS Soccero 1): what it needs to run
+        # one, or None when it is off or no turn is being played (toss, ends, set-up, over).
+        "hourglass": (
+            {
+                "seconds": s.cfg.turn_timer,
+                "seat": s.team if s.turn_team < 0 else s.turn_team,
+                "turn": [s.half, s.turns],
+            }
+            if s.cfg.turn_timer and s.phase not in _NO_TURN_PHASES
+            else None
+        ),
         "defends": [1 if s.defends(t) == LOW else s.board.rows for t in (0, 1)] if s.low_team >= 0 else None,
         "kickoff_team": s.kickoff_team if s.kickoff_team >= 0 else None,
         "players": [
