@@ -98,6 +98,25 @@ def test_board_is_21_by_32_with_the_rulings_areas() -> None:
     assert B.distance(sq("A1"), sq("C9")) == 8  # king moves
 
 
+def _rect(cols: str, rows: range) -> set[int]:
+    return {sq(f"{c}{r}") for c in cols for r in rows}
+
+
+def test_board_areas_are_exactly_the_rulings_named_squares() -> None:
+    """RULINGS Soccero "Board", every entry; the penalty area is the named F–P (11 wide),
+    not the "13×5" of the same line (see docs/rulings.md, Soccero, "Penalty area width")."""
+    assert B.goal_area[0] == _rect("HIJKLMN", range(1, 3)) and B.goal_area[1] == _rect("HIJKLMN", range(31, 33))
+    assert B.penalty_area[0] == _rect("FGHIJKLMNOP", range(1, 6))
+    assert B.penalty_area[1] == _rect("FGHIJKLMNOP", range(28, 33))
+    assert B.penalty_arc[0] == _rect("IJKLM", range(6, 7)) | _rect("JKL", range(7, 8))
+    assert B.penalty_arc[1] == _rect("IJKLM", range(27, 28)) | _rect("JKL", range(26, 27))
+    assert B.centre_circle == (
+        _rect("IJKLM", range(14, 15)) | _rect("HIJKLMN", range(15, 19)) | _rect("IJKLM", range(19, 20))
+    )
+    assert [B.names[g] for g in B.goal_mouth(0)] == ["J1", "K1", "L1"]
+    assert [B.names[g] for g in B.goal_mouth(1)] == ["J32", "K32", "L32"]
+
+
 def test_bad_board_data_is_refused_with_a_reason() -> None:
     from soccerdesk.resources import load_game_data
     from soccerdesk.rules.soccero import make_game
