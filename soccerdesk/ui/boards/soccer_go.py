@@ -372,14 +372,21 @@ class SoccerGoBoard(ClickBoard):
         if not last:
             self.add_text(QPointF(356, 340), "Nothing turned over yet.", 10, MUTED_TEXT, width=290)
             return
-        attacker = state.get("attacker")
-        if last.get("kind") == "kick" and state.get("kicker") is not None:
-            attacker = state.get("kicker")
-        a_colour = self.config.colours.of(attacker) if attacker in (0, 1) else QColor("#888888")
-        d_colour = self.config.colours.of(1 - attacker) if attacker in (0, 1) else QColor("#888888")
-        self._face_card(QRectF(370, 330, 56, 80), a_colour, str(last.get("attacker", "")), "The attacker's card")
-        self.add_text(QPointF(430, 356), "vs", 12, PANEL_TEXT, bold=True, width=30)
-        self._face_card(QRectF(462, 330, 56, 80), d_colour, str(last.get("defender", "")), "The defender's card")
+        # The view does not say which seat attacked in that reveal (the turn may have passed
+        # on since), so the cards are told apart by role, not by team colour.
+        kind = str(last.get("kind", ""))
+        roles = {
+            "pass": ("pass", "mark"),
+            "shot": ("shot", "dive"),
+            "kick": ("shot", "dive"),
+            "tackle": ("attacker", "defender"),
+        }
+        first, second = roles.get(kind, ("attacker", "defender"))
+        self._face_card(QRectF(370, 330, 56, 72), CARD_FACE, str(last.get("attacker", "")), f"The attacker's {first}")
+        self.add_text(QPointF(366, 404), first, 8.5, MUTED_TEXT, width=64, align=Qt.AlignmentFlag.AlignHCenter)
+        self.add_text(QPointF(430, 352), "vs", 12, PANEL_TEXT, bold=True, width=30)
+        self._face_card(QRectF(462, 330, 56, 72), CARD_FACE, str(last.get("defender", "")), f"The defender's {second}")
+        self.add_text(QPointF(458, 404), second, 8.5, MUTED_TEXT, width=64, align=Qt.AlignmentFlag.AlignHCenter)
         result = str(last.get("result", "")).replace("-", " ")
         self.add_text(QPointF(530, 350), f"{last.get('kind', '')}:\n{result}", 12, PANEL_TEXT, bold=True, width=120)
 
