@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import click_action, play_to_end, ready
+from driving import click_action, play_to_end, ready
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QSpinBox
 

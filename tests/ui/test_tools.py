@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ready
+from driving import ready
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QTextDocument
 from PySide6.QtWidgets import QSpinBox
