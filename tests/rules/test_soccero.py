@@ -603,6 +603,17 @@ def test_no_offside_from_a_goal_kick_throw_in_or_corner() -> None:
     assert set_pieces.offside_mask(s) == 1 << 6
 
 
+def test_offside_applies_at_a_punt_and_no_direct_goal_from_a_corner() -> None:
+    """Rulebook "Goalkeeper's Punt Kick" (offside applied) and "Corner Kick" (no direct goal)."""
+    from soccerdesk.rules.soccero import set_pieces
+
+    s = position({0: "K2", 6: "K27", 11: "K31", 12: "C25"}, holder=0, extended=True)
+    s = edit(s, setpiece=("punt", 0, sq("K2"), 0, False))
+    assert set_pieces.offside_mask(s) == 1 << 6
+    corner = edit(s, setpiece=("corner", 0, sq("A32"), 5, False), phase="sp-kick")
+    assert texts(corner) == {"kick 1", "kick 2", "kick 1 normal", "kick 2 normal"}
+
+
 def test_set_piece_taker_may_not_touch_the_ball_again_first() -> None:
     s = position({5: "K10", 15: "A30"}, ball="K12", phase="moving", points=2, extended=True, banned=5)
     s = act(s, "move K10-K12")

@@ -628,12 +628,20 @@ def _player_on(s: S, sq: int, team: int) -> int:
     return next(p for p in team_players(team) if s.pos[p] == sq)
 
 
+_RELOCATION_TEXTS = {
+    "free-move": "moves freely",
+    "wall": "joins the wall",
+    "make-room": "makes room for the wall",
+    "thrower": "comes onto the field after the throw",
+}
+
+
 def _relocate(s: S, p: int, sq: int, events: list[Event], why: str) -> S:
     pos = list(s.pos)
     events.append(
         Event(
             why,
-            f"{play.player_name(s, p)} moves freely {play.sq_name(s, pos[p])}-{play.sq_name(s, sq)}.",
+            f"{play.player_name(s, p)} {_RELOCATION_TEXTS[why]}: {play.sq_name(s, pos[p])}-{play.sq_name(s, sq)}.",
             {"player": p, "from": play.sq_name(s, pos[p]), "to": play.sq_name(s, sq)},
         )
     )
