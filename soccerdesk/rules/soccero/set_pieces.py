@@ -2,7 +2,8 @@
 
 A set piece is prepared step by step (rulebook "Rules for all special situations"):
 ``sp-spot`` (where, when the rulebook lets the team choose) → ``sp-taker`` (who) → ``wall``
-(free kicks: the defenders place up to three players) → ``free`` (free moves, taking team
+(free kicks: the defenders place up to three players) → ``wall-clear`` (attackers the wall
+displaced are placed elsewhere) → ``free`` (free moves, taking team
 first, alternately) → ``sp-kick`` (how to kick) or ``throw-roll``/``throw-aim`` → the kick.
 ``setpiece`` holds ``(kind, team, spot, taker, direct)``; kinds: ``goal-kick``, ``corner``,
 ``throw-in``, ``free-kick``, ``penalty``, ``punt``.

@@ -7,7 +7,7 @@ A state is a frozen value. ``phase`` says what is owed next:
 straight-line move per action until the die is used) — or ``kick-roll`` (chance) →
 ``kick-path`` → ``air-stop`` / ``save`` / ``fetch`` → the other team's turn.
 Extended rules add ``header``, ``header-roll``, ``header-aim``, ``block`` and the set-piece
-phases ``sp-spot``, ``sp-taker``, ``wall``, ``free``, ``sp-kick``, ``throw-roll``, ``throw-aim``.
+phases ``sp-spot``, ``sp-taker``, ``wall``, ``wall-clear``, ``free``, ``sp-kick``, ``throw-roll``, ``throw-aim``.
 """
 
 from __future__ import annotations
