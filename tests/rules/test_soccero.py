@@ -521,6 +521,16 @@ def test_an_opponent_may_head_an_air_ball_that_lands_on_him() -> None:
     assert s.team == 1 and s.turn_team == -1 and s.phase == "roll" and s.turns == 1
 
 
+def test_an_opponents_header_into_the_goal_he_attacks_scores_for_his_team() -> None:
+    """Extended "Headers": the ball "may also be aimed on the goal" by either team's header."""
+    s = _kick({5: "K10", 16: "K5", 0: "A1"}, 5, "air", 5, extended=True)
+    s = act(s, "path K10 S5")
+    s = roll(act(s, "header"), "roll 5")
+    s = act(s, "head S")  # K4..K1, then over the goal line between the posts
+    assert s.goals == (0, 1)
+    assert s.team == 0 and s.turn_team == -1 and s.phase == "setup"  # seat 0 conceded: it kicks off
+
+
 def test_a_defenders_header_over_his_own_goal_line_is_a_corner() -> None:
     """Extended "Headers" + "Corner Kick": the header is the last touch; no own goal (our ruling)."""
     s = _kick({5: "K20", 16: "K30", 11: "A32"}, 5, "air", 10, extended=True)
