@@ -15,6 +15,7 @@ app's own entry points do).
 
 from __future__ import annotations
 
+import atexit
 import os
 import random
 import threading
@@ -102,4 +103,7 @@ def shared_bot_pool() -> Executor:
             initializer=_watch_parent,
             initargs=(os.getpid(),),
         )
+        # Shut down while the interpreter is whole: left to garbage collection at exit, the
+        # pool's clean-up runs after its modules are gone and prints an ignored exception.
+        atexit.register(_pool.shutdown, wait=False, cancel_futures=True)
     return _pool

@@ -52,7 +52,7 @@ def test_a_match_against_a_bot_from_the_home_screen_to_full_time(qtbot, window: 
 
 
 def test_an_illegal_click_explains_why(qtbot, window: MainWindow) -> None:
-    _start(qtbot, window, "soccer-go", "normal")
+    _start(qtbot, window, "soccer-go", None)  # hot-seat: the position stays put while we click
     view = window.match_view
     qtbot.waitUntil(lambda: ready(view), timeout=10_000)
     board = view.board
@@ -64,7 +64,8 @@ def test_an_illegal_click_explains_why(qtbot, window: MainWindow) -> None:
 
 
 def test_keyboard_tab_previews_and_enter_plays(qtbot, window: MainWindow) -> None:
-    _start(qtbot, window, "soccer-go", "normal")
+    # Hot-seat: no bot's move can change the position between the key presses.
+    _start(qtbot, window, "soccer-go", None)
     view = window.match_view
     qtbot.waitUntil(lambda: ready(view), timeout=10_000)
     ply = view.view_data["ply"]
@@ -74,7 +75,11 @@ def test_keyboard_tab_previews_and_enter_plays(qtbot, window: MainWindow) -> Non
     assert view.board.preview == second
     assert second in view.keyboard_label.text()
     qtbot.keyClick(view.view, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: view.view_data["ply"] != ply, timeout=10_000)
+    # Played: the screen now passes to the other player, who chooses too.
+    qtbot.waitUntil(lambda: view.stack.currentWidget() is view.handover_page, timeout=10_000)
+    session = window.session
+    assert isinstance(session, LocalSession) and session.state.ply == ply + 1
+    assert session.state.history()[-1] == (0, session.game.parse_action(second))
 
 
 def test_hot_seat_covers_the_screen_and_hides_the_next_hand(qtbot, window: MainWindow) -> None:
