@@ -140,3 +140,25 @@ def test_chooses_the_kick_by_its_expected_route() -> None:
     values = _kick_values(s, 0, False)
     assert decide(s) == f"kick {max((1, 2), key=lambda d: values[(False, d)])}"
     assert values[(False, 2)] > 300  # on average the ball reaches the team-mate on K14
+
+
+def test_a_defender_heads_the_ball_away_from_his_goal() -> None:
+    """Extended "Headers" for either team: seat 1 (defending row 32) heads an opponent's air ball back south."""
+    s = position({16: "K28", 11: "K32"}, holder=16, phase="header-aim", team=1, decider=1, options={"extended": True})
+    s = replace(s, kick=(False, 1, "header", "air", 4, 16), path=(16,), turn_team=0)
+    s._set_meta(GAME.new_match(seed=0).info, None, ())
+    assert decide(s) == "head S"
+
+
+def test_places_a_player_the_wall_displaced() -> None:
+    """Extended "Free Kicks": the attackers' manager puts a displaced player on a permitted square."""
+    from soccerdesk.rules.soccero import set_pieces
+
+    s = position({5: "K20", 6: "K23", 16: "K23"}, holder=5, phase="wall-clear", options={"extended": True})
+    s = replace(s, setpiece=("free-kick", 0, B.square("K20"), 5, True), pending=(0, -1))
+    s._set_meta(GAME.new_match(seed=0).info, None, ())
+    assert decide(s) == "pick K23"
+    s = replace(s, pending=(0, 6))
+    s._set_meta(GAME.new_match(seed=0).info, None, ())
+    choice = decide(s)
+    assert choice.startswith("to ") and B.square(choice[3:]) in set_pieces.free_targets(s, 6)
