@@ -47,19 +47,17 @@ def play_to_end(qtbot, window: MainWindow, seed: int, *, clicks: bool, limit_s: 
         if view.stack.currentWidget() is view.handover_page:
             qtbot.mouseClick(view.handover_page.button, Qt.MouseButton.LeftButton)
             continue
-        assert view.view_data is not None
-        ply = view.view_data["ply"]
-        text = rng.choice(view.view_data["legal"])
+        shown = view.view_data
+        assert shown is not None
+        text = rng.choice(shown["legal"])
         if clicks and text in getattr(view.board, "paths", None).paths:  # type: ignore[union-attr]
             click_action(qtbot, view, text)
         else:
             view.play(text)
+        # Any new position (ours, or a bot's move that came first), or another page, moves on.
         qtbot.waitUntil(
-            lambda ply=ply: (
-                view.view_data is None
-                or view.view_data["ply"] != ply
-                or not ready(view)
-                or view.stack.currentWidget() is not view.board_page
+            lambda shown=shown: (
+                view.view_data is not shown or not ready(view) or view.stack.currentWidget() is not view.board_page
             ),
             timeout=15_000,
         )
