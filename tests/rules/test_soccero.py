@@ -315,6 +315,8 @@ def test_curve_kick_turns_once_by_45_degrees() -> None:
     assert "path K10 N2 NE2" in legal and "path K10 N2 NW2" in legal and "path K10 N2 E2" not in legal
     s = act(s, "path K10 N2 NE2")
     assert s.ball == sq("M14") and s.holder == -1
+    # The log names squares (a square "N6" and a leg "N6" read alike; the pitch may be turned).
+    assert s.events[0].text == "player 6 of seat 0 kicks the ball from K10 via K12 to M14."
 
 
 def test_air_kick_passes_over_players_who_may_stop_it_kickers_side_first() -> None:

@@ -919,7 +919,7 @@ def apply_path(s: S, path: Path, events: list[Event]) -> S:
     events.append(
         Event(
             "kick",
-            f"{player_name(s, kicker)} kicks: {path.text[5:]}.",
+            f"{player_name(s, kicker)} kicks the ball {route_text(s, path.start, taken, squares, finish)}.",
             {"player": kicker, "path": [sq_name(s, q) for q in squares], "finish": finish},
         )
     )
@@ -936,6 +936,21 @@ def apply_path(s: S, path: Path, events: list[Event]) -> S:
         if askers:
             return evolve(s, phase="air-stop", path=askers, decider=team_of(askers[0]))
     return land(s, events)
+
+
+def route_text(s: S, start: int, legs: tuple[tuple[int, int], ...], squares: list[int], finish: str) -> str:
+    """The ball's route in words, by squares ("from K10 via K14 to M16", "... towards the goal").
+
+    Squares, not compass words: the pitch is drawn turned for one of the players.
+    """
+    out = f"from {sq_name(s, start)}"
+    if len(legs) > 1 and len(squares) > legs[0][1]:
+        out += f" via {sq_name(s, squares[legs[0][1] - 1])}"
+    if finish == "goal":
+        return out + " towards the goal"
+    if finish == "out":
+        return out + " out of play"
+    return out + f" to {sq_name(s, squares[-1] if squares else start)}"
 
 
 def air_askers(s: S, squares: list[int], finish: str, kicker: int) -> tuple[int, ...]:

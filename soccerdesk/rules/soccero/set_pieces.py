@@ -680,11 +680,11 @@ def apply(s: S, action: Any, events: list[Event]) -> S:
         # RULINGS Soccero 6: a header plays the ball on like a kick, so team-mates of the
         # header nearer the goal line than the ball and the second-last opponent are offside.
         s = evolve(s, offside=offside_mask(s))
-        _, finish, squares, ex = play.walk(s, s.pos[p], ((action.direction, s.kick[4]),), False, True)
+        legs, finish, squares, ex = play.walk(s, s.pos[p], ((action.direction, s.kick[4]),), False, True)
         events.append(
             Event(
                 "header",
-                f"{play.player_name(s, p)} heads the ball {DIRECTIONS[action.direction][0]}.",
+                f"{play.player_name(s, p)} heads the ball {play.route_text(s, s.pos[p], legs, squares, finish)}.",
                 {"player": p, "path": [play.sq_name(s, q) for q in squares]},
             )
         )
