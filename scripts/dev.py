@@ -39,7 +39,7 @@ def _run(cmd: list[str], **kw: object) -> None:
 
 
 def ensure_env(extras: str = "test") -> None:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - this script may be started by an older python3
         raise SystemExit(f"soccerdesk needs Python 3.11 or newer; this is {sys.version.split()[0]}")
     if not PYTHON.exists():
         print("creating .venv ...", flush=True)

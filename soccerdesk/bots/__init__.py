@@ -14,8 +14,8 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
-from soccerdesk.rules import GAMES, Action, IllegalAction, State
 from soccerdesk.rules import _MODULES as _RULE_MODULES
+from soccerdesk.rules import GAMES, Action, IllegalAction, State
 
 
 class Bot(ABC):

@@ -232,14 +232,14 @@ def test_any_action_sequence_keeps_invariants(game_id: str, data: st.DataObject)
     """Hypothesis picks the actions (and dice) for the first plies of a match."""
     game = get_game(game_id)
     state = game.new_match(seed=data.draw(st.integers(0, 10_000)))
-    for ply in range(data.draw(st.integers(1, 120))):
+    for _ in range(data.draw(st.integers(1, 120))):
         if state.is_terminal():
             break
         seat = state.current_players()[0]
         choices = [a for a, _ in state.chance_outcomes()] if seat == CHANCE else state.legal_actions(seat)
         action = choices[data.draw(st.integers(0, len(choices) - 1))]
         state = state.apply(seat, action)
-    _check_state(state, game_id, ply)
+    _check_state(state, game_id, state.ply)
     _check_hidden_information(state, 5)
     _check_illegal(state, game_id)
     assert game.load(game.dump(state)) == state
