@@ -772,6 +772,7 @@ def test_wall_squares_held_by_the_taker_or_a_defender_are_not_offered() -> None:
     s = meta(s, set_pieces.start(s, "free-kick", 0, sq("K20"), True, []))
     s = act(act(s, "pick K20"), "pick M26")
     assert "to K22" not in texts(s) and "to K20" not in texts(s)
+    assert "taken" in s.explain_illegal(1, GAME.parse_action("to K22"))
 
 
 def test_indirect_free_kick_in_the_opponents_goal_area_moves_out() -> None:

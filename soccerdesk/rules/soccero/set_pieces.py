@@ -413,7 +413,7 @@ def explain_placing(s: S, sq: int) -> str:
     selected = s.pending[4] if s.phase == "free" else s.pending[1]
     if selected < 0:
         return "first pick the player to move ('pick SQ')"
-    if sq in s.occupancy():
+    if sq in s.occupancy() and not (s.phase == "wall" and attacker_makes_room(s, sq)):
         return "that square is taken"
     if s.phase == "wall":
         near, far = s.board.rules.wall_distance
@@ -466,22 +466,23 @@ def wall_targets(s: S, p: int) -> list[int]:
     spot = s.setpiece[2]
     near, far = b.rules.wall_distance
     occ = s.occupancy()
-    attackers = s.setpiece[1]
     out = []
     for sq in range(b.size):
         if not near <= b.distance(sq, spot) <= far:
             continue
-        q = occ.get(sq)
-        if q is not None:
-            # Only a square held by one attacker (never the taker) can take a wall player.
-            if team_of(q) != attackers or q == s.setpiece[3] or len(s.players_on(sq)) != 1:
-                continue
-            if not permitted(s, p, sq, {}):
+        if sq in occ:
+            if not attacker_makes_room(s, sq) or not permitted(s, p, sq, {}):
                 continue
         elif not permitted(s, p, sq, occ):
             continue
         out.append(sq)
     return out
+
+
+def attacker_makes_room(s: S, sq: int) -> bool:
+    """Is ``sq`` held by exactly one attacker other than the taker (a square a wall may take)?"""
+    here = s.players_on(sq)
+    return len(here) == 1 and team_of(here[0]) == s.setpiece[1] and here[0] != s.setpiece[3]
 
 
 def displaced(s: S) -> list[int]:
