@@ -551,9 +551,14 @@ class MatchView(QWidget):
         self.clock_label.setText(f"Time played {seconds // 60:02d}:{seconds % 60:02d}")
         if self._busy:
             self._dots = (self._dots + 1) % 4
-            self.thinking_label.setText("The computer is thinking" + "." * self._dots)
+            self.thinking_label.setText(self._busy_text() + "." * self._dots)
         else:
             self.thinking_label.setText("")
+
+    def _busy_text(self) -> str:
+        """Who the screen waits for: a session that knows (a remote person) says so itself."""
+        busy_text = getattr(self.session, "busy_text", None)
+        return busy_text() if callable(busy_text) else "The computer is thinking"
 
     def log_text(self, text: str, audience: list[int] | None = None) -> None:
         """Add a line to the event log (seat numbers become names).

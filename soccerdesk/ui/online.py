@@ -228,6 +228,17 @@ class RemoteSession(MatchSession):
 
     # --- extras of a remote match ----------------------------------------------------------
 
+    def busy_text(self) -> str:
+        """What the match screen shows while ``busy``: a remote person decides, not the computer."""
+        if not self.client.connected:
+            return "Reconnecting"
+        view = self.client.view or {}
+        deciding = [s for s in view.get("to_move", ()) if s in (0, 1) and s != self._seat]
+        if not deciding:
+            return "The relay is dealing"  # chance steps: the relay rolls and deals
+        name = self._names[deciding[0]]
+        return f"{name} is deciding"
+
     def claim(self, take: str) -> None:
         """``"win"``: end the match as won; ``"bot"``: let the relay's bot play the absent seat."""
         _spawn(self._send(self.client.claim(take)), self._tasks)

@@ -225,3 +225,51 @@ def test_remote_session_offers_the_claim_when_the_opponent_stays_away(qtbot, tmp
             await relay.stop()
 
     run_on_qt_loop(scenario)
+
+
+async def two_players(tmp_path: Path, **create: Any) -> tuple[Any, Any, Any]:
+    """A relay on 127.0.0.1 (port 0) with Alice (seat 0, the host) and Bob seated in a Soccer-Go room."""
+    from server.relay import RelaySettings, start_relay
+    from soccerdesk.net.client import RelayClient
+
+    relay = await start_relay(RelaySettings(host="127.0.0.1", port=0, db=str(tmp_path / "r.sqlite3"), min_seconds=1))
+    alice, bob = RelayClient(relay.url, name="Alice"), RelayClient(relay.url, name="Bob", reconnect=False)
+    for c in (alice, bob):
+        await c.connect()
+    room = await alice.create(GAME, SHORT, seat=0, **create)
+    await bob.join(room["room"])
+    await until(lambda: alice.view is not None and len([p for p in alice.players if p["name"]]) == 2)
+    return relay, alice, bob
+
+
+def remote_match_view(qtbot: Any, client: Any) -> Any:
+    """Alice's match screen on a :class:`RemoteSession`, started."""
+    from soccerdesk.rules import get_game
+    from soccerdesk.ui.match_view import MatchView
+
+    session = RemoteSession(get_game(GAME), client)
+    view = MatchView(session, speed="off")
+    qtbot.addWidget(view)
+    view.resize(1100, 720)
+    view.show()
+    session.start()
+    return view
+
+
+def test_the_screen_names_the_remote_person_who_is_deciding(qtbot, tmp_path: Path) -> None:
+    """Waiting for a person online is not the computer thinking: the screen names the opponent."""
+
+    async def scenario() -> None:
+        relay, alice, bob = await two_players(tmp_path)
+        try:
+            view = remote_match_view(qtbot, alice)
+            await until(lambda: alice.view is not None and 0 in alice.view["to_move"] and bool(alice.view["legal"]))
+            await alice.act(alice.view["legal"][0], ply=alice.view["ply"])
+            await until(lambda: "Bob is deciding" in view.thinking_label.text())
+            assert "computer" not in view.thinking_label.text()
+            view.session.close()
+        finally:
+            await bob.close()
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
