@@ -47,6 +47,10 @@ from soccerdesk.ui.boards import board_available
 from soccerdesk.ui.session import Player
 from soccerdesk.ui.settings import TEAM_COLOURS, AppSettings
 
+SUMMARY_COLUMNS = 30
+"""Characters a line of a game card's summary; two lines of this fit the card's smallest width
+(a longer line would be elided by Qt in the middle of a word)."""
+
 LOAD_DELAY_MS = 50
 """The games load this long after the home screen is made (time for its first paint)."""
 
@@ -59,6 +63,16 @@ LEVEL_HELP = {
     "heuristic": "plays by a solid rule of thumb",
     "random": "picks any legal move",
 }
+
+
+def choice_label(choice: object) -> str:
+    """A rules option's choice as a person reads it: ``"goal_limit"`` → ``"Goal limit"``.
+
+    The rules name choices as identifiers; the form shows words and keeps the identifier as
+    the item's data.
+    """
+    text = str(choice).replace("_", " ").replace("-", " ")
+    return text[:1].upper() + text[1:]
 
 
 def bot_levels() -> list[tuple[str, str]]:
@@ -110,7 +124,7 @@ class OptionsForm(QWidget):
         if option.choices:
             combo = QComboBox()
             for choice in option.choices:
-                combo.addItem(str(choice), choice)
+                combo.addItem(choice_label(choice), choice)
             combo.setCurrentIndex(max(0, list(option.choices).index(option.default)))
             return combo, combo.currentData
         if isinstance(option.default, bool):
@@ -167,8 +181,8 @@ class GameCard(QToolButton):
         summary = game.summary or ""
         ready = board_available(game.id)
         # Two lines fit under the picture; the whole summary is the tooltip.
-        wrapped = textwrap.shorten(summary, 80, placeholder="…") if ready else "(board coming soon)"
-        wrapped = "\n".join(textwrap.wrap(wrapped, 42)[:2])
+        wrapped = textwrap.shorten(summary, 2 * SUMMARY_COLUMNS, placeholder="…") if ready else "(board coming soon)"
+        wrapped = "\n".join(textwrap.wrap(wrapped, SUMMARY_COLUMNS)[:2])
         self.setText(f"{game.title}\n{wrapped}")
         self.setToolTip(summary)
 
@@ -433,8 +447,14 @@ class HomeScreen(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, match.path)
             item.setToolTip("Replay" if match.over else "Continue this match")
             self.recent.addItem(item)
-        self.resume_button.setEnabled(self.recent.count() > 0)
+        if self.recent.count() == 0:
+            # An empty white box reads as broken: say what will appear here.
+            hint = QListWidgetItem("No matches yet: every match you play is saved here automatically.")
+            hint.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.recent.addItem(hint)
+        self.resume_button.setEnabled(self.recent.item(0).data(Qt.ItemDataRole.UserRole) is not None)
 
     def _resume_item(self, item: QListWidgetItem | None) -> None:
-        if item is not None:
-            self.resume_requested.emit(item.data(Qt.ItemDataRole.UserRole))
+        path = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if path is not None:  # the "no matches yet" line carries no file
+            self.resume_requested.emit(path)

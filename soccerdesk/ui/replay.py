@@ -67,6 +67,7 @@ class ReplayViewer(QWidget):
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName("replay-slider")
         self.slider.setRange(0, len(self.states) - 1)
+        self.slider.setToolTip("Drag to any step of the match")
         self.slider.valueChanged.connect(self.show_step)
         self.seat_box = QComboBox()
         self.seat_box.setObjectName("replay-seat")
@@ -84,18 +85,22 @@ class ReplayViewer(QWidget):
         self._timer.timeout.connect(self._advance)
         controls = QHBoxLayout()
         for label, tip, slot in (
-            ("|◀", "First position", lambda: self.slider.setValue(0)),
-            ("◀", "One step back", lambda: self.slider.setValue(self.index - 1)),
-            ("▶", "One step on", lambda: self.slider.setValue(self.index + 1)),
-            ("▶|", "Last position", lambda: self.slider.setValue(len(self.states) - 1)),
+            ("|◀", "First position (Home)", lambda: self.slider.setValue(0)),
+            ("◀", "One step back (Left arrow)", lambda: self.slider.setValue(self.index - 1)),
+            ("▶", "One step on (Right arrow)", lambda: self.slider.setValue(self.index + 1)),
+            ("▶|", "Last position (End)", lambda: self.slider.setValue(len(self.states) - 1)),
         ):
             button = QPushButton(label)
             button.setToolTip(tip)
             button.setMaximumWidth(48)
+            # Clicking a button must not take the keyboard away from the viewer's arrow keys.
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             button.clicked.connect(slot)
             controls.addWidget(button)
         self.play_button = QPushButton("Play")
         self.play_button.setObjectName("replay-play")
+        self.play_button.setToolTip("Play the match step by step (Space)")
+        self.play_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.play_button.setCheckable(True)
         self.play_button.toggled.connect(self._toggle_play)
         controls.addWidget(self.play_button)
@@ -168,6 +173,8 @@ class ReplayViewer(QWidget):
     def _toggle_play(self, on: bool) -> None:
         self.play_button.setText("Pause" if on else "Play")
         if on:
+            if self.index >= len(self.states) - 1:
+                self.show_step(0)  # Play at the last step watches the match again from the start
             self._timer.start()
         else:
             self._timer.stop()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from driving import click_action, play_to_end, ready
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QComboBox, QPushButton, QSpinBox
 
 from soccerdesk.rules import GAMES
 from soccerdesk.ui.boards import BOARD_MODULES, BoardConfig, BoardMissing, make_board
@@ -128,7 +128,8 @@ def test_save_reload_and_resume(qtbot, window: MainWindow, tmp_path: Path) -> No
     qtbot.waitUntil(lambda: ready(window.match_view), timeout=10_000)
     # The autosave of the first session is on the home screen's recent list too.
     window.go_home()
-    assert window.home.recent.count() >= 1
+    assert window.home.recent.item(0).data(Qt.ItemDataRole.UserRole) is not None
+    assert window.home.resume_button.isEnabled()
 
 
 def test_corrupt_and_foreign_files_get_a_clear_message(qtbot, window: MainWindow, tmp_path: Path) -> None:
@@ -211,3 +212,47 @@ def test_settings_and_window_size_are_remembered(qtbot, window: MainWindow, sett
     # Restored from the settings (the offscreen screen may clamp it, so no exact size here).
     assert (again.width(), again.height()) != (1280, 800)
     assert again.restoreGeometry(saved)
+
+
+def test_an_empty_recent_list_says_what_will_appear_and_resumes_nothing(qtbot, window: MainWindow) -> None:
+    home = window.home
+    assert home.recent.count() == 1 and "No matches yet" in home.recent.item(0).text()
+    assert not home.resume_button.isEnabled()
+    with qtbot.assertNotEmitted(home.resume_requested):
+        home._resume_item(home.recent.item(0))
+
+
+def test_option_choices_are_shown_in_words_and_kept_as_identifiers(qtbot, window: MainWindow) -> None:
+    qtbot.mouseClick(window.home.cards["pawn-soccer"], Qt.MouseButton.LeftButton)
+    form = window.home.options_form
+    combo = form.findChild(QComboBox, "option-length")
+    assert [combo.itemText(i) for i in range(combo.count())] == ["Goal limit", "Golden goal"]
+    combo.setCurrentIndex(1)
+    assert form.values()["length"] == "golden_goal"  # the rules still get their identifier
+
+
+def test_game_card_summaries_fit_the_card_without_eliding(qtbot, window: MainWindow) -> None:
+    for card in window.home.cards.values():
+        card.resize(card.minimumSize())
+        metrics = card.fontMetrics()
+        for line in card.text().splitlines():
+            assert metrics.horizontalAdvance(line) <= card.minimumWidth() - 16, line
+
+
+def test_replay_controls_keep_the_arrow_keys_and_play_again_from_the_end(qtbot, window: MainWindow) -> None:
+    _start(qtbot, window, "soccer-go", "normal")
+    play_to_end(qtbot, window, seed=4, clicks=False)
+    qtbot.mouseClick(window.match_view.summary_page.replay, Qt.MouseButton.LeftButton)
+    replay = window.replay_view
+    replay.setFocus()
+    back = next(b for b in replay.findChildren(QPushButton) if b.text() == "◀")
+    replay.show_step(5)
+    qtbot.mouseClick(back, Qt.MouseButton.LeftButton)
+    assert replay.index == 4
+    qtbot.keyClick(replay, Qt.Key.Key_Right)  # the click left the keys with the viewer
+    assert replay.index == 5
+    replay.show_step(len(replay.states) - 1)
+    qtbot.keyClick(replay, Qt.Key.Key_Space)
+    assert replay.play_button.isChecked() and replay.index == 0
+    qtbot.keyClick(replay, Qt.Key.Key_Space)
+    assert not replay.play_button.isChecked()
