@@ -58,6 +58,9 @@ KEY_ROLE = 0
 LIGHT_MARKS_ABOVE = 40
 """With more legal targets than this, they are marked faintly (a set-up half, a long kick)."""
 
+NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+"""The flag of a hit area: clickable, painted by a marks layer instead of itself."""
+
 # --- colours -------------------------------------------------------------------------
 
 GRASS_DARK = QColor("#2f7d3b")
@@ -217,6 +220,7 @@ class ClickBoard(BoardScene):
         self._dynamic: list[QGraphicsItem] = []
         self._recording = False
         self._overlay: list[QGraphicsItem] = []
+        self._mark_layers: list[QGraphicsItem] = []
         self.hovered: Key | None = None
         self._drag_from: Key | None = None
         self.setBackgroundBrush(QBrush(QColor("#121820")))
@@ -264,6 +268,7 @@ class ClickBoard(BoardScene):
         if not view.get("state"):  # nothing to show yet (a match window before its first view)
             self.clear()
             self._keyed, self._static_keyed, self._dynamic, self._overlay = {}, {}, [], []
+            self._mark_layers = []
             self._static_for = object()
             self.paths = ClickPaths({})
             return
@@ -276,6 +281,7 @@ class ClickBoard(BoardScene):
             self.clear()
             self._keyed = {}
             self._dynamic = []
+            self._mark_layers = []
             self._static_for = signature
             self.draw_static(view)
             self._static_keyed = dict(self._keyed)
@@ -297,7 +303,47 @@ class ClickBoard(BoardScene):
         # Items may be cached as pixmaps (the match view caches them for animations): the
         # ones that show marks must be told to repaint, a scene update is not enough.
         for item in self._keyed.values():
+            if not item.flags() & NO_CONTENTS:
+                item.update()
+        for layer in self._mark_layers:
+            layer.update()
+
+    def _repaint_key(self, key: Key | None) -> None:
+        """Repaint what shows the marks of ``key``: its item, or the marks layer under it."""
+        item = self._keyed.get(key) if key is not None else None
+        if item is None:
+            return
+        if item.flags() & NO_CONTENTS:
+            self.update(item.sceneBoundingRect())
+        else:
             item.update()
+
+    def add_marks_layer(self, rect: QRectF, where: Callable[[Key], QRectF | None]) -> QGraphicsItem:
+        """One item over ``rect`` that paints the marks of every key ``where`` places (its scene rect).
+
+        For boards with hundreds of clickable squares: the squares become keyed items that
+        paint nothing (:meth:`add_hit_area`), and a repaint costs one call for the few
+        marked squares instead of one call per square. Add it in :meth:`draw_static`.
+        """
+
+        def paint(p: QPainter, r: QRectF) -> None:
+            for key in self.targets | set(self.selection) | self.preview_keys():
+                at = where(key)
+                if at is not None:
+                    self.paint_marks(p, at.translated(-rect.topLeft()), key)
+
+        layer = Painted(rect, paint)
+        layer.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.addItem(layer)
+        self._mark_layers.append(layer)
+        return layer
+
+    def add_hit_area(self, rect: QRectF, key: Key, tooltip: str = "") -> QGraphicsItem:
+        """A clickable ``key`` over ``rect`` that paints nothing itself (a marks layer shows its marks)."""
+        item = Painted(rect, _paint_nothing)
+        item.setFlag(NO_CONTENTS)
+        self.addItem(item)
+        return self.make_clickable(item, key, tooltip)
 
     def _draw_overlay_layer(self) -> None:
         start = len(self._dynamic)
@@ -443,11 +489,9 @@ class ClickBoard(BoardScene):
     def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt API)
         key = self.key_at(event.scenePos())
         if key != self.hovered:
-            for old in (self.hovered, key):
-                item = self._keyed.get(old) if old is not None else None
-                if item is not None:
-                    item.update()
-            self.hovered = key
+            old, self.hovered = self.hovered, key
+            self._repaint_key(old)
+            self._repaint_key(key)
         super().mouseMoveEvent(event)
 
     def show_refusal(self, reason: str) -> None:
@@ -672,6 +716,10 @@ class Painted(QGraphicsItem):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         self._paint(painter, self._rect)
+
+
+def _paint_nothing(p: QPainter, r: QRectF) -> None:
+    """The paint function of a hit area (it is never called: the item has no contents)."""
 
 
 _PIPS = {

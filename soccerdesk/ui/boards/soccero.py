@@ -28,6 +28,7 @@ from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem
 
 from soccerdesk.resources import load_game_data
 from soccerdesk.ui.boards.base import BoardConfig
@@ -440,6 +441,8 @@ class Board(ClickBoard):
 
         item = Painted(frame, paint)
         item.setZValue(-10)
+        # The pitch never changes within a half: painted once per zoom, then copied.
+        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.addItem(item)
         for col in range(self.columns):
             rect = self.square_rect(square_name(col, 1))
@@ -479,17 +482,14 @@ class Board(ClickBoard):
 
     def _draw_squares(self) -> None:
         notes = self._square_notes()
+        # 672 squares: they paint nothing themselves; one layer paints the few marked ones,
+        # so a repaint of the pitch costs one call instead of one per square.
+        field = QRectF(ORIGIN.x(), ORIGIN.y(), self.columns * SQ, self.rows * SQ)
+        self.add_marks_layer(field, lambda key: self.square_rect(key[1]) if key[0] == "sq" else None)
         for row in range(1, self.rows + 1):
             for col in range(self.columns):
                 name = square_name(col, row)
-                key = ("sq", name)
-
-                def paint(p: QPainter, r: QRectF, key: Key = key) -> None:
-                    self.paint_marks(p, r, key)
-
-                item = Painted(self.square_rect(name), paint)
-                self.addItem(item)
-                self.make_clickable(item, key, "\n".join([name, *notes.get(name, [])]))
+                self.add_hit_area(self.square_rect(name), ("sq", name), "\n".join([name, *notes.get(name, [])]))
 
     def _draw_goals(self) -> None:
         for row in (1, self.rows):
