@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from soccerdesk.bots import Bot, RandomBot, make_bot
-from soccerdesk.net.protocol import ProtocolError, encode
+from soccerdesk.net.protocol import ProtocolError, clean_chat, encode
 from soccerdesk.rules import CHANCE, Game, RulesError, State, get_game
 from soccerdesk.rules.api import RECORD_FORMAT, RECORD_VERSION, Event, sample_chance
 
@@ -509,7 +509,7 @@ class Room:
             raise ProtocolError("read_only", "spectators may only watch")
         player = self.seats[seat]
         assert player is not None
-        line = {"seat": seat, "name": player.name, "text": text}
+        line = {"seat": seat, "name": player.name, "text": clean_chat(text)}
         self.chat = [*self.chat[-(CHAT_HISTORY - 1) :], line]
         self._save()
         self._broadcast(encode("chat", **line))

@@ -94,6 +94,7 @@ class RelayClient:
         self.view: dict[str, Any] | None = None
         self.players: list[dict[str, Any]] = []
         self.result: dict[str, Any] | None = None
+        self.chat_lines: list[dict[str, Any]] = []  # the room's chat lines, oldest first (the relay keeps 50)
         self.games: list[str] = []
         self.status = "closed"
         self._session: aiohttp.ClientSession | None = None
@@ -286,11 +287,13 @@ class RelayClient:
         elif kind in ("snapshot", "update"):
             self.match, self.seq, self.view = msg["match"], msg["seq"], msg["view"]
             if kind == "snapshot":
-                self.players, self.result = msg["players"], msg["result"]
+                self.players, self.result, self.chat_lines = msg["players"], msg["result"], list(msg["chat"])
         elif kind == "presence":
             self.players = msg["players"]
         elif kind == "finished":
             self.result = msg["result"]
+        elif kind == "chat":
+            self.chat_lines.append({k: msg[k] for k in ("seat", "name", "text")})
         elif kind == "error" and msg["code"] in FATAL_CODES and (self.room is not None or msg["code"] == "version"):
             self._fatal = msg["message"]  # the relay hangs up for good (room closed, seat taken over): no retry
         if kind == "error":

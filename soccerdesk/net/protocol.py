@@ -19,6 +19,7 @@ tests all use :func:`decode` and :func:`encode`, so both ends agree on what is v
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -250,6 +251,21 @@ def check_fields(kind: str, message: Mapping[str, Any], fields: tuple[Field, ...
             raise ProtocolError("bad_message", f"{kind}: field {f.name!r} has a bad value")
 
 
+def clean_chat(text: str) -> str:
+    """Chat text as the relay passes it on: one line of visible characters.
+
+    Control characters (newlines, escapes) and invisible format characters (bidirectional
+    overrides, zero-width marks) become spaces, so a line cannot fake other lines or
+    reorder what is shown; runs of spaces shrink to one. Raises ``bad_message`` when
+    nothing visible is left. Clients still show chat as plain text, never as markup.
+    """
+    kept = "".join(" " if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in text)
+    line = " ".join(kept.split())
+    if not line:
+        raise ProtocolError("bad_message", "chat: the text has nothing to show")
+    return line[:MAX_CHAT_CHARS]
+
+
 def encode(kind: str, **fields: Any) -> str:
     """One frame of message ``kind`` (compact JSON, ``type`` first)."""
     return json.dumps({"type": kind, **fields}, separators=(",", ":"), ensure_ascii=False)
@@ -273,6 +289,7 @@ __all__ = [
     "Field",
     "ProtocolError",
     "check_fields",
+    "clean_chat",
     "decode",
     "encode",
     "error",

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QGraphicsView,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
@@ -316,6 +317,11 @@ class MatchView(QWidget):
         side_layout.addWidget(self.keyboard_label)
         side_layout.addWidget(QLabel("<b>What happened</b>"))
         side_layout.addWidget(self.log, 1)
+        self.chat_log: QPlainTextEdit | None = None
+        self.chat_edit: QLineEdit | None = None
+        if hasattr(session, "chat_received"):  # a remote match: the two players may talk
+            side_layout.addWidget(QLabel("<b>Chat</b>"))
+            side_layout.addWidget(self._build_chat(session))
         side_layout.addLayout(buttons)
         side.setMinimumWidth(240)
 
@@ -346,6 +352,48 @@ class MatchView(QWidget):
         session.undo_available.connect(self.undo_button.setEnabled)
         session.finished.connect(self._on_finished)
         self._update_header(None)
+
+    def _build_chat(self, session: Any) -> QWidget:
+        """The chat box of a remote match: lines said so far, and a line to say something."""
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        # Plain text on purpose: what the other player types is shown, never interpreted as markup.
+        self.chat_log = QPlainTextEdit()
+        self.chat_log.setObjectName("chat-log")
+        self.chat_log.setReadOnly(True)
+        self.chat_log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.chat_log.setMaximumHeight(120)
+        self.chat_edit = QLineEdit()
+        self.chat_edit.setObjectName("chat-edit")
+        self.chat_edit.setMaxLength(int(getattr(session, "chat_limit", 500)))
+        self.chat_edit.setPlaceholderText("Say something…" if session.local_seats() else "Spectators only watch")
+        self.chat_edit.setEnabled(bool(session.local_seats()))
+        self.chat_edit.returnPressed.connect(self.send_chat)
+        send = QPushButton("Send")
+        send.setObjectName("chat-send")
+        send.setEnabled(bool(session.local_seats()))
+        send.clicked.connect(self.send_chat)
+        row = QHBoxLayout()
+        row.addWidget(self.chat_edit, 1)
+        row.addWidget(send)
+        layout.addWidget(self.chat_log)
+        layout.addLayout(row)
+        session.chat_received.connect(self._on_chat)
+        return box
+
+    def send_chat(self) -> None:
+        """Send what the chat line holds to the other player, and clear the line."""
+        if self.chat_edit is None:
+            return
+        text = self.chat_edit.text().strip()
+        if text:
+            self.session.chat(text)  # type: ignore[attr-defined]  # only sessions with chat build the box
+        self.chat_edit.clear()
+
+    def _on_chat(self, name: str, text: str) -> None:
+        if self.chat_log is not None:
+            self.chat_log.appendPlainText(f"{name}: {text}")
 
     # --- from the session ------------------------------------------------------------
 

@@ -52,6 +52,7 @@ from PySide6.QtWidgets import (
 from server.relay import RelaySettings, RunningRelay, start_relay
 from soccerdesk.net.client import RelayClient, RelayError
 from soccerdesk.net.discovery import LanAnnouncer, LanBrowser, LanGame, lan_addresses
+from soccerdesk.net.protocol import MAX_CHAT_CHARS
 from soccerdesk.rules import GAMES, Game, get_game
 from soccerdesk.ui.home import OptionsForm
 from soccerdesk.ui.session import MatchSession
@@ -141,6 +142,9 @@ class RemoteSession(MatchSession):
     """
 
     claim_offered = Signal(str)
+    chat_received = Signal(str, str)  # name, text (plain text: show it as such)
+    timer_changed = Signal(str, float)  # what runs out, seconds left; seconds < 0: no timer shown
+    chat_limit = MAX_CHAT_CHARS
 
     def __init__(
         self,
@@ -174,6 +178,8 @@ class RemoteSession(MatchSession):
 
     def start(self) -> None:
         self._started = True
+        for line in self.client.chat_lines:  # what was said before this screen opened
+            self.chat_received.emit(line["name"], line["text"])
         view = self.client.view
         if view is not None:
             self._show(view, self._pending)
@@ -244,7 +250,13 @@ class RemoteSession(MatchSession):
         _spawn(self._send(self.client.claim(take)), self._tasks)
 
     def chat(self, text: str) -> None:
-        _spawn(self._send(self.client.chat(text)), self._tasks)
+        """Say ``text`` to the room; it comes back through ``chat_received`` like every line."""
+        if self._seat is None:
+            self.refused.emit("spectators only watch")
+            return
+        text = text.strip()[: self.chat_limit]
+        if text:
+            _spawn(self._send(self.client.chat(text)), self._tasks)
 
     # --- from the relay ---------------------------------------------------------------------
 
@@ -275,7 +287,7 @@ class RemoteSession(MatchSession):
             self._names = self._read_names()
             self.status.emit(self._presence_text())
         elif kind == "chat":
-            self.status.emit(f"{msg['name']}: {msg['text']}")
+            self.chat_received.emit(msg["name"], msg["text"])
         elif kind == "countdown":
             self._on_countdown(msg["countdown"])
         elif kind == "clock":

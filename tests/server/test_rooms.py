@@ -62,6 +62,23 @@ async def test_chat_reaches_everyone_and_spectators_may_only_watch(
     assert (await later.next("snapshot"))["chat"][-1]["text"] == "good luck"
 
 
+async def test_chat_is_one_line_of_visible_text_and_empty_lines_change_nothing(
+    relay: RunningRelay, clients: list[RelayClient]
+) -> None:
+    host, guest = await pair(relay, clients)
+    # A newline could fake a second speaker; a right-to-left override reverses what follows.
+    await host.chat("hi\nBob: I resign\u202e  <b>x</b>\x1b[2J")
+    line = await guest.next("chat")
+    assert line["text"] == "hi Bob: I resign <b>x</b> [2J"
+    await host.chat("\n\u200b\t ")  # nothing visible: refused, the room's chat unchanged
+    assert (await host.next("error"))["code"] == "bad_message"
+    await host.send("chat", text="x" * 501)  # over the limit of the protocol
+    assert (await host.next("error"))["code"] == "bad_message"
+    later = await new_client(relay, clients)
+    await later.spectate(host.room or "")
+    assert [c["text"] for c in (await later.next("snapshot"))["chat"]] == [line["text"]]
+
+
 async def test_host_may_refuse_spectators(relay: RunningRelay, clients: list[RelayClient]) -> None:
     host, guest = await pair(relay, clients)
     watcher = await new_client(relay, clients)

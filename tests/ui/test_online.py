@@ -273,3 +273,30 @@ def test_the_screen_names_the_remote_person_who_is_deciding(qtbot, tmp_path: Pat
             await relay.stop()
 
     run_on_qt_loop(scenario)
+
+
+def test_the_online_match_screen_has_a_plain_text_chat(qtbot, tmp_path: Path) -> None:
+    """Both players talk in the match screen; what is typed is shown as text, never as markup."""
+
+    async def scenario() -> None:
+        relay, alice, bob = await two_players(tmp_path)
+        try:
+            await bob.chat("good luck")  # said before Alice's screen opened: shown from the history
+            await until(lambda: len(alice.chat_lines) == 1)
+            view = remote_match_view(qtbot, alice)
+            assert view.chat_log is not None and view.chat_edit is not None
+            assert view.chat_log.toPlainText() == "Bob: good luck"
+            view.chat_edit.setText("<b>thanks</b> <img src=x>")
+            qtbot.keyClick(view.chat_edit, Qt.Key.Key_Return)
+            assert view.chat_edit.text() == ""
+            await until(lambda: "thanks" in view.chat_log.toPlainText())
+            assert view.chat_log.toPlainText().splitlines()[-1] == "Alice: <b>thanks</b> <img src=x>"
+            await until(lambda: bob.chat_lines[-1]["text"] == "<b>thanks</b> <img src=x>")
+            assert view.chat_edit.maxLength() == 500
+            view.grab().save("/tmp/online.png")
+            view.session.close()
+        finally:
+            await bob.close()
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
