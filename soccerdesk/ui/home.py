@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtGui import QColor, QIcon, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -46,6 +46,9 @@ from soccerdesk.ui.art import game_pixmap
 from soccerdesk.ui.boards import board_available
 from soccerdesk.ui.session import Player
 from soccerdesk.ui.settings import TEAM_COLOURS, AppSettings
+
+CARD_PICTURE = (192, 120)
+"""Width and height of the picture on a game card (logical pixels)."""
 
 SUMMARY_COLUMNS = 30
 """Characters a line of a game card's summary; two lines of this fit the card's smallest width
@@ -160,18 +163,46 @@ class GameCard(QToolButton):
         self.setCheckable(True)
         self.setAutoExclusive(True)
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextUnderIcon)
-        pixmap = game_pixmap(game_id, 224, 140, self.devicePixelRatioF() or 1.0)
-        self.setIcon(QIcon(pixmap))
-        self.setIconSize(QSize(224, 140))
+        self._draw_picture(QSize(*CARD_PICTURE))
         self.setText(f"{game_id}\nloading…")
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.setMinimumSize(260, 230)
+        # The height follows the picture and three lines of text, so the home screen fits a
+        # 1366 × 768 laptop screen with its task bar.
+        self.setMinimumWidth(260)
         self.setStyleSheet(
             "QToolButton { border: 2px solid #3a4556; border-radius: 10px; padding: 6px; background: #1d2430;"
             " color: #e8edf4; font-size: 11pt; }"
             "QToolButton:checked { border: 3px solid #f0e442; background: #26344a; }"
             "QToolButton:focus { border: 3px dashed #f0e442; }"
         )
+
+    def _draw_picture(self, size: QSize) -> None:
+        pixmap = game_pixmap(self.game_id, size.width(), size.height(), self.devicePixelRatioF() or 1.0)
+        self.setIcon(QIcon(pixmap))
+        self.setIconSize(size)
+
+    def _text_height(self) -> int:
+        return self.fontMetrics().lineSpacing() * (self.text().count("\n") + 1)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+        """Room for the smallest picture and the text (not the grown picture, or the window
+        could never shrink again)."""
+        return QSize(260, CARD_PICTURE[1] + self._text_height() + 28)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+        return self.minimumSizeHint()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
+        """The picture grows with the card (a big window shows big pictures, not empty frames)."""
+        super().resizeEvent(event)
+        room_w = event.size().width() - 24
+        room_h = event.size().height() - self._text_height() - 28
+        base_w, base_h = CARD_PICTURE
+        scale = max(1.0, min(room_w / base_w, room_h / base_h))
+        wanted = QSize(int(base_w * scale), int(base_h * scale))
+        # Redrawn only for a change that shows (a window dragged larger sends many resizes).
+        if abs(wanted.width() - self.iconSize().width()) >= 12 or wanted.width() == base_w != self.iconSize().width():
+            self._draw_picture(wanted)
 
     def fill(self, game: Game | None, problem: str = "") -> None:
         """Show the loaded game's title and summary (or why it cannot be played)."""

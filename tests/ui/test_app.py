@@ -256,3 +256,21 @@ def test_replay_controls_keep_the_arrow_keys_and_play_again_from_the_end(qtbot, 
     assert replay.play_button.isChecked() and replay.index == 0
     qtbot.keyClick(replay, Qt.Key.Key_Space)
     assert not replay.play_button.isChecked()
+
+
+def test_the_home_screen_fits_a_small_laptop_screen(qtbot, window: MainWindow) -> None:
+    # 1366 × 768 less a task bar and a title bar leaves about 700 × 1366 for the window.
+    needed = window.minimumSizeHint()
+    assert needed.height() <= 700 and needed.width() <= 1366
+
+
+def test_game_pictures_grow_with_a_large_window(qtbot, window: MainWindow) -> None:
+    card = window.home.cards["soccero"]
+    window.resize(900, 660)
+    qtbot.waitUntil(lambda: card.iconSize().width() <= 220, timeout=2_000)
+    small = card.iconSize()
+    window.resize(1800, 1100)
+    qtbot.waitUntil(lambda: card.iconSize().width() > small.width() * 1.5, timeout=2_000)
+    big = card.iconSize()
+    assert big.width() <= card.width() and big.height() < card.height()
+    assert abs(big.width() / big.height() - small.width() / small.height()) < 0.05  # same shape
