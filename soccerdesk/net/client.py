@@ -94,6 +94,8 @@ class RelayClient:
         self.view: dict[str, Any] | None = None
         self.players: list[dict[str, Any]] = []
         self.result: dict[str, Any] | None = None
+        self.clock: dict[str, float] = {}  # seconds left of the current turn by seat, when the relay said so
+        self.countdown: dict[str, Any] | None = None  # the abandonment countdown, when one runs
         self.chat_lines: list[dict[str, Any]] = []  # the room's chat lines, oldest first (the relay keeps 50)
         self.games: list[str] = []
         self.status = "closed"
@@ -288,6 +290,11 @@ class RelayClient:
             self.match, self.seq, self.view = msg["match"], msg["seq"], msg["view"]
             if kind == "snapshot":
                 self.players, self.result, self.chat_lines = msg["players"], msg["result"], list(msg["chat"])
+                self.clock, self.countdown = msg["clock"], msg["countdown"]
+        elif kind == "clock":
+            self.clock = msg["clock"]
+        elif kind == "countdown":
+            self.countdown = msg["countdown"]
         elif kind == "presence":
             self.players = msg["players"]
         elif kind == "finished":

@@ -19,6 +19,7 @@ Signals:
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from dataclasses import replace
@@ -253,6 +254,13 @@ class MatchView(QWidget):
         header = QHBoxLayout()
         header.addWidget(self.phase_label, 1)
         header.addWidget(self.score_label, 2)
+        # Turn clock and abandonment countdown of a remote match, counted down here between
+        # the relay's messages (it sends the seconds left when a timer starts or stops).
+        self.timer_label = QLabel("")
+        self.timer_label.setObjectName("turn-timer")
+        self.timer_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._timers: dict[str, tuple[str, float | None]] = {}  # kind -> (words, deadline or None)
+        header.addWidget(self.timer_label, 1)
         header.addWidget(self.clock_label, 1, Qt.AlignmentFlag.AlignRight)
 
         # --- the board, with cover pages stacked over it
@@ -322,6 +330,8 @@ class MatchView(QWidget):
         if hasattr(session, "chat_received"):  # a remote match: the two players may talk
             side_layout.addWidget(QLabel("<b>Chat</b>"))
             side_layout.addWidget(self._build_chat(session))
+        if hasattr(session, "timer_changed"):
+            session.timer_changed.connect(self.set_timer)
         side_layout.addLayout(buttons)
         side.setMinimumWidth(240)
 
@@ -381,6 +391,27 @@ class MatchView(QWidget):
         layout.addLayout(row)
         session.chat_received.connect(self._on_chat)
         return box
+
+    def set_timer(self, kind: str, words: str, seconds: float) -> None:
+        """Show timer ``kind`` as ``words`` with ``seconds`` counting down (< 0: words alone; no words: gone)."""
+        if not words:
+            self._timers.pop(kind, None)
+        else:
+            self._timers[kind] = (words, time.monotonic() + seconds if seconds >= 0 else None)
+        self._show_timers()
+
+    def _show_timers(self) -> None:
+        now = time.monotonic()
+        parts, urgent = [], False
+        for words, deadline in self._timers.values():
+            if deadline is None:
+                parts.append(words)
+                continue
+            left = max(0, math.ceil(deadline - now))
+            urgent = urgent or left <= 10
+            parts.append(f"{words}: {left // 60}:{left % 60:02d}")
+        self.timer_label.setText(" · ".join(parts))
+        self.timer_label.setStyleSheet(f"font-weight: bold; color: {'#d9480f' if urgent else 'palette(text)'};")
 
     def send_chat(self) -> None:
         """Send what the chat line holds to the other player, and clear the line."""
@@ -510,6 +541,8 @@ class MatchView(QWidget):
     def _on_finished(self, summary: dict[str, Any]) -> None:
         self._finished = summary
         self._ticker.stop()
+        self._timers.clear()  # nothing runs out once the match is over
+        self._show_timers()
         if not self._queue and not self.animating:
             self._show_summary()
 
@@ -595,6 +628,8 @@ class MatchView(QWidget):
         self.phase_label.setText(phase_text(view) if view else self.game.title)
 
     def _tick(self) -> None:
+        if self._timers:
+            self._show_timers()
         seconds = int(time.monotonic() - self._started)
         self.clock_label.setText(f"Time played {seconds // 60:02d}:{seconds % 60:02d}")
         if self._busy:

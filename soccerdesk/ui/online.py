@@ -143,7 +143,7 @@ class RemoteSession(MatchSession):
 
     claim_offered = Signal(str)
     chat_received = Signal(str, str)  # name, text (plain text: show it as such)
-    timer_changed = Signal(str, float)  # what runs out, seconds left; seconds < 0: no timer shown
+    timer_changed = Signal(str, str, float)  # which ("clock"/"away"), its words, seconds left (< 0: none)
     chat_limit = MAX_CHAT_CHARS
 
     def __init__(
@@ -180,6 +180,8 @@ class RemoteSession(MatchSession):
         self._started = True
         for line in self.client.chat_lines:  # what was said before this screen opened
             self.chat_received.emit(line["name"], line["text"])
+        self._on_clock(self.client.clock)
+        self._on_countdown(self.client.countdown)
         view = self.client.view
         if view is not None:
             self._show(view, self._pending)
@@ -243,6 +245,9 @@ class RemoteSession(MatchSession):
         if not deciding:
             return "The relay is dealing"  # chance steps: the relay rolls and deals
         name = self._names[deciding[0]]
+        player = next((p for p in self.client.players if p["seat"] == deciding[0]), {})
+        if player.get("name") and not player.get("connected") and not player.get("bot"):
+            return f"Waiting for {name} to come back"
         return f"{name} is deciding"
 
     def claim(self, take: str) -> None:
@@ -276,6 +281,9 @@ class RemoteSession(MatchSession):
                 self._pending.extend(msg["events"])
                 return
             self._show(msg["view"], msg["events"])
+            if kind == "snapshot":  # back after a lost connection: the timers as they stand now
+                self._on_clock(msg["clock"])
+                self._on_countdown(msg["countdown"])
         elif kind == "refused":
             self.refused.emit(msg["reason"])
         elif kind == "error":
@@ -327,21 +335,35 @@ class RemoteSession(MatchSession):
         )
 
     def _on_countdown(self, countdown: dict[str, Any] | None) -> None:
+        """Rules of the room: the absent player's countdown, shown ticking; at its end, the claim."""
         if countdown is None:
-            self.status.emit(self._presence_text())
+            self.timer_changed.emit("away", "", -1.0)
+            if self._started and self.client.view is not None:
+                self.status.emit(self._presence_text())
             return
         name = self._names[countdown["seat"]]
         if countdown["seat"] == self._seat:
             return
         if countdown["expired"]:
+            self.timer_changed.emit("away", f"{name} has not come back", -1.0)
             self.status.emit(f"{name} has not come back")
-            self.claim_offered.emit(name)
+            if self._seat is not None:
+                self.claim_offered.emit(name)
         else:
-            self.status.emit(f"{name} is away; you may claim the win after {countdown['seconds']:.0f} s")
+            self.timer_changed.emit("away", f"{name} is away", float(countdown["seconds"]))
+            if self._seat is not None:
+                self.status.emit(f"{name} is away; you may claim the win when the countdown ends")
 
     def _on_clock(self, clock: dict[str, float]) -> None:
-        if self._seat is not None and str(self._seat) in clock:
-            self.status.emit(f"Your move: {clock[str(self._seat)]:.0f} s for this turn")
+        """The per-turn clock: this seat's own time first, else the opponent's."""
+        mine = None if self._seat is None else clock.get(str(self._seat))
+        if mine is not None:
+            self.timer_changed.emit("clock", "Your turn", float(mine))
+            return
+        for seat, seconds in sorted(clock.items()):
+            self.timer_changed.emit("clock", f"{self._names[int(seat)]}'s turn", float(seconds))
+            return
+        self.timer_changed.emit("clock", "", -1.0)
 
     def _on_rematch_offer(self, offered: list[int]) -> None:
         if self._seat is None or set(offered) == {0, 1}:

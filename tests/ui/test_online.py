@@ -293,7 +293,33 @@ def test_the_online_match_screen_has_a_plain_text_chat(qtbot, tmp_path: Path) ->
             assert view.chat_log.toPlainText().splitlines()[-1] == "Alice: <b>thanks</b> <img src=x>"
             await until(lambda: bob.chat_lines[-1]["text"] == "<b>thanks</b> <img src=x>")
             assert view.chat_edit.maxLength() == 500
-            view.grab().save("/tmp/online.png")
+            assert view.grab().save(str(tmp_path / "online-chat.png"))  # renders offscreen without error
+            view.session.close()
+        finally:
+            await bob.close()
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
+
+
+def test_turn_clock_and_abandonment_countdown_tick_on_screen(qtbot, tmp_path: Path) -> None:
+    """Rules of the room: the per-turn clock and the absent player's countdown are shown counting down."""
+
+    async def scenario() -> None:
+        relay, alice, bob = await two_players(tmp_path, turn_seconds=30, abandon_seconds=20)
+        try:
+            view = remote_match_view(qtbot, alice)
+            await until(lambda: alice.view is not None and 0 in alice.view["to_move"] and bool(alice.view["legal"]))
+            await until(lambda: view.timer_label.text().startswith("Your turn: 0:"))
+            first = view.timer_label.text()
+            await until(lambda: view.timer_label.text() != first, timeout=3)  # it ticks between messages
+            await alice.act(alice.view["legal"][0], ply=alice.view["ply"])
+            await until(lambda: view.timer_label.text().startswith("Bob's turn: 0:"))
+            await bob.drop()  # Bob owes a decision and is gone: his countdown runs on Alice's screen
+            await until(lambda: "Bob is away: 0:" in view.timer_label.text())
+            assert view.timer_label.text().split(" · ")[-1] in {f"Bob is away: 0:{s}" for s in ("20", "19", "18")}
+            await until(lambda: "Waiting for Bob to come back" in view.thinking_label.text())
+            assert view.grab().save(str(tmp_path / "online-timers.png"))
             view.session.close()
         finally:
             await bob.close()
