@@ -32,6 +32,10 @@ from soccerdesk.ui.boards import BoardConfig, TeamColours, make_board
 from soccerdesk.ui.match_view import BoardView, name_seats, phase_text
 
 
+PLAY_SPEEDS = {"Slow": 1400, "Normal": 700, "Fast": 250}
+"""Milliseconds between two steps when the replay plays by itself."""
+
+
 class ReplayViewer(QWidget):
     """Shows ``game.replay(record)`` one state at a time. See the module docstring."""
 
@@ -81,7 +85,7 @@ class ReplayViewer(QWidget):
         self.log.currentRowChanged.connect(self._log_row_chosen)
 
         self._timer = QTimer(self)
-        self._timer.setInterval(700)
+        self._timer.setInterval(PLAY_SPEEDS["Normal"])
         self._timer.timeout.connect(self._advance)
         controls = QHBoxLayout()
         for label, tip, slot in (
@@ -104,6 +108,15 @@ class ReplayViewer(QWidget):
         self.play_button.setCheckable(True)
         self.play_button.toggled.connect(self._toggle_play)
         controls.addWidget(self.play_button)
+        self.speed_box = QComboBox()
+        self.speed_box.setObjectName("replay-speed")
+        for label, interval_ms in PLAY_SPEEDS.items():
+            self.speed_box.addItem(label, interval_ms)
+        self.speed_box.setCurrentText("Normal")
+        self.speed_box.setToolTip("How fast Play steps through the match")
+        self.speed_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.speed_box.currentIndexChanged.connect(lambda _i: self._timer.setInterval(self.speed_box.currentData()))
+        controls.addWidget(self.speed_box)
         controls.addWidget(self.slider, 1)
         controls.addWidget(self.seat_box)
         back = QPushButton("Close replay")

@@ -256,6 +256,8 @@ def test_replay_controls_keep_the_arrow_keys_and_play_again_from_the_end(qtbot, 
     assert replay.play_button.isChecked() and replay.index == 0
     qtbot.keyClick(replay, Qt.Key.Key_Space)
     assert not replay.play_button.isChecked()
+    replay.speed_box.setCurrentText("Fast")
+    assert replay._timer.interval() < 700
 
 
 def test_the_home_screen_fits_a_small_laptop_screen(qtbot, window: MainWindow) -> None:
