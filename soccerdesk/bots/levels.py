@@ -37,8 +37,12 @@ EASY_SLIPS: dict[str, float] = {
 
 GAME_TUNING: dict[str, SearchSettings] = {
     # Chance decides most of a Big Time Soccer sequence (d20 charts, draws): short rollouts
-    # keep the value close to the heuristic's expected-goal judgement, not the dice.
-    "big-time-soccer": SearchSettings(exploration=0.5, rollout_turns=4, goal_weight=1.0, action_cap=16),
+    # keep the value close to the heuristic's expected-goal judgement, not the dice. The
+    # evaluation does not price the cards kept in hand, which the heuristic does: only a
+    # large gain overrules it (with a looser rule hard lost 2-5 to normal in a short trial).
+    "big-time-soccer": SearchSettings(
+        exploration=0.5, rollout_turns=4, goal_weight=1.0, action_cap=16, confidence=2.5, min_gain=0.06
+    ),
     # Pawn Soccer has no dice in open play: look at the opponent's greedy reply and judge.
     # Its heuristic tries every action (slow), so the tree does not ask it below the root.
     "pawn-soccer": SearchSettings(
