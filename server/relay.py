@@ -36,6 +36,7 @@ from server.store import RoomStore
 from soccerdesk.net.protocol import (
     MAX_FRAME_BYTES,
     PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS,
     ProtocolError,
     decode,
     encode,
@@ -178,6 +179,7 @@ class Connection:
         self.settings = settings
         self.bucket = TokenBucket(settings.message_rate, settings.message_burst)
         self.greeted = False
+        self.version = PROTOCOL_VERSION  # what its hello named (rooms send version 2 messages by it)
         self.room: Room | None = None
         self.strikes = 0
         self._last_warning = 0.0
@@ -398,14 +400,16 @@ def _dispatch(app: web.Application, conn: Connection, msg: dict[str, Any]) -> No
     kind = msg["type"]
     settings = app[SETTINGS]
     if kind == "hello":
-        if msg["version"] != PROTOCOL_VERSION:
+        if msg["version"] not in SUPPORTED_VERSIONS:
             raise ProtocolError(
                 "version",
-                f"this relay speaks protocol version {PROTOCOL_VERSION}, your client {msg['version']}; "
+                f"this relay speaks protocol version {PROTOCOL_VERSION} (and older: "
+                f"{', '.join(map(str, SUPPORTED_VERSIONS[:-1]))}), your client {msg['version']}; "
                 "update soccerdesk to play here",
             )
         conn.greeted = True
-        conn.send(encode("welcome", version=PROTOCOL_VERSION, server=SERVER_NAME, games=app[GAME_LIST]))
+        conn.version = msg["version"]
+        conn.send(encode("welcome", version=conn.version, server=SERVER_NAME, games=app[GAME_LIST]))
         return
     if kind == "ping":
         conn.send(encode("pong"))

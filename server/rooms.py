@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from soccerdesk.bots import Bot, RandomBot, make_bot
-from soccerdesk.net.protocol import ProtocolError, clean_chat, encode
+from soccerdesk.net.protocol import RECORD_SINCE, ProtocolError, clean_chat, encode
 from soccerdesk.rules import CHANCE, Game, RulesError, State, get_game
 from soccerdesk.rules.api import RECORD_FORMAT, RECORD_VERSION, Event, sample_chance
 
@@ -82,7 +82,11 @@ class Store(Protocol):
 
 
 class Peer(Protocol):
-    """One connection as a room sees it: the relay implements this."""
+    """One connection as a room sees it: the relay implements this.
+
+    A peer may also have ``version``, the protocol version its ``hello`` named; a peer
+    without it is taken to speak version 1 (it is sent no ``record``).
+    """
 
     def send(self, text: str) -> None: ...
 
@@ -336,6 +340,7 @@ class Room:
             )
         )
         peer.send(self._snapshot(seat, since=seq if match == self.match else None))
+        self._send_record(peer)
 
     def _snapshot(self, seat: int | None, since: int | None) -> str:
         """Full view for ``seat``; ``events`` are those after ply ``since`` (all if ``None``)."""
@@ -499,7 +504,17 @@ class Room:
     def _finish(self, result: dict[str, Any]) -> None:
         self.result = result
         self._save()
+        for peer, _ in self._audience():
+            self._send_record(peer)
         self._broadcast(encode("finished", result=result))
+
+    def _send_record(self, peer: Peer) -> None:
+        """The whole record of a finished match, to a connection that speaks protocol 2 or later.
+
+        Only once the match is over: then nothing is secret any more (its cards, the seed).
+        """
+        if self.result is not None and getattr(peer, "version", 1) >= RECORD_SINCE:
+            peer.send(encode("record", match=self.match, record=self.game.dump(self.state)))
 
     # --- chat, rematch, claims, settings --------------------------------------------
 

@@ -96,6 +96,8 @@ class RelayClient:
         self.result: dict[str, Any] | None = None
         self.clock: dict[str, float] = {}  # seconds left of the current turn by seat, when the relay said so
         self.countdown: dict[str, Any] | None = None  # the abandonment countdown, when one runs
+        self.record: dict[str, Any] | None = None  # the record of match ``record_match``, once it is over
+        self.record_match = 0
         self.chat_lines: list[dict[str, Any]] = []  # the room's chat lines, oldest first (the relay keeps 50)
         self.games: list[str] = []
         self.status = "closed"
@@ -299,6 +301,8 @@ class RelayClient:
             self.players = msg["players"]
         elif kind == "finished":
             self.result = msg["result"]
+        elif kind == "record":
+            self.record, self.record_match = msg["record"], msg["match"]
         elif kind == "chat":
             self.chat_lines.append({k: msg[k] for k in ("seat", "name", "text")})
         elif kind == "error" and msg["code"] in FATAL_CODES and (self.room is not None or msg["code"] == "version"):

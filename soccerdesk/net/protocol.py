@@ -24,8 +24,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 """Bumped whenever a message changes incompatibly; client and relay must agree."""
+
+SUPPORTED_VERSIONS = (1, 2)
+"""The versions this relay still speaks, oldest first.
+
+A connection speaks the version its ``hello`` named (the relay's ``welcome`` says it
+back). Version 2 added one message, ``record``, sent to the relay's side of version 2
+connections only: everything a version 1 client may receive is unchanged, so version 1
+clients keep playing. A relay answers any other version with an ``error`` ``version``.
+"""
+
+RECORD_SINCE = 2
+"""The first protocol version whose connections are sent ``record`` at the end of a match."""
 
 SUBPROTOCOL = "soccerdesk.v1"
 """WebSocket subprotocol name (informative; the ``hello`` version is what is checked)."""
@@ -202,6 +214,9 @@ SERVER_MESSAGES: dict[str, tuple[Field, ...]] = {
     "countdown": (Field("countdown", "any"),),
     "rematch": (Field("offered", "list"),),
     "finished": (Field("result", "dict"),),
+    # Since version 2: the whole match record (Game.dump), hidden cards included, sent only
+    # once the match is over and right before its "finished" (and on joining a finished match).
+    "record": (Field("match", "int"), Field("record", "dict")),
     "refused": (Field("action", "str"), Field("reason", "str")),
     "error": (Field("code", "str"), Field("message", "str")),
     "pong": (),
@@ -284,8 +299,10 @@ __all__ = [
     "MAX_CHAT_CHARS",
     "MAX_FRAME_BYTES",
     "PROTOCOL_VERSION",
+    "RECORD_SINCE",
     "SERVER_MESSAGES",
     "SUBPROTOCOL",
+    "SUPPORTED_VERSIONS",
     "Field",
     "ProtocolError",
     "check_fields",

@@ -165,6 +165,8 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(view)
         self.pages.setCurrentWidget(view)
         self.setWindowTitle(f"soccerdesk — {session.game.title}")
+        # An online match's record arrives when it ends: Save becomes possible then.
+        session.finished.connect(lambda _summary: self._update_actions())
         self._update_actions()
         session.start()
 

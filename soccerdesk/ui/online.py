@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,7 +56,7 @@ from soccerdesk.net.discovery import LanAnnouncer, LanBrowser, LanGame, lan_addr
 from soccerdesk.net.protocol import MAX_CHAT_CHARS
 from soccerdesk.rules import GAMES, Game, get_game
 from soccerdesk.ui.home import OptionsForm
-from soccerdesk.ui.session import MatchSession
+from soccerdesk.ui.session import APP_KEY, MatchSession, Player
 from soccerdesk.ui.settings import AppSettings
 
 log = logging.getLogger("soccerdesk.online")
@@ -138,7 +139,9 @@ class RemoteSession(MatchSession):
     player* is deciding (a person, not the computer); ``status`` names them ("Waiting for
     Bob") and reports the connection ("Connection lost — reconnecting…", "Connected again"),
     the opponent's presence, chat lines, the turn clock and rematch offers.
-    ``record()`` is ``None``: the relay holds the match and its secrets.
+    ``record()`` is ``None`` while the match runs (the relay holds it and its secrets); once
+    it is over, a relay of protocol 2 sends the whole record, and ``record()`` gives it for
+    saving and the replay.
     """
 
     claim_offered = Signal(str)
@@ -219,6 +222,28 @@ class RemoteSession(MatchSession):
 
     def viewer(self) -> int | None:
         return self._seat
+
+    def record(self) -> dict[str, Any] | None:
+        """The match record, once the match is over and the relay sent it (protocol 2); else ``None``.
+
+        Saved like a local match's record: the players are named, this screen's seat as
+        the human and the other as remote.
+        """
+        data = self.client.record
+        if data is None or self.client.record_match != self.match:
+            return None
+        record = dict(data)
+        result = self.client.result or {}
+        record[APP_KEY] = {
+            "players": [
+                Player("human" if seat in self.local_seats() else "remote", self._names[seat]).to_json()
+                for seat in (0, 1)
+            ],
+            "score": list(result.get("score", ())),
+            "over": True,
+            "saved": time.time(),
+        }
+        return record
 
     def rematch(self) -> MatchSession | None:
         """Offer a rematch; when the opponent agrees, ``on_rematch`` gets the new session."""

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication, QSpinBox
 
 from soccerdesk.net.discovery import LanAnnouncer, LanBrowser, LanGame
 from soccerdesk.ui.boards import board_available
-from soccerdesk.ui.main_window import MainWindow
+from soccerdesk.ui.main_window import MainWindow, read_record
 from soccerdesk.ui.online import OnlineDialog, RemoteSession, open_online_dialog, parse_address
 from soccerdesk.ui.settings import AppSettings
 
@@ -148,6 +148,19 @@ def test_host_a_lan_game_in_one_window_and_join_it_from_another(qtbot, window: M
             await asyncio.sleep(0.02)
         summaries = [v._finished for v in views]  # type: ignore[union-attr]
         assert summaries[0]["score"] == summaries[1]["score"]  # type: ignore[index]
+
+        # Over: the relay sent the whole record, so both may save the match and watch the replay.
+        for win, session in ((window, a), (friend, b)):
+            record = session.record()
+            assert record is not None and win.save_action.isEnabled()
+            assert win.match_view is not None and win.match_view.summary_page.replay.isEnabled()
+            saved = tmp_path / f"online-{session.local_seats()[0]}.soccerdesk.json"
+            win.save_to(saved)
+            game, loaded = read_record(saved)
+            assert game.load(loaded).is_terminal() and list(game.load(loaded).score) == summaries[0]["score"]
+            assert [p["name"] for p in loaded["app"]["players"]] == list(session.player_names())
+        qtbot.mouseClick(window.match_view.summary_page.replay, Qt.MouseButton.LeftButton)
+        assert window.replay_view is not None and window.pages.currentWidget() is window.replay_view
 
         # Rematch from both summary screens: a new match on both screens, seats swapped.
         seats = (a.local_seats(), b.local_seats())
