@@ -154,6 +154,25 @@ def test_the_pitch_turns_with_the_ends(qtbot: Any, match_states: list[State]) ->
         assert own is not None and other is not None and own.y() > other.y()
 
 
+def test_every_square_is_found_where_it_is_drawn_and_explains_itself(qtbot: Any, match_states: list[State]) -> None:
+    """The squares have no item each: a click and a tooltip find them by geometry, on both ends."""
+    state = next(s for s in match_states if s.view(0)["state"].get("defends"))
+    for seat in (0, 1):
+        board = Board(BoardConfig(GAME, seat))
+        board.set_view(state.view(seat))
+        for row in range(1, board.rows + 1):
+            for col in range(board.columns):
+                name = f"{chr(ord('A') + col)}{row}"
+                rect = board.square_rect(name)
+                assert board.pos_of(("sq", name)) == rect.center()
+                for corner in (rect.topLeft() + QPointF(0.5, 0.5), rect.bottomRight() - QPointF(0.5, 0.5)):
+                    assert board.grid_key_at(corner) == ("sq", name)
+        spot = board.areas["penalty_spot"]["low"]
+        lines = board.grid_tooltip(("sq", spot)).splitlines()
+        assert lines[0] == spot and "Penalty spot." in lines
+        assert board.grid_key_at(QPointF(0, 0)) is None
+
+
 def test_marks_follow_the_selection_when_items_are_cached(qtbot: Any, match_states: list[State]) -> None:
     """The match view caches board items as pixmaps; selecting a player must still show his targets."""
     view = next(v for v in decisions(match_states) if v["state"]["phase"] == "moving")

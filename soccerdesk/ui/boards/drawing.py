@@ -42,8 +42,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
+    QGraphicsSceneHelpEvent,
     QGraphicsSceneMouseEvent,
     QStyleOptionGraphicsItem,
+    QToolTip,
     QWidget,
 )
 
@@ -57,9 +59,6 @@ KEY_ROLE = 0
 
 LIGHT_MARKS_ABOVE = 40
 """With more legal targets than this, they are marked faintly (a set-up half, a long kick)."""
-
-NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
-"""The flag of a hit area: clickable, painted by a marks layer instead of itself."""
 
 # --- colours -------------------------------------------------------------------------
 
@@ -303,34 +302,35 @@ class ClickBoard(BoardScene):
         # Items may be cached as pixmaps (the match view caches them for animations): the
         # ones that show marks must be told to repaint, a scene update is not enough.
         for item in self._keyed.values():
-            if not item.flags() & NO_CONTENTS:
-                item.update()
+            item.update()
         for layer in self._mark_layers:
             layer.update()
 
     def _repaint_key(self, key: Key | None) -> None:
-        """Repaint what shows the marks of ``key``: its item, or the marks layer under it."""
-        item = self._keyed.get(key) if key is not None else None
-        if item is None:
+        """Repaint what shows the marks of ``key``: its item, or the marks layer under its grid cell."""
+        if key is None:
             return
-        if item.flags() & NO_CONTENTS:
-            self.update(item.sceneBoundingRect())
-        else:
+        item = self._keyed.get(key)
+        if item is not None:
             item.update()
+            return
+        cell = self.grid_rect(key)
+        if cell is not None:
+            self.update(cell)
 
-    def add_marks_layer(self, rect: QRectF, where: Callable[[Key], QRectF | None]) -> QGraphicsItem:
-        """One item over ``rect`` that paints the marks of every key ``where`` places (its scene rect).
+    def add_marks_layer(self, rect: QRectF) -> QGraphicsItem:
+        """One item over ``rect`` that paints the marks of the grid cells (:meth:`grid_rect`).
 
-        For boards with hundreds of clickable squares: the squares become keyed items that
-        paint nothing (:meth:`add_hit_area`), and a repaint costs one call for the few
-        marked squares instead of one call per square. Add it in :meth:`draw_static`.
+        For boards with hundreds of clickable squares: the squares need no item each (see
+        :meth:`grid_key_at`), and a repaint costs one call for the few marked squares
+        instead of one call per square. Add it in :meth:`draw_static`.
         """
 
         def paint(p: QPainter, r: QRectF) -> None:
             for key in self.targets | set(self.selection) | self.preview_keys():
-                at = where(key)
-                if at is not None:
-                    self.paint_marks(p, at.translated(-rect.topLeft()), key)
+                cell = self.grid_rect(key)
+                if cell is not None:
+                    self.paint_marks(p, cell.translated(-rect.topLeft()), key)
 
         layer = Painted(rect, paint)
         layer.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
@@ -338,12 +338,29 @@ class ClickBoard(BoardScene):
         self._mark_layers.append(layer)
         return layer
 
-    def add_hit_area(self, rect: QRectF, key: Key, tooltip: str = "") -> QGraphicsItem:
-        """A clickable ``key`` over ``rect`` that paints nothing itself (a marks layer shows its marks)."""
-        item = Painted(rect, _paint_nothing)
-        item.setFlag(NO_CONTENTS)
-        self.addItem(item)
-        return self.make_clickable(item, key, tooltip)
+    def grid_key_at(self, pos: QPointF) -> Key | None:
+        """The grid cell at a scene position, for boards whose squares have no item each (none by default)."""
+        return None
+
+    def grid_rect(self, key: Key) -> QRectF | None:
+        """The scene rect of grid cell ``key`` (None: not a grid cell)."""
+        return None
+
+    def grid_tooltip(self, key: Key) -> str:
+        """The tooltip of grid cell ``key``."""
+        return ""
+
+    def helpEvent(self, event: QGraphicsSceneHelpEvent) -> None:  # noqa: N802 (Qt API)
+        """Tooltips: an item's own first, else the grid cell's under the mouse."""
+        pos = event.scenePos()
+        if not any(item.toolTip() for item in self.items(pos)):
+            key = self.grid_key_at(pos)
+            text = self.grid_tooltip(key) if key is not None else ""
+            if text:
+                QToolTip.showText(event.screenPos(), text, event.widget())
+                event.accept()
+                return
+        super().helpEvent(event)
 
     def _draw_overlay_layer(self) -> None:
         start = len(self._dynamic)
@@ -427,7 +444,7 @@ class ClickBoard(BoardScene):
             key = item.data(KEY_ROLE)
             if key is not None:
                 return key
-        return None
+        return self.grid_key_at(pos)
 
     def item_for(self, key: Key) -> QGraphicsItem | None:
         return self._keyed.get(key)
@@ -436,7 +453,8 @@ class ClickBoard(BoardScene):
         """A scene point where a click means ``key`` (centre of its item)."""
         item = self.item_for(key)
         if item is None:
-            return None
+            cell = self.grid_rect(key)
+            return None if cell is None else cell.center()
         return item.mapToScene(item.boundingRect().center())
 
     def click(self, key: Key) -> None:
@@ -716,10 +734,6 @@ class Painted(QGraphicsItem):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         self._paint(painter, self._rect)
-
-
-def _paint_nothing(p: QPainter, r: QRectF) -> None:
-    """The paint function of a hit area (it is never called: the item has no contents)."""
 
 
 _PIPS = {

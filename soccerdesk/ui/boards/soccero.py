@@ -23,6 +23,7 @@ Clicks (every text of ``view["legal"]``):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -157,6 +158,7 @@ class Board(ClickBoard):
         self.goal_columns = (parse_square(goal_a + "1")[0], parse_square(goal_b + "1")[0])
         self.flip = False
         self.routes: dict[str, list[str]] = {}
+        self._notes: dict[str, list[str]] = {}
         self.panel_x = ORIGIN.x() + self.columns * SQ + 34
         self.setSceneRect(QRectF(0, 0, self.panel_x + 290, ORIGIN.y() * 2 + self.rows * SQ))
 
@@ -481,15 +483,26 @@ class Board(ClickBoard):
         return notes
 
     def _draw_squares(self) -> None:
-        notes = self._square_notes()
-        # 672 squares: they paint nothing themselves; one layer paints the few marked ones,
-        # so a repaint of the pitch costs one call instead of one per square.
-        field = QRectF(ORIGIN.x(), ORIGIN.y(), self.columns * SQ, self.rows * SQ)
-        self.add_marks_layer(field, lambda key: self.square_rect(key[1]) if key[0] == "sq" else None)
-        for row in range(1, self.rows + 1):
-            for col in range(self.columns):
-                name = square_name(col, row)
-                self.add_hit_area(self.square_rect(name), ("sq", name), "\n".join([name, *notes.get(name, [])]))
+        # 672 squares: no item each (building and indexing them cost more than the whole
+        # rest of a view); they are found by geometry and one layer paints the marked ones.
+        self._notes = self._square_notes()
+        self.add_marks_layer(QRectF(ORIGIN.x(), ORIGIN.y(), self.columns * SQ, self.rows * SQ))
+
+    def grid_key_at(self, pos: QPointF) -> Key | None:
+        dc, dr = math.floor((pos.x() - ORIGIN.x()) / SQ), math.floor((pos.y() - ORIGIN.y()) / SQ)
+        if not (0 <= dc < self.columns and 0 <= dr < self.rows):
+            return None
+        col, row = (self.columns - 1 - dc, dr + 1) if self.flip else (dc, self.rows - dr)
+        return ("sq", square_name(col, row))
+
+    def grid_rect(self, key: Key) -> QRectF | None:
+        if key[0] != "sq" or not isinstance(key[1], str) or len(key[1]) < 2:
+            return None
+        col, row = parse_square(key[1])
+        return self.square_rect(key[1]) if 0 <= col < self.columns and 1 <= row <= self.rows else None
+
+    def grid_tooltip(self, key: Key) -> str:
+        return "\n".join([key[1], *self._notes.get(key[1], [])])
 
     def _draw_goals(self) -> None:
         for row in (1, self.rows):
