@@ -10,7 +10,7 @@ Signals:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -27,9 +27,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from soccerdesk.rules import Game, State
+from soccerdesk.rules import Event, Game, State
 from soccerdesk.ui.boards import BoardConfig, TeamColours, make_board
 from soccerdesk.ui.match_view import BoardView, name_seats, phase_text
+
+
+def revealed_texts(events: Sequence[Event]) -> list[str]:
+    """The log lines of one action with nothing hidden, each said once.
+
+    A rules module tells a secret twice: in full to its owner (``audience`` set) and
+    in a public version of the same kind ("Home draws a card"). The replay shows every
+    secret, so a public event is left out when a private one of its kind says it in full.
+    """
+    private_kinds = {event.kind for event in events if event.audience is not None}
+    return [event.text for event in events if event.audience is not None or event.kind not in private_kinds]
 
 
 PLAY_SPEEDS = {"Slow": 1400, "Normal": 700, "Fast": 250}
@@ -135,7 +146,7 @@ class ReplayViewer(QWidget):
         layout.addLayout(controls)
 
         for state in self.states[1:]:
-            text = " ".join(event.text for event in state.events) or str(state.history()[-1][1])
+            text = "\n".join(revealed_texts(state.events)) or str(state.history()[-1][1])
             self.log.addItem(name_seats(text, self.names))
         self.show_step(0)
 

@@ -276,3 +276,21 @@ def test_game_pictures_grow_with_a_large_window(qtbot, window: MainWindow) -> No
     big = card.iconSize()
     assert big.width() <= card.width() and big.height() < card.height()
     assert abs(big.width() / big.height() - small.width() / small.height()) < 0.05  # same shape
+
+
+def test_replay_log_tells_each_secret_once_and_in_full(qtbot) -> None:
+    from soccerdesk.rules import CHANCE, get_game, sample_chance
+    from soccerdesk.ui.replay import ReplayViewer
+
+    game = get_game("big-time-soccer")
+    state, rng = game.new_match(seed=1), __import__("random").Random(1)
+    for _ in range(14):  # the deal: each card drawn is private to its owner, with a public "draws a card"
+        seat = state.current_players()[0]
+        action = sample_chance(state, rng) if seat == CHANCE else state.legal_actions(seat)[0]
+        state = state.apply(seat, action)
+    viewer = ReplayViewer(game, game.dump(state), names=("Reds", "Blues"))
+    qtbot.addWidget(viewer)
+    rows = [viewer.log.item(i).text() for i in range(viewer.log.count())]
+    drawn = [row for row in rows if "draws" in row]
+    assert drawn and all("draws a card" not in row for row in drawn), drawn
+    assert any(row.startswith("Blues draws ") for row in drawn)  # seats named, the card named
