@@ -93,6 +93,8 @@ class ReplayViewer(QWidget):
         self.log = QListWidget()
         self.log.setObjectName("replay-log")
         self.log.setWordWrap(True)
+        self.log.setAlternatingRowColors(True)  # a row is one action: shaded rows show where each begins
+        self.log.setToolTip("Click a line to jump to the position after that action")
         self.log.currentRowChanged.connect(self._log_row_chosen)
 
         self._timer = QTimer(self)
