@@ -11,6 +11,7 @@ The client keeps what it was told: :attr:`room`, :attr:`seat`, :attr:`token`,
 :attr:`view`, :attr:`players`... When the connection drops while it holds a seat (or
 watches), it reconnects by itself with growing pauses, resumes with its token and the
 last ply it saw, and the relay answers with a full snapshot plus the events it missed.
+With ``max_attempts`` it gives up after that many tries (:attr:`RelayClient.gave_up`).
 ``on_status`` is told ``"connecting"``, ``"connected"``, ``"reconnecting"``,
 ``"closed"`` or ``"lost: <why>"``.
 """
@@ -72,7 +73,9 @@ class RelayClient:
         heartbeat: float = 20.0,
         pauses: Iterable[float] = RECONNECT_PAUSES,
         request_timeout: float = REQUEST_TIMEOUT,
+        max_attempts: int | None = None,
     ) -> None:
+        """``max_attempts``: reconnection attempts before giving up (``None``: never give up)."""
         self.url = url
         self.name = name
         self.on_message = on_message
@@ -81,6 +84,8 @@ class RelayClient:
         self.heartbeat = heartbeat
         self.pauses = tuple(pauses)
         self.request_timeout = request_timeout
+        self.max_attempts = max_attempts
+        self.gave_up = False  # reconnecting stopped after max_attempts: the relay is gone
         self.room: str | None = None
         self.seat: int | None = None
         self.token: str | None = None
@@ -335,9 +340,14 @@ class RelayClient:
         self._reconnector = asyncio.get_running_loop().create_task(self._reconnect())
 
     async def _reconnect(self) -> None:
-        """Try again and again; resume the seat (or the spectator's place) when through."""
+        """Try again (at most ``max_attempts`` times); resume the seat (or the spectator's place) when through."""
         attempt = 0
         while not self._closing:
+            if self.max_attempts is not None and attempt >= self.max_attempts:
+                self._closing = True
+                self.gave_up = True
+                self._set_status(f"lost: no answer from the relay after {attempt} tries")
+                return
             await asyncio.sleep(self.pauses[min(attempt, len(self.pauses) - 1)])
             attempt += 1
             try:

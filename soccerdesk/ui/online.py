@@ -51,7 +51,7 @@ from PySide6.QtWidgets import (
 )
 
 from server.relay import RelaySettings, RunningRelay, start_relay
-from soccerdesk.net.client import RelayClient, RelayError
+from soccerdesk.net.client import RECONNECT_PAUSES, RelayClient, RelayError
 from soccerdesk.net.discovery import LanAnnouncer, LanBrowser, LanGame, lan_addresses
 from soccerdesk.net.protocol import MAX_CHAT_CHARS
 from soccerdesk.rules import GAMES, Game, get_game
@@ -63,6 +63,10 @@ log = logging.getLogger("soccerdesk.online")
 
 DEFAULT_RELAY_URL = "ws://127.0.0.1:8765/ws"
 LAN_PORT = 8765
+LAN_RECONNECT_PAUSES = (0.2, 0.5, 1.0, 2.0, 3.0)
+LAN_RECONNECT_TRIES = 6
+"""A LAN game lives in the host's app: when it has not answered these tries (about 10 s), the
+host has left, and trying on would only keep the guest waiting."""
 CLOCK_CHOICES = (("No clock", None), ("30 s a turn", 30), ("60 s a turn", 60), ("2 min a turn", 120))
 
 
@@ -145,6 +149,7 @@ class RemoteSession(MatchSession):
     """
 
     claim_offered = Signal(str)
+    host_left = Signal(str)  # a LAN guest's words for it: the host's app is gone, the match cannot go on
     chat_received = Signal(str, str)  # name, text (plain text: show it as such)
     timer_changed = Signal(str, str, float)  # which ("clock"/"away"), its words, seconds left (< 0: none)
     chat_limit = MAX_CHAT_CHARS
@@ -157,10 +162,16 @@ class RemoteSession(MatchSession):
         hosted: HostedGame | None = None,
         on_rematch: Callable[[RemoteSession], None] | None = None,
         events: list[dict[str, Any]] | None = None,
+        lan_guest: bool = False,
         parent: QObject | None = None,
     ) -> None:
-        """``events``: what the client was told before this session existed (the log's start)."""
+        """``events``: what the client was told before this session existed (the log's start).
+
+        ``lan_guest``: the relay is a LAN host's app; when its client gives up reconnecting,
+        ``host_left`` says the host has left.
+        """
         super().__init__(game, parent)
+        self.lan_guest = lan_guest
         self.client = client
         self.hosted = hosted
         self.on_rematch = on_rematch
@@ -405,7 +416,12 @@ class RemoteSession(MatchSession):
             return
         self._handed_over = True
         nxt = RemoteSession(
-            self.game, self.client, hosted=self.hosted, on_rematch=self.on_rematch, parent=self.parent()
+            self.game,
+            self.client,
+            hosted=self.hosted,
+            on_rematch=self.on_rematch,
+            lan_guest=self.lan_guest,
+            parent=self.parent(),
         )
         if self.on_rematch is not None:
             self.on_rematch(nxt)
@@ -418,7 +434,14 @@ class RemoteSession(MatchSession):
             self.busy.emit(True)
         elif status == "connected":
             self.status.emit("Connected again")
+        elif status.startswith("lost") and self.client.gave_up and self.hosted is None and self.lan_guest:
+            host = next((p["name"] for p in self.client.players if p.get("host")), "") or "The host"
+            text = f"{host} has left: the game on their computer is closed"
+            self.busy.emit(False)
+            self.status.emit(text)
+            self.host_left.emit(text)
         elif status.startswith("lost"):
+            self.busy.emit(False)
             self.status.emit(f"Disconnected: {status.removeprefix('lost: ')}")
 
     # --- helpers -------------------------------------------------------------------------------
@@ -664,7 +687,15 @@ class OnlineDialog(QDialog):
     def _new_client(self, url: str) -> RelayClient:
         name = self.name_edit.text().strip()
         self.settings.set("online/name", name)
-        self.client = RelayClient(url, name=name, on_message=self._on_message, on_status=self._on_status)
+        lan = self.kind == "join"  # a friend's app holds the game: when it is gone, do not wait forever
+        self.client = RelayClient(
+            url,
+            name=name,
+            on_message=self._on_message,
+            on_status=self._on_status,
+            pauses=LAN_RECONNECT_PAUSES if lan else RECONNECT_PAUSES,
+            max_attempts=LAN_RECONNECT_TRIES if lan else None,
+        )
         return self.client
 
     async def _host(self) -> None:
@@ -849,7 +880,13 @@ class OnlineDialog(QDialog):
         if client is None or self._handed or client.game is None:
             return
         self._handed = True
-        self.session = RemoteSession(get_game(client.game), client, hosted=self.hosted, events=self._early_events)
+        self.session = RemoteSession(
+            get_game(client.game),
+            client,
+            hosted=self.hosted,
+            events=self._early_events,
+            lan_guest=self.kind == "join" and client.max_attempts is not None,
+        )
         self.hosted = None  # the session owns it now
         self.session_ready.emit(self.session)
         self.accept()
@@ -886,12 +923,23 @@ def open_online_dialog(window: Any, *, kind: str, settings: AppSettings, **overr
     def show(session: RemoteSession) -> None:
         session.on_rematch = show
         session.claim_offered.connect(lambda name, s=session: _ask_claim(window, s, name))
+        session.host_left.connect(lambda text: _tell_host_left(window, text))
         window.show_session(session)
 
     dialog.session_ready.connect(show)
     dialog.setWindowModality(Qt.WindowModality.WindowModal)
     dialog.open()
     return dialog
+
+
+def _tell_host_left(window: QWidget, text: str) -> None:
+    box = QMessageBox(window)
+    box.setObjectName("online-host-left")
+    box.setIcon(QMessageBox.Icon.Information)
+    box.setWindowTitle("The host has left")
+    box.setText(f"{text}. The match cannot go on; it stays on screen until you go home.")
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
 
 
 def _ask_claim(window: QWidget, session: RemoteSession, name: str) -> None:

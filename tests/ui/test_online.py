@@ -339,3 +339,52 @@ def test_turn_clock_and_abandonment_countdown_tick_on_screen(qtbot, tmp_path: Pa
             await relay.stop()
 
     run_on_qt_loop(scenario)
+
+
+def test_a_lan_guest_is_told_the_host_has_left_after_a_few_tries(qtbot, tmp_path: Path) -> None:
+    """The host closes the app (its relay stops): the guest's screen says so, and stops trying."""
+    from server.relay import RelaySettings, start_relay
+    from soccerdesk.net.client import RelayClient
+    from soccerdesk.rules import get_game
+    from soccerdesk.ui.match_view import MatchView
+
+    left: list[str] = []
+    statuses: list[str] = []
+
+    async def scenario() -> None:
+        relay = await start_relay(RelaySettings(host="127.0.0.1", port=0, db=str(tmp_path / "r.sqlite3")))
+        alice = RelayClient(relay.url, name="Alice", reconnect=False)
+        bob = RelayClient(relay.url, name="Bob", pauses=(0.05, 0.1), max_attempts=3)
+        try:
+            for c in (alice, bob):
+                await c.connect()
+            room = await alice.create(GAME, SHORT, seat=0)
+            await bob.join(room["room"])
+            await until(lambda: bob.view is not None and len([p for p in bob.players if p["name"]]) == 2)
+            session = RemoteSession(get_game(GAME), bob, lan_guest=True)
+            view = MatchView(session, speed="off")
+            qtbot.addWidget(view)
+            session.host_left.connect(left.append)
+            to_session = bob.on_status
+            assert to_session is not None
+
+            def tell(status: str) -> None:
+                statuses.append(status)
+                to_session(status)
+
+            bob.on_status = tell
+            session.start()
+            await alice.close()
+            await relay.stop()  # the host's app closes: its relay goes with it
+            await until(lambda: bool(left), timeout=10)
+            assert left == ["Alice has left: the game on their computer is closed"]
+            assert view.hint_label.text() == left[0] and view.thinking_label.text() == ""
+            assert bob.gave_up and statuses.count("reconnecting") == 1 and statuses[-1].startswith("lost")
+            await asyncio.sleep(0.3)
+            assert statuses[-1].startswith("lost")  # no more tries after giving up
+            session.close()
+        finally:
+            await bob.close()
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
