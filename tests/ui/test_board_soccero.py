@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPointF
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 from test_board_pawn_soccer import random_match, refusals  # shared board-test helpers
 
@@ -193,4 +194,29 @@ def test_marks_follow_the_selection_when_items_are_cached(qtbot: Any, match_stat
     before = colour()
     board.click(("sq", start))
     assert ("sq", target) in board.targets
+    qtbot.waitUntil(lambda: colour() != before, timeout=2000)
+
+
+def test_a_target_under_the_mouse_is_framed_when_items_are_cached(qtbot: Any, match_states: list[State]) -> None:
+    """The squares have no item of their own: hovering one still repaints its frame through the marks layer."""
+    view = next(v for v in decisions(match_states) if v["state"]["phase"] == "moving")
+    board = Board(BoardConfig(GAME, view["seat"]))
+    board.set_view(view)
+    for item in board.items():
+        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    gview = QGraphicsView(board)
+    qtbot.addWidget(gview)
+    gview.resize(700, 800)
+    gview.show()
+    start, target = next(t for t in view["legal"] if t.startswith("move ")).split()[1].split("-")
+    board.click(("sq", start))
+    rect = board.square_rect(target)
+    edge = gview.mapFromScene(QPointF(rect.left() + 1.5, rect.center().y()))
+
+    def colour() -> int:
+        return gview.grab().toImage().pixel(edge)
+
+    before = colour()
+    QTest.mouseMove(gview.viewport(), gview.mapFromScene(rect.center()))
+    qtbot.waitUntil(lambda: board.hovered == ("sq", target), timeout=2000)
     qtbot.waitUntil(lambda: colour() != before, timeout=2000)

@@ -13,7 +13,9 @@ Two parts:
   A board draws in three layers: static items kept while :meth:`ClickBoard.static_signature`
   holds (pitch, squares), items rebuilt for each view, and an overlay rebuilt on each
   click (chooser, routes). Items read the marks when they paint, so a click repaints
-  instead of rebuilding the board.
+  instead of rebuilding the board. A board with hundreds of squares gives them no item
+  each: it finds them by geometry (:meth:`ClickBoard.grid_key_at`) and one marks layer
+  paints the few marked ones.
 * Painting helpers (:class:`Painted`, :func:`draw_die`, :func:`draw_token`, colours) so all
   art is drawn in code, in scene coordinates, and stays crisp at any zoom or pixel ratio.
 
@@ -316,7 +318,9 @@ class ClickBoard(BoardScene):
             return
         cell = self.grid_rect(key)
         if cell is not None:
-            self.update(cell)
+            # Through the layers, not a scene update: a layer cached as a pixmap would not repaint.
+            for layer in self._mark_layers:
+                layer.update(layer.mapRectFromScene(cell))
 
     def add_marks_layer(self, rect: QRectF) -> QGraphicsItem:
         """One item over ``rect`` that paints the marks of the grid cells (:meth:`grid_rect`).
