@@ -81,6 +81,7 @@ class RelaySettings:
     min_seconds: int = 5  # smallest turn clock / abandonment countdown a room may ask for
     games: tuple[str, ...] = ()  # game ids offered; () : every registered game whose rules load
     trust_proxy: bool = False  # behind a reverse proxy on this machine: limit by X-Real-IP / X-Forwarded-For
+    host_app: bool = False  # runs inside a LAN host's app: when it stops, its players are told "host_left"
 
     def db_path(self) -> str:
         return self.db or str(default_db_path())
@@ -317,7 +318,11 @@ async def _sweep(app: web.Application) -> None:
 
 async def _close_connections(app: web.Application) -> None:
     connections = app[CONNECTIONS]
+    host_left = app[SETTINGS].host_app
     for conn in list(connections):
+        if host_left:  # a LAN host's app is closing: no relay will come back, so say so
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await conn.ws.send_str(error("host_left", "the host has closed the game"))
         await conn.ws.close(code=1001, message=b"relay shutting down")
 
 

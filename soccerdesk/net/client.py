@@ -37,7 +37,7 @@ RECONNECT_PAUSES = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 REQUEST_TIMEOUT = 15.0
 """Seconds to wait for the answer to hello, create, join, resume or spectate."""
 
-FATAL_CODES = frozenset({"version", "no_room", "bad_token", "replaced", "no_spectators"})
+FATAL_CODES = frozenset({"version", "no_room", "bad_token", "replaced", "no_spectators", "host_left"})
 """Errors after which reconnecting cannot help."""
 
 
@@ -86,6 +86,7 @@ class RelayClient:
         self.request_timeout = request_timeout
         self.max_attempts = max_attempts
         self.gave_up = False  # reconnecting stopped after max_attempts: the relay is gone
+        self.fatal_code: str | None = None  # the error code after which the relay hung up for good
         self.room: str | None = None
         self.seat: int | None = None
         self.token: str | None = None
@@ -312,6 +313,7 @@ class RelayClient:
             self.chat_lines.append({k: msg[k] for k in ("seat", "name", "text")})
         elif kind == "error" and msg["code"] in FATAL_CODES and (self.room is not None or msg["code"] == "version"):
             self._fatal = msg["message"]  # the relay hangs up for good (room closed, seat taken over): no retry
+            self.fatal_code = msg["code"]
         if kind == "error":
             for _, future in self._waiters:
                 if not future.done():

@@ -71,6 +71,7 @@ ERROR_CODES: dict[str, str] = {
     "server_busy": "the relay holds as many rooms as it may",
     "replaced": "this seat was taken over by a newer connection with its token",
     "internal": "the relay failed; the match is unchanged",
+    "host_left": "the LAN host closed the game: its relay is gone, do not reconnect",
 }
 """Every ``error`` code with what it means. An error never changes a match."""
 

@@ -434,7 +434,7 @@ class RemoteSession(MatchSession):
             self.busy.emit(True)
         elif status == "connected":
             self.status.emit("Connected again")
-        elif status.startswith("lost") and self.client.gave_up and self.hosted is None and self.lan_guest:
+        elif status.startswith("lost") and self.lan_guest and (self.client.gave_up or self.client.fatal_code == "host_left"):
             host = next((p["name"] for p in self.client.players if p.get("host")), "") or "The host"
             text = f"{host} has left: the game on their computer is closed"
             self.busy.emit(False)
@@ -705,7 +705,12 @@ class OnlineDialog(QDialog):
         data_dir = Path(self.settings.data_dir)
         try:
             relay = await start_relay(
-                RelaySettings(host=self.bind_host, port=self.port_spin.value(), db=str(data_dir / "lan-relay.sqlite3"))
+                RelaySettings(
+                    host=self.bind_host,
+                    port=self.port_spin.value(),
+                    db=str(data_dir / "lan-relay.sqlite3"),
+                    host_app=True,
+                )
             )
         except OSError as exc:
             self.go_button.setEnabled(True)

@@ -341,8 +341,11 @@ def test_turn_clock_and_abandonment_countdown_tick_on_screen(qtbot, tmp_path: Pa
     run_on_qt_loop(scenario)
 
 
-def test_a_lan_guest_is_told_the_host_has_left_after_a_few_tries(qtbot, tmp_path: Path) -> None:
-    """The host closes the app (its relay stops): the guest's screen says so, and stops trying."""
+@pytest.mark.parametrize("told", [True, False], ids=["app-closed", "no-answer"])
+def test_a_lan_guest_is_told_the_host_has_left(qtbot, tmp_path: Path, told: bool) -> None:
+    """The host closes the app: its relay tells the guest at once (``told``); a host that
+    vanished without a word (crash, network gone) is given up after a few tries. Either way
+    the guest's screen says the host has left, and stops trying."""
     from server.relay import RelaySettings, start_relay
     from soccerdesk.net.client import RelayClient
     from soccerdesk.rules import get_game
@@ -352,7 +355,9 @@ def test_a_lan_guest_is_told_the_host_has_left_after_a_few_tries(qtbot, tmp_path
     statuses: list[str] = []
 
     async def scenario() -> None:
-        relay = await start_relay(RelaySettings(host="127.0.0.1", port=0, db=str(tmp_path / "r.sqlite3")))
+        relay = await start_relay(
+            RelaySettings(host="127.0.0.1", port=0, db=str(tmp_path / "r.sqlite3"), host_app=told)
+        )
         alice = RelayClient(relay.url, name="Alice", reconnect=False)
         bob = RelayClient(relay.url, name="Bob", pauses=(0.05, 0.1), max_attempts=3)
         try:
@@ -374,16 +379,22 @@ def test_a_lan_guest_is_told_the_host_has_left_after_a_few_tries(qtbot, tmp_path
 
             bob.on_status = tell
             session.start()
-            await alice.close()
+            if not told:
+                await alice.close()  # the host's own connection goes first: only the guest's is told
             await relay.stop()  # the host's app closes: its relay goes with it
             await until(lambda: bool(left), timeout=10)
             assert left == ["Alice has left: the game on their computer is closed"]
             assert view.hint_label.text() == left[0] and view.thinking_label.text() == ""
-            assert bob.gave_up and statuses.count("reconnecting") == 1 and statuses[-1].startswith("lost")
+            if told:  # no waiting at all
+                assert not bob.gave_up and "reconnecting" not in statuses and bob.fatal_code == "host_left"
+            else:
+                assert bob.gave_up and statuses.count("reconnecting") == 1
+            assert statuses[-1].startswith("lost")
             await asyncio.sleep(0.3)
             assert statuses[-1].startswith("lost")  # no more tries after giving up
             session.close()
         finally:
+            await alice.close()
             await bob.close()
             await relay.stop()
 
