@@ -63,6 +63,8 @@ log = logging.getLogger("soccerdesk.online")
 
 DEFAULT_RELAY_URL = "ws://127.0.0.1:8765/ws"
 LAN_PORT = 8765
+CHAT_REMEMBERED = 50
+"""Chat lines a session remembers to skip them in a reconnection's history (the relay keeps 50)."""
 LAN_RECONNECT_PAUSES = (0.2, 0.5, 1.0, 2.0, 3.0)
 LAN_RECONNECT_TRIES = 6
 """A LAN game lives in the host's app: when it has not answered these tries (about 10 s), the
@@ -179,6 +181,7 @@ class RemoteSession(MatchSession):
         self._seat = client.seat
         self._names = self._read_names()
         self._pending: list[dict[str, Any]] = list(events or [])
+        self._chat_shown: list[dict[str, Any]] = []  # the latest chat lines emitted, oldest first
         self._started = False
         self._closed = False
         self._handed_over = False
@@ -192,8 +195,7 @@ class RemoteSession(MatchSession):
 
     def start(self) -> None:
         self._started = True
-        for line in self.client.chat_lines:  # what was said before this screen opened
-            self.chat_received.emit(line["name"], line["text"])
+        self._show_chat(self.client.chat_lines)  # what was said before this screen opened
         self._on_clock(self.client.clock)
         self._on_countdown(self.client.countdown)
         view = self.client.view
@@ -318,6 +320,7 @@ class RemoteSession(MatchSession):
                 return
             self._show(msg["view"], msg["events"])
             if kind == "snapshot":  # back after a lost connection: the timers as they stand now
+                self._show_chat(msg["chat"])  # and what was said meanwhile
                 self._on_clock(msg["clock"])
                 self._on_countdown(msg["countdown"])
         elif kind == "refused":
@@ -331,7 +334,7 @@ class RemoteSession(MatchSession):
             self._names = self._read_names()
             self.status.emit(self._presence_text())
         elif kind == "chat":
-            self.chat_received.emit(msg["name"], msg["text"])
+            self._show_chat([*self._chat_shown, msg])
         elif kind == "countdown":
             self._on_countdown(msg["countdown"])
         elif kind == "clock":
@@ -369,6 +372,19 @@ class RemoteSession(MatchSession):
                 "reason": result["reason"],
             }
         )
+
+    def _show_chat(self, history: list[dict[str, Any]]) -> None:
+        """Emit the lines of ``history`` (the room's latest lines) this screen has not shown yet.
+
+        The relay keeps the last 50 lines; after a reconnection its history overlaps what
+        was shown, so the longest end of what was shown that starts ``history`` is skipped.
+        """
+        said = [(line["seat"], line["name"], line["text"]) for line in history]
+        shown = [(line["seat"], line["name"], line["text"]) for line in self._chat_shown]
+        overlap = next((k for k in range(min(len(said), len(shown)), 0, -1) if said[:k] == shown[-k:]), 0)
+        for _seat, name, text in said[overlap:]:
+            self.chat_received.emit(name, text)
+        self._chat_shown = list(history[-CHAT_REMEMBERED:])
 
     def _on_countdown(self, countdown: dict[str, Any] | None) -> None:
         """Rules of the room: the absent player's countdown, shown ticking; at its end, the claim."""
@@ -434,7 +450,11 @@ class RemoteSession(MatchSession):
             self.busy.emit(True)
         elif status == "connected":
             self.status.emit("Connected again")
-        elif status.startswith("lost") and self.lan_guest and (self.client.gave_up or self.client.fatal_code == "host_left"):
+        elif (
+            status.startswith("lost")
+            and self.lan_guest
+            and (self.client.gave_up or self.client.fatal_code == "host_left")
+        ):
             host = next((p["name"] for p in self.client.players if p.get("host")), "") or "The host"
             text = f"{host} has left: the game on their computer is closed"
             self.busy.emit(False)

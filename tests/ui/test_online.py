@@ -306,6 +306,15 @@ def test_the_online_match_screen_has_a_plain_text_chat(qtbot, tmp_path: Path) ->
             assert view.chat_log.toPlainText().splitlines()[-1] == "Alice: <b>thanks</b> <img src=x>"
             await until(lambda: bob.chat_lines[-1]["text"] == "<b>thanks</b> <img src=x>")
             assert view.chat_edit.maxLength() == 500
+            # Alice's connection drops while Bob talks: back again, she reads it once, nothing twice.
+            await alice.drop()
+            await bob.chat("are you there?")
+            await until(lambda: alice.connected and "are you there?" in view.chat_log.toPlainText())
+            assert view.chat_log.toPlainText().splitlines() == [
+                "Bob: good luck",
+                "Alice: <b>thanks</b> <img src=x>",
+                "Bob: are you there?",
+            ]
             assert view.grab().save(str(tmp_path / "online-chat.png"))  # renders offscreen without error
             view.session.close()
         finally:
