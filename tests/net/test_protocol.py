@@ -94,3 +94,14 @@ def test_docs_protocol_md_describes_every_message_and_error() -> None:
             assert f"`{f.name}`" in text, f"field {f.name} is not described"
     for code in ERROR_CODES:
         assert f"`{code}`" in text, f"error code {code} is not described"
+
+
+def test_chat_is_cleaned_to_one_line_of_visible_characters() -> None:
+    from soccerdesk.net.protocol import clean_chat
+
+    assert clean_chat("  gg\r\nwell\tplayed  ") == "gg well played"
+    assert clean_chat("abc\u202edef\u200bghi") == "abc def ghi"  # no reordering, no hidden marks
+    assert clean_chat("<i>olé ⚽</i>") == "<i>olé ⚽</i>"  # markup is text: clients show it as such
+    with pytest.raises(ProtocolError) as caught:
+        clean_chat("\u2028\x00 \u200d")
+    assert caught.value.code == "bad_message"

@@ -408,3 +408,18 @@ def test_a_lan_guest_is_told_the_host_has_left(qtbot, tmp_path: Path, told: bool
             await relay.stop()
 
     run_on_qt_loop(scenario)
+
+
+def test_a_local_match_still_says_the_computer_is_thinking(qtbot) -> None:
+    """Only a remote person "is deciding": against a bot at this screen the old words stay."""
+    from soccerdesk.rules import get_game
+    from soccerdesk.ui.match_view import MatchView
+    from soccerdesk.ui.session import LocalSession, Player
+
+    session = LocalSession(get_game(GAME), (Player("human", "Ann"), Player("bot", "Robo", bot="random")), seed=1)
+    view = MatchView(session, speed="off")
+    qtbot.addWidget(view)
+    session.busy.emit(True)
+    assert view.thinking_label.text().startswith("The computer is thinking")
+    assert view.chat_log is None and view.timer_label.text() == ""  # no chat, no clocks in a local match
+    session.close()
