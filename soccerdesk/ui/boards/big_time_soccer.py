@@ -26,6 +26,7 @@ from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QLinearGradient, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem
 
 from soccerdesk.resources import load_game_data
 from soccerdesk.ui.boards.base import BoardConfig
@@ -359,6 +360,8 @@ class Board(ClickBoard):
         origin = self._field_origin()
         item = Painted(QRectF(origin, QPointF(FIELD.right() + 14, FIELD.bottom() + GOAL_DEPTH + 10)), paint)
         item.setZValue(-10)
+        # The pitch never changes within a match: painted once per zoom, then copied.
+        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.addItem(item)
         # Row and column names in the viewer's frame.
         for name in ROWS:

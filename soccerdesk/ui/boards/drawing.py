@@ -222,6 +222,7 @@ class ClickBoard(BoardScene):
         self._recording = False
         self._overlay: list[QGraphicsItem] = []
         self._mark_layers: list[QGraphicsItem] = []
+        self._marked: set[Key] = set()  # keys whose marks were painted last
         self.hovered: Key | None = None
         self._drag_from: Key | None = None
         self.setBackgroundBrush(QBrush(QColor("#121820")))
@@ -286,6 +287,7 @@ class ClickBoard(BoardScene):
             self._static_for = signature
             self.draw_static(view)
             self._static_keyed = dict(self._keyed)
+            self._marked = set()
         else:
             for item in self._dynamic:
                 self.removeItem(item)
@@ -301,10 +303,16 @@ class ClickBoard(BoardScene):
         self._invalidate_marks()
 
     def _invalidate_marks(self) -> None:
-        # Items may be cached as pixmaps (the match view caches them for animations): the
-        # ones that show marks must be told to repaint, a scene update is not enough.
-        for item in self._keyed.values():
-            item.update()
+        # Items may be cached as pixmaps (a board's pitch, the match view's for animations):
+        # the ones whose marks were or are shown must be told to repaint, a scene update is
+        # not enough. The others are left alone: repainting a whole board on every view
+        # costs tens of milliseconds on a big board.
+        marked = self.targets | set(self.selection) | self.preview_keys()
+        for key in marked | self._marked:
+            item = self._keyed.get(key)
+            if item is not None:
+                item.update()
+        self._marked = marked
         for layer in self._mark_layers:
             layer.update()
 

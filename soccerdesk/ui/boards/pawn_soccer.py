@@ -23,6 +23,7 @@ from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem
 
 from soccerdesk.ui.boards.base import BoardConfig
 from soccerdesk.ui.boards.drawing import (
@@ -371,6 +372,8 @@ class Board(ClickBoard):
 
         item = Painted(QRectF(ORIGIN.x() - 14, ORIGIN.y() - 4, columns * SQUARE + 28, (rows + 2) * SQUARE + 8), paint)
         item.setZValue(-10)
+        # The pitch never changes within a match: painted once per zoom, then copied.
+        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.addItem(item)
         # Coordinates along the edges, from the viewer's side.
         for letter in board["columns"]:
