@@ -24,7 +24,7 @@ from soccerdesk.ui.art import app_icon
 from soccerdesk.ui.boards import BoardMissing
 from soccerdesk.ui.bot_pool import shared_bot_pool
 from soccerdesk.ui.home import HomeScreen, MatchSetup
-from soccerdesk.ui.session import LocalSession, MatchSession, Player, new_autosave_path
+from soccerdesk.ui.session import APP_KEY, LocalSession, MatchSession, Player, new_autosave_path
 from soccerdesk.ui.settings import ANIMATION_SPEEDS, AppSettings
 
 if TYPE_CHECKING:
@@ -247,7 +247,10 @@ class MainWindow(QMainWindow):
             return False
         players = LocalSession.players_of(record) or (Player("human", "Home"), Player("human", "Away"))
         names = (players[0].name, players[1].name)
-        if game.load(record).is_terminal():
+        app = record.get(APP_KEY)
+        # An online match may end before the rules say so (resigned, abandoned): over is over.
+        over = isinstance(app, Mapping) and app.get("over") is True
+        if over or game.load(record).is_terminal():
             self.show_replay(game, record, names, (players[0].colour, players[1].colour))
             return True
         autosave = (

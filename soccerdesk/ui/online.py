@@ -253,7 +253,8 @@ class RemoteSession(MatchSession):
                 for seat in (0, 1)
             ],
             "score": list(result.get("score", ())),
-            "over": True,
+            "over": True,  # also when it ended early (resigned, abandoned): it is replayed, not resumed
+            "result": result,
             "saved": time.time(),
         }
         return record

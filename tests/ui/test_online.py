@@ -8,6 +8,7 @@ the joining window's game list, as the real browser would deliver it.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from collections.abc import Callable, Coroutine
@@ -159,6 +160,7 @@ def test_host_a_lan_game_in_one_window_and_join_it_from_another(qtbot, window: M
             game, loaded = read_record(saved)
             assert game.load(loaded).is_terminal() and list(game.load(loaded).score) == summaries[0]["score"]
             assert [p["name"] for p in loaded["app"]["players"]] == list(session.player_names())
+        assert window.match_view.grab().save(str(tmp_path / "online-summary.png"))
         qtbot.mouseClick(window.match_view.summary_page.replay, Qt.MouseButton.LeftButton)
         assert window.replay_view is not None and window.pages.currentWidget() is window.replay_view
 
@@ -202,7 +204,9 @@ def test_join_errors_are_shown_in_words(qtbot, window: MainWindow, tmp_path: Pat
     run_on_qt_loop(scenario)
 
 
-def test_remote_session_offers_the_claim_when_the_opponent_stays_away(qtbot, tmp_path: Path) -> None:
+def test_remote_session_offers_the_claim_when_the_opponent_stays_away(
+    qtbot, window: MainWindow, tmp_path: Path
+) -> None:
     """Rules of the room: after the absent player's countdown, the present one may take the win."""
     from server.relay import RelaySettings, start_relay
     from soccerdesk.net.client import RelayClient
@@ -232,6 +236,13 @@ def test_remote_session_offers_the_claim_when_the_opponent_stays_away(qtbot, tmp
             session.claim("win")
             await until(lambda: bool(summaries))
             assert summaries[0]["winner"] == 0 and summaries[0]["reason"] == "abandoned"
+            # Ended before full time, it is still saved and opened as a finished match: a replay.
+            record = session.record()
+            assert record is not None and record["app"]["result"]["reason"] == "abandoned"
+            saved = tmp_path / "abandoned.soccerdesk.json"
+            saved.write_text(json.dumps(record), encoding="utf-8")
+            assert window.open_path(saved)
+            assert window.replay_view is not None and window.pages.currentWidget() is window.replay_view
             session.close()
         finally:
             await bob.close()
