@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QGraphicsView
 
 from soccerdesk.rules import CHANCE, get_game, play_out
@@ -277,3 +277,23 @@ def test_a_carded_pawn_is_placed_from_the_tray(qtbot: Any) -> None:
     with qtbot.waitSignal(board.action_chosen) as blocker:
         board.click(("sq", squares[1]))
     assert blocker.args == [f"place {squares[1]} yellow"]
+
+
+def test_every_square_is_found_where_it_is_drawn_and_explains_itself(qtbot: Any, match_states: list[State]) -> None:
+    """The squares have no item each: a click and a tooltip find them by geometry, goals included, on both ends."""
+    view_data = match_states[len(match_states) // 2].view(0)
+    board_data = view_data["state"]["board"]
+    names = [f"{c}{r}" for r in range(1, board_data["rows"] + 1) for c in board_data["columns"]]
+    names += [sq for end in board_data["ends"] for sq in end["goal"]]
+    for seat in (0, 1):
+        board = board_for(qtbot, seat)
+        board.set_view(match_states[len(match_states) // 2].view(seat))
+        for name in names:
+            rect = board.square_rect(name)
+            assert board.pos_of(("sq", name)) == rect.center()
+            for corner in (rect.topLeft() + QPointF(0.5, 0.5), rect.bottomRight() - QPointF(0.5, 0.5)):
+                assert board.key_at(corner) == ("sq", name)
+            assert board.grid_tooltip(("sq", name)).splitlines()[0] == name
+        goal = board_data["ends"][0]["goal"][0]
+        beside = board.square_rect(goal).center() + QPointF(-board.square_rect(goal).width() * board.columns, 0)
+        assert board.grid_key_at(beside) is None

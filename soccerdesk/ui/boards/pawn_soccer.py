@@ -19,6 +19,7 @@ Clicks (every action text of ``view["legal"]``):
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -75,6 +76,8 @@ class Board(ClickBoard):
         super().__init__(config, parent)
         self._events: list[dict[str, Any]] = []
         self.columns, self.rows = 7, 11  # RULINGS board; replaced by the view's own "board" data
+        self._squares: set[str] = set()  # every square's name, goal squares included
+        self._notes: dict[str, list[str]] = {}  # square -> what is special about it
         self._fit_scene()
 
     def _fit_scene(self) -> None:
@@ -404,7 +407,7 @@ class Board(ClickBoard):
         return rect
 
     def _draw_squares(self, board: dict[str, Any]) -> None:
-        """One item per square: special-space art, highlight marks, tooltip, click key."""
+        """The squares: special-space art, highlight marks, tooltips, click keys."""
         notes = self._special(board)
         ends = board["ends"]
         blocked = {sq for end in ends for sq in end["blocked"]}
@@ -412,32 +415,54 @@ class Board(ClickBoard):
         long_pass = {sq for end in ends for sq in end["long_pass_spaces"]}
         goals = {sq: side for side, end in enumerate(ends) for sq in end["goal"]}
         squares = [f"{c}{r}" for r in range(1, board["rows"] + 1) for c in board["columns"]] + list(goals)
-        for name in squares:
-            rect = self.square_rect(name)
-            key = ("sq", name)
+        # The squares' art is painted once into a cached layer and their marks by one marks
+        # layer; the squares are found by geometry (no item each: a pawn moving over them
+        # would repaint every square it crosses).
+        self._squares = set(squares)
+        self._notes = notes
+        area = QRectF(ORIGIN.x(), ORIGIN.y(), self.columns * SQUARE, (self.rows + 2) * SQUARE)
+        # Drawn past its edges by half a pen (the goals' team lines): the cache must hold that too.
+        margin = 4.0
+        origin = area.topLeft() - QPointF(margin, margin)
 
-            def paint(p: QPainter, r: QRectF, name: str = name, key: Key = key) -> None:
+        def paint(p: QPainter, r: QRectF) -> None:
+            for name in squares:
+                rect = self.square_rect(name).translated(-origin)
                 if name in goals:
-                    self._paint_goal(p, r, goals[name])
+                    self._paint_goal(p, rect, goals[name])
                 elif name in sprint:
-                    self._paint_sprint(p, r, ends[sprint[name]]["forward"])
+                    self._paint_sprint(p, rect, ends[sprint[name]]["forward"])
                 if name in long_pass:
-                    self._paint_long_pass(p, r)
+                    self._paint_long_pass(p, rect)
                 if name in blocked:
                     pen = QPen(QColor(255, 255, 255, 120), 2.4)
                     p.setPen(pen)
-                    m = r.width() * 0.28
-                    p.drawLine(r.topLeft() + QPointF(m, m), r.bottomRight() - QPointF(m, m))
-                    p.drawLine(r.topRight() + QPointF(-m, m), r.bottomLeft() + QPointF(m, -m))
+                    m = rect.width() * 0.28
+                    p.drawLine(rect.topLeft() + QPointF(m, m), rect.bottomRight() - QPointF(m, m))
+                    p.drawLine(rect.topRight() + QPointF(-m, m), rect.bottomLeft() + QPointF(m, -m))
                 p.setPen(QPen(QColor(0, 0, 0, 40), 0.8))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 if name not in goals:
-                    p.drawRect(r)
-                self.paint_marks(p, r, key)
+                    p.drawRect(rect)
 
-            item = Painted(rect, paint)
-            self.addItem(item)
-            self.make_clickable(item, key, "\n".join([name, *notes.get(name, [])]))
+        art = Painted(area.adjusted(-margin, -margin, margin, margin), paint)
+        art.setZValue(-9)
+        art.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        art.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.addItem(art)
+        self.add_marks_layer(area)
+
+    def grid_key_at(self, pos: QPointF) -> Key | None:
+        dc, dr = math.floor((pos.x() - ORIGIN.x()) / SQUARE), math.floor((pos.y() - ORIGIN.y()) / SQUARE)
+        col, row = (self.columns - 1 - dc, dr) if self._flip() else (dc, self.rows + 1 - dr)
+        name = f"{chr(ord('A') + col)}{row}" if col >= 0 else ""
+        return ("sq", name) if name in self._squares else None
+
+    def grid_rect(self, key: Key) -> QRectF | None:
+        return self.square_rect(key[1]) if key[0] == "sq" and key[1] in self._squares else None
+
+    def grid_tooltip(self, key: Key) -> str:
+        return "\n".join([key[1], *self._notes.get(key[1], [])])
 
     def _paint_goal(self, p: QPainter, r: QRectF, side: int) -> None:
         p.setBrush(QColor("#dfe6ea"))
