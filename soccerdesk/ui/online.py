@@ -17,7 +17,11 @@ are taken, hands the window a :class:`RemoteSession` through ``window.show_sessi
 :class:`RemoteSession` implements the :class:`~soccerdesk.ui.session.MatchSession`
 contract for a match held by a relay. Besides the contract's signals it has
 ``claim_offered(str name)`` — the opponent's abandonment countdown ran out; the window
-may call :meth:`RemoteSession.claim` with ``"win"`` or ``"bot"``.
+may call :meth:`RemoteSession.claim` with ``"win"`` or ``"bot"`` — ``chat_received(name,
+text)``, ``timer_changed(kind, words, seconds)`` (the turn clock and the abandonment
+countdown, which the match screen counts down) and ``host_left(text)`` (a LAN guest's
+host closed the game). The match screen shows a chat box and the timers for a session
+that has these signals, and asks ``busy_text()`` who it is waiting for.
 """
 
 from __future__ import annotations
@@ -141,10 +145,11 @@ class RemoteSession(MatchSession):
     """A match held by a relay, played from this screen (one seat) or watched.
 
     Signals: those of :class:`MatchSession`, plus ``claim_offered(str name)`` when the
-    opponent's abandonment countdown has run out. ``busy(True)`` here means the *remote
+    opponent's abandonment countdown has run out, ``chat_received``, ``timer_changed`` and
+    ``host_left`` (see the module docstring). ``busy(True)`` here means the *remote
     player* is deciding (a person, not the computer); ``status`` names them ("Waiting for
     Bob") and reports the connection ("Connection lost — reconnecting…", "Connected again"),
-    the opponent's presence, chat lines, the turn clock and rematch offers.
+    the opponent's presence, an absent opponent's countdown and rematch offers.
     ``record()`` is ``None`` while the match runs (the relay holds it and its secrets); once
     it is over, a relay of protocol 2 sends the whole record, and ``record()`` gives it for
     saving and the replay.
