@@ -525,6 +525,9 @@ class MatchView(QWidget):
         self._pump()
         self.board.set_view(self._covered_view(), [])
         self._show_log_for(None)  # nobody's private lines while the screen changes hands
+        # The keyboard preview may name the leaving player's secret pick ("Enter plays: pass 5").
+        self._keyboard_index = -1
+        self.keyboard_label.setText("")
         self.handover_page.announce(name)
         self.stack.setCurrentWidget(self.handover_page)
 

@@ -106,6 +106,19 @@ def test_hot_seat_covers_the_screen_and_hides_the_next_hand(qtbot, window: MainW
     assert not any(line.startswith("Home is dealt") for line in log)
 
 
+def test_hot_seat_hand_over_clears_the_keyboard_preview_of_a_secret_pick(qtbot, window: MainWindow) -> None:
+    """Hidden information: a pick chosen with Tab + Enter must not stay on screen for the next player."""
+    _start(qtbot, window, "soccer-go", None)
+    view = window.match_view
+    qtbot.waitUntil(lambda: ready(view), timeout=10_000)
+    view.cycle(1)
+    picked = view.board.keyboard_actions()[0]
+    assert picked in view.keyboard_label.text()
+    qtbot.keyClick(view.view, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: view.stack.currentWidget() is view.handover_page, timeout=5_000)
+    assert view.keyboard_label.text() == ""
+
+
 def test_save_reload_and_resume(qtbot, window: MainWindow, tmp_path: Path) -> None:
     _start(qtbot, window, "soccer-go", "normal")
     view = window.match_view
