@@ -195,6 +195,9 @@ class Summary(CoverPage):
             headline = "You win!" if winner in local else f"{names[winner]} wins."
         else:
             headline = f"{names[winner]} wins!"
+        if winner is not None and a == b:
+            # Level after play but decided: a penalty shootout, whose goals the score leaves out.
+            headline = headline.rstrip("!.") + " on penalties" + headline[-1]
         self.label.setText(
             f"<p style='font-size:14pt'>Full time — {summary['title']}</p>"
             f"<p style='font-size:28pt'><b>{names[0]} {a} – {b} {names[1]}</b></p>"

@@ -307,3 +307,18 @@ def test_replay_log_tells_each_secret_once_and_in_full(qtbot) -> None:
     drawn = [row for row in rows if "draws" in row]
     assert drawn and all("draws a card" not in row for row in drawn), drawn
     assert any(row.startswith("Blues draws ") for row in drawn)  # seats named, the card named
+
+
+def test_summary_says_when_penalties_decided_a_level_match(qtbot) -> None:
+    """Soccer-Go and cup Big Time Soccer: shootout goals are not in the score, so the summary says so."""
+    from soccerdesk.ui.match_view import Summary
+
+    page = Summary()
+    qtbot.addWidget(page)
+    base = {"names": ["Home", "Away"], "title": "Soccer-Go", "plies": 10, "local_seats": [0]}
+    page.show_result({**base, "score": [1, 1], "winner": 0})
+    assert "You win on penalties!" in page.label.text()
+    page.show_result({**base, "score": [2, 1], "winner": 0})
+    assert "You win!" in page.label.text() and "penalties" not in page.label.text()
+    page.show_result({**base, "score": [0, 0], "winner": 1, "local_seats": [0, 1]})
+    assert "Away wins on penalties!" in page.label.text()
