@@ -130,6 +130,13 @@ class PowerCard:
             return "joker"
         return self.id.removeprefix("att-").removeprefix("def-")
 
+    @property
+    def label(self) -> str:
+        """The name people read; a side's three BLOCKs are told apart by what they cancel."""
+        if self.timing == "reply":
+            return f"{self.name} ({self.text.removeprefix('Cancels ').split(' as it')[0]})"
+        return self.name
+
 
 @dataclass(frozen=True, slots=True)
 class SoccerGoData:
@@ -1100,7 +1107,7 @@ class SoccerGoState(State):
         swapped[side] = tuple(sorted((*swapped[side], out)))
         events.append(Event("swap", f"Seat {seat} puts {A_SIDE[side]} card aside.", {"seat": seat, "side": side}))
         events.append(
-            Event("swap-detail", f"You put {cards[out].name} ({out}) aside.", {"card": out}, audience=(seat,))
+            Event("swap-detail", f"You put {cards[out].label} aside.", {"card": out}, audience=(seat,))
         )
         nxt = self._r(hands=(hands[0], hands[1]), swapped=(swapped[0], swapped[1]), drawn=None)
         if self.step == 0 and nxt._may_draw(1):
@@ -1345,7 +1352,7 @@ def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
 def _drawn_event(seat: int, card: PowerCard, verb: str) -> Event:
     # The receiver sees the card; the other seat only its side (the back colour).
     return Event(
-        "draw", f"Seat {seat} {verb} {card.name} ({card.id}).", {"seat": seat, "card": card.id}, audience=(seat,)
+        "draw", f"Seat {seat} {verb} {card.label}.", {"seat": seat, "card": card.id}, audience=(seat,)
     )
 
 
