@@ -7,8 +7,9 @@ Two measurements, offscreen, in one run:
    animation speed; the human side plays a random legal action whenever it may. A QTimer
    heartbeat on the UI thread every 5 ms records the longest gap between two beats, minus
    the 5 ms (the time the human's own action takes is not counted). Goal: ≤ 50 ms. Also
-   printed: the most CPU time the UI thread used between two beats — on a busy shared
-   machine the wall-clock gap includes time the system gave to other processes.
+   printed: the most CPU time the UI thread used between two beats (and the five largest)
+   — on a busy shared machine the wall-clock gap includes time the system gave to other
+   processes — and the 99th percentile of the gaps.
 2. **Start-up**: seconds from a fresh interpreter to a shown, painted window — soccerdesk's
    main window against a bare PySide6 ``QMainWindow`` — each the median of ``--starts``
    runs. Goal: soccerdesk ≤ 2 × bare.
