@@ -220,3 +220,14 @@ def test_a_target_under_the_mouse_is_framed_when_items_are_cached(qtbot: Any, ma
     QTest.mouseMove(gview.viewport(), gview.mapFromScene(rect.center()))
     qtbot.waitUntil(lambda: board.hovered == ("sq", target), timeout=2000)
     qtbot.waitUntil(lambda: colour() != before, timeout=2000)
+
+
+def test_the_wall_clear_phase_has_its_own_prompt(qtbot: Any, match_states: list[State]) -> None:
+    """Extended rules, free kicks: a player pushed off a wall square is placed by his manager."""
+    wall = next(v for v in decisions(match_states) if v["state"]["phase"] == "wall")
+    view = {**wall, "state": {**wall["state"], "phase": "wall-clear"}, "legal": ["pick K23"]}
+    board = Board(BoardConfig(GAME, view["seat"]))
+    board.set_view(view)
+    with qtbot.waitSignal(board.hint) as blocker:
+        board.click(("sq", "A1"))
+    assert "wall took your player's square" in blocker.args[0]

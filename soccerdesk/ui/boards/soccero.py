@@ -88,6 +88,7 @@ PHASE_PROMPTS = {
     "sp-taker": "Choose the player who takes the set piece.",
     "free": "Free moves: click a player, then his new square — or Done.",
     "wall": "Wall: click a player, then a wall square — or Done.",
+    "wall-clear": "The wall took your player's square: click him, then a free square.",
     "sp-kick": "Set piece: choose the kick.",
 }
 SETPIECE_WORDS = {
@@ -311,7 +312,7 @@ class Board(ClickBoard):
             return f"The ball travels exactly {kick.get('total', '?')} squares, unless a player stops it; curves turn once by 45°."
         if phase in ("header-aim", "throw-aim"):
             return "Click one of the arrows around the ball."
-        if phase in ("setup", "free", "wall", "sp-taker", "sp-spot", "block", "fetch"):
+        if phase in ("setup", "free", "wall", "wall-clear", "sp-taker", "sp-spot", "block", "fetch"):
             return PHASE_PROMPTS[phase]
         return "Use the buttons in the panel now."
 
