@@ -163,7 +163,10 @@ class GameCard(QToolButton):
         self.setCheckable(True)
         self.setAutoExclusive(True)
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextUnderIcon)
-        self._draw_picture(QSize(*CARD_PICTURE))
+        # The picture is painted at the first resize, when its real size is known (painting it
+        # here too doubled the home screen's start-up drawing).
+        self._drawn: QSize | None = None
+        self.setIconSize(QSize(*CARD_PICTURE))
         self.setText(f"{game_id}\nloading…")
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         # The height follows the picture and three lines of text, so the home screen fits a
@@ -180,6 +183,7 @@ class GameCard(QToolButton):
         pixmap = game_pixmap(self.game_id, size.width(), size.height(), self.devicePixelRatioF() or 1.0)
         self.setIcon(QIcon(pixmap))
         self.setIconSize(size)
+        self._drawn = size
 
     def _text_height(self) -> int:
         return self.fontMetrics().lineSpacing() * (self.text().count("\n") + 1)
@@ -195,13 +199,19 @@ class GameCard(QToolButton):
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
         """The picture grows with the card (a big window shows big pictures, not empty frames)."""
         super().resizeEvent(event)
-        room_w = event.size().width() - 24
-        room_h = event.size().height() - self._text_height() - 28
+        self._fit_picture(event.size())
+
+    def _fit_picture(self, card: QSize) -> None:
+        """Draw the picture as large as the card allows beside its text."""
+        room_w = card.width() - 24
+        room_h = card.height() - self._text_height() - 28
         base_w, base_h = CARD_PICTURE
         scale = max(1.0, min(room_w / base_w, room_h / base_h))
         wanted = QSize(int(base_w * scale), int(base_h * scale))
-        # Redrawn only for a change that shows (a window dragged larger sends many resizes).
-        if abs(wanted.width() - self.iconSize().width()) >= 12 or wanted.width() == base_w != self.iconSize().width():
+        # Redrawn when it no longer fits, or could grow visibly (a window dragged larger sends
+        # many resizes).
+        drawn = self._drawn
+        if drawn is None or wanted.width() < drawn.width() or wanted.width() - drawn.width() >= 12:
             self._draw_picture(wanted)
 
     def fill(self, game: Game | None, problem: str = "") -> None:
@@ -216,6 +226,8 @@ class GameCard(QToolButton):
         wrapped = "\n".join(textwrap.wrap(wrapped, SUMMARY_COLUMNS)[:2])
         self.setText(f"{game.title}\n{wrapped}")
         self.setToolTip(summary)
+        # The text may have grown by a line since the picture was sized: leave room for it.
+        self._fit_picture(self.size())
 
 
 class HomeScreen(QWidget):
