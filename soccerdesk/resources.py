@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -38,6 +37,8 @@ def resource_path(*parts: str) -> Path:
 @cache
 def load_game_data(game_id: str) -> dict[str, Any]:
     """The parsed ``resources/games/<id>.toml`` of a game (validated by the game itself)."""
+    import tomllib  # here, not at the top: the app's window opens before any game data is read
+
     path = resource_path("games", f"{game_id}.toml")
     with path.open("rb") as fh:
         return tomllib.load(fh)
