@@ -130,6 +130,10 @@ class Board:
             tuple(tuple(sum(1 << q for q in line[:k]) for k in range(len(line) + 1)) for line in per_dir)
             for per_dir in rays
         )
+        # reach_bits[sq]: every square at most six (a die's top face) straight squares from sq.
+        self.reach_bits = tuple(
+            sum(bits[min(6, len(bits) - 1)] for bits in per_dir) for per_dir in self.ray_bits
+        )
         self.exits: tuple[tuple[Exit, ...], ...] = tuple(exits)
         self.neighbours = tuple(tuple(r[0] for r in rays[sq] if r) for sq in range(self.size))
         self.rules = self._rules(data)

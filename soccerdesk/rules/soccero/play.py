@@ -413,7 +413,8 @@ Reach = list[tuple[int, int, int, Step]]
 """(squares, direction, end, the plain move) of each straight move of one player."""
 
 Entry = tuple[int, Reach, int, dict[int, Any]]
-"""A movable player, his moves within the die, their lengths as bits, a cache of lists made from them."""
+"""A movable player, his moves of up to six squares, the lengths within the die as bits, a cache of
+lists made from the moves (keyed by the points: the plain moves of at most that many squares)."""
 
 
 def bits_of(s: S, squares: Any) -> int:
@@ -531,13 +532,10 @@ def _movement_plan(s: S, limit: int) -> tuple[list[Entry], list[int]]:
         if p != forced:
             reach[p] = found
         moves, mask, shorter = found
-        if limit < MAX_STEP and mask > full:
-            cut = shorter.get(limit)
-            if cut is None:  # the same moves cut to the die's limit, kept with them
-                cut = shorter[limit] = [m for m in moves if m[0] <= limit]
-            moves = cut
-            mask &= full
-        if moves:
+        # The moves stay uncut (movement_steps skips those longer than the points): only
+        # their lengths are cut to the die's limit.
+        mask &= full
+        if mask:
             entries.append((p, moves, mask, shorter))
             masks.append(mask)
     memo = dict(s._memo) if s._memo else {}
@@ -547,7 +545,7 @@ def _movement_plan(s: S, limit: int) -> tuple[list[Entry], list[int]]:
     n = len(entries)
     every_length = cap - 1  # bits 1..limit
     # Two players who can each move any length: whoever moves, another can finish any rest.
-    free_movers = sum(1 for m in masks if m & every_length == every_length)
+    free_movers = [m & every_length for m in masks].count(every_length)
     others = [cap] * n if free_movers >= 2 else _others_totals(masks, cap)
     if forced >= 0:
         # The forced player moves first (rulebook "Stealing the Ball"): only his moves now.
@@ -622,19 +620,20 @@ def _reusable_reach(s: S, restriction_key: Any) -> Any:
     if steal_now != steal_then:
         changed.update((steal_now, steal_then))
         changed.discard(-1)
-    xs, ys = s.board.xs, s.board.ys
-    near = [(xs[a], ys[a]) for a in changed]
+    # The squares from which a changed square lies within six along a straight line: the board
+    # is a rectangle, so that is the changed square's own six-square reach (and itself).
+    reach_bits = s.board.reach_bits
+    near = 0
+    for a in changed:
+        near |= reach_bits[a] | 1 << a
 
     def reuse(p: int) -> tuple[Reach, int, dict[int, Any]] | None:
         found = previous.get(p)
-        if found is None or pos_then[p] != pos_now[p]:
+        if found is None:
             return None
         q = pos_now[p]
-        qx, qy = xs[q], ys[q]
-        for ax, ay in near:
-            dx, dy = abs(ax - qx), abs(ay - qy)
-            if (dx == 0 or dy == 0 or dx == dy) and max(dx, dy) <= MAX_STEP:
-                return None
+        if pos_then[p] != q or near >> q & 1:
+            return None
         return found
 
     return reuse
@@ -669,17 +668,22 @@ def movement_steps(s: S) -> list[Step]:
     points = s.points
     entries, others = movement_plan(s, points)
     holder, red, ball = s.holder, s.red, s.ball
-    rays = s.board.rays
+    board = s.board
+    rays, xs, ys = board.rays, board.xs, board.ys
+    # Only a loose ball can be picked up on the way: then the king-move distance to it matters.
+    loose = holder < 0 and ball >= 0
+    bx, by = (xs[ball], ys[ball]) if loose else (0, 0)
+    pos = s.pos
     out: list[Step] = []
     every = (1 << (points + 1)) - 1
     for (p, moves, lengths, store), other in zip(entries, others, strict=True):
         ok = every if other == every else _usable_lengths(other, points)
-        start = s.pos[p]
-        if p != holder and (holder >= 0 or ball < 0 or s.board.distance(start, ball) > points):
-            if ok & lengths == lengths:  # every move keeps the die usable: the list is kept
-                plain = store.get(-points)
+        start = pos[p]
+        if p != holder and (not loose or max(abs(xs[start] - bx), abs(ys[start] - by)) > points):
+            if ok & lengths == lengths:  # every move within the points keeps the die usable: the list is kept
+                plain = store.get(points)
                 if plain is None:
-                    plain = store[-points] = [m[3] for m in moves]
+                    plain = store[points] = [m[3] for m in moves if m[0] <= points]
                 out.extend(plain)
             else:
                 out.extend([m[3] for m in moves if ok >> m[0] & 1])
