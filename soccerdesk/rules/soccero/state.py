@@ -161,15 +161,18 @@ def _make_evolve() -> Any:
     """Build ``evolve(state, **changes)``: ``dataclasses.replace`` without its checks (hot path).
 
     Written out field by field once, so a new state costs one attribute copy per field;
-    the caches start empty, as in a new state.
+    the caches start empty, as in a new state. A name that is no field raises TypeError.
     """
     names = [f.name for f in fields(SocceroState) if f.init]
     caches = [f.name for f in fields(SocceroState) if not f.init]
-    lines = ["def evolve(s, **changes):", "    new = _new(_cls)"]
-    lines += [f"    _set(new, {name!r}, s.{name})" for name in names]
-    lines += [f"    _set(new, {name!r}, None)" for name in caches]
-    lines += ["    for name, value in changes.items():", "        _set(new, name, value)", "    return new"]
-    scope: dict[str, Any] = {"_new": object.__new__, "_cls": SocceroState, "_set": object.__setattr__}
+    # One keyword-only parameter per field, defaulting to "unchanged": each field is set once.
+    # The slots' own setters skip the frozen class's __setattr__ and the lookup by name.
+    lines = [f"def evolve(s, *, {', '.join(f'{name}=_same' for name in names)}):", "    new = _new(_cls)"]
+    lines += [f"    _set_{name}(new, s.{name} if {name} is _same else {name})" for name in names]
+    lines += [f"    _set_{name}(new, None)" for name in caches]
+    lines += ["    return new"]
+    scope: dict[str, Any] = {"_new": object.__new__, "_cls": SocceroState, "_same": object()}
+    scope.update({f"_set_{name}": getattr(SocceroState, name).__set__ for name in names + caches})
     exec("\n".join(lines), scope)  # noqa: S102  (generated from the dataclass fields above)
     return scope["evolve"]
 
