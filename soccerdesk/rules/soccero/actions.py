@@ -179,6 +179,15 @@ class Actions:
             )
             for sq in range(board.size)
         )
+        # open_moves[sq]: every move of up to 6 squares from sq in line_moves order, and the bit
+        # mask of their lengths: the reach of a player with nobody within six squares of him.
+        self.open_moves = tuple(
+            (
+                tuple(m for line in lines for m in line),
+                sum(1 << k for k in {m[0] for line in lines for m in line}),
+            )
+            for lines in self.line_moves
+        )
 
     def _intern(self, action: _A) -> _A:
         self._by_text[str(action)] = action

@@ -446,20 +446,27 @@ def player_reach(s: S, p: int, occ: dict[int, int], limit: int, only_empty: bool
     doubt = None if s.cfg.extended else doubtful_squares(s, p)
     doubt_bits = 0 if doubt is None else bits_of(s, doubt)
     taken = s.taken_bits()
-    line_moves = s.game.actions.line_moves[start]  # type: ignore[attr-defined]
-    ray_bits = s.board.ray_bits[start]
+    board = s.board
+    acts = s.game.actions  # type: ignore[attr-defined]
+    if limit == MAX_STEP and not (taken | doubt_bits) & board.reach_bits[start]:
+        # Nobody within six squares along any line and nothing to check: every move is open.
+        every, lengths = acts.open_moves[start]
+        return list(every), lengths
+    line_moves = acts.line_moves[start]
+    ray_bits = board.ray_bits[start]
     out: Reach = []
     mask = 0
-    for d, ray in enumerate(s.board.rays[start]):
+    for d, ray in enumerate(board.rays[start]):
         prefix = ray_bits[d]
         top = limit if limit < len(ray) else len(ray)
         # The free run: squares up to the first player (or the limit).
-        if not taken & prefix[top]:
+        blocked = taken & prefix[top]
+        if not blocked:
             free = top
+        elif ray[0] > start:  # squares numbered upwards along the ray: the lowest bit is the nearest
+            free = ray.index((blocked & -blocked).bit_length() - 1)
         else:
-            free = 0
-            while ray[free] not in occ:
-                free += 1
+            free = ray.index(blocked.bit_length() - 1)
         moves = line_moves[d]
         if not doubt_bits & prefix[free]:
             out.extend(moves[:free])
