@@ -48,6 +48,7 @@ from soccerdesk.ui.boards.drawing import (
     draw_ball,
     draw_d20,
     draw_target_mark,
+    draw_team_strip,
     ui_font,
 )
 
@@ -669,12 +670,7 @@ class Board(ClickBoard):
         hand = state["hand_sizes"][side]
 
         def paint(p: QPainter, rr: QRectF) -> None:
-            p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor(255, 255, 255, 34 if control else 16))
-            p.drawRoundedRect(rr, 8, 8)
-            p.setBrush(colours.of(side))
-            p.drawRoundedRect(QRectF(0, 0, 6, rr.height()), 3, 3)
-            p.setPen(PANEL_TEXT)
+            draw_team_strip(p, rr, colours.of(side), control)
             p.setFont(ui_font(10.5, bold=True))
             p.drawText(
                 QRectF(14, 2, rr.width() - 60, 20),

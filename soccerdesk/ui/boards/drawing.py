@@ -748,6 +748,18 @@ class Painted(QGraphicsItem):
         self._paint(painter, self._rect)
 
 
+def draw_team_strip(p: QPainter, rr: QRectF, colour: QColor, highlighted: bool) -> None:
+    """The backdrop of a team's row in a board's panel: a rounded card, brighter when
+    ``highlighted`` (that side has the ball or the turn), with the team colour as a bar at its
+    left edge. Leaves the pen set for the row's text."""
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor(255, 255, 255, 34 if highlighted else 16))
+    p.drawRoundedRect(rr, 8, 8)
+    p.setBrush(colour)
+    p.drawRoundedRect(QRectF(0, 0, 6, rr.height()), 3, 3)
+    p.setPen(PANEL_TEXT)
+
+
 _PIPS = {
     1: [(0.5, 0.5)],
     2: [(0.27, 0.27), (0.73, 0.73)],

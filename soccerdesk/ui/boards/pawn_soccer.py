@@ -39,6 +39,7 @@ from soccerdesk.ui.boards.drawing import (
     Painted,
     draw_ball,
     draw_target_mark,
+    draw_team_strip,
     draw_token,
     ui_font,
 )
@@ -640,12 +641,7 @@ class Board(ClickBoard):
         to_move = state.get("side_to_move") == side
 
         def paint(p: QPainter, rr: QRectF) -> None:
-            p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor(255, 255, 255, 16 if not to_move else 34))
-            p.drawRoundedRect(rr, 8, 8)
-            p.setBrush(colours.of(side))
-            p.drawRoundedRect(QRectF(0, 0, 6, rr.height()), 3, 3)
-            p.setPen(PANEL_TEXT)
+            draw_team_strip(p, rr, colours.of(side), to_move)
             p.setFont(ui_font(11, bold=True))
             label = names[side] + ("  ◀" if to_move else "")
             p.drawText(

@@ -46,6 +46,7 @@ from soccerdesk.ui.boards.drawing import (
     draw_ball,
     draw_die,
     draw_target_mark,
+    draw_team_strip,
     draw_token,
     ui_font,
 )
@@ -692,12 +693,7 @@ class Board(ClickBoard):
             to_move = state.get("turn") == side and state.get("phase") not in ("over", "toss", "ends", "setup")
 
             def paint(p: QPainter, rr: QRectF, side: int = side, to_move: bool = to_move) -> None:
-                p.setPen(Qt.PenStyle.NoPen)
-                p.setBrush(QColor(255, 255, 255, 34 if to_move else 16))
-                p.drawRoundedRect(rr, 8, 8)
-                p.setBrush(colours.of(side))
-                p.drawRoundedRect(QRectF(0, 0, 6, rr.height()), 3, 3)
-                p.setPen(PANEL_TEXT)
+                draw_team_strip(p, rr, colours.of(side), to_move)
                 p.setFont(ui_font(10.5, bold=True))
                 p.drawText(
                     QRectF(14, 0, rr.width() - 60, rr.height()),
