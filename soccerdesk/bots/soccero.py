@@ -35,7 +35,7 @@ class HeuristicBot(Bot):
         assert isinstance(s, SocceroState)
         phase = s.phase
         if phase == "moving":
-            return _best(legal, lambda a: _step_value(s, seat, a), rng)
+            return _best(legal, _StepJudge(s, seat).value, rng)
         if phase in ("turn", "sp-kick"):
             return _turn_choice(s, seat, legal)
         if phase == "kick-path":
@@ -43,7 +43,8 @@ class HeuristicBot(Bot):
         if phase == "air-stop":
             return _air_stop(s, seat, legal)
         if phase == "setup":
-            return _best(legal, lambda a: -_placement_gap(s, a.square), rng)
+            to_home = s.board.distances[_placement_home(s)]
+            return _best(legal, lambda a: -to_home[a.square], rng)
         if phase == "header":
             return next(a for a in legal if str(a) == "header")
         if phase in ("header-aim", "throw-aim"):
@@ -98,8 +99,8 @@ def _is_keeper_square(s: SocceroState, seat: int, sq: int) -> bool:
 
 
 def _nearest_opponent(s: SocceroState, seat: int, sq: int) -> int:
-    b = s.board
-    return min((b.distance(sq, s.pos[q]) for q in team_players(1 - seat) if s.pos[q] >= 0), default=99)
+    row = s.board.distances[sq]
+    return min((row[s.pos[q]] for q in team_players(1 - seat) if s.pos[q] >= 0), default=99)
 
 
 # --- the turn: move, pass or shoot -----------------------------------------------------------
@@ -175,7 +176,8 @@ def _landing_value(s: SocceroState, seat: int, finish: str, squares: list[int], 
         if team_of(q) == seat:
             return 300.0 + 3 * forward + 5 * min(_nearest_opponent(s, seat, end), 4)
         return -300.0 + forward
-    mine = min(b.distance(end, s.pos[p]) for p in team_players(seat) if p != s.holder)
+    to_end = b.distances[end]
+    mine = min(to_end[s.pos[p]] for p in team_players(seat) if p != s.holder)
     theirs = _nearest_opponent(s, seat, end)
     return 2 * forward + 20 * (theirs - mine)
 
@@ -229,53 +231,98 @@ def _role_target(s: SocceroState, seat: int, p: int) -> int:
     return y * b.columns + x
 
 
-def _step_value(s: SocceroState, seat: int, step: Step) -> float:
-    p = next(q for q in team_players(seat) if s.pos[q] == step.start and not s.moved >> q & 1)
-    value = _step_gain(s, seat, p, step)
-    if s.cfg.extended and not restriction_ok(s, p, step.end):
-        value -= 2000.0  # a direct free kick (or a penalty) for the opponents
-    return value
+class _StepJudge:
+    """Values the single-square steps of one ``moving`` decision.
 
+    Everything that does not depend on the step (who stands where, which players chase the
+    ball, each player's target square, the opponents' distance to a square) is worked out
+    once per decision instead of once per step: a decision often has 80 steps or more.
+    """
 
-def _step_gain(s: SocceroState, seat: int, p: int, step: Step) -> float:
-    b = s.board
-    holder = s.holder
-    value = 0.0
-    # A steal: the exact number onto the ball carrier.
-    if holder >= 0 and team_of(holder) != seat and s.pos[holder] == step.end:
-        return 1000.0
-    if p == holder:
-        if step.ball < 0:
-            return -200.0  # never leave the ball behind for nothing
-        end_ball = step.ball
-        value = 100 + 12 * (_progress(s, seat, end_ball) - _progress(s, seat, s.ball))
-        if step.ball != step.end:
-            value -= 150
-        value += 4 * min(_nearest_opponent(s, seat, end_ball), 3)
+    __slots__ = ("s", "seat", "board", "_movers", "_chasers", "_targets", "_pressure", "_opponents")
+
+    def __init__(self, s: SocceroState, seat: int) -> None:
+        self.s = s
+        self.seat = seat
+        self.board = s.board
+        # Who would move from each square: the first unmoved player of ours standing there.
+        movers: dict[int, int] = {}
+        for q in team_players(seat):
+            if not s.moved >> q & 1:
+                movers.setdefault(s.pos[q], q)
+        self._movers = movers
+        self._chasers: frozenset[int] | None = None
+        self._targets: dict[int, int] = {}
+        self._pressure: dict[int, int] = {}
+        self._opponents = [s.pos[q] for q in team_players(1 - seat) if s.pos[q] >= 0]
+
+    def value(self, step: Step) -> float:
+        s = self.s
+        p = self._movers[step.start]
+        value = self._gain(p, step)
+        if s.cfg.extended and not restriction_ok(s, p, step.end):
+            value -= 2000.0  # a direct free kick (or a penalty) for the opponents
         return value
-    if step.ball >= 0 and step.ball == step.end:
-        return 500.0 + _progress(s, seat, step.ball)
-    if holder < 0 and step.end == s.ball:
-        return 600.0
-    chasing = holder < 0 or team_of(holder) != seat
-    if chasing and s.ball >= 0:
-        # The two nearest players go for the ball; being on the exact distance helps a steal.
-        ranked = sorted(team_players(seat), key=lambda q: b.distance(s.pos[q], s.ball))
-        if p in ranked[1:3]:
-            before = b.distance(step.start, s.ball)
-            after = b.distance(step.end, s.ball)
+
+    def _nearest_opponent(self, sq: int) -> int:
+        found = self._pressure.get(sq)
+        if found is None:
+            row = self.board.distances[sq]
+            found = self._pressure[sq] = min((row[o] for o in self._opponents), default=99)
+        return found
+
+    def _chasing_players(self) -> frozenset[int]:
+        """The second and third nearest of our players to the ball (the nearest may be the
+        one already on it or about to reach it by another step)."""
+        if self._chasers is None:
+            s = self.s
+            to_ball = self.board.distances[s.ball]
+            ranked = sorted(team_players(self.seat), key=lambda q: to_ball[s.pos[q]])
+            self._chasers = frozenset(ranked[1:3])
+        return self._chasers
+
+    def _target(self, p: int) -> int:
+        found = self._targets.get(p)
+        if found is None:
+            found = self._targets[p] = _role_target(self.s, self.seat, p)
+        return found
+
+    def _gain(self, p: int, step: Step) -> float:
+        s, seat, b = self.s, self.seat, self.board
+        holder = s.holder
+        # A steal: the exact number onto the ball carrier.
+        if holder >= 0 and team_of(holder) != seat and s.pos[holder] == step.end:
+            return 1000.0
+        if p == holder:
+            if step.ball < 0:
+                return -200.0  # never leave the ball behind for nothing
+            end_ball = step.ball
+            value = 100 + 12 * (_progress(s, seat, end_ball) - _progress(s, seat, s.ball))
+            if step.ball != step.end:
+                value -= 150
+            value += 4 * min(self._nearest_opponent(end_ball), 3)
+            return float(value)
+        if step.ball >= 0 and step.ball == step.end:
+            return 500.0 + _progress(s, seat, step.ball)
+        if holder < 0 and step.end == s.ball:
+            return 600.0
+        chasing = holder < 0 or team_of(holder) != seat
+        if chasing and s.ball >= 0 and p in self._chasing_players():
+            to_ball = b.distances[s.ball]
+            before = to_ball[step.start]
+            after = to_ball[step.end]
             return 50.0 + 10 * (before - after) - (30 if after == 0 else 0)
-    target = _role_target(s, seat, p)
-    return 5.0 * (b.distance(step.start, target) - b.distance(step.end, target))
+        to_target = b.distances[self._target(p)]
+        return 5.0 * (to_target[step.start] - to_target[step.end])
 
 
-def _placement_gap(s: SocceroState, sq: int) -> int:
+def _placement_home(s: SocceroState) -> int:
+    """The formation square of the player being placed (``pending[0]``), seen from its end."""
     p = s.pending[0]
     team = team_of(p)
     name = "kickoff" if team == s.team else "receiving"
     home = s.game.formation[name][p % PLAYERS]  # type: ignore[attr-defined]
-    home = home if s.defends(team) == LOW else s.board.mirror(home)
-    return s.board.distance(sq, home)
+    return home if s.defends(team) == LOW else s.board.mirror(home)
 
 
 def _free_move(s: SocceroState, seat: int, legal: list[Any], rng: random.Random) -> Any:

@@ -98,6 +98,14 @@ def test_board_is_21_by_32_with_the_rulings_areas() -> None:
     assert B.distance(sq("A1"), sq("C9")) == 8  # king moves
 
 
+def test_distance_table_matches_king_moves() -> None:
+    table = B.distances
+    assert len(table) == B.size and all(len(row) == B.size for row in table)
+    for a in range(0, B.size, 5):
+        assert all(table[a][b] == B.distance(a, b) for b in range(B.size))
+    assert table[sq("A1")][sq("U32")] == 31
+
+
 def _rect(cols: str, rows: range) -> set[int]:
     return {sq(f"{c}{r}") for c in cols for r in rows}
 

@@ -7,6 +7,7 @@ towards row 32; a 45-degree turn is one step round :data:`DIRECTIONS`.
 
 from __future__ import annotations
 
+import functools
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -131,9 +132,7 @@ class Board:
             for per_dir in rays
         )
         # reach_bits[sq]: every square at most six (a die's top face) straight squares from sq.
-        self.reach_bits = tuple(
-            sum(bits[min(6, len(bits) - 1)] for bits in per_dir) for per_dir in self.ray_bits
-        )
+        self.reach_bits = tuple(sum(bits[min(6, len(bits) - 1)] for bits in per_dir) for per_dir in self.ray_bits)
         self.exits: tuple[tuple[Exit, ...], ...] = tuple(exits)
         self.neighbours = tuple(tuple(r[0] for r in rays[sq] if r) for sq in range(self.size))
         self.rules = self._rules(data)
@@ -218,6 +217,19 @@ class Board:
     def distance(self, a: int, b: int) -> int:
         """King-move distance (RULINGS Soccero: distances count king moves)."""
         return max(abs(self.xs[a] - self.xs[b]), abs(self.ys[a] - self.ys[b]))
+
+    @functools.cached_property
+    def distances(self) -> tuple[bytes, ...]:
+        """``distances[a][b]`` is :meth:`distance` ``(a, b)``, as a table for hot loops
+        (bots value hundreds of squares a decision); built on first use."""
+        columns, rows = range(self.columns), range(self.rows)
+        table = []
+        for a in range(self.size):
+            xa, ya = self.xs[a], self.ys[a]
+            across = [abs(xa - x) for x in columns] * self.rows
+            along = [abs(ya - y) for y in rows for _ in columns]
+            table.append(bytes(map(max, across, along)))
+        return tuple(table)
 
     def mirror(self, sq: int) -> int:
         """The same square seen from the other end (rows reversed)."""
