@@ -16,6 +16,7 @@ app's own entry points do).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import random
 import threading
@@ -77,6 +78,23 @@ def _replay(game_id: str, record: dict[str, Any]) -> State:
     return state
 
 
+BOT_NICENESS = 10
+"""How much lower than the window's the bot process's CPU priority is (Unix nice levels).
+
+A search uses all the CPU time it gets, the window needs little but at once: on a busy
+machine (a single core, other programs) the window must win, or an animation stutters while
+the bot thinks. On an idle machine with a core to spare for each, nothing changes."""
+
+
+def _start_worker(parent: int) -> None:
+    """In the worker, first thing: lower its priority and watch the app."""
+    if hasattr(os, "nice"):  # Unix; Windows keeps the normal priority
+        # Where lowering it is refused, thinking at the normal priority still works.
+        with contextlib.suppress(OSError):
+            os.nice(BOT_NICENESS)
+    _watch_parent(parent)
+
+
 def _watch_parent(parent: int) -> None:
     """In the worker: end this process when the app is gone (even if it crashed or was killed)."""
 
@@ -100,7 +118,7 @@ def shared_bot_pool() -> Executor:
         _pool = ProcessPoolExecutor(
             max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_watch_parent,
+            initializer=_start_worker,
             initargs=(os.getpid(),),
         )
         # Shut down while the interpreter is whole: left to garbage collection at exit, the
