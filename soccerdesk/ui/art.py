@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QLinearGradient, QPainter, QPainterPath, QPen, QPixmap
 
 from soccerdesk.resources import resource_path
-from soccerdesk.ui.boards.drawing import GRASS_DARK, GRASS_LIGHT, LINE
+from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
 
 WIDTH, HEIGHT = 320.0, 200.0
 GRASS, GRASS_STRIPE = GRASS_DARK, GRASS_LIGHT

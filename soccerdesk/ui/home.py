@@ -11,12 +11,10 @@ Signals:
 
 from __future__ import annotations
 
-import textwrap
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap, QResizeEvent
@@ -44,8 +42,12 @@ from soccerdesk.bots import bot_names
 from soccerdesk.rules import GAMES, Game, Option, get_game
 from soccerdesk.ui.art import game_pixmap
 from soccerdesk.ui.boards import board_available
-from soccerdesk.ui.session import Player
 from soccerdesk.ui.settings import TEAM_COLOURS, AppSettings
+
+if TYPE_CHECKING:  # loaded once the window is up (see HomeScreen._start_loading): a faster start
+    from concurrent.futures import Future
+
+    from soccerdesk.ui.session import Player
 
 CARD_PICTURE = (192, 120)
 """Width and height of the picture on a game card (logical pixels)."""
@@ -216,6 +218,8 @@ class GameCard(QToolButton):
 
     def fill(self, game: Game | None, problem: str = "") -> None:
         """Show the loaded game's title and summary (or why it cannot be played)."""
+        import textwrap
+
         if game is None:
             self.setText(f"{self.game_id}\n(not available: {problem})")
             return
@@ -362,6 +366,8 @@ class HomeScreen(QWidget):
         QTimer.singleShot(LOAD_DELAY_MS, self._start_loading)
 
     def _start_loading(self) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
         loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soccerdesk-load")
         self._loading = {gid: loader.submit(get_game, gid) for gid in GAMES}
         self._levels_future = loader.submit(bot_levels)
@@ -389,8 +395,10 @@ class HomeScreen(QWidget):
             for index, (label, name) in enumerate(self.levels):
                 self.opponent.insertItem(index, f"Computer — {label}", ("bot", name))
                 self.opponent.setItemData(index, LEVEL_HELP.get(name, ""), Qt.ItemDataRole.ToolTipRole)
-            last = self.opponent.findText(str(self.settings.get("home/opponent", "")))
-            self.opponent.setCurrentIndex(last if last >= 0 else max(0, self.opponent.findText("Computer — normal")))
+            chosen = self.opponent.findText(str(self.settings.get("home/opponent", "")))
+            self.opponent.setCurrentIndex(
+                chosen if chosen >= 0 else max(0, self.opponent.findText("Computer — normal"))
+            )
         if self.game_id is None:
             playable = [g for g in GAMES if g in self.games and board_available(g)]
             last = str(self.settings.get("home/game", ""))
@@ -442,6 +450,8 @@ class HomeScreen(QWidget):
 
     def setup(self) -> MatchSetup:
         """The match the form describes now."""
+        from soccerdesk.ui.session import Player
+
         game_id = self.game_id
         if game_id is None:
             raise ValueError("choose a game first")

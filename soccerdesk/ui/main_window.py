@@ -10,25 +10,30 @@ import importlib
 import importlib.util
 import json
 from collections.abc import Mapping
-from concurrent.futures import Executor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QDialog, QFileDialog, QMainWindow, QMessageBox, QStackedWidget, QWidget
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
 from soccerdesk import __version__
 from soccerdesk.rules import CorruptRecord, Game, RulesError, UnknownGame, get_game
 from soccerdesk.ui.art import app_icon
 from soccerdesk.ui.boards import BoardMissing
-from soccerdesk.ui.bot_pool import shared_bot_pool
 from soccerdesk.ui.home import HomeScreen, MatchSetup
-from soccerdesk.ui.session import APP_KEY, LocalSession, MatchSession, Player, new_autosave_path
 from soccerdesk.ui.settings import ANIMATION_SPEEDS, AppSettings
 
+# Loaded when first needed, not at start-up (the window should paint as soon as it can): the
+# match sessions and the bot process, dialogs, and Qt's namespace of enums (building its
+# ninety-odd enum classes costs some 20 ms).
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+    from PySide6.QtGui import QCloseEvent
+    from PySide6.QtWidgets import QDialog
+
     from soccerdesk.ui.match_view import MatchView
+    from soccerdesk.ui.session import MatchSession
 
 ONLINE_MODULE = "soccerdesk.ui.online"
 
@@ -131,6 +136,8 @@ class MainWindow(QMainWindow):
 
     def start_match(self, setup: MatchSetup) -> None:
         """A new local match from the home screen's setup."""
+        from soccerdesk.ui.session import LocalSession, new_autosave_path
+
         try:
             session = LocalSession(
                 get_game(setup.game_id),
@@ -171,6 +178,8 @@ class MainWindow(QMainWindow):
         session.start()
 
     def _bot_pool(self) -> Executor:
+        from soccerdesk.ui.bot_pool import shared_bot_pool
+
         if self.bot_pool is None:
             self.bot_pool = shared_bot_pool()
         return self.bot_pool
@@ -213,6 +222,8 @@ class MainWindow(QMainWindow):
     # --- files ---------------------------------------------------------------------------
 
     def save_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         record = self.session.record() if self.session is not None else None
         if record is None:
             return
@@ -231,6 +242,8 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Saved to {path}", 5000)
 
     def open_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         start = self.settings.saves_dir if self.settings.saves_dir.is_dir() else Path.home()
         path, _ = QFileDialog.getOpenFileName(
             self, "Open match", str(start), "soccerdesk matches (*.json);;All files (*)"
@@ -240,6 +253,8 @@ class MainWindow(QMainWindow):
 
     def open_path(self, path: Path) -> bool:
         """Resume a match file (or replay it, if it is over). A bad file gets a clear message."""
+        from soccerdesk.ui.session import APP_KEY, LocalSession, Player, new_autosave_path
+
         try:
             game, record = read_record(Path(path))
         except CorruptRecord as exc:
@@ -304,6 +319,8 @@ class MainWindow(QMainWindow):
             self._info("Not available yet", "Network play is not part of this build yet.")
             return
         session = opener(self, kind=kind, settings=self.settings)
+        from soccerdesk.ui.session import MatchSession
+
         if isinstance(session, MatchSession):
             self.show_session(session)
 
@@ -313,6 +330,8 @@ class MainWindow(QMainWindow):
         game_id = self.session.game.id if self.session is not None else self.home.game_id
         if game_id is None:
             return
+        from PySide6.QtCore import Qt
+
         from soccerdesk.ui.help import HelpDialog  # imported when first asked for: a faster start
 
         dialog = HelpDialog(get_game(game_id), self)
@@ -321,6 +340,8 @@ class MainWindow(QMainWindow):
         dialog.open()
 
     def _about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.about(
             self,
             "About soccerdesk",
@@ -329,14 +350,19 @@ class MainWindow(QMainWindow):
         )
 
     def _error(self, title: str, text: str) -> None:
-        self._message(QMessageBox.Icon.Warning, title, text)
+        self._message("Warning", title, text)
 
     def _info(self, title: str, text: str) -> None:
-        self._message(QMessageBox.Icon.Information, title, text)
+        self._message("Information", title, text)
 
-    def _message(self, icon: QMessageBox.Icon, title: str, text: str) -> None:
-        """A window-modal message that does not block the event loop (bots and tests go on)."""
-        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self)
+    def _message(self, icon: str, title: str, text: str) -> None:
+        """A window-modal message that does not block the event loop (bots and tests go on).
+
+        ``icon``: the name of a ``QMessageBox.Icon``."""
+        from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QMessageBox
+
+        box = QMessageBox(QMessageBox.Icon[icon], title, text, QMessageBox.StandardButton.Ok, self)
         box.setObjectName("message")
         box.setWindowModality(Qt.WindowModality.WindowModal)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -10,8 +10,23 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from typing import TYPE_CHECKING, Any
 
-from soccerdesk.ui.boards.base import BoardConfig, BoardScene, TeamColours
+if TYPE_CHECKING:
+    from soccerdesk.ui.boards.base import BoardConfig, BoardScene, TeamColours
+
+# The home screen asks only whether a board exists; the board classes and Qt's graphics
+# scene they build on are loaded with the first match (a faster start).
+_FROM_BASE = ("BoardConfig", "BoardScene", "TeamColours")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_BASE:
+        from soccerdesk.ui.boards import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 BOARD_MODULES: dict[str, str] = {
     "big-time-soccer": "soccerdesk.ui.boards.big_time_soccer",
@@ -38,6 +53,8 @@ def board_class(game_id: str) -> type[BoardScene]:
         raise BoardMissing(f"no board is registered for the game {game_id!r}")
     if importlib.util.find_spec(name) is None:
         raise BoardMissing(f"the board of {game_id!r} is not written yet ({name})")
+    from soccerdesk.ui.boards.base import BoardScene
+
     module = importlib.import_module(name)
     found = [
         value

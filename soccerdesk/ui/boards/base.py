@@ -90,5 +90,7 @@ class BoardScene(QGraphicsScene):
 
     # --- for subclasses ---------------------------------------------------------------
 
-    def render(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    # Shadows QGraphicsScene.render(painter, ...) for Python callers; no code here renders a
+    # board scene into a painter (the view and grab() paint it through C++).
+    def render(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:  # type: ignore[override]
         raise NotImplementedError

@@ -34,9 +34,6 @@ from soccerdesk.ui.boards.drawing import (
     CARD_BACK,
     CARD_FACE,
     DANGER,
-    GRASS_DARK,
-    GRASS_LIGHT,
-    LINE,
     MUTED_TEXT,
     PANEL_TEXT,
     PREVIEW,
@@ -51,6 +48,7 @@ from soccerdesk.ui.boards.drawing import (
     draw_team_strip,
     ui_font,
 )
+from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
 
 GAME = "big-time-soccer"
 ROWS = ("D1", "D2", "M1", "M2", "A1", "A2")

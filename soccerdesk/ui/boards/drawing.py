@@ -64,9 +64,6 @@ LIGHT_MARKS_ABOVE = 40
 
 # --- colours -------------------------------------------------------------------------
 
-GRASS_DARK = QColor("#2f7d3b")
-GRASS_LIGHT = QColor("#388a45")
-LINE = QColor("#f4f7f2")
 TARGET = QColor("#fff35c")  # legal next click: bright, unlike the blue/orange team defaults
 TARGET_EDGE = QColor("#1b1b1b")
 SELECTED = QColor("#ffffff")

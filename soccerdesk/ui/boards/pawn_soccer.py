@@ -29,9 +29,6 @@ from PySide6.QtWidgets import QGraphicsItem
 from soccerdesk.ui.boards.base import BoardConfig
 from soccerdesk.ui.boards.drawing import (
     DANGER,
-    GRASS_DARK,
-    GRASS_LIGHT,
-    LINE,
     MUTED_TEXT,
     PANEL_TEXT,
     ClickBoard,
@@ -43,6 +40,7 @@ from soccerdesk.ui.boards.drawing import (
     draw_token,
     ui_font,
 )
+from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
 
 SQUARE = 46.0
 ORIGIN = QPointF(34.0, 18.0)

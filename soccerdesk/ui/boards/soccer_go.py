@@ -22,7 +22,6 @@ from PySide6.QtGui import QColor, QLinearGradient, QPainter, QPen
 from soccerdesk.resources import load_game_data
 from soccerdesk.ui.boards.drawing import (
     CARD_FACE,
-    LINE,
     MUTED_TEXT,
     PANEL_TEXT,
     PREVIEW,
@@ -34,6 +33,7 @@ from soccerdesk.ui.boards.drawing import (
     Painted,
     ui_font,
 )
+from soccerdesk.ui.palette import LINE
 
 WIDTH = 1000.0
 CARD_W, CARD_H = 62.0, 88.0

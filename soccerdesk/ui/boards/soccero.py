@@ -35,9 +35,6 @@ from soccerdesk.resources import load_game_data
 from soccerdesk.ui.boards.base import BoardConfig
 from soccerdesk.ui.boards.drawing import (
     DANGER,
-    GRASS_DARK,
-    GRASS_LIGHT,
-    LINE,
     MUTED_TEXT,
     PANEL_TEXT,
     ClickBoard,
@@ -50,6 +47,7 @@ from soccerdesk.ui.boards.drawing import (
     draw_token,
     ui_font,
 )
+from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
 
 GAME = "soccero"
 SQ = 21.0
