@@ -6,14 +6,18 @@ Signals:
     open_requested(): the user wants to open a saved match file.
     online_requested(str): "host", "join" or "online" (handled by ``soccerdesk.ui.online``).
     help_requested(): show the rules of the selected game.
-    games_loaded(): every game's rules and the bot levels are loaded (once).
+    games_loaded(): every game's rules and the bot levels are loaded (once); the boards are
+        then drawn once offscreen, and :attr:`HomeScreen.loaded` turns true when that is done.
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
@@ -58,6 +62,9 @@ SUMMARY_COLUMNS = 30
 
 LOAD_DELAY_MS = 50
 """The games load this long after the home screen is made (time for its first paint)."""
+
+MATCH_SCREEN_MODULE = "soccerdesk.ui.match_view"
+"""Loaded while the home screen waits (see HomeScreen._begin_warm_up), not at start-up."""
 
 LEVEL_ORDER = ("easy", "normal", "hard", "expert")
 LEVEL_HELP = {
@@ -363,6 +370,7 @@ class HomeScreen(QWidget):
         self._poll = QTimer(self)
         self._poll.setInterval(30)
         self._poll.timeout.connect(self._collect_loaded)
+        self._warm_up: list[Callable[[], object]] | None = None  # None: not begun; see _begin_warm_up
         QTimer.singleShot(LOAD_DELAY_MS, self._start_loading)
 
     def _start_loading(self) -> None:
@@ -375,9 +383,45 @@ class HomeScreen(QWidget):
         self._poll.start()
 
     @property
-    def loaded(self) -> bool:
-        """Every game and the bot levels are loaded (the Kick off button works)."""
+    def games_ready(self) -> bool:
+        """Every game and the bot levels are loaded."""
         return self._levels_future is not None and not self._loading and self.levels is not None
+
+    @property
+    def loaded(self) -> bool:
+        """The games are loaded and the match screen warmed up (the Kick off button works)."""
+        return self.games_ready and self._warm_up == []
+
+    def _begin_warm_up(self) -> None:
+        """Draw each board once offscreen, a step per event-loop turn, before Kick off works.
+
+        A match's first picture would otherwise also pay for everything drawn for the first
+        time in the program (some 10-20 ms more at once, a visible hitch in the opening
+        animation). A step is one board: the home screen stays responsive meanwhile.
+        """
+        from soccerdesk.ui.boards import draw_offscreen
+
+        width, height = max(640, self.width() * 4 // 5), max(480, self.height() - 90)
+        steps: list[Callable[[], object]] = [partial(importlib.import_module, MATCH_SCREEN_MODULE)]
+        for game_id, game in self.games.items():
+            if board_available(game_id):
+                steps.append(partial(draw_offscreen, game, width, height))
+        self._warm_up = steps
+        QTimer.singleShot(0, self._warm_up_step)
+
+    def _warm_up_step(self) -> None:
+        if self._warm_up:
+            step = self._warm_up.pop(0)
+            # Only a head start: a board that fails here fails (and says why) when a match opens it.
+            with contextlib.suppress(Exception):
+                step()
+        if self._warm_up:
+            QTimer.singleShot(0, self._warm_up_step)
+        else:
+            self._update_start_button()
+
+    def _update_start_button(self) -> None:
+        self.start_button.setEnabled(self.loaded and self.game_id in self.games)
 
     def _collect_loaded(self) -> None:
         for game_id, future in list(self._loading.items()):
@@ -404,11 +448,12 @@ class HomeScreen(QWidget):
             last = str(self.settings.get("home/game", ""))
             if last in playable or (playable and not self._loading):
                 self.cards[last if last in playable else playable[0]].setChecked(True)
-        self.start_button.setEnabled(self.levels is not None and self.game_id in self.games)
-        if self.loaded:
+        self._update_start_button()
+        if self.games_ready and self._warm_up is None:
             self._poll.stop()
             self.refresh_recent()  # now with the games' titles
             self.games_loaded.emit()
+            self._begin_warm_up()
 
     # --- state -------------------------------------------------------------------
 
@@ -437,7 +482,7 @@ class HomeScreen(QWidget):
         self.options_box.setTitle(f"Options — {self.games[game_id].title}")
         self.message.setText("" if board_available(game_id) else "The board of this game is not drawn yet.")
         self.settings.set("home/game", game_id)
-        self.start_button.setEnabled(self.levels is not None)
+        self._update_start_button()
 
     def set_opponent(self, bot: str | None) -> None:
         """Choose the opponent: a bot name, or ``None`` for hot-seat (also used by tests)."""
@@ -475,7 +520,7 @@ class HomeScreen(QWidget):
             self.message.setText("The two teams need different colours.")
             return
         game_id = self.game_id
-        if game_id is None or game_id not in self.games or self.levels is None:
+        if game_id is None or game_id not in self.games or not self.loaded:
             self.message.setText("Still loading the games: a moment, please.")
             return
         if not board_available(game_id):

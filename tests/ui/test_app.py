@@ -322,3 +322,31 @@ def test_summary_says_when_penalties_decided_a_level_match(qtbot) -> None:
     assert "You win!" in page.label.text() and "penalties" not in page.label.text()
     page.show_result({**base, "score": [0, 0], "winner": 1, "local_seats": [0, 1]})
     assert "Away wins on penalties!" in page.label.text()
+
+
+def test_kick_off_waits_until_the_boards_were_drawn_once_offscreen(qtbot, settings: AppSettings) -> None:
+    """The first match's first picture is no slower than later ones: the home screen draws every
+    board once while it waits, and Kick off works when that is done."""
+    import sys
+
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    win.show()
+    assert not win.home.loaded
+    assert not win.home.start_button.isEnabled()
+    qtbot.waitUntil(lambda: win.home.games_ready, timeout=20_000)
+    qtbot.waitUntil(lambda: win.home.loaded, timeout=20_000)
+    assert "soccerdesk.ui.match_view" in sys.modules
+    assert win.home.start_button.isEnabled()
+    win.close()
+
+
+@pytest.mark.parametrize("game_id", sorted(BOARD_MODULES))
+def test_a_board_drawn_offscreen_shows_its_opening_position(game_id: str) -> None:
+    from soccerdesk.rules import get_game
+    from soccerdesk.ui.boards import draw_offscreen
+
+    image = draw_offscreen(get_game(game_id), 320, 240)
+    assert (image.width(), image.height()) == (320, 240)
+    painted = sum(image.pixelColor(x, y).alpha() > 0 for x in range(0, 320, 16) for y in range(0, 240, 16))
+    assert painted > 150  # of 300 samples: the board fills most of the picture
