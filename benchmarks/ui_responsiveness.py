@@ -12,7 +12,7 @@ Two measurements, offscreen, in one run:
    processes — and the 99th percentile of the gaps.
 2. **Start-up**: seconds from a fresh interpreter to a shown, painted window — soccerdesk's
    main window against a bare PySide6 ``QMainWindow`` — each the median of ``--starts``
-   runs. Goal: soccerdesk ≤ 2 × bare.
+   runs, the two taking turns. Goal: soccerdesk ≤ 2 × bare.
 
     python benchmarks/ui_responsiveness.py [--game soccer-go] [--bot hard] [--seconds 10] [--starts 3]
 
@@ -65,22 +65,29 @@ print(time.perf_counter() - t0)
 """
 
 
-def startup_seconds(code: str, runs: int, folder: str) -> float:
-    """Median seconds, interpreter start excluded, to a shown and painted window.
+def startup_seconds(codes: list[str], runs: int, folder: str) -> list[float]:
+    """Median seconds, interpreter start excluded, to a shown and painted window, for each of ``codes``.
 
-    Byte-code is cached (in a folder of its own, one warm-up run first) as in an installed
-    app: where PYTHONDONTWRITEBYTECODE is set, soccerdesk would otherwise be compiled from
-    source at every start while PySide6 is not.
+    The programs take turns (one start of each, ``runs`` times over), so a machine that gets
+    busier or quieter during the measurement weighs on all of them alike.
+
+    Byte-code is cached (in a folder of its own, one warm-up run of each first) as in an
+    installed app: where PYTHONDONTWRITEBYTECODE is set, soccerdesk would otherwise be compiled
+    from source at every start while PySide6 is not.
     """
-    times = []
+    times: list[list[float]] = [[] for _ in codes]
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "QT_LOGGING_RULES": "*.warning=false"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = str(Path(folder) / "pycache")
-    subprocess.run([sys.executable, "-c", code, folder], capture_output=True, check=True, env=env)
+    for code in codes:
+        subprocess.run([sys.executable, "-c", code, folder], capture_output=True, check=True, env=env)
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", code, folder], capture_output=True, text=True, check=True, env=env)
-        times.append(float(out.stdout.strip().splitlines()[-1]))
-    return statistics.median(times)
+        for index, code in enumerate(codes):
+            out = subprocess.run(
+                [sys.executable, "-c", code, folder], capture_output=True, text=True, check=True, env=env
+            )
+            times[index].append(float(out.stdout.strip().splitlines()[-1]))
+    return [statistics.median(each) for each in times]
 
 
 @dataclass
@@ -177,8 +184,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         stalls = longest_stall_ms(args.game, args.bot, args.seconds, Path(folder))
-        bare = startup_seconds(BARE, args.starts, folder)
-        ours = startup_seconds(SOCCERDESK, args.starts, folder)
+        bare, ours = startup_seconds([BARE, SOCCERDESK], args.starts, folder)
     ratio = ours / bare
     stall = stalls.wall_ms
     print(
