@@ -399,13 +399,15 @@ class HomeScreen(QWidget):
         time in the program (some 10-20 ms more at once, a visible hitch in the opening
         animation). A step is one board: the home screen stays responsive meanwhile.
         """
-        from soccerdesk.ui.boards import draw_offscreen
-
         width, height = max(640, self.width() * 4 // 5), max(480, self.height() - 90)
+
+        def draw(game: Game) -> None:
+            from soccerdesk.ui.match_view import draw_board_offscreen
+
+            draw_board_offscreen(game, width, height)
+
         steps: list[Callable[[], object]] = [partial(importlib.import_module, MATCH_SCREEN_MODULE)]
-        for game_id, game in self.games.items():
-            if board_available(game_id):
-                steps.append(partial(draw_offscreen, game, width, height))
+        steps += [partial(draw, game) for game_id, game in self.games.items() if board_available(game_id)]
         self._warm_up = steps
         QTimer.singleShot(0, self._warm_up_step)
 

@@ -24,10 +24,10 @@ import re
 import time
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QPainter, QResizeEvent, QTextCursor
+from PySide6.QtGui import QColor, QImage, QKeyEvent, QPainter, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
     QGraphicsView,
@@ -47,6 +47,9 @@ from soccerdesk.ui.animation import DIE_SIDES, Animation, EventAnimation, animat
 from soccerdesk.ui.boards import BoardConfig, BoardScene, TeamColours, make_board
 from soccerdesk.ui.session import MatchSession
 from soccerdesk.ui.settings import ANIMATION_SPEEDS, text_colour_on
+
+if TYPE_CHECKING:
+    from soccerdesk.rules import Game
 
 MAX_ANIMATIONS = 3
 """At most this many animations before one position is shown (the latest ones)."""
@@ -119,6 +122,27 @@ class BoardView(QGraphicsView):
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
         super().resizeEvent(event)
         self.fit()
+
+
+def draw_board_offscreen(game: Game, width: int, height: int) -> QImage:
+    """Draw a board of ``game`` in its opening position once, as the match screen would but
+    into an image nobody sees (returned).
+
+    A board's first drawing in a program pays for what is done once: the board's module,
+    Qt's classes and enums its drawing code meets, the glyphs of its font sizes. Done while
+    the home screen waits (see ``HomeScreen``), a match's first picture costs no more than
+    its later ones, so the animation and the clock do not stutter when a match begins.
+    """
+    board = make_board(BoardConfig(game.id, perspective=0))
+    view = BoardView(board)
+    try:
+        view.resize(width, height)
+        board.set_view(game.new_match(seed=1).view(0), [])
+        view.fit()
+        return view.grab().toImage()
+    finally:
+        view.deleteLater()
+        board.deleteLater()
 
 
 class CoverPage(QWidget):

@@ -344,9 +344,9 @@ def test_kick_off_waits_until_the_boards_were_drawn_once_offscreen(qtbot, settin
 @pytest.mark.parametrize("game_id", sorted(BOARD_MODULES))
 def test_a_board_drawn_offscreen_shows_its_opening_position(game_id: str) -> None:
     from soccerdesk.rules import get_game
-    from soccerdesk.ui.boards import draw_offscreen
+    from soccerdesk.ui.match_view import draw_board_offscreen
 
-    image = draw_offscreen(get_game(game_id), 320, 240)
+    image = draw_board_offscreen(get_game(game_id), 320, 240)
     assert (image.width(), image.height()) == (320, 240)
     painted = sum(image.pixelColor(x, y).alpha() > 0 for x in range(0, 320, 16) for y in range(0, 240, 16))
     assert painted > 150  # of 300 samples: the board fills most of the picture

@@ -13,9 +13,6 @@ import importlib.util
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QImage
-
-    from soccerdesk.rules import Game
     from soccerdesk.ui.boards.base import BoardConfig, BoardScene, TeamColours
 
 # The home screen asks only whether a board exists; the board classes and Qt's graphics
@@ -80,36 +77,6 @@ def make_board(config: BoardConfig) -> BoardScene:
     return board_class(config.game_id)(config)
 
 
-def draw_offscreen(game: Game, width: int, height: int) -> QImage:
-    """Draw a board of ``game`` in its opening position once, into an image nobody sees (returned).
-
-    A board's first drawing in a program pays for what is done once: the board's module,
-    Qt's classes and enums its drawing code uses, the glyphs of its font sizes. Done while
-    the home screen waits (see ``HomeScreen``), a match's first picture costs no more than
-    its later ones, so the animation and the clock do not stutter when a match begins.
-    """
-    from PySide6.QtCore import QRectF
-    from PySide6.QtGui import QImage, QPainter
-    from PySide6.QtWidgets import QGraphicsScene
-
-    from soccerdesk.ui.boards.base import BoardConfig
-
-    board = make_board(BoardConfig(game.id, perspective=0))
-    try:
-        board.set_view(game.new_match(seed=1).view(0), [])
-        image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
-        image.fill(0)
-        painter = QPainter(image)
-        hints = QPainter.RenderHint
-        painter.setRenderHints(hints.Antialiasing | hints.TextAntialiasing | hints.SmoothPixmapTransform)
-        # The base class's render: BoardScene.render draws a view, not into a painter.
-        QGraphicsScene.render(board, painter, QRectF(0, 0, width, height), board.itemsBoundingRect())
-        painter.end()
-    finally:
-        board.deleteLater()
-    return image
-
-
 __all__ = [
     "BOARD_MODULES",
     "BoardConfig",
@@ -117,6 +84,5 @@ __all__ = [
     "BoardScene",
     "TeamColours",
     "board_available",
-    "draw_offscreen",
     "make_board",
 ]
