@@ -74,6 +74,13 @@ class SearchSettings:
     pick only when ``policy_in_tree`` (a slow heuristic is better kept for the root).
     ``rollout_turns = 0`` judges each new node by the evaluation alone. ``reserve`` is the share of the budget kept back
     for the last iteration, the final choice and the caller's own work.
+
+    ``max_depth`` limits the tree to that many seat decisions below the root; past it, the
+    rollout policy plays on. With ``max_depth = 1`` the search is the *rollout algorithm*:
+    each root action is judged by how the match goes when both sides then follow the
+    policy (an opponent's secret pick at the root is drawn from the policy too), which
+    improves on the policy when the policy models the opponent well, and spends no
+    iterations on replies the policy would never play.
     """
 
     time_budget: float | None = 1.0
@@ -91,6 +98,7 @@ class SearchSettings:
     policy_in_tree: bool = True
     policy_bias: float = 0.1
     reserve: float = 0.15
+    max_depth: int | None = None
 
     def __post_init__(self) -> None:
         if self.time_budget is None and self.max_iterations is None:
@@ -243,7 +251,7 @@ class SearchBot(Bot):
                 break
             world = state.determinize(seat, rng)
             try:
-                self._iterate(root, world, rng)
+                self._iterate(root, world, seat, rng)
             except _OutOfTime:
                 break
             iterations += 1
@@ -275,15 +283,20 @@ class SearchBot(Bot):
         error = math.sqrt(best.variance() / best.visits + kept.variance() / kept.visits)
         return action if gain > max(s.confidence * error, s.min_gain) else preferred
 
-    def _iterate(self, root: _Node, world: State, rng: random.Random) -> None:
+    def _iterate(self, root: _Node, world: State, searcher: int, rng: random.Random) -> None:
         path: list[tuple[_Edge, int]] = []
         node = root
         state = world
         expanded = False
+        depth_left = self.settings.max_depth
         while not expanded:
             players = state.current_players()
             if not players:
                 break
+            if depth_left is not None and players != (CHANCE,):
+                if depth_left <= 0:
+                    break  # below the tree's depth: the rollout plays on from here
+                depth_left -= 1
             if players == (CHANCE,):
                 outcome = sample_chance(state, rng)
                 child = node.outcomes.get(outcome)
@@ -303,14 +316,26 @@ class SearchBot(Bot):
                 node = edge.child
                 continue
             # Decoupled UCT: every seat picks from its own statistics, then the picks apply.
-            selected = [(seat, *self._select(node, root, state, seat, rng)) for seat in players]
+            # In a depth-limited tree, the seats that are not searching pick by the policy.
+            selected: list[tuple[int, Action, _Edge | None, bool]]
+            if depth_left is not None:
+                selected = [
+                    (seat, *self._select(node, root, state, seat, rng))
+                    if seat == searcher
+                    else (seat, self._rollout_pick(state, seat, rng), None, False)
+                    for seat in players
+                ]
+            else:
+                selected = [(seat, *self._select(node, root, state, seat, rng)) for seat in players]
             state, applied = _apply_picks(state, [(seat, action) for seat, action, _, _ in selected])
-            for seat, action, edge, new in selected:
+            for seat, action, picked, new in selected:
+                if picked is None:
+                    continue  # the policy's pick for a seat the tree does not search
                 if (seat, action) in applied:
-                    path.append((edge, seat))
+                    path.append((picked, seat))
                     expanded = expanded or new
                 else:
-                    edge.available -= 1  # the pick never came to be played
+                    picked.available -= 1  # the pick never came to be played
             child = node.joint.get(applied)
             if child is None:
                 child = node.joint[applied] = _Node()

@@ -240,6 +240,40 @@ def test_same_view_and_same_rng_give_the_same_decision() -> None:
     assert all(bot.decide(state, 0, random.Random(11)) == first for _ in range(5))
 
 
+def _take_one(state: State, seat: int, legal: list[Any], rng: random.Random) -> Any:
+    return 1
+
+
+def test_a_one_deep_tree_answers_the_policys_play() -> None:
+    """From a pile of 4 taking 1 wins against perfect play (the full tree finds it), but
+    against a side that always takes 1, taking 2 wins too: the one-deep tree judges each
+    action by the policy's continuation, and that continuation takes 1 after either."""
+    state = PileState(4, 0, (0, 0))
+    state._set_meta(PILE.new_match(seed=1).info, None, ())
+    full = SearchBot("pile", _settings(max_iterations=1500, exploration=1.0, rollout_random=0.0), policy=_take_one)
+    assert full.decide(state, 0, random.Random(2)) == 1
+    flat = SearchBot(
+        "pile",
+        _settings(max_iterations=40, max_depth=1, rollout_random=0.0, confidence=0.0, min_gain=0.0, min_visits=1),
+        policy=_take_one,
+    )
+    flat.decide(state, 0, random.Random(2))
+    assert flat.last_statistics[2][1] == 1.0  # the policy's continuation: we take the last
+    assert flat.last_statistics[1][1] == -1.0
+
+
+def test_a_one_deep_tree_draws_the_opponents_secret_pick_from_the_policy() -> None:
+    """Seat 1's policy always picks 1: seat 0 (who scores when the picks differ) never does."""
+    flat = SearchBot(
+        "match",
+        _settings(max_iterations=60, max_depth=1, rollout_random=0.0, confidence=0.0, min_gain=0.0, min_visits=1),
+        policy=_take_one,
+    )
+    assert flat.decide(MATCH.new_match(seed=1), 0, random.Random(3)) in (2, 3)
+    assert flat.last_statistics[1][1] == -1.0
+    assert flat.last_statistics[2][1] == flat.last_statistics[3][1] == 1.0
+
+
 # --- many actions: a node considers at most action_cap, the policy's pick among them -------
 
 
