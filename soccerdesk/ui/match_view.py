@@ -484,11 +484,14 @@ class MatchView(QWidget):
             factor = ANIMATION_SPEEDS.get(self.speed, 1.0)
             # The very first position is shown at once: the deal before it is no show.
             if animations and factor > 0 and self.view_data is not None:
-                # Started from the event loop, not from here: the still picture of the board it
-                # needs costs a full drawing, which should not add to the work already done now.
+                # Started two turns of the event loop from now: the still picture of the board it
+                # needs costs a full drawing, which should add neither to the work done now nor
+                # to a repaint of the board already asked for (each gets a turn of its own; a
+                # first view and an animation just after it drew the board twice in one turn).
                 self._animation_pending = True
                 token = self._animation_token
-                QTimer.singleShot(0, partial(self._begin_animation, animations, factor, token))
+                begin = partial(self._begin_animation, animations, factor, token)
+                QTimer.singleShot(0, partial(QTimer.singleShot, 0, begin))
                 return
             self._show(view, events)
         if not self._queue and self._finished is not None and not self.animating:

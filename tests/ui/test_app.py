@@ -350,3 +350,30 @@ def test_a_board_drawn_offscreen_shows_its_opening_position(game_id: str) -> Non
     assert (image.width(), image.height()) == (320, 240)
     painted = sum(image.pixelColor(x, y).alpha() > 0 for x in range(0, 320, 16) for y in range(0, 240, 16))
     assert painted > 150  # of 300 samples: the board fills most of the picture
+
+
+def test_an_animation_plays_over_the_last_position_then_shows_the_new_one(qtbot, window: MainWindow) -> None:
+    """At normal speed a die roll is animated before the board moves on: the board keeps the
+    position the player saw until the animation ends (it begins a couple of event-loop turns
+    after the view arrives, so its still of the board is not drawn with the board's repaint)."""
+    window.settings.animation_speed = "normal"
+    _start(qtbot, window, "soccero", "easy")
+    view = window.match_view
+    assert view is not None
+    for _ in range(40):
+        qtbot.waitUntil(lambda: ready(view) or view.animating, timeout=20_000)
+        if view.animating:
+            break
+        before = view.view_data
+        view.play(view.board.legal()[0])
+        qtbot.waitUntil(lambda b=before: view.animating or (ready(view) and view.view_data is not b), timeout=20_000)
+        if view.animating:
+            break
+    else:
+        pytest.fail("no animated event in 40 actions")
+    shown = view.view_data
+    qtbot.waitUntil(lambda: view.animation.running, timeout=5_000)
+    assert view.view_data is shown  # the board waits for the animation
+    view.skip_animation()
+    qtbot.waitUntil(lambda: not view.animating, timeout=5_000)
+    assert view.view_data is not shown
