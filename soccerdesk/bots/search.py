@@ -81,6 +81,13 @@ class SearchSettings:
     policy (an opponent's secret pick at the root is drawn from the policy too), which
     improves on the policy when the policy models the opponent well, and spends no
     iterations on replies the policy would never play.
+
+    ``paired`` makes that one-deep search compare the root actions on common random
+    numbers: each round draws one world and one seed of chance, then plays every candidate
+    action in it, so the actions are told apart by what they do, not by the luck of
+    different dice. An iteration is then one rollout; the decision is the policy's pick
+    unless another action's mean lead over it in the same rounds is ``confidence`` standard
+    errors (and ``min_gain``) above nothing.
     """
 
     time_budget: float | None = 1.0
@@ -99,6 +106,7 @@ class SearchSettings:
     policy_bias: float = 0.1
     reserve: float = 0.15
     max_depth: int | None = None
+    paired: bool = False
 
     def __post_init__(self) -> None:
         if self.time_budget is None and self.max_iterations is None:
@@ -241,6 +249,8 @@ class SearchBot(Bot):
             self._deadline = None
 
     def _search(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        if self.settings.paired:
+            return self._search_paired(state, seat, legal, rng)
         root = _Node()
         root.preferred[seat] = self.policy(state, seat, legal, rng)
         root.allowed[seat] = self._candidates(root, state, seat, legal, rng)
@@ -282,6 +292,59 @@ class SearchBot(Bot):
         gain = best.mean() - kept.mean()
         error = math.sqrt(best.variance() / best.visits + kept.variance() / kept.visits)
         return action if gain > max(s.confidence * error, s.min_gain) else preferred
+
+    def _search_paired(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        """The one-deep search on common random numbers (``paired``; see the settings)."""
+        root = _Node()
+        preferred = root.preferred[seat] = self.policy(state, seat, legal, rng)
+        allowed = self._candidates(root, state, seat, legal, rng)
+        candidates = [a for a in legal if a in allowed]
+        cap = self.settings.max_iterations
+        sums = dict.fromkeys(candidates, 0.0)
+        leads = dict.fromkeys(candidates, 0.0)
+        squares = dict.fromkeys(candidates, 0.0)
+        rounds = iterations = 0
+        while cap is None or rounds == 0 or iterations + len(candidates) <= cap:
+            if rounds and self._deadline is not None and time.perf_counter() >= self._deadline:
+                break
+            world = state.determinize(seat, rng)
+            seed = rng.getrandbits(64)
+            try:
+                values = {a: self._value_after(world, seat, a, random.Random(seed)) for a in candidates}
+            except _OutOfTime:
+                break  # an unfinished round would compare the actions on different luck
+            rounds += 1
+            iterations += len(candidates)
+            base = values[preferred]
+            for a, v in values.items():
+                sums[a] += v
+                leads[a] += v - base
+                squares[a] += (v - base) ** 2
+        self.last_iterations = iterations
+        if not rounds:
+            self.last_statistics = {}
+            return preferred
+        self.last_statistics = {a: (rounds, sums[a] / rounds) for a in candidates}
+        best = max(candidates, key=lambda a: (leads[a], a == preferred))
+        if best == preferred or rounds < self.settings.min_visits:
+            return preferred
+        lead = leads[best] / rounds
+        spread = max(0.0, squares[best] / rounds - lead * lead)
+        error = math.sqrt(spread / max(1, rounds - 1))
+        s = self.settings
+        return best if lead > max(s.confidence * error, s.min_gain) else preferred
+
+    def _value_after(self, world: State, seat: int, action: Action, rng: random.Random) -> float:
+        """``seat``'s value of playing ``action`` in ``world``, then following the policy."""
+        players = world.current_players()
+        if len(players) > 1:  # a secret pick: the others pick by the policy, unseen
+            picks = [(p, action if p == seat else self._rollout_pick(world, p, rng)) for p in players]
+            after, _ = _apply_picks(world, picks)
+        else:
+            after = world.apply_unchecked(seat, action)
+        self._check_clock()
+        value = self._rollout(after, rng)
+        return value if seat == 0 else -value
 
     def _iterate(self, root: _Node, world: State, searcher: int, rng: random.Random) -> None:
         path: list[tuple[_Edge, int]] = []

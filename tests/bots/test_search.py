@@ -95,6 +95,27 @@ def test_a_clearly_better_action_overrules_the_policy() -> None:
     assert bot.decide(SHOT.new_match(seed=1), 0, random.Random(4)) == "short"
 
 
+def _paired(**changes: Any) -> SearchSettings:
+    return _settings(max_depth=1, paired=True, min_visits=4, confidence=2.0, min_gain=0.0).with_changes(**changes)
+
+
+def test_paired_rounds_play_every_action_on_the_same_luck() -> None:
+    def always_long(state: State, seat: int, legal: list[Any], rng: random.Random) -> Any:
+        return "long"
+
+    bot = SearchBot("shot", _paired(max_iterations=400), policy=always_long)
+    assert bot.decide(SHOT.new_match(seed=1), 0, random.Random(4)) == "short"
+    assert bot.last_iterations == 400  # 200 rounds of both actions
+    (short_rounds, short_mean), (long_rounds, long_mean) = bot.last_statistics["short"], bot.last_statistics["long"]
+    assert short_rounds == long_rounds == 200
+    assert short_mean == pytest.approx(0.2, abs=0.15) and long_mean == pytest.approx(-0.4, abs=0.15)
+
+
+def test_paired_search_answers_the_policys_secret_pick() -> None:
+    bot = SearchBot("match", _paired(max_iterations=60, confidence=0.0), policy=_take_one)
+    assert bot.decide(MATCH.new_match(seed=1), 0, random.Random(3)) in (2, 3)
+
+
 # --- simultaneous secret picks: seat 1 wins by matching seat 0's number -----------------
 
 
