@@ -22,10 +22,12 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QKeyEvent, QPainter, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import (
@@ -489,13 +491,28 @@ class MatchView(QWidget):
                 # to a repaint of the board already asked for (each gets a turn of its own; a
                 # first view and an animation just after it drew the board twice in one turn).
                 self._animation_pending = True
-                token = self._animation_token
-                begin = partial(self._begin_animation, animations, factor, token)
-                QTimer.singleShot(0, partial(QTimer.singleShot, 0, begin))
+                self._after_two_turns(partial(self._begin_animation, animations, factor, self._animation_token))
                 return
             self._show(view, events)
         if not self._queue and self._finished is not None and not self.animating:
             self._show_summary()
+
+    def _after_two_turns(self, slot: Callable[[], object]) -> None:
+        """Call ``slot`` two turns of the event loop from now: after what this turn asked Qt
+        to do (a repaint) has had a turn of its own. Not at all if this screen is gone by then."""
+
+        def hop(turns_left: int) -> None:
+            if not shiboken6.isValid(self):
+                return
+            if turns_left:
+                QTimer.singleShot(0, partial(hop, turns_left - 1))
+            else:
+                slot()
+
+        QTimer.singleShot(0, partial(hop, 1))
+
+    def _paint_board(self) -> None:
+        self.view.viewport().setUpdatesEnabled(True)
 
     @property
     def animating(self) -> bool:
@@ -525,10 +542,17 @@ class MatchView(QWidget):
         self._pump()
 
     def _show(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        first = self.view_data is None
         self._show_log_for(view.get("seat"))
         self.view_data = view
         self._keyboard_index = -1
         self.keyboard_label.setText("")
+        if first:
+            # The first picture of a board is its costliest (every item, and the caches of
+            # its pitch): it is painted two event-loop turns after its items are made, not
+            # in the same turn.
+            self.view.viewport().setUpdatesEnabled(False)
+            self._after_two_turns(self._paint_board)
         self.board.set_view(view, events)
         self.view.fit()
         self._update_header(view)

@@ -377,3 +377,16 @@ def test_an_animation_plays_over_the_last_position_then_shows_the_new_one(qtbot,
     view.skip_animation()
     qtbot.waitUntil(lambda: not view.animating, timeout=5_000)
     assert view.view_data is not shown
+
+
+def test_leaving_a_match_before_its_board_was_first_painted(qtbot, window: MainWindow) -> None:
+    """The first picture of a board comes a couple of event-loop turns after its view: going home
+    before then leaves nothing behind that fails (pytest-qt fails a test on an error in the loop)."""
+    _start(qtbot, window, "soccero", None)
+    window.go_home()
+    qtbot.wait(50)
+    _start(qtbot, window, "pawn-soccer", None)
+    view = window.match_view
+    assert view is not None
+    qtbot.waitUntil(lambda: view.view_data is not None, timeout=5_000)
+    qtbot.waitUntil(lambda: view.view.viewport().updatesEnabled(), timeout=5_000)
