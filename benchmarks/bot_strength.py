@@ -7,11 +7,11 @@ For every game and every pair (higher level, lower level) among random < easy < 
 hard < expert it plays ``--matches`` matches with seats alternating (the simulator's
 ``play_match``), then prints the higher level's wins, losses and draws, its win rate of
 the decided matches with a 95% Wilson interval, and each side's decision time p95.
-``--budget LEVEL=SECONDS`` shortens a search level's clock (the acceptance runs use the
-real 1 s / 3 s; these machines often cannot afford that); the budget used is printed.
-``--iterations LEVEL=N`` replaces a search level's clock by an iteration cap: results then
-do not depend on how busy the machine is, and the table shows the CPU time the
-search spent per decision, so the cap can be read as "what N seconds of one core buy".
+The levels are the real ones (``soccerdesk.bots.levels``: ``hard`` and ``expert`` are an
+iteration cap per game under a 1 s / 3 s clock). To try other settings,
+``--budget LEVEL=SECONDS`` gives a search level a clock only, and ``--iterations LEVEL=N``
+an iteration cap only (results then do not depend on how busy the machine is); the
+table shows the CPU time the search spent per decision.
 """
 
 from __future__ import annotations
@@ -27,14 +27,14 @@ from itertools import combinations
 from typing import Any
 
 from soccerdesk.bots import Bot, make_bot
-from soccerdesk.bots.levels import EXPERT_BUDGET, HARD_BUDGET, search_bot
+from soccerdesk.bots.levels import EXPERT_BUDGET, EXPERT_ITERATIONS, HARD_BUDGET, HARD_ITERATIONS, search_bot
 from soccerdesk.rules import GAMES, Action, State
 from soccerdesk.sim import MatchResult, percentile, play_match, wilson
 
 LADDER = ("random", "easy", "normal", "hard", "expert")
 """The levels from weakest to strongest."""
 
-DEFAULT_BUDGETS = {"hard": HARD_BUDGET, "expert": EXPERT_BUDGET}
+SEARCH_LEVELS = {"hard": (HARD_BUDGET, HARD_ITERATIONS), "expert": (EXPERT_BUDGET, EXPERT_ITERATIONS)}
 
 
 class _CpuTimed(Bot):
@@ -58,7 +58,7 @@ class _CpuTimed(Bot):
 
 
 Limits = dict[str, tuple[float | None, int | None]]
-"""Search level -> (seconds a decision, iteration cap)."""
+"""Search level -> (seconds a decision, iteration cap), where the command line overrides the level."""
 
 
 def _bot(name: str, game_id: str, limits: Limits) -> Bot:
@@ -111,15 +111,19 @@ def measure(
     }
 
 
-def _level_text(name: str, limits: Limits) -> str:
+def _level_text(name: str, limits: Limits, game_id: str) -> str:
     if name not in limits:
+        if name in SEARCH_LEVELS:
+            seconds, caps = SEARCH_LEVELS[name]
+            return f"{name} ({caps[game_id]} it, ≤{seconds:g} s)"
         return name
     budget, iterations = limits[name]
     return f"{name} ({budget:g} s)" if iterations is None else f"{name} ({iterations} it)"
 
 
 def print_row(row: dict[str, Any], limits: Limits) -> None:
-    pair = f"{_level_text(row['higher'], limits)} vs {_level_text(row['lower'], limits)}"
+    game_id = row["game"]
+    pair = f"{_level_text(row['higher'], limits, game_id)} vs {_level_text(row['lower'], limits, game_id)}"
     decided = row["wins"] + row["losses"]
     if row["win_rate_decided"] is None:
         rate = "no decided match"
@@ -130,7 +134,7 @@ def print_row(row: dict[str, Any], limits: Limits) -> None:
         )
     p95 = row["decision_ms_p95"]
     print(
-        f"  {pair:<28} {row['wins']:4d}-{row['losses']:<4d} draws {row['draws']:3d}  {rate}"
+        f"  {pair:<34} {row['wins']:4d}-{row['losses']:<4d} draws {row['draws']:3d}  {rate}"
         f"  p95 {p95[0]:7.1f} / {p95[1]:6.1f} ms  (cpu {row['cpu_ms_mean']:.0f} ms mean,"
         f" {row['cpu_ms_p95']:.0f} ms p95)",
         flush=True,
@@ -138,10 +142,10 @@ def print_row(row: dict[str, Any], limits: Limits) -> None:
 
 
 def _parse_limits(budgets: Sequence[str], iterations: Sequence[str]) -> Limits:
-    limits: Limits = {level: (seconds, None) for level, seconds in DEFAULT_BUDGETS.items()}
+    limits: Limits = {}
     for text, is_cap in [(b, False) for b in budgets] + [(i, True) for i in iterations]:
         level, sep, number = text.partition("=")
-        if not sep or level not in DEFAULT_BUDGETS:
+        if not sep or level not in SEARCH_LEVELS:
             raise SystemExit(f"--budget / --iterations take hard=N or expert=N, not {text!r}")
         limits[level] = (None, int(number)) if is_cap else (float(number), None)
     return limits

@@ -3,8 +3,13 @@
 - ``easy``: the game's heuristic bot, but now and then (``EASY_SLIPS`` of its decisions)
   it plays a random legal action instead — it still plays sensibly, only less sharply.
 - ``normal``: the game's heuristic bot.
-- ``hard``: the search bot (:mod:`soccerdesk.bots.search`), at most 1 s a decision.
-- ``expert``: the search bot, at most 3 s a decision.
+- ``hard``: the search bot (:mod:`soccerdesk.bots.search`): ``HARD_ITERATIONS`` rollouts a
+  decision, and never more than 1 s (the clock only binds on a slow or busy machine).
+- ``expert``: the search bot with ``EXPERT_ITERATIONS`` rollouts, never more than 3 s.
+
+An iteration cap, not the clock, is what sets a level's strength: the bot plays the same
+on a fast and a slow computer, a match replays the same, and the player does not wait a
+full second on every small step when a fifth of it is enough.
 
 Importing this module registers the four names in :data:`soccerdesk.bots.LEVELS`.
 Search settings are tuned per game in :data:`GAME_TUNING`.
@@ -27,6 +32,17 @@ HARD_BUDGET = 1.0
 EXPERT_BUDGET = 3.0
 """Seconds an ``expert`` decision may take."""
 
+HARD_ITERATIONS: dict[str, int] = {
+    "big-time-soccer": 200,
+    "pawn-soccer": 40,
+    "soccero": 60,
+    "soccer-go": 100,
+}
+"""Rollouts of a ``hard`` decision per game (about a tenth to a fifth of a second of one core)."""
+
+EXPERT_ITERATIONS: dict[str, int] = {game: 4 * n for game, n in HARD_ITERATIONS.items()}
+"""Rollouts of an ``expert`` decision per game."""
+
 EASY_SLIPS: dict[str, float] = {
     "big-time-soccer": 0.3,
     "pawn-soccer": 0.3,
@@ -36,21 +52,48 @@ EASY_SLIPS: dict[str, float] = {
 """Share of an ``easy`` bot's decisions that are random instead of the heuristic's."""
 
 GAME_TUNING: dict[str, SearchSettings] = {
-    # Chance decides most of a Big Time Soccer sequence (d20 charts, draws): short rollouts
-    # keep the value close to the heuristic's expected-goal judgement, not the dice. The
-    # evaluation does not price the cards kept in hand, which the heuristic does: only a
-    # large gain overrules it (with a looser rule hard lost 2-5 to normal in a short trial).
+    # Chance decides most of a Big Time Soccer sequence (d20 charts, draws), so a full tree
+    # learns little in a fifth of a second: the search judges each action by short
+    # heuristic continuations, all actions on the same dice (paired), and leaves the
+    # heuristic's pick only for a lead of two standard errors.
     "big-time-soccer": SearchSettings(
-        exploration=0.5, rollout_turns=4, goal_weight=1.0, action_cap=16, confidence=2.5, min_gain=0.06
+        max_depth=1,
+        paired=True,
+        rollout_turns=4,
+        goal_weight=1.0,
+        action_cap=16,
+        confidence=2.0,
+        min_gain=0.0,
+        min_visits=4,
     ),
-    # Pawn Soccer has no dice in open play: look at the opponent's greedy reply and judge.
-    # Its heuristic tries every action (slow), so the tree does not ask it below the root.
+    # Pawn Soccer has no dice in open play: every action is followed by the opponent's
+    # greedy reply and our own next move, then judged; one round of all actions is enough.
     "pawn-soccer": SearchSettings(
-        exploration=0.3, rollout_turns=2, rollout_random=0.0, goal_weight=1.0, action_cap=100, policy_in_tree=False
+        max_depth=1,
+        paired=True,
+        rollout_turns=2,
+        rollout_random=0.0,
+        goal_weight=1.0,
+        action_cap=100,
+        confidence=0.0,
+        min_gain=0.0,
+        min_visits=1,
+        policy_in_tree=False,
     ),
     # A Soccero turn is a chain of small steps (kick or move, roll, one player-move at a
-    # time), so rollouts count changes of seat, not steps, and nodes keep few candidates.
-    "soccero": SearchSettings(exploration=0.5, rollout_turns=2, rollout_plies=80, action_cap=12, policy_in_tree=False),
+    # time): each step is judged by the heuristic playing on to the end of the opponent's
+    # next turn (rollouts count changes of seat, not steps), over a few sampled rolls.
+    "soccero": SearchSettings(
+        max_depth=1,
+        exploration=0.5,
+        rollout_turns=2,
+        rollout_plies=80,
+        action_cap=12,
+        confidence=1.0,
+        min_gain=0.0,
+        min_visits=3,
+        policy_in_tree=False,
+    ),
     # Soccer-Go's rules and heuristic are fast: roll out through the next attacks.
     "soccer-go": SearchSettings(exploration=0.8, rollout_turns=10, action_cap=24),
 }
@@ -175,13 +218,22 @@ def _normal(game_id: str) -> Bot:
 
 
 def _hard(game_id: str) -> Bot:
-    return search_bot(game_id, HARD_BUDGET, "hard")
+    return search_bot(game_id, HARD_BUDGET, "hard", HARD_ITERATIONS.get(game_id))
 
 
 def _expert(game_id: str) -> Bot:
-    return search_bot(game_id, EXPERT_BUDGET, "expert")
+    return search_bot(game_id, EXPERT_BUDGET, "expert", EXPERT_ITERATIONS.get(game_id))
 
 
 LEVELS.update({"easy": EasyBot, "normal": _normal, "hard": _hard, "expert": _expert})
 
-__all__ = ["EXPERT_BUDGET", "GAME_TUNING", "HARD_BUDGET", "EasyBot", "heuristic_or_none", "search_bot"]
+__all__ = [
+    "EXPERT_BUDGET",
+    "EXPERT_ITERATIONS",
+    "GAME_TUNING",
+    "HARD_BUDGET",
+    "HARD_ITERATIONS",
+    "EasyBot",
+    "heuristic_or_none",
+    "search_bot",
+]

@@ -10,7 +10,7 @@ import pytest
 
 from soccerdesk.bots import LEVELS, bot_names, make_bot
 from soccerdesk.bots import levels as levels_module
-from soccerdesk.bots.levels import EXPERT_BUDGET, HARD_BUDGET, EasyBot, search_bot
+from soccerdesk.bots.levels import EXPERT_BUDGET, EXPERT_ITERATIONS, HARD_BUDGET, HARD_ITERATIONS, EasyBot, search_bot
 from soccerdesk.bots.search import SearchBot
 from soccerdesk.rules import _MODULES as RULE_MODULES
 from soccerdesk.rules import CHANCE, GAMES, State, get_game, sample_chance
@@ -35,6 +35,9 @@ def test_every_game_has_every_level(game_id: str) -> None:
     assert isinstance(hard, SearchBot) and isinstance(expert, SearchBot)
     assert hard.settings.time_budget == HARD_BUDGET == 1.0
     assert expert.settings.time_budget == EXPERT_BUDGET == 3.0
+    # Strength comes from an iteration cap (the same on every machine); the clock is a ceiling.
+    assert hard.settings.max_iterations == HARD_ITERATIONS[game_id]
+    assert expert.settings.max_iterations == EXPERT_ITERATIONS[game_id] > HARD_ITERATIONS[game_id]
     assert isinstance(make_bot("easy", game_id), EasyBot)
     assert type(make_bot("normal", game_id)) is type(make_bot("heuristic", game_id))
 
