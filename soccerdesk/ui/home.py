@@ -6,8 +6,8 @@ Signals:
     open_requested(): the user wants to open a saved match file.
     online_requested(str): "host", "join" or "online" (handled by ``soccerdesk.ui.online``).
     help_requested(): show the rules of the selected game.
-    games_loaded(): every game's rules and the bot levels are loaded (once); the boards are
-        then drawn once offscreen, and :attr:`HomeScreen.loaded` turns true when that is done.
+    games_loaded(): every game's rules and the bot levels are loaded and each board was drawn
+        once offscreen (once; :attr:`HomeScreen.loaded` is true from then on).
 """
 
 from __future__ import annotations
@@ -421,6 +421,9 @@ class HomeScreen(QWidget):
             QTimer.singleShot(0, self._warm_up_step)
         else:
             self._update_start_button()
+            # After the warm-up: what it loaded for good (the match screen's and the boards'
+            # code) is then in place when the app tunes its garbage collection on this signal.
+            self.games_loaded.emit()
 
     def _update_start_button(self) -> None:
         self.start_button.setEnabled(self.loaded and self.game_id in self.games)
@@ -454,7 +457,6 @@ class HomeScreen(QWidget):
         if self.games_ready and self._warm_up is None:
             self._poll.stop()
             self.refresh_recent()  # now with the games' titles
-            self.games_loaded.emit()
             self._begin_warm_up()
 
     # --- state -------------------------------------------------------------------
