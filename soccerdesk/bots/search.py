@@ -32,6 +32,12 @@ A seat that must make its secret pick after the opponent already made theirs see
 pick resampled by ``determinize`` (the game decides how); the search then answers that
 spread of picks rather than a decoupled opponent.
 
+Where a game's heuristic already plays well, a full tree learns less in a fraction of a
+second than the heuristic knows, and its noise overrules good moves. There the tree is cut to
+one level (``max_depth = 1``): the *rollout algorithm*, which tries each action and lets the
+heuristic play both sides on from there, so the bot answers how the opponent is likely to
+reply; with ``paired`` every action is tried on the same sampled world and the same dice.
+
 A decision is bounded by ``time_budget`` seconds of wall-clock time (measured from the
 call to :meth:`SearchBot.decide`) and by ``max_iterations``. Tests give no time budget and
 an iteration cap: then the same view and the same ``rng`` always give the same decision.

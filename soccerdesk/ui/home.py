@@ -70,8 +70,8 @@ LEVEL_ORDER = ("easy", "normal", "hard", "expert")
 LEVEL_HELP = {
     "easy": "plays sensibly but slips now and then",
     "normal": "plays by a solid rule of thumb",
-    "hard": "looks ahead (about a second a move)",
-    "expert": "looks ahead longest (a few seconds a move)",
+    "hard": "tries each move against the likely replies (well under a second a move)",
+    "expert": "looks ahead four times as much (up to three seconds a move)",
     "heuristic": "plays by a solid rule of thumb",
     "random": "picks any legal move",
 }
