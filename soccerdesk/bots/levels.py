@@ -157,11 +157,11 @@ def _big_time_soccer_evaluation(heuristic: Bot) -> Evaluation:
         lead = float(state.score[0] - state.score[1])
         if state.phase == "over" or state.shootout is not None:  # type: ignore[attr-defined]
             return lead
-        seen_by_0 = big_time_soccer._Context(state, 0)  # type: ignore[arg-type]
-        ball = state.ball  # type: ignore[attr-defined]
-        if state.control == 0:  # type: ignore[attr-defined]
-            return lead + seen_by_0.value_mine(ball)
-        return lead - seen_by_0.value_theirs(ball)
+        # Judged by the side with the ball, from its own hand: in a determinized world both
+        # hands are known, and judging from one seat's chair would price only its own cards.
+        control = state.control  # type: ignore[attr-defined]
+        chance = big_time_soccer._Context(state, control).value_mine(state.ball)  # type: ignore[arg-type, attr-defined]
+        return lead + chance if control == 0 else lead - chance
 
     return advantage
 
