@@ -1376,46 +1376,44 @@ class PawnSoccer(Game):
             Option(
                 "length",
                 "goal_limit",
-                "Match length",
-                "goal_limit: first to the goal target; golden_goal: the first goal wins.",
+                "Match won by",
+                "Goal limit: the first side to reach the goal target wins. Golden goal: the first goal wins.",
                 choices=("goal_limit", "golden_goal"),
             ),
-            Option(
-                "goals", n.goals_to_win, "Goals to win", "Goal target of a goal-limit match.", minimum=1, maximum=20
-            ),
+            Option("goals", n.goals_to_win, "Goal target", "Goals that win a goal-limit match.", minimum=1, maximum=20),
             Option(
                 "turn_limit",
                 n.turn_limit,
-                "Turn limit",
-                "Turns a side before full time: then the higher score wins, level is a draw.",
+                "Turns per side",
+                "Turns each side plays before full time; then the higher score wins, and a level score is a draw.",
                 minimum=1,
                 maximum=10_000,
             ),
             Option(
                 "long_pass",
                 "own_half",
-                "Long pass reach",
-                "own_half: the half holding the long-pass space plus the centre row (Rulings); opposite_half: the other half plus the centre row.",
+                "Long passes land in",
+                "The usual rule: the half that holds the long-pass space. Variant: the other half. The centre row counts for both.",
                 choices=("own_half", "opposite_half"),
             ),
             Option(
                 "closed_goal_area",
                 False,
-                "Closed goal-kick areas",
-                "Opposing pawns may not enter a goal-kick area (so goals come from kicks only).",
+                "Keep attackers out of goal-kick areas",
+                "No pawn may enter the other side's goal-kick area, so every goal comes from a kick.",
             ),
             Option(
                 "sprint_on_entry",
                 False,
-                "Sprint on entry",
-                "The move that lands on a sprint square may run on forward inside the zone "
-                "(the ruling: only a pawn that starts its move in the zone sprints).",
+                "Sprint straight after entering",
+                "A pawn may run on forward in a sprint zone in the same move that brings it there "
+                "(usually only a pawn that starts its move in the zone sprints).",
             ),
             Option(
                 "quick_setup",
                 False,
                 "Quick set-up",
-                "Both sides take the default formation instead of placing pawns one by one.",
+                "Both sides start in the standard formation instead of placing their pawns one by one.",
             ),
         )
         self.tables = ActionTables(self.board)

@@ -77,12 +77,33 @@ LEVEL_HELP = {
 }
 
 
-def choice_label(choice: object) -> str:
+CHOICE_WORDS: dict[tuple[str, str, object], str] = {
+    ("big-time-soccer", "mode", "league"): "A draw stands (league)",
+    ("big-time-soccer", "mode", "cup"): "A shootout decides (cup)",
+    ("big-time-soccer", "hold_restriction", "both-boxes"): "Either penalty box",
+    ("big-time-soccer", "hold_restriction", "opponent-box"): "The opponent's box only",
+    ("big-time-soccer", "pass_os", "any-a-zone"): "Any attacking zone outside the box",
+    ("big-time-soccer", "pass_os", "strict"): "A1 only, from M1 or M2",
+    ("pawn-soccer", "length", "goal_limit"): "Reaching the goal target",
+    ("pawn-soccer", "length", "golden_goal"): "The first goal (golden goal)",
+    ("pawn-soccer", "long_pass", "own_half"): "The long-pass space's half",
+    ("pawn-soccer", "long_pass", "opposite_half"): "The other half",
+    ("soccer-go", "joker_blocks", "joker"): "The BLOCK naming JOKER",
+    ("soccer-go", "joker_blocks", "copied"): "The BLOCK naming the copied card",
+    ("soccer-go", "joker_blocks", "either"): "Either BLOCK",
+}
+"""Words for option choices whose identifier reads badly as it is (game id, option, choice)."""
+
+
+def choice_label(choice: object, game_id: str = "", option: str = "") -> str:
     """A rules option's choice as a person reads it: ``"goal_limit"`` → ``"Goal limit"``.
 
-    The rules name choices as identifiers; the form shows words and keeps the identifier as
-    the item's data.
+    The rules name choices as identifiers; the form shows words (:data:`CHOICE_WORDS`, else the
+    identifier spelled out) and keeps the identifier as the item's data.
     """
+    words = CHOICE_WORDS.get((game_id, option, choice))
+    if words is not None:
+        return words
     text = str(choice).replace("_", " ").replace("-", " ")
     return text[:1].upper() + text[1:]
 
@@ -120,7 +141,7 @@ class OptionsForm(QWidget):
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
         for option in game.options:
-            editor, reader = self._editor(option)
+            editor, reader = self._editor(game.id, option)
             editor.setObjectName(f"option-{option.name}")
             if option.help:
                 editor.setToolTip(option.help)
@@ -132,11 +153,11 @@ class OptionsForm(QWidget):
             form.addRow(QLabel("This game has no options."))
 
     @staticmethod
-    def _editor(option: Option) -> tuple[QWidget, Callable[[], Any]]:
+    def _editor(game_id: str, option: Option) -> tuple[QWidget, Callable[[], Any]]:
         if option.choices:
             combo = QComboBox()
             for choice in option.choices:
-                combo.addItem(choice_label(choice), choice)
+                combo.addItem(choice_label(choice, game_id, option.name), choice)
             combo.setCurrentIndex(max(0, list(option.choices).index(option.default)))
             return combo, combo.currentData
         if isinstance(option.default, bool):

@@ -239,7 +239,10 @@ def test_option_choices_are_shown_in_words_and_kept_as_identifiers(qtbot, window
     qtbot.mouseClick(window.home.cards["pawn-soccer"], Qt.MouseButton.LeftButton)
     form = window.home.options_form
     combo = form.findChild(QComboBox, "option-length")
-    assert [combo.itemText(i) for i in range(combo.count())] == ["Goal limit", "Golden goal"]
+    assert [combo.itemText(i) for i in range(combo.count())] == [
+        "Reaching the goal target",
+        "The first goal (golden goal)",
+    ]
     combo.setCurrentIndex(1)
     assert form.values()["length"] == "golden_goal"  # the rules still get their identifier
 

@@ -24,22 +24,23 @@ class BigTimeSoccer(Game):
         Option(
             "mode",
             "league",
-            "Match mode",
-            "league: a draw is possible; cup: a tie goes to a shootout",
+            "A level match",
+            "League: a level score at full time is a draw. Cup: a penalty shootout decides it.",
             choices=("league", "cup"),
         ),
         Option(
             "hold_restriction",
             "both-boxes",
-            "Where holding is forbidden",
-            "Rulings 3: both-boxes (default) or opponent-box (you may hold in your own box)",
+            "No holding the ball in",
+            "The usual rule: in neither penalty box. Variant: only in the opponent's box, so you may hold in your own.",
             choices=("both-boxes", "opponent-box"),
         ),
         Option(
             "pass_os",
             "any-a-zone",
-            "Pass+O/S free shot",
-            "Rulings 6: any-a-zone (default: the pass ends in any non-box A zone) or strict (M1/M2 into A1 only)",
+            "Free outside shot after a pass into",
+            "Where a pass card marked O/S must end to earn a free outside shot. The usual rule: any "
+            "attacking zone outside the box. Strict: only a pass from M1 or M2 into A1.",
             choices=("any-a-zone", "strict"),
         ),
     )

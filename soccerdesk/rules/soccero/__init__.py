@@ -51,27 +51,30 @@ class SocceroGame(Game):
             "extended",
             False,
             "Extended rules",
-            "Set pieces, fouls, offside, headers, weak shots and corner-kick saves.",
+            "Adds set pieces, fouls, offside, headers, weak shots and saves from corner kicks.",
         ),
         Option(
             "turns",
             30,
             "Turns per half",
-            "Turns of each manager in each half (RULINGS Soccero 1).",
+            "How many turns each manager plays in each half.",
             minimum=1,
             maximum=200,
         ),
         Option(
             "adjacent_limit",
             4,
-            "Team-mates in a line",
-            "Most team-mates side by side in one row or column (RULINGS Soccero 8).",
+            "Most team-mates side by side",
+            "The most players of one team that may stand next to each other in a row or a column.",
             choices=(3, 4),
         ),
         Option(
-            "quick_setup", False, "Quick setup", "Use the default formation instead of placing the players one by one."
+            "quick_setup",
+            False,
+            "Quick set-up",
+            "Both teams start in the standard formation instead of placing their players one by one.",
         ),
-        Option("hourglass", False, "Hourglass", "Show a real-time turn timer (RULINGS Soccero 1)."),
+        Option("hourglass", False, "Turn timer", "Each turn must be played within a time limit shown on screen."),
     )
 
     def __init__(self, data: Mapping[str, Any]) -> None:
