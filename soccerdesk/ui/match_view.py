@@ -19,6 +19,7 @@ Signals:
 
 from __future__ import annotations
 
+import html
 import math
 import re
 import time
@@ -45,6 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from soccerdesk.rules.pawn_soccer import TEAM_NAMES as PAWN_SOCCER_SIDES
 from soccerdesk.ui.animation import DIE_SIDES, Animation, EventAnimation, animation_for
 from soccerdesk.ui.boards import BoardConfig, BoardScene, TeamColours, make_board
 from soccerdesk.ui.session import MatchSession
@@ -58,10 +60,28 @@ MAX_ANIMATIONS = 3
 
 _SEAT = re.compile(r"\b[Ss]eat ([01])\b")
 
+RULES_SIDE_NAMES: dict[str, tuple[str, str]] = {"pawn-soccer": PAWN_SOCCER_SIDES}
+"""Games whose rules name the two sides with words of their own (seat 0's, seat 1's), not "Seat n"."""
 
-def name_seats(text: str, names: tuple[str, str]) -> str:
-    """The rules' event texts speak of seats ("Seat 1 shoots."); people have names."""
-    return _SEAT.sub(lambda m: names[int(m.group(1))], text)
+
+def _side_pattern(words: tuple[str, str]) -> re.Pattern[str]:
+    # One pattern for both kinds of name, so a player's name that happens to be one of the
+    # rules' words ("Orange" for seat 0) is never renamed a second time.
+    alternatives = "|".join(re.escape(word) for word in words)
+    return re.compile(rf"\b(?:[Ss]eat ([01])|({alternatives}))\b")
+
+
+_PATTERNS = {game_id: _side_pattern(words) for game_id, words in RULES_SIDE_NAMES.items()}
+
+
+def name_seats(text: str, names: tuple[str, str], game_id: str = "") -> str:
+    """The rules' event texts speak of seats ("Seat 1 shoots.") or, in some games, of the
+    rules' own side names ("Blue moves ..."); people chose team names of their own."""
+    pattern = _PATTERNS.get(game_id)
+    if pattern is None:
+        return _SEAT.sub(lambda m: names[int(m.group(1))], text)
+    words = RULES_SIDE_NAMES[game_id]
+    return pattern.sub(lambda m: names[int(m.group(1)) if m.group(1) else words.index(m.group(2))], text)
 
 
 PHASE_KEYS = (("period", ""), ("half", "Half"), ("round", "Round"), ("turn", "Turn"), ("phase", ""))
@@ -481,7 +501,7 @@ class MatchView(QWidget):
                 self._show(view, events)
             sides = DIE_SIDES.get(self.game.id, 6)
             animations = [a for a in (animation_for(e, sides) for e in events) if a is not None][-MAX_ANIMATIONS:]
-            animations = [replace(a, text=name_seats(a.text, self.names)) for a in animations]
+            animations = [replace(a, text=name_seats(a.text, self.names, self.game.id)) for a in animations]
             self._pending_view = (view, events)
             factor = ANIMATION_SPEEDS.get(self.speed, 1.0)
             # The very first position is shown at once: the deal before it is no show.
@@ -562,6 +582,7 @@ class MatchView(QWidget):
             self.view.setFocus()
 
     def _on_refused(self, reason: str) -> None:
+        reason = name_seats(reason, self.names, self.game.id)
         self.board.show_refusal(reason)
         self.hint_label.setText(reason)
 
@@ -666,7 +687,8 @@ class MatchView(QWidget):
         self._keyboard_index = (self._keyboard_index + step) % len(actions)
         text = actions[self._keyboard_index]
         self.board.set_preview(text)
-        self.keyboard_label.setText(f"Enter plays: <b>{text}</b>  ({self._keyboard_index + 1}/{len(actions)})")
+        words = html.escape(self.board.describe(text))
+        self.keyboard_label.setText(f"Enter plays: <b>{words}</b>  ({self._keyboard_index + 1}/{len(actions)})")
 
     # --- header --------------------------------------------------------------------------
 
@@ -707,7 +729,7 @@ class MatchView(QWidget):
         """
         if not text:
             return
-        entry = (name_seats(text, self.names), tuple(audience) if audience is not None else None)
+        entry = (name_seats(text, self.names, self.game.id), tuple(audience) if audience is not None else None)
         self._log_entries.append(entry)
         if self._log_visible(entry, self._log_seat):
             self.log.appendPlainText(entry[0])

@@ -149,7 +149,7 @@ class ReplayViewer(QWidget):
 
         for state in self.states[1:]:
             text = "\n".join(revealed_texts(state.events)) or str(state.history()[-1][1])
-            self.log.addItem(name_seats(text, self.names))
+            self.log.addItem(name_seats(text, self.names, game.id))
         self.show_step(0)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
@@ -183,6 +183,9 @@ class ReplayViewer(QWidget):
         state = self.states[index]
         view = state.view(self.seat)
         view["legal"] = []  # nothing is played in a replay
+        # The record knows the other seat's secrets too (a face-down pick): boards made with
+        # reveal_all may show them instead of "still choosing".
+        view["opponent_state"] = state.view(1 - self.seat)["state"]
         events = [e.to_json() for e in state.events]
         self.board.set_view(view, events)
         self.view.fit()

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 from soccerdesk.bots import make_bot
 from soccerdesk.rules import CHANCE, Game, State, get_game, sample_chance
 from soccerdesk.ui.boards import BoardMissing, board_available
-from soccerdesk.ui.match_view import MatchView, name_seats
+from soccerdesk.ui.match_view import MatchView
 from soccerdesk.ui.session import LocalSession, Player
 
 SEED = 7
@@ -80,7 +80,7 @@ def take_screenshot(game_id: str, path: Path, size: tuple[int, int] = (1280, 800
     for state in states[-12:]:
         for event in state.events:
             if event.audience is None:
-                view.log_text(name_seats(event.text, session.player_names()))
+                view.log_text(event.text)  # the match screen names the sides
     view.resize(*size)
     view.show()
     session.start()

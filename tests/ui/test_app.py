@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from driving import click_action, play_to_end, ready
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QPushButton, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QPushButton, QSpinBox
 
 from soccerdesk.rules import GAMES
 from soccerdesk.ui.boards import BOARD_MODULES, BoardConfig, BoardMissing, make_board
@@ -73,7 +73,8 @@ def test_keyboard_tab_previews_and_enter_plays(qtbot, window: MainWindow) -> Non
     qtbot.keyClick(view.view, Qt.Key.Key_Tab)
     second = view.board.keyboard_actions()[1]
     assert view.board.preview == second
-    assert second in view.keyboard_label.text()
+    assert view.board.describe(second) in view.keyboard_label.text()  # "Mark number 2", not "mark 2"
+    assert second not in view.keyboard_label.text()
     qtbot.keyClick(view.view, Qt.Key.Key_Return)
     # Played: the screen now passes to the other player, who chooses too.
     qtbot.waitUntil(lambda: view.stack.currentWidget() is view.handover_page, timeout=10_000)
@@ -113,7 +114,7 @@ def test_hot_seat_hand_over_clears_the_keyboard_preview_of_a_secret_pick(qtbot, 
     qtbot.waitUntil(lambda: ready(view), timeout=10_000)
     view.cycle(1)
     picked = view.board.keyboard_actions()[0]
-    assert picked in view.keyboard_label.text()
+    assert view.board.describe(picked) in view.keyboard_label.text()
     qtbot.keyClick(view.view, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: view.stack.currentWidget() is view.handover_page, timeout=5_000)
     assert view.keyboard_label.text() == ""
@@ -245,6 +246,38 @@ def test_option_choices_are_shown_in_words_and_kept_as_identifiers(qtbot, window
     ]
     combo.setCurrentIndex(1)
     assert form.values()["length"] == "golden_goal"  # the rules still get their identifier
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_option_reads_as_a_short_phrase(qtbot, window: MainWindow, game_id: str) -> None:
+    """UX review: no "Any a zone", no identifiers, no rulebook references on the home screen."""
+    qtbot.mouseClick(window.home.cards[game_id], Qt.MouseButton.LeftButton)
+    form = window.home.options_form
+    labels = [label.text() for label in form.findChildren(QLabel)]
+    choices = [combo.itemText(i) for combo in form.findChildren(QComboBox) for i in range(combo.count())]
+    tips = [label.toolTip() for label in form.findChildren(QLabel)]
+    for text in labels + choices:
+        assert text[:1].isupper() or text[:1].isdigit(), text
+        assert len(text) <= 40 and "_" not in text and " a zone" not in text, text
+    for combo in form.findChildren(QComboBox):
+        for i in range(combo.count()):
+            identifier = str(combo.itemData(i))
+            assert "-" not in identifier or combo.itemText(i).lower() != identifier.replace("-", " "), identifier
+    assert all("ruling" not in tip.lower() and "_" not in tip for tip in tips), tips
+
+
+def test_pawn_soccer_log_uses_the_chosen_team_names(qtbot, window: MainWindow) -> None:
+    """UX review: the log said "Blue"/"Orange" (the rules' words) instead of the players' team names."""
+    window.home.names[0].setText("Reds")
+    window.home.names[1].setText("Whites")
+    _start(qtbot, window, "pawn-soccer", None)
+    view = window.match_view
+    qtbot.waitUntil(lambda: ready(view), timeout=10_000)
+    view.play(view.board.keyboard_actions()[0])
+    qtbot.waitUntil(lambda: len(view.log_lines()) >= 2, timeout=10_000)
+    log = "\n".join(view.log_lines())
+    assert "Reds" in log or "Whites" in log, log
+    assert "Blue" not in log and "Orange" not in log, log
 
 
 def test_game_card_summaries_fit_the_card_without_eliding(qtbot, window: MainWindow) -> None:

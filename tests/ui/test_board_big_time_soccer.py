@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from test_board_pawn_soccer import random_match, refusals  # shared board-test helpers
+from test_board_pawn_soccer import descriptions, random_match, refusals  # shared board-test helpers
 
 from soccerdesk.rules import CHANCE
 from soccerdesk.rules.api import State
@@ -139,3 +139,20 @@ def test_only_the_viewers_hand_is_drawn(qtbot: Any, match_states: list[State]) -
     spectator = Board(BoardConfig(GAME, None))
     spectator.set_view(state.view(None))
     assert not [item for item in spectator.items() if isinstance(item.data(0), tuple) and item.data(0)[0] == "card"]
+
+
+def test_keyboard_preview_names_the_card_and_the_zone(qtbot: Any, match_states: list[State]) -> None:
+    """Not "play DA1P A1C": the card's name and the zone in words."""
+    board = Board(BoardConfig(GAME, 0))
+    views = [v for v in decisions(match_states) if v["seat"] == 0][::3]
+    said = descriptions(board, views)
+    plays = {text: words for text, words in said.items() if text.startswith("play ")}
+    assert plays
+    for text, words in plays.items():
+        _, code, zone = text.split()
+        assert code not in words.split() and zone not in words.split(), (text, words)
+        assert words.startswith("Play ") and board.cards[code]["name"].split(",")[0].split(" (")[0] in words
+    sides = {"L": "left", "C": "centre", "R": "right"}
+    assert all(words.endswith(f"{text[-3:-1]} {sides[text[-1]]}") for text, words in plays.items())
+    cards = {text: words for text, words in said.items() if text.split()[0] in ("discard", "reply", "passback")}
+    assert all(text.split()[1] not in words.split() for text, words in cards.items() if text != "reply none")

@@ -297,3 +297,30 @@ def test_every_square_is_found_where_it_is_drawn_and_explains_itself(qtbot: Any,
         goal = board_data["ends"][0]["goal"][0]
         beside = board.square_rect(goal).center() + QPointF(-board.square_rect(goal).width() * board.columns, 0)
         assert board.grid_key_at(beside) is None
+
+
+def descriptions(board: ClickBoard, views: list[dict[str, Any]]) -> dict[str, str]:
+    """``board.describe`` of every legal text of ``views``, each view shown on the board first.
+
+    Shared by the board tests of Big Time Soccer, Soccero and Soccer-Go: the keyboard preview
+    says the action in words, never the raw text ("play DA1P A1C")."""
+    said: dict[str, str] = {}
+    for view in views:
+        board.set_view(view)
+        for text in view["legal"]:
+            words = board.describe(text)
+            assert words and words[0].isupper(), (text, words)
+            said[text] = words
+    return said
+
+
+def test_keyboard_preview_says_moves_in_words(qtbot: Any, match_states: list[State]) -> None:
+    board = Board(BoardConfig(GAME, 0, team_names=("Reds", "Whites")))
+    said = descriptions(board, [v for v in deciding_views(match_states, 5) if v["seat"] == 0])
+    assert said["end"] == "End turn"
+    moves = {text: words for text, words in said.items() if text.split()[0] in ("move", "pass", "kick", "steal")}
+    assert moves and all(text not in words for text, words in moves.items())
+    for text, words in moves.items():
+        _, a, b = text.replace("-", " ").split()
+        assert a in words and b in words, (text, words)  # both squares, in words
+    assert any(words.startswith("Place a pawn on ") for words in said.values())

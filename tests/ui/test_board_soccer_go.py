@@ -3,6 +3,7 @@ and every position of whole random matches draws (player, spectator and replay v
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -84,3 +85,90 @@ def test_click_paths_of_the_action_texts() -> None:
     assert path_of("play att-joker as shoot") == (("power", "att-joker"), ("as", "shoot"))
     assert path_of("save left") == (("dir", "left"),)
     assert path_of("no card") == (("action", "no card"),)
+
+
+def test_keyboard_preview_says_picks_and_power_cards_in_words(qtbot, states: list[State]) -> None:
+    board = SoccerGoBoard(BoardConfig(GAME, 0))
+    said: dict[str, str] = {}
+    for state in states[::3]:
+        if 0 in state.current_players():
+            board.set_view(state.view(0))
+            said.update({text: board.describe(text) for text in board.legal()})
+    assert said["pass 3"] == "Pass to number 3" or said["mark 3"] == "Mark number 3"
+    assert board.describe("mark 2+5+9") == "Mark numbers 2, 5 and 9"
+    plays = {text: words for text, words in said.items() if text.startswith(("play ", "swap "))}
+    assert plays
+    cards = states[0].view(0)["state"]["cards"]
+    for text, words in plays.items():
+        card = text.split()[1]
+        assert card not in words and cards[card]["name"] in words, (text, words)
+
+
+def test_a_replay_shows_the_opponents_secret_pick(qtbot) -> None:
+    """The record knows a face-down pick: the replay shows it, and nobody is "choosing…"."""
+    from soccerdesk.ui.replay import ReplayViewer
+
+    game = get_game(GAME)
+    record = game.dump(match_states(1)[-1])
+    viewer = ReplayViewer(game, record, names=("Reds", "Whites"))
+    qtbot.addWidget(viewer)
+    picked = waiting = 0
+    for index, state in enumerate(viewer.states):
+        for seat in (0, 1):
+            chosen = state.view(seat)["state"]["chosen"]
+            if chosen == [False, False] and state.view(seat)["state"]["phase"] not in ("pass", "shot", "kick"):
+                continue
+            viewer.set_seat(seat)
+            viewer.show_step(index)
+            board = viewer.board
+            assert isinstance(board, SoccerGoBoard)
+            if chosen[1 - seat]:
+                pick = state.view(1 - seat)["state"]["my_choice"]
+                assert board.opponent_status == f"picked: {board.describe(pick)}"
+                picked += 1
+            else:
+                assert board.opponent_status == ""  # not "choosing…": the replay waits for no one
+                waiting += 1
+    assert picked and waiting
+    # During a match the same position keeps the pick face down.
+    live = SoccerGoBoard(BoardConfig(GAME, 0))
+    for state in viewer.states:
+        if state.view(0)["state"]["chosen"] == [False, True]:
+            live.set_view(state.view(0))
+            assert live.opponent_status == "has chosen"
+            break
+
+
+def _seen_as(colour: str, deficiency: str) -> tuple[float, float, float]:
+    """CIELAB of ``colour`` as seen with a full colour-vision deficiency (Machado et al. 2009)."""
+    matrices = {
+        "none": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+        "protan": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
+        "deutan": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
+        "tritan": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602), (0.004733, 0.691367, 0.303900)),
+    }
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    r, g, b = (min(1.0, max(0.0, sum(m * c for m, c in zip(row, linear, strict=True)))) for row in matrices[deficiency])
+    xyz = (
+        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
+    )
+    fx, fy, fz = (t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def test_defending_power_cards_stand_apart_from_every_team_colour() -> None:
+    """Also for colour-blind players: no team colour on offer, nor the attacking cards' purple, is near it."""
+    from soccerdesk.ui.boards.base import TeamColours
+    from soccerdesk.ui.boards.soccer_go import ATTACKING_BACK, DEFENDING_BACK
+    from soccerdesk.ui.settings import TEAM_COLOURS
+
+    defaults = TeamColours()
+    others = [*TEAM_COLOURS.values(), defaults.home.name(), defaults.away.name(), ATTACKING_BACK.name()]
+    for deficiency in ("none", "protan", "deutan", "tritan"):
+        ours = _seen_as(DEFENDING_BACK.name(), deficiency)
+        for other in others:
+            distance = math.dist(ours, _seen_as(other, deficiency))
+            assert distance > 25, (deficiency, other, round(distance, 1))  # ΔE 2.3 is just noticeable

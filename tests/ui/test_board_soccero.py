@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
-from test_board_pawn_soccer import random_match, refusals  # shared board-test helpers
+from test_board_pawn_soccer import descriptions, random_match, refusals  # shared board-test helpers
 
 from soccerdesk.rules import CHANCE
 from soccerdesk.rules.api import State
@@ -231,3 +231,16 @@ def test_the_wall_clear_phase_has_its_own_prompt(qtbot: Any, match_states: list[
     with qtbot.waitSignal(board.hint) as blocker:
         board.click(("sq", "A1"))
     assert "wall took your player's square" in blocker.args[0]
+
+
+def test_keyboard_preview_says_steps_and_kicks_in_words(qtbot: Any, match_states: list[State]) -> None:
+    board = Board(BoardConfig(GAME, 0))
+    said = descriptions(board, [v for v in decisions(match_states) if v["seat"] == 0][::4])
+    steps = {text: words for text, words in said.items() if text.startswith("move ")}
+    assert steps
+    for text, words in steps.items():
+        start, end = text.split()[1].split("-")
+        assert words.startswith(f"Move the player on {start} to {end}"), (text, words)
+    paths = {text: words for text, words in said.items() if text.startswith("path ")}
+    assert paths and all(words.startswith(f"Ball from {text.split()[1]}") for text, words in paths.items())
+    assert said.get("kick 2", "Kick with 2 distance dice") == "Kick with 2 distance dice"

@@ -45,7 +45,9 @@ class BoardConfig:
     perspective: int | None  # the seat whose side is drawn at the bottom; None = spectator (seat 0 below)
     colours: TeamColours = field(default_factory=TeamColours)
     team_names: tuple[str, str] = ("Home", "Away")
-    reveal_all: bool = False  # replay viewer: the view may carry both hands
+    # Replay viewer: the view also carries ``"opponent_state"``, the other seat's own view of the
+    # same position (its hand, its face-down pick), which the board may show openly.
+    reveal_all: bool = False
 
 
 class BoardScene(QGraphicsScene):
@@ -74,6 +76,16 @@ class BoardScene(QGraphicsScene):
     def keyboard_actions(self) -> list[str]:
         """The actions Tab cycles through, in a sensible order (default: the legal list)."""
         return self.legal()
+
+    def describe(self, action_text: str) -> str:
+        """The action in words, for the keyboard preview ("Enter plays: ...").
+
+        The default spells out the verb ("clear-box" -> "Clear box"); boards whose action texts
+        are terse ("play DA1P A1C") say what they mean instead.
+        """
+        verb, _, rest = action_text.partition(" ")
+        words = verb.replace("-", " ")
+        return f"{words[:1].upper()}{words[1:]} {rest}".rstrip()
 
     def set_preview(self, action_text: str | None) -> None:
         """Show which action Enter would play (keyboard play); ``None`` clears it."""

@@ -100,6 +100,20 @@ BUTTON_LABELS = {
 }
 MODE_LABELS = {"clear-in": "Clear (in play)", "clear-out": "Clear (out of play)"}
 
+ZONE_VERBS = {**MODE_LABELS, "aimed-kick": "Aimed kick", "throw-in": "Throw in"}
+CARD_VERBS = {
+    "passback": "Pass back to the keeper with {}",
+    "shoot": "Shoot with the {} card",
+    "discard": "Discard {}",
+    "reply": "Answer with {}",
+}
+SIDE_WORDS = {"L": "left", "C": "centre", "R": "right"}
+
+
+def zone_words(zone: str) -> str:
+    """``"A1C"`` -> ``"A1 centre"`` (the zone's row, then its side of the field)."""
+    return f"{zone[:2]} {SIDE_WORDS[zone[2]]}" if len(zone) == 3 and zone[2] in SIDE_WORDS else zone
+
 
 def load_cards() -> dict[str, dict[str, Any]]:
     """Card code -> its description from the content file."""
@@ -210,6 +224,24 @@ class Board(ClickBoard):
         if verb == "play":
             return f"Play to {arg.split()[-1]}"
         return text
+
+    def describe(self, action_text: str) -> str:
+        if action_text in BUTTON_LABELS:
+            return BUTTON_LABELS[action_text]
+        words = action_text.split()
+        verb = words[0]
+        card = self.cards.get(words[1]) if len(words) > 1 else None
+        name = short_name(card) if card else ""
+        if verb == "shoot" and card:
+            name = str(card.get("name", "")).split(" - ")[-1]  # "Shot at Net - Inside the Box"
+        if verb == "play" and card and len(words) == 3:
+            return f"Play {name} to {zone_words(words[2])}"
+        if verb in ("clear-in", "clear-out", "aimed-kick", "throw-in") and len(words) == 2:
+            where = "the goal line" if words[1] == "goal-line" else zone_words(words[1])
+            return f"{ZONE_VERBS[verb]} to {where}"
+        if card and verb in CARD_VERBS:
+            return CARD_VERBS[verb].format(name)
+        return super().describe(action_text)
 
     # --- hints -------------------------------------------------------------------------
 

@@ -55,6 +55,21 @@ VERB_LABELS = {
     "keeper": "Make goalkeeper",
 }
 
+ACTION_WORDS = {
+    "stop": "Stop the chain",
+    "end": "End turn",
+    "wait": "Wait (nothing possible)",
+    "keeper none": "Leave goal empty",
+}
+MOVE_WORDS = {
+    "move": "Move the pawn on {a} to {b}",
+    "pass": "Pass from {a} to {b}",
+    "long": "Long pass from {a} to {b}",
+    "kick": "Kick the ball from {a} to {b}",
+    "steal": "Steal the ball: {a} swaps with {b}",
+    "keeper": "Move the pawn on {a} to {b} as goalkeeper",
+}
+
 
 def split_squares(text: str) -> tuple[str, str, str]:
     """``"kick D6-D12"`` -> ``("kick", "D6", "D12")``; one-square actions give ``b == ""``."""
@@ -147,12 +162,28 @@ class Board(ClickBoard):
         verb, a, b = split_squares(text)
         if verb in VERB_LABELS and b:
             return VERB_LABELS[verb]
-        return {
-            "stop": "Stop the chain",
-            "end": "End turn",
-            "wait": "Wait (nothing possible)",
-            "keeper none": "Leave goal empty",
-        }.get(text, text)
+        return ACTION_WORDS.get(text, text)
+
+    def describe(self, action_text: str) -> str:
+        verb, a, b = split_squares(action_text)
+        if verb in MOVE_WORDS and b:
+            return MOVE_WORDS[verb].format(a=a, b=b)
+        if verb == "place":
+            square, _, kind = a.partition(" ")
+            return f"Place a pawn{' with a yellow card' if kind else ''} on {square}"
+        if verb == "toss":
+            seat = 0 if a == "blue" else 1
+            return f"Coin toss: {self.config.team_names[seat]} kicks off"
+        if verb == "penalty":
+            state = (self.view_data or {}).get("state") or {}
+            goal = self._penalty_goal(state)
+            square = goal[int(a) - 1] if goal and a.isdigit() and int(a) <= len(goal) else f"place {a}"
+            shooting = (state.get("penalty") or {}).get("taker") == (self.view_data or {}).get("seat")
+            return f"Shoot the penalty at {square}" if shooting else f"Guard {square}"
+        labels = {"kickoff": "Kick off with the pawn on {a}", "sub": "Substitute the pawn on {a}"}
+        if verb in labels:
+            return labels[verb].format(a=a)
+        return self.action_label(action_text) if action_text in ACTION_WORDS else super().describe(action_text)
 
     # --- hints -------------------------------------------------------------------------
 

@@ -38,8 +38,15 @@ from soccerdesk.ui.palette import LINE
 WIDTH = 1000.0
 CARD_W, CARD_H = 62.0, 88.0
 ATTACKING_BACK = QColor("#6a3fa0")  # purple, as the rulebook's attacking power cards
-DEFENDING_BACK = QColor("#c45a00")  # orange-brown, the defending power cards
+# Dark brown: far from every team colour on offer (settings.TEAM_COLOURS, Okabe & Ito's palette)
+# and from the purple, also as protan, deutan and tritan eyes see them (tests/ui/test_board_soccer_go.py).
+DEFENDING_BACK = QColor("#663311")  # the defending power cards
 SIGN_LABELS = {"rock": "✊ rock", "paper": "✋ paper", "scissors": "✌ scissors"}
+DIRECTION_VERBS = {
+    "shoot": "Shoot {direction}",
+    "save": "Dive {direction}",
+    "remove": "Close the {direction} for this shot",
+}
 PERIOD_LABELS = {
     "first-half": "First half",
     "second-half": "Second half",
@@ -120,6 +127,7 @@ class SoccerGoBoard(ClickBoard):
     def __init__(self, config: Any, parent: Any = None) -> None:
         super().__init__(config, parent)
         self.windows = timing_windows()
+        self.opponent_status = ""  # what the opponent's panel says of their pick ("has chosen")
 
     def click_paths(self, view: dict[str, Any]) -> dict[str, tuple[Key, ...]]:
         return {text: path_of(text) for text in view.get("legal", [])}
@@ -144,6 +152,31 @@ class SoccerGoBoard(ClickBoard):
 
     def name(self, seat: int) -> str:
         return self.config.team_names[seat]
+
+    def describe(self, action_text: str) -> str:
+        state = (self.view_data or {}).get("state") or {}
+        words = action_text.split()
+        verb, arg = words[0], words[1] if len(words) > 1 else ""
+        if verb in ("pass", "mark"):
+            numbers = arg.split("+")
+            listed = numbers[0] if len(numbers) == 1 else f"{', '.join(numbers[:-1])} and {numbers[-1]}"
+            what = f"number{'s' if len(numbers) > 1 else ''} {listed}"
+            return f"Pass to {what}" if verb == "pass" else f"Mark {what}"
+        if verb == "retire":
+            return f"Retire number {arg}"
+        if verb in DIRECTION_VERBS:
+            return DIRECTION_VERBS[verb].format(direction=arg)
+        if verb == "play" and len(words) == 4:
+            return f"Play {self._card_name(state, arg)} as {self._card_name(state, words[3])}"
+        if verb == "play":
+            return f"Play {self._card_name(state, arg)}"
+        if verb == "swap":
+            return f"Give up {self._card_name(state, arg)} for the card drawn"
+        if verb == "show":
+            return f"Show {SIGN_LABELS.get(arg, arg)}"
+        return {"no card": "Play no card", "keep hand": "Keep your hand (the card drawn goes back)"}.get(
+            action_text, super().describe(action_text)
+        )
 
     # --- hints ----------------------------------------------------------------------------
 
@@ -186,7 +219,7 @@ class SoccerGoBoard(ClickBoard):
         me = self.seat(view)
         other = 1 - me
         self.add_panel(QRectF(0, 0, WIDTH, 640))
-        self._draw_opponent(state, other)
+        self._draw_opponent(state, other, view.get("opponent_state") if self.config.reveal_all else None)
         self._draw_info(state, me)
         self._draw_goal(state, me)
         self._draw_last(state, me)
@@ -194,7 +227,8 @@ class SoccerGoBoard(ClickBoard):
         self._draw_numbers(state, me)
         self._draw_buttons(view)
 
-    def _draw_opponent(self, state: dict[str, Any], other: int) -> None:
+    def _draw_opponent(self, state: dict[str, Any], other: int, revealed: dict[str, Any] | None) -> None:
+        """``revealed``: the opponent's own view of the position (replays), whose pick is shown face up."""
         self.add_panel(QRectF(10, 10, WIDTH - 20, 96), "Opponent")
         colour = self.config.colours.of(other)
         role = self._role(state, other)
@@ -212,13 +246,27 @@ class SoccerGoBoard(ClickBoard):
                 x += 30
             x += 18
         chosen = state.get("chosen") or [False, False]
-        if chosen[other]:
+        self.opponent_status = ""
+        if revealed is not None:
+            # A replay: nobody is choosing any more; a pick the record knows is shown face up.
+            pick = revealed.get("my_choice") if chosen[other] else None
+            if pick:
+                self.opponent_status = f"picked: {self.describe(pick)}"
+                self._face_card(
+                    QRectF(860, 22, 48, 72),
+                    colour,
+                    pick.split(" ", 1)[-1],
+                    f"{self.name(other)} {self.opponent_status}",
+                )
+        elif chosen[other]:
+            self.opponent_status = "has chosen"
             self._card_back(
                 QRectF(860, 22, 48, 72), colour.darker(140), "?", f"{self.name(other)} has chosen, face down"
             )
-            self.add_text(QPointF(770, 44), "has chosen", 10, MUTED_TEXT, width=90)
         elif state.get("phase") in ("pass", "shot", "tackle", "kick"):
-            self.add_text(QPointF(770, 44), "choosing…", 10, MUTED_TEXT, width=120)
+            self.opponent_status = "choosing…"
+        if self.opponent_status:
+            self.add_text(QPointF(770, 44), self.opponent_status.split(":")[0], 10, MUTED_TEXT, width=90)
 
     def _role(self, state: dict[str, Any], seat: int) -> str:
         if state.get("phase") == "kick":
@@ -348,13 +396,9 @@ class SoccerGoBoard(ClickBoard):
 
             item = Painted(rect, paint)
             self.addItem(item)
-            tip = {
-                "shoot": f"Shoot {direction}",
-                "save": f"Dive {direction}",
-                "remove": f"Close the {direction} for this shot",
-            }
             verb = next((t.split()[0] for t in self.legal() if path_of(t) == (key,)), "")
-            self.make_clickable(item, key, tip.get(verb, f"The {direction} of the goal"))
+            tip = DIRECTION_VERBS.get(verb, "The {direction} of the goal").format(direction=direction)
+            self.make_clickable(item, key, tip)
         my_choice = state.get("my_choice")
         if my_choice and my_choice.split()[0] in ("shoot", "save"):
             self.add_text(

@@ -250,6 +250,35 @@ class Board(ClickBoard):
             return label + {"out": " (over the line)", "goal": " (in goal)"}.get(finish, "")
         return text
 
+    def describe(self, action_text: str) -> str:
+        words = action_text.split()
+        verb = words[0]
+        if action_text in WORD_LABELS:
+            return WORD_LABELS[action_text]
+        if verb in ("kick", "shoot") and len(words) > 1:
+            dice = f"{words[1]} distance {'die' if words[1] == '1' else 'dice'}"
+            normal = " (normal kicking rules)" if len(words) > 2 else ""
+            return f"{'Shoot' if verb == 'shoot' else 'Kick'} with {dice}{normal}"
+        if verb == "move" and len(words) > 1:
+            start, _, end = words[1].partition("-")
+            text = f"Move the player on {start} to {end}"
+            return text + (f", the ball to {words[3]}" if len(words) == 4 else ", leaving the ball")
+        if verb == "path":
+            end, bend, finish, _ = route(action_text, self.columns, self.rows)
+            text = f"Ball from {words[1]}" + (f" via {bend}" if bend else "")
+            return text + {"out": f" over the line at {end}", "goal": " into the goal"}.get(finish, f" to {end}")
+        square_verbs = {
+            "defend": "Defend the goal line of row {}",
+            "place": "Place the next player on {}",
+            "pick": "Choose the player on {}",
+            "to": "Send the chosen player to {}",
+            "head": "Head the ball {}",
+            "throw": "Throw the ball {}",
+        }
+        if verb in square_verbs and len(words) == 2:
+            return square_verbs[verb].format(words[1])
+        return super().describe(action_text)
+
     # --- hints -------------------------------------------------------------------------
 
     def _player_at(self, square: str) -> dict[str, Any] | None:
