@@ -13,11 +13,31 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # The shared libraries the PySide6 xcb platform plugin loads that are not inside the bundle.
 DEB_DEPENDS = [
-    "libc6", "libgl1", "libegl1", "libfontconfig1", "libfreetype6", "libdbus-1-3", "libglib2.0-0",
-    "libxkbcommon0", "libxkbcommon-x11-0", "libx11-6", "libx11-xcb1", "libxcb1", "libxcb-cursor0",
-    "libxcb-icccm4", "libxcb-image0", "libxcb-keysyms1", "libxcb-randr0", "libxcb-render-util0",
-    "libxcb-shape0", "libxcb-xinerama0", "libxcb-xkb1", "libxcb-xfixes0", "libxcb-shm0",
-    "libxcb-sync1", "libxcb-render0",
+    "libc6",
+    "libgl1",
+    "libegl1",
+    "libfontconfig1",
+    "libfreetype6",
+    "libdbus-1-3",
+    "libglib2.0-0",
+    "libxkbcommon0",
+    "libxkbcommon-x11-0",
+    "libx11-6",
+    "libx11-xcb1",
+    "libxcb1",
+    "libxcb-cursor0",
+    "libxcb-icccm4",
+    "libxcb-image0",
+    "libxcb-keysyms1",
+    "libxcb-randr0",
+    "libxcb-render-util0",
+    "libxcb-shape0",
+    "libxcb-xinerama0",
+    "libxcb-xkb1",
+    "libxcb-xfixes0",
+    "libxcb-shm0",
+    "libxcb-sync1",
+    "libxcb-render0",
 ]
 
 DESKTOP_ENTRY = """[Desktop Entry]
@@ -70,7 +90,11 @@ def build_deb(bundle: Path, version: str, out_dir: Path) -> Path:
         )
         out_dir.mkdir(parents=True, exist_ok=True)
         deb = out_dir / f"soccerdesk_{version}_{arch}.deb"
-        subprocess.run(["dpkg-deb", "--root-owner-group", "-Zxz", "--build", str(root), str(deb)], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            ["dpkg-deb", "--root-owner-group", "-Zxz", "--build", str(root), str(deb)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     return deb
 
 

@@ -24,7 +24,9 @@ def smoke_test(bundle: Path, version: str, game: str = "soccer-go") -> None:
     assert version in out.stdout, f"--version printed {out.stdout!r}, expected {version}"
     with tempfile.TemporaryDirectory() as tmp:
         png = Path(tmp) / "shot.png"
-        shot = subprocess.run([str(exe), "--screenshot", game, str(png)], capture_output=True, text=True, env=env, timeout=180)
+        shot = subprocess.run(
+            [str(exe), "--screenshot", game, str(png)], capture_output=True, text=True, env=env, timeout=180
+        )
         assert shot.returncode == 0, f"--screenshot failed: {shot.stderr}"
         assert png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "no PNG written"
     relay = executable(bundle, "soccerdesk-relay")

@@ -28,9 +28,21 @@ STAMP = VENV / ".soccerdesk-installed"
 
 # Debian/Ubuntu packages that PySide6 wheels load at run time (xcb for a real screen).
 QT_DEBIAN_PACKAGES = [
-    "libgl1", "libegl1", "libxkbcommon0", "libxkbcommon-x11-0", "libfontconfig1", "libdbus-1-3",
-    "libglib2.0-0", "libxcb-cursor0", "libxcb-icccm4", "libxcb-keysyms1", "libxcb-shape0",
-    "libxcb-xinerama0", "libxcb-randr0", "libxcb-render-util0", "libxcb-image0",
+    "libgl1",
+    "libegl1",
+    "libxkbcommon0",
+    "libxkbcommon-x11-0",
+    "libfontconfig1",
+    "libdbus-1-3",
+    "libglib2.0-0",
+    "libxcb-cursor0",
+    "libxcb-icccm4",
+    "libxcb-keysyms1",
+    "libxcb-shape0",
+    "libxcb-xinerama0",
+    "libxcb-randr0",
+    "libxcb-render-util0",
+    "libxcb-image0",
 ]
 
 
@@ -90,7 +102,19 @@ def main(argv: list[str]) -> int:
         subprocess.run([str(PYTHON), "-c", "import soccerdesk.app"], cwd=ROOT, check=True, capture_output=True)
     except subprocess.CalledProcessError:
         return subprocess.run(
-            [str(PYTHON), "-m", "soccerdesk.sim", "--game", "soccer-go", "--players", "heuristic", "random", "--matches", "20", *rest],
+            [
+                str(PYTHON),
+                "-m",
+                "soccerdesk.sim",
+                "--game",
+                "soccer-go",
+                "--players",
+                "heuristic",
+                "random",
+                "--matches",
+                "20",
+                *rest,
+            ],
             cwd=ROOT,
         ).returncode
     return subprocess.run([str(PYTHON), "-m", "soccerdesk", *rest], cwd=ROOT).returncode

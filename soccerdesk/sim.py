@@ -113,12 +113,8 @@ def summarise(results: Sequence[MatchResult], elapsed: float, players: Sequence[
         "goals_per_match": [g / n if n else 0.0 for g in goals],
         "mean_actions": sum(r.actions for r in results) / n if n else 0.0,
         "matches_per_s": n / elapsed if elapsed > 0 else 0.0,
-        "decision_ms_p95": [
-            1000 * percentile([t for r in results for t in r.decision_s[i]], 95) for i in (0, 1)
-        ],
-        "decision_ms_max": [
-            1000 * max((t for r in results for t in r.decision_s[i]), default=0.0) for i in (0, 1)
-        ],
+        "decision_ms_p95": [1000 * percentile([t for r in results for t in r.decision_s[i]], 95) for i in (0, 1)],
+        "decision_ms_max": [1000 * max((t for r in results for t in r.decision_s[i]), default=0.0) for i in (0, 1)],
         "seconds": elapsed,
     }
 
@@ -195,12 +191,18 @@ def _print_table(s: dict[str, Any]) -> None:
     a, b = s["players"]
     n = s["matches"]
     print(f"{s['game']}: {a} vs {b}, {n} matches, options {s['options']}")
-    print(f"  {a:>12} wins {s['wins'][0]:5d} ({100 * s['wins'][0] / n:5.1f}%)   goals {s['goals'][0]:5d} ({s['goals_per_match'][0]:.2f}/match)")
-    print(f"  {b:>12} wins {s['wins'][1]:5d} ({100 * s['wins'][1] / n:5.1f}%)   goals {s['goals'][1]:5d} ({s['goals_per_match'][1]:.2f}/match)")
+    print(
+        f"  {a:>12} wins {s['wins'][0]:5d} ({100 * s['wins'][0] / n:5.1f}%)   goals {s['goals'][0]:5d} ({s['goals_per_match'][0]:.2f}/match)"
+    )
+    print(
+        f"  {b:>12} wins {s['wins'][1]:5d} ({100 * s['wins'][1] / n:5.1f}%)   goals {s['goals'][1]:5d} ({s['goals_per_match'][1]:.2f}/match)"
+    )
     print(f"  {'draws':>12}      {s['draws']:5d} ({100 * s['draws'] / n:5.1f}%)")
     if s["win_rate_decided"] is not None:
         lo, hi = s["win_rate_ci95"]
-        print(f"  {a} wins {100 * s['win_rate_decided']:.1f}% of decided matches (95% CI {100 * lo:.1f}–{100 * hi:.1f}%)")
+        print(
+            f"  {a} wins {100 * s['win_rate_decided']:.1f}% of decided matches (95% CI {100 * lo:.1f}–{100 * hi:.1f}%)"
+        )
     print(f"  mean actions/match {s['mean_actions']:.1f}   matches/s {s['matches_per_s']:.2f}")
     print(f"  decision p95: {a} {s['decision_ms_p95'][0]:.2f} ms, {b} {s['decision_ms_p95'][1]:.2f} ms")
 

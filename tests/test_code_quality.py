@@ -1,4 +1,4 @@
-"""House style (STYLE.md 6): ruff clean everywhere; mypy clean on rules, bots, net and server."""
+"""House style (STYLE.md 6): ruff clean and ruff-formatted everywhere; mypy clean on rules, bots, net and server."""
 
 from __future__ import annotations
 
@@ -20,7 +20,14 @@ def _tool(name: str) -> str:
 
 
 def test_ruff_finds_nothing() -> None:
-    out = subprocess.run([_tool("ruff"), "check", "--output-format", "concise", "."], cwd=ROOT, capture_output=True, text=True)
+    out = subprocess.run(
+        [_tool("ruff"), "check", "--output-format", "concise", "."], cwd=ROOT, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_ruff_format_leaves_every_file_as_it_is() -> None:
+    out = subprocess.run([_tool("ruff"), "format", "--check", "."], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
 
 

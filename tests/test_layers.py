@@ -14,10 +14,7 @@ PURE = ["soccerdesk.rules", "soccerdesk.bots", "soccerdesk.net.protocol", "socce
 
 def _loaded_after_import(module: str, extra: str = "") -> set[str]:
     code = (
-        "import sys, importlib\n"
-        f"importlib.import_module({module!r})\n"
-        f"{extra}\n"
-        "print('\\n'.join(sorted(sys.modules)))"
+        f"import sys, importlib\nimportlib.import_module({module!r})\n{extra}\nprint('\\n'.join(sorted(sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     return {line.split(".")[0] for line in out.split()}

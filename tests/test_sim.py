@@ -12,8 +12,25 @@ from soccerdesk.sim import run, wilson
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_sim_json_report_and_replayable_records(game_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    summary = run(["--game", game_id, "--players", "heuristic", "random", "--matches", "2", "--seed", "3", "--json", "--record", str(tmp_path)])
+def test_sim_json_report_and_replayable_records(
+    game_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    summary = run(
+        [
+            "--game",
+            game_id,
+            "--players",
+            "heuristic",
+            "random",
+            "--matches",
+            "2",
+            "--seed",
+            "3",
+            "--json",
+            "--record",
+            str(tmp_path),
+        ]
+    )
     printed = json.loads(capsys.readouterr().out)
     assert printed["wins"] == summary["wins"]
     assert sum(printed["wins"]) + printed["draws"] == 2

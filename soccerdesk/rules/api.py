@@ -404,7 +404,9 @@ class Game(ABC):
             raise CorruptRecord("this is not a soccerdesk match record")
         version = record.get("version")
         if version != RECORD_VERSION:
-            raise CorruptRecord(f"match record version {version!r} is not supported (this build reads {RECORD_VERSION})")
+            raise CorruptRecord(
+                f"match record version {version!r} is not supported (this build reads {RECORD_VERSION})"
+            )
         if record.get("game") != self.id:
             raise CorruptRecord(f"this record is of the game {record.get('game')!r}, not {self.id!r}")
         seed, options, actions = record.get("seed"), record.get("options"), record.get("actions")
@@ -451,7 +453,11 @@ def sample_chance(state: State, rng: random.Random) -> Action:
 
 
 def check_probabilities(outcomes: Sequence[tuple[Action, float]]) -> bool:
-    return bool(outcomes) and all(p > 0 for _, p in outcomes) and math.isclose(sum(p for _, p in outcomes), 1.0, abs_tol=1e-9)
+    return (
+        bool(outcomes)
+        and all(p > 0 for _, p in outcomes)
+        and math.isclose(sum(p for _, p in outcomes), 1.0, abs_tol=1e-9)
+    )
 
 
 def uniform(actions: Iterable[Action]) -> list[tuple[Action, float]]:

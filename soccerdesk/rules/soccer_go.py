@@ -1106,9 +1106,7 @@ class SoccerGoState(State):
         side = cards[out].side
         swapped[side] = tuple(sorted((*swapped[side], out)))
         events.append(Event("swap", f"Seat {seat} puts {A_SIDE[side]} card aside.", {"seat": seat, "side": side}))
-        events.append(
-            Event("swap-detail", f"You put {cards[out].label} aside.", {"card": out}, audience=(seat,))
-        )
+        events.append(Event("swap-detail", f"You put {cards[out].label} aside.", {"card": out}, audience=(seat,)))
         nxt = self._r(hands=(hands[0], hands[1]), swapped=(swapped[0], swapped[1]), drawn=None)
         if self.step == 0 and nxt._may_draw(1):
             return nxt._r(phase=DRAW, step=1)
@@ -1351,9 +1349,7 @@ def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
 
 def _drawn_event(seat: int, card: PowerCard, verb: str) -> Event:
     # The receiver sees the card; the other seat only its side (the back colour).
-    return Event(
-        "draw", f"Seat {seat} {verb} {card.label}.", {"seat": seat, "card": card.id}, audience=(seat,)
-    )
+    return Event("draw", f"Seat {seat} {verb} {card.label}.", {"seat": seat, "card": card.id}, audience=(seat,))
 
 
 def _shootout_decided(kicks: tuple[tuple[bool, ...], tuple[bool, ...]], regular: int) -> bool:

@@ -34,7 +34,9 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
     "soccer-go": [{}, {"rounds": 1, "joker_blocks": "either"}],
 }
 
-CASES = [pytest.param(g, opts, id=g + "".join(f"-{k}={v}" for k, v in opts.items())) for g in GAMES for opts in VARIANTS[g]]
+CASES = [
+    pytest.param(g, opts, id=g + "".join(f"-{k}={v}" for k, v in opts.items())) for g in GAMES for opts in VARIANTS[g]
+]
 
 PLAYOUTS = 3
 DEEP_CHECK_PLIES = 150  # check every ply up to here, then every DEEP_CHECK_EVERY-th
