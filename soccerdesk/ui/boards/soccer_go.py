@@ -232,7 +232,8 @@ class SoccerGoBoard(ClickBoard):
         self.add_panel(QRectF(10, 10, WIDTH - 20, 96), "Opponent")
         colour = self.config.colours.of(other)
         role = self._role(state, other)
-        self.add_text(QPointF(24, 34), f"{self.name(other)}  {role}", 15, PANEL_TEXT, bold=True, width=420)
+        title = f"{self.name(other)} · {role}" if role else self.name(other)
+        self.add_text(QPointF(24, 34), title, 15, PANEL_TEXT, bold=True, width=420)
         counts = (state.get("hand_counts") or [[0, 0], [0, 0]])[other]
         x = 470.0
         for side, back in ((0, ATTACKING_BACK), (1, DEFENDING_BACK)):
