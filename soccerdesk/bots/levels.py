@@ -97,7 +97,7 @@ GAME_TUNING: dict[str, SearchSettings] = {
     # Soccer-Go's rules and heuristic are fast: roll out through the next attacks.
     "soccer-go": SearchSettings(exploration=0.8, rollout_turns=10, action_cap=24),
 }
-"""Search settings of each game at the ``hard`` level (``expert`` only has more time)."""
+"""Search settings of each game, for ``hard`` and ``expert`` alike (expert has more iterations and time)."""
 
 
 def heuristic_or_none(game_id: str) -> Bot | None:

@@ -239,7 +239,7 @@ class _StepJudge:
     once per decision instead of once per step: a decision often has 80 steps or more.
     """
 
-    __slots__ = ("s", "seat", "board", "_movers", "_chasers", "_targets", "_pressure", "_opponents")
+    __slots__ = ("s", "seat", "board", "_movers", "_chasers", "_targets", "_pressure")
 
     def __init__(self, s: SocceroState, seat: int) -> None:
         self.s = s
@@ -254,7 +254,6 @@ class _StepJudge:
         self._chasers: frozenset[int] | None = None
         self._targets: dict[int, int] = {}
         self._pressure: dict[int, int] = {}
-        self._opponents = [s.pos[q] for q in team_players(1 - seat) if s.pos[q] >= 0]
 
     def value(self, step: Step) -> float:
         s = self.s
@@ -267,8 +266,7 @@ class _StepJudge:
     def _nearest_opponent(self, sq: int) -> int:
         found = self._pressure.get(sq)
         if found is None:
-            row = self.board.distances[sq]
-            found = self._pressure[sq] = min((row[o] for o in self._opponents), default=99)
+            found = self._pressure[sq] = _nearest_opponent(self.s, self.seat, sq)
         return found
 
     def _chasing_players(self) -> frozenset[int]:
