@@ -125,17 +125,22 @@ def test_penalty_choice_is_a_click_on_a_goal_square(qtbot: Any) -> None:
             assert blocker.args == [f"penalty {n}"]
 
 
-def test_a_real_mouse_click_selects_and_moves(qtbot: Any, match_states: list[State]) -> None:
-    """Clicking through a QGraphicsView (the user's way) plays a move."""
+def _shown_board_with_a_move(qtbot: Any, match_states: list[State]) -> tuple[Board, QGraphicsView, str]:
+    """A board at a decision with a pawn move, shown in a view; with the text of one such move."""
     view_data = next(v for v in deciding_views(match_states, 1) if any(t.startswith("move ") for t in v["legal"]))
     board = board_for(qtbot, view_data["seat"])
     board.set_view(view_data)
     gview = QGraphicsView(board)
     qtbot.addWidget(gview)
     gview.resize(900, 800)
-    gview.fitInView(board.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
     gview.show()
-    text = next(t for t in view_data["legal"] if t.startswith("move "))
+    return board, gview, next(t for t in view_data["legal"] if t.startswith("move "))
+
+
+def test_a_real_mouse_click_selects_and_moves(qtbot: Any, match_states: list[State]) -> None:
+    """Clicking through a QGraphicsView (the user's way) plays a move."""
+    board, gview, text = _shown_board_with_a_move(qtbot, match_states)
+    gview.fitInView(board.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
     start, target = text.split()[1].split("-")
 
     def point(square: str) -> QPoint:
@@ -153,14 +158,7 @@ def test_a_real_mouse_click_selects_and_moves(qtbot: Any, match_states: list[Sta
 
 def test_a_pawn_can_be_dragged_to_its_target(qtbot: Any, match_states: list[State]) -> None:
     """Issue 6: drag as well as click — press on a pawn, release on a highlighted square."""
-    view_data = next(v for v in deciding_views(match_states, 1) if any(t.startswith("move ") for t in v["legal"]))
-    board = board_for(qtbot, view_data["seat"])
-    board.set_view(view_data)
-    gview = QGraphicsView(board)
-    qtbot.addWidget(gview)
-    gview.resize(900, 800)
-    gview.show()
-    text = next(t for t in view_data["legal"] if t.startswith("move "))
+    board, gview, text = _shown_board_with_a_move(qtbot, match_states)
     start, target = (gview.mapFromScene(board.pos_of(("sq", sq))) for sq in text.split()[1].split("-"))
     with qtbot.waitSignal(board.action_chosen) as blocker:
         qtbot.mousePress(gview.viewport(), Qt.MouseButton.LeftButton, pos=start)

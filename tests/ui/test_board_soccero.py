@@ -174,8 +174,9 @@ def test_every_square_is_found_where_it_is_drawn_and_explains_itself(qtbot: Any,
         assert board.grid_key_at(QPointF(0, 0)) is None
 
 
-def test_marks_follow_the_selection_when_items_are_cached(qtbot: Any, match_states: list[State]) -> None:
-    """The match view caches board items as pixmaps; selecting a player must still show his targets."""
+def _cached_board_with_a_move(qtbot: Any, match_states: list[State]) -> tuple[Board, QGraphicsView, str, str]:
+    """A board at a "moving" decision, its items cached as the match view caches them, shown in a
+    view; with the start and target squares of one legal move."""
     view = next(v for v in decisions(match_states) if v["state"]["phase"] == "moving")
     board = Board(BoardConfig(GAME, view["seat"]))
     board.set_view(view)
@@ -186,6 +187,12 @@ def test_marks_follow_the_selection_when_items_are_cached(qtbot: Any, match_stat
     gview.resize(700, 800)
     gview.show()
     start, target = next(t for t in view["legal"] if t.startswith("move ")).split()[1].split("-")
+    return board, gview, start, target
+
+
+def test_marks_follow_the_selection_when_items_are_cached(qtbot: Any, match_states: list[State]) -> None:
+    """The match view caches board items as pixmaps; selecting a player must still show his targets."""
+    board, gview, start, target = _cached_board_with_a_move(qtbot, match_states)
     spot = gview.mapFromScene(board.square_rect(target).center() + QPointF(board.square_rect(target).width() * 0.3, 0))
 
     def colour() -> int:
@@ -199,16 +206,7 @@ def test_marks_follow_the_selection_when_items_are_cached(qtbot: Any, match_stat
 
 def test_a_target_under_the_mouse_is_framed_when_items_are_cached(qtbot: Any, match_states: list[State]) -> None:
     """The squares have no item of their own: hovering one still repaints its frame through the marks layer."""
-    view = next(v for v in decisions(match_states) if v["state"]["phase"] == "moving")
-    board = Board(BoardConfig(GAME, view["seat"]))
-    board.set_view(view)
-    for item in board.items():
-        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-    gview = QGraphicsView(board)
-    qtbot.addWidget(gview)
-    gview.resize(700, 800)
-    gview.show()
-    start, target = next(t for t in view["legal"] if t.startswith("move ")).split()[1].split("-")
+    board, gview, start, target = _cached_board_with_a_move(qtbot, match_states)
     board.click(("sq", start))
     rect = board.square_rect(target)
     edge = gview.mapFromScene(QPointF(rect.left() + 1.5, rect.center().y()))
