@@ -319,6 +319,8 @@ class SearchBot(Bot):
                 values = {a: self._value_after(world, seat, a, random.Random(seed)) for a in candidates}
             except _OutOfTime:
                 break  # an unfinished round would compare the actions on different luck
+            if rounds and self._deadline is not None and time.perf_counter() >= self._deadline:
+                break  # the clock may have cut this round's last rollouts short: not a fair comparison
             rounds += 1
             iterations += len(candidates)
             base = values[preferred]
