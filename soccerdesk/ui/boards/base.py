@@ -87,6 +87,15 @@ class BoardScene(QGraphicsScene):
         words = verb.replace("-", " ")
         return f"{words[:1].upper()}{words[1:]} {rest}".rstrip()
 
+    def event_text(self, event: dict[str, Any]) -> str:
+        """An event (``Event.to_json()``) told in words, as this board labels things.
+
+        The match screen shows it in "What happened" and under animations. The default is the
+        rules' own text; boards whose rules text names things from the mover's side or by code
+        (zones, card codes) say it as the viewer's board shows it.
+        """
+        return str(event.get("text", ""))
+
     def set_preview(self, action_text: str | None) -> None:
         """Show which action Enter would play (keyboard play); ``None`` clears it."""
         self.preview = action_text
