@@ -96,6 +96,12 @@ class BoardScene(QGraphicsScene):
         """
         return str(event.get("text", ""))
 
+    def card_name(self, code: str) -> str:
+        """A card code (an event's ``data["card"]``) as the player knows the card, for an
+        animation's card face. The default spells the code out ("def-block" -> "Def block")."""
+        words = code.replace("-", " ").replace("_", " ")
+        return f"{words[:1].upper()}{words[1:]}"
+
     def set_preview(self, action_text: str | None) -> None:
         """Show which action Enter would play (keyboard play); ``None`` clears it."""
         self.preview = action_text
