@@ -16,6 +16,7 @@ shuffles. A match record is the game id, the options, the seed and the list of
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from abc import ABC, abstractmethod
@@ -168,6 +169,13 @@ class State(ABC):
 
     Equality and hashing come from the subclass's fields only: two states reached
     by different action lists are equal if the positions are.
+
+    Fields declared with ``compare=False`` are not part of the position: those whose
+    names start with ``_`` are caches (speed only); any other is data the match's
+    options determine (the same in every state of the match). ``copy.copy`` and
+    ``copy.deepcopy`` return the state itself (it never changes); pickling carries
+    the position, the match info, the history and the last events, and starts the
+    caches empty (see :meth:`__reduce__`).
     """
 
     __slots__ = ("_info", "_history", "_events", "_legal")
@@ -333,6 +341,60 @@ class State(ABC):
         object.__setattr__(self, "_info", info)
         object.__setattr__(self, "_history", history)
         object.__setattr__(self, "_events", events)
+
+    # --- copying and pickling ------------------------------------------------------
+
+    def __copy__(self) -> State:
+        return self  # immutable: a copy would be the same value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle support (the dataclass one would keep only the subclass's own fields).
+
+        Carried: every position field, the match info, the history (as action texts, so
+        the actions come back as the game's own parsed values) and the last events.
+        Not carried: caches (``_``-named fields, the legal-action cache), which start
+        empty, and the option-derived ``compare=False`` fields, which the game makes
+        again for the match's options. The history is a flat list, not the linked one,
+        so a long match pickles without deep recursion.
+        """
+        position = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.compare}  # type: ignore[arg-type]
+        history = [(seat, str(action)) for seat, action in self.history()]
+        return (_unpickle_state, (type(self), self._info, position, history, self._events))
+
+
+def _unpickle_state(
+    cls: type[State],
+    info: MatchInfo,
+    position: Mapping[str, Any],
+    history: Sequence[tuple[int, str]],
+    events: tuple[Event, ...],
+) -> State:
+    """The state :meth:`State.__reduce__` pickled, in this process (the game is loaded if need be)."""
+    from soccerdesk.rules import get_game  # the registry imports this module
+
+    game = get_game(info.game_id)
+    derived: State | None = None
+    state = object.__new__(cls)
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        if f.compare:
+            value = position[f.name]
+        elif f.name.startswith("_"):
+            value = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+            if value is dataclasses.MISSING:
+                value = None
+        else:
+            if derived is None:
+                derived = game._initial_state(info.options)
+            value = getattr(derived, f.name)
+        object.__setattr__(state, f.name, value)
+    node: _History | None = None
+    for seat, text in history:
+        node = _History(node, seat, game.parse_action(text))
+    state._set_meta(info, node, tuple(events))
+    return state
 
 
 class Game(ABC):
