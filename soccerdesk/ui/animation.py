@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QElapsedTimer, QPointF, QRect, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
@@ -79,29 +79,54 @@ def animation_for(event: dict[str, Any], die_sides: int = 6) -> Animation | None
 
 
 class EventAnimation(QWidget):
-    """A translucent layer over the board that plays a list of :class:`Animation`."""
+    """A layer laid over a widget (the board) that plays a list of :class:`Animation`.
+
+    Nothing lies over the board unless it is showing something: while no animation plays the
+    layer is hidden, lets the mouse through and takes no focus, whatever shows its parent. It
+    is not part of any layout: it follows the size of the widget it covers by itself.
+    """
 
     done = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
+        """``parent``: the widget to cover while an animation plays (sized as it is)."""
         super().__init__(parent)
         self.setObjectName("animation")
         self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setToolTip("Click or press any key to skip")
         self._queue: list[Animation] = []
         self._backdrop: QPixmap | None = None
         self._current: Animation | None = None
         self._duration = 0
+        self._speed = 1.0
         self._clock = QElapsedTimer()
         self._frame = QTimer(self)
         self._frame.setInterval(33)  # 30 frames a second: smooth enough, half the painting
         self._frame.timeout.connect(self._tick)
-        self.hide()
+        self._set_idle(True)
+        if parent is not None:
+            parent.installEventFilter(self)
+            self.setGeometry(parent.rect())
 
     @property
     def running(self) -> bool:
         return self._current is not None
+
+    def setVisible(self, visible: bool) -> None:  # noqa: N802 (Qt API)
+        # Whoever asks (a layout, a parent being shown, show() by mistake), an idle layer stays
+        # hidden: shown while idle it would take the board's clicks and its first Tab.
+        super().setVisible(visible and self.running)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+        if watched is self.parentWidget() and event.type() == QEvent.Type.Resize:
+            self.setGeometry(self.parentWidget().rect())
+        return False
+
+    def _set_idle(self, idle: bool) -> None:
+        """Idle: hidden, transparent to the mouse, out of the focus chain. Playing: the opposite."""
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, idle)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus if idle else Qt.FocusPolicy.StrongFocus)
+        self.setVisible(not idle)
 
     def play(self, animations: list[Animation], speed: float, backdrop: QPixmap | None = None) -> None:
         """Play ``animations`` one after another at ``speed`` (duration factor; 0 = skip).
@@ -117,10 +142,10 @@ class EventAnimation(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground, backdrop is None)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, backdrop is not None)
         self._queue = list(animations)
-        self.show()
+        self._next()
+        self._set_idle(False)
         self.raise_()
         self.setFocus()
-        self._next()
 
     def skip(self) -> None:
         """End every queued animation now."""
@@ -143,7 +168,7 @@ class EventAnimation(QWidget):
         self._frame.stop()
         self._current = None
         self._backdrop = None
-        self.hide()
+        self._set_idle(True)
         self.done.emit()
 
     def _tick(self) -> None:

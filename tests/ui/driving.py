@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 import time
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QWidget
 
 from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.match_view import MatchView
@@ -20,13 +22,25 @@ def ready(view: MatchView) -> bool:
     return bool(view.view_data and view.view_data.get("legal")) and not view._queue and not view.animating
 
 
+def click_on_screen(widget: QWidget, pos: QPoint) -> None:
+    """A left click where a person would click: at ``pos`` of ``widget``, delivered to its window.
+
+    Whatever lies on top at that spot gets the click (an overlay over the board would), as with
+    a real mouse; ``QTest.mouseClick(widget)`` would hand it to ``widget`` past anything above it.
+    """
+    top = widget.window()
+    handle = top.windowHandle()
+    assert handle is not None, "the window is not shown"
+    QTest.mouseClick(handle, Qt.MouseButton.LeftButton, pos=widget.mapTo(top, pos))
+
+
 def click_action(qtbot, view: MatchView, text: str) -> None:
     """Play ``text`` with real mouse clicks on the board, one click per thing on its path."""
     board = view.board
     for key in board.paths.paths[text]:
         scene_pos = board.pos_of(key)
         assert scene_pos is not None, f"{key} of {text!r} is not drawn on the board"
-        qtbot.mouseClick(view.view.viewport(), Qt.MouseButton.LeftButton, pos=view.view.mapFromScene(scene_pos))
+        click_on_screen(view.view.viewport(), view.view.mapFromScene(scene_pos))
 
 
 def play_to_end(qtbot, window: MainWindow, seed: int, *, clicks: bool, limit_s: float = 40.0) -> dict:
