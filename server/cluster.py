@@ -1,0 +1,653 @@
+"""Several relay nodes sharing one Redis: room ownership, messages between nodes, shared limits.
+
+A cluster is a set of relay processes (*nodes*) that keep their rooms in Redis
+(:class:`server.redis_store.RedisRoomStore`). Every node accepts every client; for each room,
+one node at a time runs the rules:
+
+* **Owner lease.** A node owns a room while it holds the key ``P lease:CODE`` (value
+  ``"NODE FENCE"``, a time to live of ``ttl`` seconds, renewed every ``ttl / 4``). Taking a
+  lease is only possible when the key is gone, and takes a new *fencing token* from the
+  counter ``P fence:CODE`` (one more than the last one handed out). Every write of the
+  room (:class:`~server.redis_store.RedisRoomStore`) carries the writer's fence and is refused,
+  inside Redis, unless the counter still equals it: once another node has taken the room over,
+  the old owner can never append again, even if it was only paused and believes it still owns
+  the room. Renewal succeeds exactly when nobody took the room over, so a lease that lapsed
+  while Redis was away is simply set again when it comes back.
+* **Takeover.** A node that finds no lease (its owner died, or stopped renewing) takes one and
+  rebuilds the room from Redis (:meth:`Cluster.claim`): the document and the record, replayed
+  with the rules. The record is the whole truth; what each node holds in memory is a cache.
+* **Messages between nodes** (:class:`Bus`, Redis pub/sub). The owner listens on the room's
+  inbox channel ``P room:CODE:in``; a node whose client is in a room it does not own forwards
+  that client's messages there (:meth:`Bus.forward`, which says whether anyone listened: a
+  silent inbox means the owner is gone, and the room can be claimed once its lease lapses).
+  The owner answers each client through that client's node channel ``P node:NODE``, as a
+  :class:`RemotePeer`, which a room treats like any local connection: each seat still gets
+  only its own view, spectators only public information.
+* **Limits** (:class:`ClusterLimits`): sliding windows counted in Redis, so that messages per
+  second, rooms per minute and wrong codes or tokens per minute hold across every node.
+* **Redis down** (:class:`Health`): calls fail fast with
+  :class:`~server.redis_store.StoreUnavailable` (a ``server_busy`` error saying why), new rooms
+  are refused, limits fall back to counting on this node alone, and everything resumes by itself
+  when Redis answers again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis import exceptions as redis_errors
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+
+from server.redis_store import DEFAULT_PREFIX, RedisRoomStore, StoreUnavailable, as_text, guarded
+
+log = logging.getLogger("soccerdesk.cluster")
+
+DEFAULT_TTL = 4.0
+"""Seconds an owner lease lasts without renewal: a dead node's rooms move within about this."""
+
+
+def new_node_id() -> str:
+    """A name for this process that no other node has had: host, process id and a random tail."""
+    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+# --- owner leases --------------------------------------------------------------------------
+
+# KEYS: lease, fence. ARGV: node, ttl ms. Returns the new fence, or false if the room has an owner.
+_ACQUIRE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return false end
+local fence = redis.call('INCR', KEYS[2])
+redis.call('PERSIST', KEYS[2])
+redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. fence, 'PX', ARGV[2])
+return fence
+"""
+
+# KEYS: lease1, fence1, lease2, fence2 ... ARGV: node, ttl ms, fence1, fence2 ...
+# Returns one flag per room: 1 renewed, 0 taken over by another node (the fence moved on).
+_RENEW = """
+local out = {}
+for i = 1, #KEYS / 2 do
+  local fence = ARGV[2 + i]
+  if redis.call('GET', KEYS[2 * i]) == fence then
+    redis.call('SET', KEYS[2 * i - 1], ARGV[1] .. ' ' .. fence, 'PX', ARGV[2])
+    out[i] = 1
+  else
+    out[i] = 0
+  end
+end
+return out
+"""
+
+# KEYS: lease. ARGV: "NODE FENCE". Deletes the lease only if it is still this one.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+_RENEW_BATCH = 500  # rooms renewed by one script call
+
+
+class LeaseKeeper:
+    """The owner leases one node holds, kept alive by :meth:`run` (see the module docstring).
+
+    ``on_lost(code)`` is called (from :meth:`renew`) for each room another node has taken over:
+    the relay drops the room from memory and asks its clients to resume (they reach the new
+    owner). :meth:`fence` is what a fenced :class:`RedisRoomStore` is given as ``fence_of``.
+    """
+
+    def __init__(
+        self,
+        redis: Redis,
+        node: str,
+        prefix: str = DEFAULT_PREFIX,
+        ttl: float = DEFAULT_TTL,
+        on_lost: Callable[[str], None] | None = None,
+    ) -> None:
+        if " " in node or not node:
+            raise ValueError(f"a node name has no blanks and is not empty: {node!r}")
+        self.redis = redis
+        self.node = node
+        self.prefix = prefix
+        self.ttl = ttl
+        self.on_lost = on_lost
+        self.held: dict[str, int] = {}
+        self._acquire = redis.register_script(_ACQUIRE)
+        self._renew = redis.register_script(_RENEW)
+        self._release = redis.register_script(_RELEASE)
+
+    def lease_key(self, code: str) -> str:
+        return f"{self.prefix}lease:{code}"
+
+    def fence_key(self, code: str) -> str:
+        return f"{self.prefix}fence:{code}"
+
+    def fence(self, code: str) -> int | None:
+        """The fencing token this node holds for ``code`` (``None``: it does not own the room)."""
+        return self.held.get(code)
+
+    @property
+    def ttl_ms(self) -> int:
+        return max(1, round(self.ttl * 1000))
+
+    async def acquire(self, code: str) -> int | None:
+        """Take the room's lease if nobody holds it; the new fence, or ``None`` (owned elsewhere)."""
+        if code in self.held:
+            return self.held[code]
+        fence = await guarded(self._acquire([self.lease_key(code), self.fence_key(code)], [self.node, self.ttl_ms]))
+        if fence is None:
+            return None
+        self.held[code] = int(fence)
+        return int(fence)
+
+    async def owner(self, code: str) -> tuple[str, int] | None:
+        """Who owns the room now, as ``(node, fence)``, or ``None`` if its lease has lapsed."""
+        value = await guarded(self.redis.get(self.lease_key(code)))
+        if value is None:
+            return None
+        node, fence = as_text(value).rsplit(" ", 1)
+        return node, int(fence)
+
+    async def renew(self) -> list[str]:
+        """Renew every lease held; the codes of the rooms lost to another node (``on_lost`` told)."""
+        codes = list(self.held)
+        lost: list[str] = []
+        for start in range(0, len(codes), _RENEW_BATCH):
+            batch = codes[start : start + _RENEW_BATCH]
+            fences = [self.held[code] for code in batch]
+            keys = [key for code in batch for key in (self.lease_key(code), self.fence_key(code))]
+            flags = await guarded(self._renew(keys, [self.node, self.ttl_ms, *fences]))
+            for code, fence, flag in zip(batch, fences, flags, strict=True):
+                # A room released or re-acquired while the call ran is not lost.
+                if not flag and self.held.get(code) == fence:
+                    del self.held[code]
+                    lost.append(code)
+        for code in lost:
+            log.warning("room %s was taken over by another node", code)
+            if self.on_lost is not None:
+                self.on_lost(code)
+        return lost
+
+    async def release(self, code: str) -> None:
+        """Give the room up (it is unloaded here): another node may take it at once."""
+        fence = self.held.pop(code, None)
+        if fence is not None:
+            await guarded(self._release([self.lease_key(code)], [f"{self.node} {fence}"]))
+
+    async def run(self) -> None:
+        """Renew every ``ttl / 4`` seconds until cancelled; Redis being away is logged, not fatal."""
+        while True:
+            await asyncio.sleep(self.ttl / 4)
+            try:
+                await self.renew()
+            except StoreUnavailable as exc:
+                # Nobody can take a room over while Redis is away either; the fences decide
+                # when it is back.
+                log.warning("cannot renew room leases: %s", exc.detail)
+
+
+# --- limits ---------------------------------------------------------------------------------
+
+# A sliding window counter: the count of the current fixed window plus the previous window's
+# count weighted by how much of it still lies inside the sliding window. Redis's own clock
+# decides the time, so the nodes' clocks do not matter.
+# KEYS: the counter (a hash). ARGV: window ms, limit, mode ('take': count if allowed, 'peek':
+# only say, 'add': count in any case). Returns 1 if the event is (or would be) allowed, else 0.
+_WINDOW = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local index = math.floor(now / window)
+local h = redis.call('HMGET', KEYS[1], 'w', 'c', 'p')
+local w = tonumber(h[1]) or index
+local c = tonumber(h[2]) or 0
+local p = tonumber(h[3]) or 0
+if w ~= index then
+  if w == index - 1 then p = c else p = 0 end
+  c = 0
+end
+local count = p * (1 - (now - index * window) / window) + c
+local allowed = 0
+if count + 1 <= limit then allowed = 1 end
+if ARGV[3] == 'peek' or (ARGV[3] == 'take' and allowed == 0) then return allowed end
+redis.call('HSET', KEYS[1], 'w', index, 'c', c + 1, 'p', p)
+redis.call('PEXPIRE', KEYS[1], 2 * window)
+return allowed
+"""
+
+
+@dataclass
+class _LocalWindow:
+    """The same sliding window counted in this process, while Redis is away."""
+
+    index: int = 0
+    current: int = 0
+    previous: int = 0
+
+    def event(self, window_ms: int, limit: float, mode: str) -> bool:
+        now = int(time.time() * 1000)
+        index = now // window_ms
+        if index != self.index:
+            self.previous = self.current if index == self.index + 1 else 0
+            self.current, self.index = 0, index
+        count = self.previous * (1 - (now - index * window_ms) / window_ms) + self.current
+        allowed = count + 1 <= limit
+        if mode == "add" or (mode == "take" and allowed):
+            self.current += 1
+        return allowed
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """At most ``limit`` events per ``window`` seconds (sliding) per key."""
+
+    name: str
+    limit: float
+    window: float
+
+    @property
+    def window_ms(self) -> int:
+        return max(1, round(self.window * 1000))
+
+
+class ClusterLimits:
+    """Per-address limits counted in Redis, so they hold across every node.
+
+    The same questions as the relay's per-node :class:`server.relay.AddressLimits` (``message``,
+    ``may_guess``, ``wrong_guess``, ``may_create``), awaited. While Redis is away each node
+    counts on its own (the limits then hold per node, as with a single relay) and says so once
+    in its log.
+    """
+
+    def __init__(
+        self,
+        redis: Redis,
+        prefix: str = DEFAULT_PREFIX,
+        message_rate: float = 200.0,
+        guesses_per_minute: int = 20,
+        rooms_per_minute: int = 30,
+    ) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.messages = Limit("msg", message_rate, 1.0)
+        self.guesses = Limit("guess", guesses_per_minute, 60.0)
+        self.creations = Limit("create", rooms_per_minute, 60.0)
+        self._window = redis.register_script(_WINDOW)
+        self._local: dict[tuple[str, str], _LocalWindow] = {}
+        self._local_mode = False
+
+    async def event(self, limit: Limit, key: str, mode: str = "take") -> bool:
+        """Count (``take``: only if allowed; ``add``: always) or check (``peek``) one event."""
+        if mode not in ("take", "peek", "add"):
+            raise ValueError(f"mode is take, peek or add, not {mode!r}")
+        try:
+            allowed = await guarded(
+                self._window([f"{self.prefix}limit:{limit.name}:{key}"], [limit.window_ms, limit.limit, mode])
+            )
+        except StoreUnavailable as exc:
+            if not self._local_mode:
+                log.warning("limits are counted on this node only until Redis answers again: %s", exc.detail)
+                self._local_mode = True
+            window = self._local.setdefault((limit.name, key), _LocalWindow())
+            return window.event(limit.window_ms, limit.limit, mode)
+        if self._local_mode:
+            log.info("limits are counted in Redis again")
+            self._local_mode = False
+            self._local.clear()
+        return bool(allowed)
+
+    async def message(self, ip: str) -> bool:
+        return await self.event(self.messages, ip)
+
+    async def may_guess(self, ip: str) -> bool:
+        return await self.event(self.guesses, ip, "peek")
+
+    async def wrong_guess(self, ip: str) -> None:
+        await self.event(self.guesses, ip, "add")
+
+    async def may_create(self, ip: str) -> bool:
+        return await self.event(self.creations, ip)
+
+
+# --- messages between nodes -------------------------------------------------------------------
+
+
+class RemotePeer:
+    """A client connected to another node, as a room on the owner sees it (a ``Peer``).
+
+    ``send`` and ``close`` go, in order, to the client's node, which hands them to the
+    client's connection.
+    """
+
+    __slots__ = ("bus", "node", "peer", "version")
+
+    def __init__(self, bus: Bus, node: str, peer: str, version: int) -> None:
+        self.bus, self.node, self.peer, self.version = bus, node, peer, version
+
+    def send(self, text: str) -> None:
+        self.bus.post(self.node, {"peer": self.peer, "text": text})
+
+    def close(self, code: str, message: str) -> None:
+        self.bus.post(self.node, {"peer": self.peer, "close": [code, message]})
+
+    def __repr__(self) -> str:
+        return f"RemotePeer({self.node}/{self.peer})"
+
+
+Handler = Callable[[str, dict[str, Any]], Awaitable[None] | None]
+
+
+@dataclass
+class Bus:
+    """Redis pub/sub between the nodes (see the module docstring).
+
+    ``on_forward(code, message)`` runs on the owner for each message forwarded to one of its
+    rooms; ``on_deliver(peer, message)`` runs on a client's node for each frame (``text``) or
+    close (``close``: code and message) the owner sends that client. ``on_reconnect()`` runs
+    after the subscription was re-established following a Redis outage: messages published
+    meanwhile were lost, so the relay asks the clients concerned to resume (a full snapshot).
+    """
+
+    redis: Redis
+    node: str
+    prefix: str = DEFAULT_PREFIX
+    on_forward: Handler | None = None
+    on_deliver: Handler | None = None
+    on_reconnect: Callable[[], None] | None = None
+    rooms: set[str] = field(default_factory=set)  # inboxes listened to (rooms owned here)
+    _remote: dict[tuple[str, str], RemotePeer] = field(default_factory=dict)
+    _outbox: asyncio.Queue[tuple[str, str] | None] = field(default_factory=asyncio.Queue)
+    _pubsub: PubSub | None = None
+    _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    _subscribed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def node_channel(self, node: str) -> str:
+        return f"{self.prefix}node:{node}"
+
+    def inbox(self, code: str) -> str:
+        return f"{self.prefix}room:{code}:in"
+
+    async def start(self) -> None:
+        """Subscribe to this node's channel and start the listener and the sender."""
+        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._send())]
+        await self._subscribed.wait()
+
+    async def stop(self) -> None:
+        await _cancel_all(self._tasks)
+        self._tasks = []
+        await self._drop_pubsub()
+
+    async def listen_room(self, code: str) -> None:
+        """Listen to the room's inbox (this node has just become its owner)."""
+        self.rooms.add(code)
+        if self._pubsub is not None:
+            await guarded(self._pubsub.subscribe(self.inbox(code)))
+
+    async def leave_room(self, code: str) -> None:
+        self.rooms.discard(code)
+        if self._pubsub is not None:
+            with contextlib.suppress(StoreUnavailable):
+                await guarded(self._pubsub.unsubscribe(self.inbox(code)))
+
+    async def forward(self, code: str, message: dict[str, Any]) -> bool:
+        """Send a client's message to the room's owner; ``False``: no owner is listening."""
+        return bool(await guarded(self.redis.publish(self.inbox(code), json.dumps(message, separators=(",", ":")))))
+
+    def remote_peer(self, node: str, peer: str, version: int) -> RemotePeer:
+        """The one :class:`RemotePeer` for a client of another node (the same object each time)."""
+        remote = self._remote.get((node, peer))
+        if remote is None:
+            remote = self._remote[(node, peer)] = RemotePeer(self, node, peer, version)
+        remote.version = version
+        return remote
+
+    def forget_peer(self, node: str, peer: str) -> RemotePeer | None:
+        return self._remote.pop((node, peer), None)
+
+    def post(self, node: str, message: dict[str, Any]) -> None:
+        """Queue a message for a node's channel (sent in order by the sender task)."""
+        self._outbox.put_nowait((self.node_channel(node), json.dumps(message, separators=(",", ":"))))
+
+    async def flush(self) -> None:
+        """Wait until every posted message has been published (or given up on)."""
+        await self._outbox.join()
+
+    async def _send(self) -> None:
+        """Publish queued messages in order, many per round trip when they pile up."""
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 256:
+                batch.append(self._outbox.get_nowait())
+            try:
+                pipe = self.redis.pipeline(transaction=False)
+                for item in batch:
+                    if item is not None:
+                        pipe.publish(*item)
+                await guarded(pipe.execute())
+            except StoreUnavailable as exc:
+                # Lost: the clients concerned are asked to resume once the bus is back.
+                log.warning("%d messages to other nodes lost: %s", len(batch), exc.detail)
+            finally:
+                for _ in batch:
+                    self._outbox.task_done()
+
+    async def _drop_pubsub(self) -> None:
+        pubsub, self._pubsub = self._pubsub, None
+        if pubsub is not None:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+
+    async def _subscribe(self) -> PubSub:
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(self.node_channel(self.node), *(self.inbox(code) for code in self.rooms))
+        return pubsub
+
+    async def _listen(self) -> None:
+        delay = 0.05
+        first = True
+        while True:
+            try:
+                self._pubsub = await self._subscribe()
+                self._subscribed.set()
+                if not first:
+                    log.info("messages between nodes flow again")
+                    if self.on_reconnect is not None:
+                        self.on_reconnect()
+                first, delay = False, 0.05
+                while True:
+                    message = await self._pubsub.get_message(timeout=1.0)
+                    if message is not None:
+                        await self._handle(message)
+            except (redis_errors.ConnectionError, redis_errors.TimeoutError, OSError) as exc:
+                log.warning("messages between nodes interrupted (%s); retrying in %.2f s", exc, delay)
+                await self._drop_pubsub()
+                first = False
+                await asyncio.sleep(delay)
+                delay = min(2.0, delay * 2)
+
+    async def _handle(self, message: dict[str, Any]) -> None:
+        channel = as_text(message["channel"])
+        try:
+            body = json.loads(message["data"])
+            if body.get("ping"):  # a node checking that this room's owner listens: publishing answered it
+                return
+            if channel == self.node_channel(self.node):
+                handler, key = self.on_deliver, body["peer"]
+            else:
+                handler, key = self.on_forward, channel[len(self.prefix) + len("room:") : -len(":in")]
+            if handler is not None:
+                result = handler(key, body)
+                if result is not None:
+                    await result
+        except Exception:  # one bad message must not stop the bus
+            log.exception("message on %s failed", channel)
+
+
+async def _cancel_all(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancel background tasks and wait until each has ended."""
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+# --- Redis's health ------------------------------------------------------------------------------
+
+
+class Health:
+    """Whether Redis answers, checked every ``every`` seconds by :meth:`run`.
+
+    A node refuses new rooms at once while Redis is known to be away (:meth:`check`), instead
+    of making each client wait for a time-out; it notices the return by itself.
+    """
+
+    def __init__(self, redis: Redis, every: float = 1.0) -> None:
+        self.redis = redis
+        self.every = every
+        self.up = True
+        self.since = time.monotonic()
+
+    def check(self) -> None:
+        """Raise :class:`StoreUnavailable` if Redis is known to be away."""
+        if not self.up:
+            raise StoreUnavailable(f"Redis has not answered for {time.monotonic() - self.since:.0f} s")
+
+    async def probe(self) -> bool:
+        try:
+            await guarded(self.redis.ping())
+            up = True
+        except StoreUnavailable:
+            up = False
+        if up != self.up:
+            self.up, self.since = up, time.monotonic()
+            if up:
+                log.info("Redis answers again")
+            else:
+                log.error("Redis does not answer: new rooms are refused until it does")
+        return up
+
+    async def run(self) -> None:
+        while True:
+            await self.probe()
+            await asyncio.sleep(self.every)
+
+
+# --- one node ---------------------------------------------------------------------------------------
+
+
+class Cluster:
+    """What one node needs to take part: its store, leases, bus, limits and Redis's health.
+
+    ``Cluster.from_url("redis://HOST:PORT/DB")``, then ``await start()`` and ``await stop()``.
+    """
+
+    def __init__(
+        self,
+        redis: Redis,
+        node: str | None = None,
+        prefix: str = DEFAULT_PREFIX,
+        ttl: float = DEFAULT_TTL,
+        limits: ClusterLimits | None = None,
+    ) -> None:
+        self.redis = redis
+        self.node = node or new_node_id()
+        self.prefix = prefix
+        self.leases = LeaseKeeper(redis, self.node, prefix, ttl)
+        self.store = RedisRoomStore(redis, prefix, fence_of=self.leases.fence)
+        self.bus = Bus(redis, self.node, prefix)
+        self.limits = limits or ClusterLimits(redis, prefix)
+        self.health = Health(redis)
+        self._tasks: list[asyncio.Task[None]] = []
+
+    @classmethod
+    def from_url(cls, url: str, **kwargs: Any) -> Cluster:
+        """A node on ``redis://HOST:PORT/DB`` (every Redis call gives up after 2 s)."""
+        return cls(Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0), **kwargs)
+
+    async def start(self) -> None:
+        """Check that Redis answers (a node does not start without it), then start the tasks."""
+        await guarded(self.redis.ping())
+        await self.bus.start()
+        self._tasks = [asyncio.create_task(self.leases.run()), asyncio.create_task(self.health.run())]
+
+    async def stop(self) -> None:
+        """Give every room up (others may take them at once) and close the connection."""
+        await _cancel_all(self._tasks)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.bus.flush(), 2.0)
+        for code in list(self.leases.held):
+            with contextlib.suppress(StoreUnavailable):
+                await self.release(code)
+        await self.bus.stop()
+        await self.redis.aclose()
+
+    async def claim(self, code: str) -> tuple[dict[str, Any], list[list[Any]]] | None:
+        """Own the room if nobody does: its document and record from Redis, to replay.
+
+        ``None`` if another node owns it (forward to it) or the room does not exist (the
+        lease is given back at once).
+        """
+        if await self.leases.acquire(code) is None:
+            return None
+        loaded = await self.store.load_room(code)
+        if loaded is None:
+            await self.leases.release(code)
+            return None
+        await self.bus.listen_room(code)
+        return loaded
+
+    async def claim_new(self, code: str) -> bool:
+        """Own a room about to be created under ``code``; ``False`` if the code is taken."""
+        self.health.check()
+        if await self.store.has_room(code) or await self.leases.acquire(code) is None:
+            return False
+        await self.bus.listen_room(code)
+        return True
+
+    async def wait_claim(
+        self, code: str, timeout: float | None = None
+    ) -> tuple[dict[str, Any], list[list[Any]]] | None:
+        """Like :meth:`claim`, retrying while the room's lease is held (a dead owner's lease
+        lapses within ``ttl``); ``None`` once the room is known to be missing or live elsewhere.
+
+        ``live`` means: the owner listens on the room's inbox (checked with a ping through it).
+        """
+        deadline = time.monotonic() + (self.leases.ttl * 1.5 if timeout is None else timeout)
+        while True:
+            loaded = await self.claim(code)
+            if loaded is not None:
+                return loaded
+            if await self.leases.owner(code) is None and not await self.store.has_room(code):
+                return None
+            if await self.bus.forward(code, {"node": self.node, "ping": True}) or time.monotonic() >= deadline:
+                return None
+            await asyncio.sleep(self.leases.ttl / 8)
+
+    async def release(self, code: str) -> None:
+        await self.bus.leave_room(code)
+        await self.leases.release(code)
+
+
+__all__ = [
+    "DEFAULT_TTL",
+    "Bus",
+    "Cluster",
+    "ClusterLimits",
+    "Health",
+    "LeaseKeeper",
+    "Limit",
+    "RemotePeer",
+    "new_node_id",
+]
