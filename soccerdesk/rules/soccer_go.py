@@ -280,6 +280,19 @@ def _numbers_text(numbers: tuple[int, ...]) -> str:
     return "+".join(map(str, numbers))
 
 
+def _numbers_words(numbers: Sequence[int]) -> str:
+    """Player numbers for the log: "number 7", "numbers 3, 5 and 9"."""
+    if len(numbers) == 1:
+        return f"number {numbers[0]}"
+    return f"numbers {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
+
+
+def _ordinal(n: int) -> str:
+    """1 -> "1st", 2 -> "2nd", 11 -> "11th"."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 @dataclass(frozen=True, slots=True)
 class Toss:
     """Chance: ``first`` attacks first (Rulings, Soccer-Go 3)."""
@@ -847,7 +860,8 @@ class SoccerGoState(State):
             events.append(
                 Event(
                     "marked",
-                    f"Pass {number} to {a_text} is marked (the defender marked {d_text}).",
+                    f"The {_ordinal(number)} pass, to {_numbers_words(att.numbers)}, is marked"
+                    f" (the defender chose {_numbers_words(dfn.numbers)}).",
                     {"pass": number, "attacker": list(att.numbers), "defender": list(dfn.numbers)},
                 )
             )
@@ -865,7 +879,8 @@ class SoccerGoState(State):
         events.append(
             Event(
                 "pass",
-                f"Pass {number} to {a_text} is not marked (the defender marked {d_text}).",
+                f"The {_ordinal(number)} pass reaches {_numbers_words(att.numbers)}"
+                f" (the defender marked {_numbers_words(dfn.numbers)}).",
                 {"pass": number, "attacker": list(att.numbers), "defender": list(dfn.numbers), "passes": gained},
             )
         )
@@ -1053,7 +1068,8 @@ class SoccerGoState(State):
             events.append(
                 Event(
                     "pass-retake",
-                    f"Pass {number} is taken again; {_numbers_text(numbers)} is back in play.",
+                    f"The {_ordinal(number)} pass is taken again; {_numbers_words(numbers)}"
+                    f" {'is' if len(numbers) == 1 else 'are'} back in play.",
                     {"pass": number},
                 )
             )
@@ -1106,7 +1122,9 @@ class SoccerGoState(State):
         side = cards[out].side
         swapped[side] = tuple(sorted((*swapped[side], out)))
         events.append(Event("swap", f"Seat {seat} puts {A_SIDE[side]} card aside.", {"seat": seat, "side": side}))
-        events.append(Event("swap-detail", f"You put {cards[out].label} aside.", {"card": out}, audience=(seat,)))
+        events.append(
+            Event("swap-detail", f"Seat {seat} puts {cards[out].label} aside.", {"card": out}, audience=(seat,))
+        )
         nxt = self._r(hands=(hands[0], hands[1]), swapped=(swapped[0], swapped[1]), drawn=None)
         if self.step == 0 and nxt._may_draw(1):
             return nxt._r(phase=DRAW, step=1)

@@ -252,6 +252,20 @@ def test_draw_after_a_turn_and_swap_keeps_hand_size() -> None:
     assert s.hand_counts(1) == (1, 3)
 
 
+def test_log_lines_say_whose_card_went_aside_and_which_pass_went_where() -> None:
+    """Issue 13.13: "You put BOGEY aside." was read in replays by no "you"; "Pass 7 to 7" mixed
+    the pass count with the player's number."""
+    s = pass_(kick_off(), 6, 6)
+    assert s.events[0].text == "The 1st pass, to number 6, is marked (the defender chose number 6)."
+    s = act(act(s, 0, "no card"), CHANCE, "draw shoot")
+    s = act(s, 0, "swap att-bogey")
+    secret = next(e for e in s.events if e.kind == "swap-detail")
+    assert secret.text == "Seat 0 puts BOGEY aside." and secret.audience == (0,)
+    s = passes(act(act(s, CHANCE, "draw tackle"), 1, "keep hand"), [2, 3])
+    made = [e.text for e in s.events if e.kind == "pass"]
+    assert made == ["The 2nd pass reaches number 3 (the defender marked number 1)."]
+
+
 def test_empty_pile_is_refilled_from_swapped_out_cards() -> None:
     """Rulings 5: an empty pile refills from its side's swapped-out cards."""
     s = pass_(kick_off(), 6, 6)

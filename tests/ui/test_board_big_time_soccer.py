@@ -5,6 +5,7 @@ random matches, and the hand shown is only the viewer's own."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from test_board_pawn_soccer import descriptions, random_match, refusals  # share
 from soccerdesk.rules import CHANCE
 from soccerdesk.rules.api import State
 from soccerdesk.ui.boards.base import BoardConfig
-from soccerdesk.ui.boards.big_time_soccer import Board
+from soccerdesk.ui.boards.big_time_soccer import Board, short_name, zone_words
 
 GAME = "big-time-soccer"
 
@@ -156,3 +157,44 @@ def test_keyboard_preview_names_the_card_and_the_zone(qtbot: Any, match_states: 
     assert all(words.endswith(f"{text[-3:-1]} {sides[text[-1]]}") for text, words in plays.items())
     cards = {text: words for text, words in said.items() if text.split()[0] in ("discard", "reply", "passback")}
     assert all(text.split()[1] not in words.split() for text, words in cards.items() if text != "reply none")
+
+
+def test_the_log_names_zones_as_the_readers_board_labels_them(qtbot: Any, match_states: list[State]) -> None:
+    """Issue 13.8: the rules name a zone in the mover's frame ("Away plays Pass Ahead 2 to A1C")
+    while the reader's board labels it otherwise (D2C from the other side). Each board says the
+    zone as it labels it, in words, and it is where that board draws the ball."""
+    boards = {seat: Board(BoardConfig(GAME, seat)) for seat in (0, 1)}
+    code = re.compile(r"\b[DMA][12][LCR]\b")
+    checked = {0: 0, 1: 0}
+    for state in match_states:
+        for event in (e.to_json() for e in state.events if e.kind == "play"):
+            mover = event["data"]["seat"]
+            for seat, board in boards.items():
+                board.set_view(state.view(seat))
+                said = board.event_text(event)
+                ball = board.zone_name(*board.own(state.view(seat)["state"]["ball"]))
+                assert said.endswith(f" to {zone_words(ball)}"), (event["text"], seat, said)
+                assert not code.search(said), said
+                checked[int(seat != mover)] += 1
+    assert checked[0] > 10 and checked[1] > 10  # read by the mover and by the other side
+
+
+def test_every_zone_in_event_texts_is_said_in_words(qtbot: Any, match_states: list[State]) -> None:
+    """Issue 13.7/13.8: no zone code ("A1C", "its D1L", "seat 1's M2C") reaches a log line."""
+    board = Board(BoardConfig(GAME, 1))
+    board.set_view(match_states[-1].view(1))
+    events = [e.to_json() for s in match_states for e in s.events]
+    zoned = [e for e in events if re.search(r"\b[DMA][12][LCR]\b", e["text"])]
+    assert {e["kind"] for e in zoned} >= {"play", "clear", "throw_in"}
+    for event in zoned:
+        said = board.event_text(event)
+        assert not re.search(r"\b[DMA][12][LCR]\b|\bits\b|seat \d's [DMA]", said), (event["text"], said)
+
+
+def test_card_faces_are_card_names_not_codes() -> None:
+    """Issue 13.7: an animation showed "DDR1P"; the board names every card as its face does."""
+    board = Board(BoardConfig(GAME, 0))
+    for code, card in board.cards.items():
+        name = board.card_name(code)
+        assert name == short_name(card) and code not in name.split(), (code, name)
+    assert board.card_name("DDR1P") == "Dribble Diagonal Right 1"

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from soccerdesk.resources import load_game_data
 from soccerdesk.rules import CHANCE, State, get_game, play_out
 from soccerdesk.ui.boards import make_board
 from soccerdesk.ui.boards.base import BoardConfig
@@ -172,3 +173,12 @@ def test_defending_power_cards_stand_apart_from_every_team_colour() -> None:
         for other in others:
             distance = math.dist(ours, _seen_as(other, deficiency))
             assert distance > 25, (deficiency, other, round(distance, 1))  # ΔE 2.3 is just noticeable
+
+
+def test_card_faces_are_the_printed_names_not_codes(qtbot) -> None:
+    """Issue 13.7: an animation showed "DEF BLOCK 3"; a card is named as printed on it."""
+    board = SoccerGoBoard(BoardConfig(GAME, 0))
+    assert board.card_name("def-block-3") == "BLOCK"
+    assert board.card_name("counter-attack") == "COUNTER ATTACK"
+    printed = {card["id"]: card["name"] for side in ("attacking", "defending") for card in load_game_data(GAME)[side]}
+    assert {card_id: board.card_name(card_id) for card_id in printed} == printed

@@ -102,6 +102,11 @@ class BoardScene(QGraphicsScene):
         words = code.replace("-", " ").replace("_", " ")
         return f"{words[:1].upper()}{words[1:]}"
 
+    def full_time_words(self, view: dict[str, Any]) -> str:
+        """The result at full time, with the team's own name ("Full time: Away wins.")."""
+        winner = view.get("winner")
+        return "Full time: a draw." if winner is None else f"Full time: {self.config.team_names[winner]} wins."
+
     def set_preview(self, action_text: str | None) -> None:
         """Show which action Enter would play (keyboard play); ``None`` clears it."""
         self.preview = action_text

@@ -21,6 +21,7 @@ action texts. Clicks (every text of ``view["legal"]``):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -108,6 +109,9 @@ CARD_VERBS = {
     "reply": "Answer with {}",
 }
 SIDE_WORDS = {"L": "left", "C": "centre", "R": "right"}
+# A zone named in an event text, with the words that tie it to the mover's own frame
+# ("in its D1L", "in seat 1's M2C"): the board names it in the reader's frame instead.
+ZONE_IN_TEXT = re.compile(r"(?:\b(?:its|[Ss]eat [01]'s) )?\b((?:D|M|A)[12])([LCR])\b")
 
 
 def zone_words(zone: str) -> str:
@@ -191,6 +195,26 @@ class Board(ClickBoard):
         """Rectangle of a zone named in the viewer's frame (own D1 at the bottom)."""
         row, col = ROWS.index(name[:2]), COLUMNS.index(name[2])
         return QRectF(FIELD.x() + col * ZONE_W, FIELD.y() + (5 - row) * ZONE_H, ZONE_W, ZONE_H)
+
+    def mirrored(self, zone: str, seat: int) -> str:
+        """A zone named in ``seat``'s frame, named in the viewer's frame (the field turned round)."""
+        if seat == self.me or len(zone) != 3:
+            return zone
+        return ROWS[5 - ROWS.index(zone[:2])] + COLUMNS[2 - COLUMNS.index(zone[2])]
+
+    def event_text(self, event: dict[str, Any]) -> str:
+        """The rules name zones in the frame of the team the event is about ("Seat 1 plays
+        Pass Ahead 2 to A1C"); the reader sees them on this board, in the viewer's frame
+        ("... to D2 centre")."""
+        text = str(event.get("text", ""))
+        seat = (event.get("data") or {}).get("seat")
+        if seat not in (0, 1):
+            return text
+        return ZONE_IN_TEXT.sub(lambda m: zone_words(self.mirrored(m.group(1) + m.group(2), seat)), text)
+
+    def card_name(self, code: str) -> str:
+        card = self.cards.get(code)
+        return short_name(card) if card else super().card_name(code)
 
     # --- click paths ---------------------------------------------------------------------
 
@@ -802,8 +826,7 @@ class Board(ClickBoard):
         control = state.get("control")
         other = names[1 - control] if control in (0, 1) else ""
         if view.get("terminal") or phase == "over":
-            winner = view.get("winner")
-            return "Full time: a draw." if winner is None else f"Full time: {names[winner]} win."
+            return self.full_time_words(view)
         if state.get("rolling"):
             return f"Rolling the die ({state['rolling'].replace('_', ' ')})…"
         pending = state.get("pending") or {}

@@ -768,10 +768,9 @@ class Board(ClickBoard):
         side = state.get("side_to_move")
         who = names[side] if side in (0, 1) else ""
         if view.get("terminal") or phase == "over":
-            winner = view.get("winner")
             if state.get("forfeit") is not None:
-                return f"{names[state['forfeit']]} win by forfeit."
-            return "Full time: a draw." if winner is None else f"Full time: {names[winner]} win."
+                return f"{names[state['forfeit']]} wins by forfeit."
+            return self.full_time_words(view)
         if phase == "penalty":
             penalty = state["penalty"]
             if mine:

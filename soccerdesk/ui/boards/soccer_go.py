@@ -68,20 +68,24 @@ TIMING_WORDS = {
 }
 
 
+def power_cards() -> dict[str, dict[str, Any]]:
+    """Card id -> the power card's content data (name, timing, passes...)."""
+    data = load_game_data("soccer-go")
+    return {card["id"]: dict(card) for side in ("attacking", "defending") for card in data.get(side, [])}
+
+
 def timing_windows() -> dict[str, str]:
     """Card id -> when it may be played, in words, from the game's content data."""
-    data = load_game_data("soccer-go")
     out: dict[str, str] = {}
-    for side in ("attacking", "defending"):
-        for card in data.get(side, []):
-            timing, passes = card.get("timing", ""), card.get("passes")
-            if timing == "passes" and passes:
-                words = f"pass {passes[0]}" if passes[0] == passes[1] else f"passes {passes[0]}–{passes[1]}"
-            else:
-                words = TIMING_WORDS.get(timing, timing.replace("-", " "))
-                if passes and list(passes) != [1, 7]:  # 1-7 is any pass: nothing to add
-                    words += f" (passes {passes[0]}–{passes[1]})"
-            out[card["id"]] = words
+    for card_id, card in power_cards().items():
+        timing, passes = card.get("timing", ""), card.get("passes")
+        if timing == "passes" and passes:
+            words = f"pass {passes[0]}" if passes[0] == passes[1] else f"passes {passes[0]}–{passes[1]}"
+        else:
+            words = TIMING_WORDS.get(timing, timing.replace("-", " "))
+            if passes and list(passes) != [1, 7]:  # 1-7 is any pass: nothing to add
+                words += f" (passes {passes[0]}–{passes[1]})"
+        out[card_id] = words
     return out
 
 
@@ -127,6 +131,7 @@ class SoccerGoBoard(ClickBoard):
     def __init__(self, config: Any, parent: Any = None) -> None:
         super().__init__(config, parent)
         self.windows = timing_windows()
+        self.card_names = {card_id: str(card["name"]) for card_id, card in power_cards().items()}
         self.opponent_status = ""  # what the opponent's panel says of their pick ("has chosen")
 
     def click_paths(self, view: dict[str, Any]) -> dict[str, tuple[Key, ...]]:
@@ -177,6 +182,10 @@ class SoccerGoBoard(ClickBoard):
         return {"no card": "Play no card", "keep hand": "Keep your hand (the card drawn goes back)"}.get(
             action_text, super().describe(action_text)
         )
+
+    def card_name(self, code: str) -> str:
+        """A power card by the name printed on it ("def-block-3" -> "BLOCK")."""
+        return self.card_names.get(code) or super().card_name(code)
 
     # --- hints ----------------------------------------------------------------------------
 

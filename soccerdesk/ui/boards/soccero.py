@@ -828,8 +828,7 @@ class Board(ClickBoard):
         names = self.config.team_names
         phase = state["phase"]
         if view.get("terminal") or phase == "over":
-            winner = view.get("winner")
-            return "Full time: a draw." if winner is None else f"Full time: {names[winner]} win."
+            return self.full_time_words(view)
         if view["legal"]:
             return PHASE_PROMPTS.get(phase, "Your decision.")
         deciding = state.get("deciding")
