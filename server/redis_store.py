@@ -14,10 +14,11 @@ What lives where (``P`` is the key prefix, ``soccerdesk:`` unless told otherwise
                            a deleted room by a day
     P lease:CODE           the room's owner lease, "NODE FENCE", with a time to live
 
-Seat tokens are never written to Redis: a seat's ``token`` is replaced by ``token_sha256``
-(the hex SHA-256 of the token, :func:`hash_token`) before the document leaves the process, so
-a copy of the database (a backup, a replica, an ``AOF`` file) cannot be used to take a seat.
-A relay checks a presented token by hashing it and comparing the hashes.
+Seat tokens are never written to Redis: a seat's ``token``, if a document still has one,
+is replaced by ``token_hash`` (the hex SHA-256 of the token, :func:`hash_token`, the field and
+hash the SQLite store keeps too) before the document leaves the process, so a copy of the
+database (a backup, a replica, an AOF file) cannot be used to take a seat. A relay checks a
+presented token by hashing it and comparing the hashes.
 
 Writes are *fenced*: a store built with ``fence_of`` (the node's lease keeper) sends the
 fencing token this node holds for the room, and the write is refused, atomically inside
@@ -159,7 +160,7 @@ def _hashed_seats(seats: Any) -> Any:
     out = []
     for seat in seats:
         if isinstance(seat, dict) and "token" in seat:
-            seat = {k: v for k, v in seat.items() if k != "token"} | {"token_sha256": hash_token(seat["token"])}
+            seat = {k: v for k, v in seat.items() if k != "token"} | {"token_hash": hash_token(seat["token"])}
         out.append(seat)
     return out
 

@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("redis", reason="the redis package is not installed (pip install redis)")
 
 from redis.asyncio import Redis  # noqa: E402
+from redis_helpers import RedisServer  # noqa: E402
 
 from server.cluster import Cluster, LeaseKeeper  # noqa: E402
 from server.redis_store import NotOwner, RedisRoomStore  # noqa: E402
@@ -120,7 +121,7 @@ async def test_a_lapsed_lease_nobody_took_is_renewed(redis_client: Redis) -> Non
     assert await keeper_a.owner("ABCDEF") == ("a", 1)
 
 
-async def test_a_killed_node_loses_its_rooms_within_the_lease(redis_client: Redis, redis_server: Any) -> None:
+async def test_a_killed_node_loses_its_rooms_within_the_lease(redis_client: Redis, redis_server: RedisServer) -> None:
     """A real node process holding a room, killed with SIGKILL: another node takes the room over."""
     script = (
         "import asyncio, sys\n"

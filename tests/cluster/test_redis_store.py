@@ -43,7 +43,7 @@ def room_doc(code: str, match: int = 1, chat: list[dict[str, Any]] | None = None
 def hashed(doc: dict[str, Any]) -> dict[str, Any]:
     """``doc`` as the Redis store gives it back: each seat's token replaced by its hash."""
     seats = [
-        {k: v for k, v in seat.items() if k != "token"} | {"token_sha256": hash_token(seat["token"])}
+        {k: v for k, v in seat.items() if k != "token"} | {"token_hash": hash_token(seat["token"])}
         for seat in doc["seats"]
     ]
     return doc | {"seats": seats}
@@ -140,7 +140,7 @@ async def test_seat_tokens_never_reach_redis(redis_client: Redis) -> None:
         assert hash_token(token) in stored
     loaded = await store.load_room("ABCDEF")
     assert loaded is not None
-    assert [seat["token_sha256"] for seat in loaded[0]["seats"]] == [hash_token(t) for t in TOKENS]
+    assert [seat["token_hash"] for seat in loaded[0]["seats"]] == [hash_token(t) for t in TOKENS]
     # A document saved again from a loaded one (hashes, no tokens) keeps the hashes.
     await store.save_room("ABCDEF", loaded[0])
     assert await store.load_room("ABCDEF") == loaded

@@ -1,0 +1,92 @@
+"""Limits counted in Redis hold across nodes; while Redis is away each node counts alone."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+pytest.importorskip("redis", reason="the redis package is not installed (pip install redis)")
+
+from redis.asyncio import Redis  # noqa: E402
+from redis_helpers import RedisServer  # noqa: E402
+
+from server.cluster import ClusterLimits, Limit  # noqa: E402
+
+
+def two_nodes(url: str, **limits: float) -> tuple[ClusterLimits, ClusterLimits]:
+    """The limits of two nodes, each with its own connection to Redis."""
+    return (
+        ClusterLimits(Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=1.0), **limits),
+        ClusterLimits(Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=1.0), **limits),
+    )
+
+
+async def close(*nodes: ClusterLimits) -> None:
+    for limits in nodes:
+        await limits.redis.aclose()
+
+
+async def test_room_creations_are_counted_across_nodes(redis_server: RedisServer) -> None:
+    a, b = two_nodes(redis_server.url, rooms_per_minute=5)
+    try:
+        answers = [await (a if i % 2 else b).may_create("203.0.113.7") for i in range(5)]
+        assert answers == [True] * 5
+        assert not await a.may_create("203.0.113.7")
+        assert not await b.may_create("203.0.113.7")
+        assert await b.may_create("198.51.100.1")  # another address has its own count
+    finally:
+        await close(a, b)
+
+
+async def test_wrong_guesses_are_counted_across_nodes(redis_server: RedisServer) -> None:
+    a, b = two_nodes(redis_server.url, guesses_per_minute=3)
+    try:
+        for node in (a, b, a):
+            assert await node.may_guess("203.0.113.7")
+            await node.wrong_guess("203.0.113.7")
+        assert not await a.may_guess("203.0.113.7")
+        assert not await b.may_guess("203.0.113.7")
+        # Asking does not count: the count stays at the limit.
+        assert await a.redis.hget("soccerdesk:limit:guess:203.0.113.7", "c") == b"3"
+    finally:
+        await close(a, b)
+
+
+async def test_message_rate_slides_across_nodes(redis_server: RedisServer) -> None:
+    a, b = two_nodes(redis_server.url, message_rate=10)
+    try:
+        sent = await asyncio.gather(*((a if i % 2 else b).message("203.0.113.7") for i in range(14)))
+        assert sent.count(True) == 10 and sent.count(False) == 4
+        await asyncio.sleep(2.1)  # two windows later nothing of the burst is remembered
+        assert await a.message("203.0.113.7") and await b.message("203.0.113.7")
+    finally:
+        await close(a, b)
+
+
+async def test_bad_mode_is_refused(redis_client: Redis) -> None:
+    limits = ClusterLimits(redis_client)
+    with pytest.raises(ValueError, match="take, peek or add"):
+        await limits.event(Limit("msg", 1, 1.0), "x", "spend")
+
+
+async def test_limits_count_on_the_node_while_redis_is_away(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = redis_server
+    a, b = two_nodes(server.url, rooms_per_minute=3)
+    try:
+        assert await a.may_create("203.0.113.7")
+        server.kill()
+        with caplog.at_level(logging.WARNING, logger="soccerdesk.cluster"):
+            # Each node now counts alone, with the same limit: three each, then refused.
+            assert [await a.may_create("203.0.113.7") for _ in range(4)] == [True, True, True, False]
+            assert [await b.may_create("203.0.113.7") for _ in range(4)] == [True, True, True, False]
+        assert sum("counted on this node only" in r.getMessage() for r in caplog.records) == 2  # once per node
+        server.start()
+        # Back in Redis (the AOF kept the one creation counted before): the shared count resumes.
+        assert [await a.may_create("203.0.113.7") for _ in range(3)] == [True, True, False]
+        assert not await b.may_create("203.0.113.7")
+    finally:
+        await close(a, b)
