@@ -534,4 +534,12 @@ def heuristic_policy(bot: Bot | None) -> Policy:
     """A heuristic bot's ``choose`` as the rollout policy; random play if there is no bot."""
     if bot is None or isinstance(bot, RandomBot):
         return random_policy
-    return bot.choose
+    choose = bot.choose
+
+    def policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        action = choose(state, seat, legal, rng)
+        # Offered only some of the legal actions (the others would repeat a position), a rule
+        # of thumb may still name one of the others: then any of those offered will do.
+        return action if action in legal else legal[rng.randrange(len(legal))]
+
+    return policy

@@ -3,18 +3,19 @@ usable from the simulator."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import random
 
 import pytest
 
-from soccerdesk.bots import LEVELS, bot_names, make_bot
+from soccerdesk.bots import LEVELS, Bot, PositionMemory, avoidable_repetitions, bot_names, make_bot, position_key
 from soccerdesk.bots import levels as levels_module
 from soccerdesk.bots.levels import EXPERT_BUDGET, EXPERT_ITERATIONS, HARD_BUDGET, HARD_ITERATIONS, EasyBot, search_bot
 from soccerdesk.bots.search import SearchBot
 from soccerdesk.rules import _MODULES as RULE_MODULES
-from soccerdesk.rules import CHANCE, GAMES, State, get_game, sample_chance
-from soccerdesk.sim import run
+from soccerdesk.rules import CHANCE, GAMES, Action, State, get_game, sample_chance
+from soccerdesk.sim import play_match, run
 
 
 def _require_game(game_id: str) -> None:
@@ -100,3 +101,66 @@ def test_simulator_plays_hard_against_normal(
     if summary["win_rate_decided"] is not None:
         lo, hi = summary["win_rate_ci95"]
         assert lo <= summary["win_rate_decided"] <= hi
+
+
+# --- repetitions: a bot that is stuck tries something else ------------------------------
+
+
+class _Stubborn(Bot):
+    """Always the first legal action: left alone it walks back and forth for ever."""
+
+    name = "stubborn"
+
+    def choose(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        return legal[0]
+
+
+def _match(game_id: str, bots: list[Bot], seed: int) -> State:
+    return get_game(game_id).load(play_match(game_id, bots, seed, False, {}, max_plies=20_000).record)
+
+
+def test_a_stubborn_bot_would_repeat_pawn_soccer_positions_without_its_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    game_id = "pawn-soccer"
+    with monkeypatch.context() as patch:
+        patch.setattr(PositionMemory, "fresh_actions", lambda self, state, world, legal: legal)
+        forgetful = _match(game_id, [_Stubborn(game_id), _Stubborn(game_id)], 1)
+    assert avoidable_repetitions(forgetful) > 20
+    remembering = _match(game_id, [_Stubborn(game_id), _Stubborn(game_id)], 1)
+    assert avoidable_repetitions(remembering) == 0
+
+
+@pytest.mark.parametrize("game_id", ["pawn-soccer", "soccero", "big-time-soccer"])
+@pytest.mark.parametrize("level", ["random", "easy", "normal", "hard"])
+def test_no_bot_plays_into_a_third_occurrence_it_could_avoid(game_id: str, level: str) -> None:
+    """Issue 15: no position occurs three times while the bot to move had another way."""
+    bots = [
+        search_bot(game_id, None, level, max_iterations=8) if level == "hard" else make_bot(level, game_id),
+        _Stubborn(game_id),
+    ]
+    assert avoidable_repetitions(_match(game_id, bots, 3)) == 0
+
+
+def test_a_position_is_the_same_whatever_the_turn_counter_says() -> None:
+    state = get_game("pawn-soccer").new_match(seed=1)
+    later = dataclasses.replace(state, turns=state.turns + 4)  # type: ignore[type-var]
+    later._set_meta(state.info, None, ())
+    assert later != state
+    assert position_key(later, 0) == position_key(state, 0)
+
+
+def test_the_memory_follows_a_match_and_starts_again_for_another() -> None:
+    game = get_game("pawn-soccer")
+    memory = PositionMemory(0)
+    rng = random.Random(4)
+    state = game.new_match(seed=4)
+    for _ in range(40):
+        seat = state.current_players()[0]
+        state = state.apply(seat, sample_chance(state, rng) if seat == CHANCE else random_action(state, seat, rng))
+    counts = memory.counts(state)
+    assert sum(counts.values()) == state.ply + 1
+    assert memory.counts(game.new_match(seed=5)) == {position_key(game.new_match(seed=5), 0): 1}
+
+
+def random_action(state: State, seat: int, rng: random.Random) -> Action:
+    legal = state.legal_actions(seat)
+    return legal[rng.randrange(len(legal))]
