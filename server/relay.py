@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -31,8 +32,9 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from server.rooms import Hall, Room, RoomSettings
+from server.rooms import Hall, Room, RoomSettings, normalize_code
 from server.store import RoomStore
+from server.thinker import Thinker
 from soccerdesk.net.protocol import (
     MAX_FRAME_BYTES,
     PROTOCOL_VERSION,
@@ -70,7 +72,7 @@ class RelaySettings:
     ip_message_rate: float = 200.0  # messages per second per client address, all its connections together
     ip_message_burst: int = 400
     ip_connections: int = 32  # open connections per client address
-    guesses_per_minute: int = 20  # wrong room codes or tokens per client address
+    guesses_per_minute: int = 20  # wrong room codes per client address; wrong tokens per address and room
     rooms_per_minute: int = 30  # rooms a client address may create
     flood_strikes: int = 50  # refused-for-rate messages before the connection is closed
     hard_frame_bytes: int = 4 * MAX_FRAME_BYTES  # larger frames close the connection (1009)
@@ -79,6 +81,9 @@ class RelaySettings:
     keep_days: float = 30.0  # days an untouched room stays in the database
     sweep_every: float = 60.0
     min_seconds: int = 5  # smallest turn clock / abandonment countdown a room may ask for
+    hello_timeout: float = 10.0  # seconds a new connection has to say hello before it is closed
+    bot_budget: float = 2.0  # seconds a relay bot may think about one move (then a random legal move)
+    bot_workers: int = 1  # threads the relay's bots and replays of stored matches run in
     games: tuple[str, ...] = ()  # game ids offered; () : every registered game whose rules load
     trust_proxy: bool = False  # behind a reverse proxy on this machine: limit by X-Real-IP / X-Forwarded-For
     host_app: bool = False  # runs inside a LAN host's app: when it stops, its players are told "host_left"
@@ -118,7 +123,7 @@ class AddressLimits:
     settings: RelaySettings
     connections: dict[str, int] = field(default_factory=dict)
     messages: dict[str, TokenBucket] = field(default_factory=dict)
-    guesses: dict[str, TokenBucket] = field(default_factory=dict)
+    guesses: dict[str, TokenBucket] = field(default_factory=dict)  # by address, and by "address room"
     creations: dict[str, TokenBucket] = field(default_factory=dict)
 
     def admit(self, ip: str) -> bool:
@@ -140,15 +145,16 @@ class AddressLimits:
             bucket = self.messages[ip] = TokenBucket(self.settings.ip_message_rate, self.settings.ip_message_burst)
         return bucket.take()
 
-    def may_guess(self, ip: str) -> bool:
-        bucket = self.guesses.get(ip)
+    def may_guess(self, key: str) -> bool:
+        """Whether ``key`` (an address: room codes; ``"address room"``: tokens) may guess again."""
+        bucket = self.guesses.get(key)
         return bucket is None or bucket.available() >= 1.0
 
-    def wrong_guess(self, ip: str) -> None:
-        bucket = self.guesses.get(ip)
+    def wrong_guess(self, key: str) -> None:
+        bucket = self.guesses.get(key)
         if bucket is None:
             per_minute = self.settings.guesses_per_minute
-            bucket = self.guesses[ip] = TokenBucket(per_minute / 60.0, per_minute)
+            bucket = self.guesses[key] = TokenBucket(per_minute / 60.0, per_minute)
         bucket.take()
 
     def may_create(self, ip: str) -> bool:
@@ -212,6 +218,8 @@ class Connection:
             self._queue.put_nowait(_Close(code, message))
 
     async def _write(self) -> None:
+        """Send what is queued, in order. Any failure ends the connection, loudly: a writer
+        that stopped quietly would leave the client waiting for frames that never come."""
         while True:
             item = await self._queue.get()
             if item is None:
@@ -219,10 +227,16 @@ class Connection:
             try:
                 if isinstance(item, _Close):
                     await self.ws.send_str(error(item.code, item.message))
-                    await self.ws.close(code=1008 if item.code != "replaced" else 1000, message=item.code.encode())
+                    await self.ws.close(code=1000 if item.code == "replaced" else 1008, message=item.code.encode())
                     return
                 await self.ws.send_str(item)
             except (ConnectionError, RuntimeError):
+                return  # the socket is gone: the reader ends the connection
+            except Exception:
+                log.exception("sending to %s failed; closing the connection", self.ip)
+                self._closing = True
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=1011, message=b"internal: the relay could not send a message")
                 return
 
     async def finish(self) -> None:
@@ -293,7 +307,8 @@ async def _hall_context(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     store = RoomStore(settings.db_path())
     app[STORE] = store
-    app[HALL] = Hall(store, max_rooms=settings.max_rooms)
+    thinker = Thinker(settings.bot_workers, settings.bot_budget, charge=app[LIMITS].message)
+    app[HALL] = Hall(store, max_rooms=settings.max_rooms, thinker=thinker)
     sweeper = asyncio.create_task(_sweep(app))
     log.info("relay store: %s", store.path)
     try:
@@ -302,6 +317,9 @@ async def _hall_context(app: web.Application) -> AsyncIterator[None]:
         sweeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper
+        for room in app[HALL].rooms.values():
+            room.stop_timers()
+        thinker.close()
         store.close()
 
 
@@ -332,8 +350,14 @@ async def _index(request: web.Request) -> web.Response:
 
 async def _health(request: web.Request) -> web.Response:
     app = request.app
+    hall = app[HALL]
     return web.json_response(
-        {"rooms": len(app[HALL].rooms), "connections": len(app[CONNECTIONS]), "protocol": PROTOCOL_VERSION}
+        {
+            "rooms": len(hall.rooms),
+            "live_rooms": hall.live_rooms(),
+            "connections": len(app[CONNECTIONS]),
+            "protocol": PROTOCOL_VERSION,
+        }
     )
 
 
@@ -351,16 +375,18 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
         return ws
     conn = Connection(ws, ip, settings)
     app[CONNECTIONS].add(conn)
+    silent = asyncio.get_running_loop().call_later(settings.hello_timeout, _hello_timed_out, conn)
     try:
         async for msg in ws:
             if msg.type == WSMsgType.TEXT:
-                _receive(app, conn, msg.data)
+                await _receive(app, conn, msg.data)
             elif msg.type == WSMsgType.BINARY:
                 conn.send(error("malformed", "the relay reads text frames of JSON only"))
             elif msg.type == WSMsgType.ERROR:
                 log.info("connection from %s failed: %s", ip, ws.exception())
                 break
     finally:
+        silent.cancel()
         app[CONNECTIONS].discard(conn)
         limits.release(ip)
         if conn.room is not None:
@@ -369,8 +395,13 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
     return ws
 
 
+def _hello_timed_out(conn: Connection) -> None:
+    if not conn.greeted:
+        conn.close("timeout", f"no hello within {conn.settings.hello_timeout:g} s; the connection is closed")
+
+
 def client_address(request: web.Request, trust_proxy: bool) -> str:
-    """The address the per-address limits count against.
+    """The address the per-address limits count against (see :func:`address_group`).
 
     Behind a reverse proxy every connection comes from the proxy; with ``trust_proxy`` the
     address the proxy reports is used instead, but only when the connection really comes
@@ -380,17 +411,37 @@ def client_address(request: web.Request, trust_proxy: bool) -> str:
     if trust_proxy and peer in ("127.0.0.1", "::1"):
         real = request.headers.get("X-Real-IP") or request.headers.get("X-Forwarded-For", "").split(",")[-1]
         if real.strip():
-            return real.strip()
-    return peer
+            return address_group(real.strip())
+    return address_group(peer)
 
 
-def _receive(app: web.Application, conn: Connection, text: str) -> None:
+def address_group(address: str) -> str:
+    """What the limits count as one client: an IPv4 address, or an IPv6 /64 network.
+
+    One IPv6 subscriber usually gets a whole /64 (2**64 addresses), so counting single
+    IPv6 addresses would let one client pose as countless. An IPv4 address written as
+    IPv6 (``::ffff:192.0.2.1``) counts as that IPv4 address. Anything else counts as itself.
+    """
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        if ip.is_loopback:
+            return str(ip)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+async def _receive(app: web.Application, conn: Connection, text: str) -> None:
     """One text frame: rate-limited, decoded, dispatched; every failure answered with an error."""
     if not conn.bucket.take() or not app[LIMITS].message(conn.ip):
         conn.flooding()
         return
     try:
-        _dispatch(app, conn, decode(text))
+        await _dispatch(app, conn, decode(text))
     except ProtocolError as exc:
         if exc.code == "version":  # nothing else can be understood: say why and hang up
             conn.close("version", exc.message)
@@ -401,10 +452,12 @@ def _receive(app: web.Application, conn: Connection, text: str) -> None:
         conn.send(error("internal", "the relay failed to handle that message; the match is unchanged"))
 
 
-def _dispatch(app: web.Application, conn: Connection, msg: dict[str, Any]) -> None:
+async def _dispatch(app: web.Application, conn: Connection, msg: dict[str, Any]) -> None:
     kind = msg["type"]
     settings = app[SETTINGS]
     if kind == "hello":
+        if conn.greeted:
+            raise ProtocolError("not_now", f"this connection already said hello (protocol {conn.version})")
         if msg["version"] not in SUPPORTED_VERSIONS:
             raise ProtocolError(
                 "version",
@@ -425,7 +478,7 @@ def _dispatch(app: web.Application, conn: Connection, msg: dict[str, Any]) -> No
     if kind in ("create", "join", "resume", "spectate"):
         if room is not None:
             raise ProtocolError("not_now", f"this connection is already in room {room.code}")
-        conn.room = _enter(app, conn, msg, settings)
+        conn.room = await _enter(app, conn, msg, settings)
         return
     if room is None or room.closed:
         conn.room = None
@@ -445,7 +498,7 @@ def _dispatch(app: web.Application, conn: Connection, msg: dict[str, Any]) -> No
         conn.room = None
 
 
-def _enter(app: web.Application, conn: Connection, msg: dict[str, Any], settings: RelaySettings) -> Room:
+async def _enter(app: web.Application, conn: Connection, msg: dict[str, Any], settings: RelaySettings) -> Room:
     hall, limits = app[HALL], app[LIMITS]
     kind = msg["type"]
     if kind == "create":
@@ -462,10 +515,18 @@ def _enter(app: web.Application, conn: Connection, msg: dict[str, Any], settings
         return hall.create(
             conn, msg["game"], msg.get("options", {}), room_settings, msg.get("name", ""), msg.get("seat")
         )
-    if not limits.may_guess(conn.ip):
+    # Wrong room codes are limited per address (codes are short enough to guess at); wrong
+    # tokens per address and room, so a neighbour behind the same NAT guessing tokens of
+    # one room does not lock anyone out of another. A resume with the right code and token
+    # always gets in: a 144-bit token cannot be guessed, and a limited address is told
+    # rate_limited whatever else is wrong, so the answers say nothing about the code.
+    code = normalize_code(msg["room"])
+    tokens_key = f"{conn.ip} {code}"
+    limited = not limits.may_guess(conn.ip) or not limits.may_guess(tokens_key)
+    if kind != "resume" and not limits.may_guess(conn.ip):
         raise ProtocolError("rate_limited", "too many wrong room codes or tokens; wait a minute")
     try:
-        room = hall.find(msg["room"])
+        room = await hall.find(code)
         if kind == "join":
             room.join(conn, msg.get("name", ""))
         elif kind == "resume":
@@ -473,8 +534,12 @@ def _enter(app: web.Application, conn: Connection, msg: dict[str, Any], settings
         else:
             room.spectate(conn)
     except ProtocolError as exc:
-        if exc.code in ("no_room", "bad_token"):
+        if exc.code == "no_room":
             limits.wrong_guess(conn.ip)
+        elif exc.code == "bad_token":
+            limits.wrong_guess(tokens_key)
+        if kind == "resume" and exc.code in ("no_room", "bad_token") and limited:
+            raise ProtocolError("rate_limited", "too many wrong room codes or tokens; wait a minute") from None
         raise
     return room
 

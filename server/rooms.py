@@ -30,16 +30,31 @@ Rules of the room, as players see them:
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import logging
 import random
 import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from server.thinker import Thinker
 from soccerdesk.bots import Bot, RandomBot, make_bot
-from soccerdesk.net.protocol import RECORD_SINCE, ProtocolError, clean_chat, encode
+from soccerdesk.net.protocol import (
+    MAX_CHAT_CHARS,
+    PATCH_SINCE,
+    RECORD_SINCE,
+    ProtocolError,
+    clean_chat,
+    clean_line,
+    clean_name,
+    encode,
+    view_patch,
+)
 from soccerdesk.rules import CHANCE, Game, RulesError, State, get_game
 from soccerdesk.rules.api import RECORD_FORMAT, RECORD_VERSION, Event, sample_chance
+
+log = logging.getLogger("soccerdesk.relay")
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Join-code letters: no 0/O or 1/I/L to misread when a code is read out to a friend."""
@@ -56,6 +71,15 @@ def new_code() -> str:
 def normalize_code(code: str) -> str:
     """A typed code as stored: upper case, without surrounding blanks."""
     return code.strip().upper()
+
+
+def hash_token(token: str) -> str:
+    """What the store keeps of a seat token: its SHA-256, in hex.
+
+    Tokens are 144 random bits, so a fast hash is enough: nobody can find a token from
+    its hash, and whoever reads the database (or a backup of it) cannot take a seat.
+    """
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def chance_rng(chance_seed: int, ply: int) -> random.Random:
@@ -84,8 +108,9 @@ class Store(Protocol):
 class Peer(Protocol):
     """One connection as a room sees it: the relay implements this.
 
-    A peer may also have ``version``, the protocol version its ``hello`` named; a peer
-    without it is taken to speak version 1 (it is sent no ``record``).
+    A peer may also have ``version``, the protocol version its ``hello`` named (a peer
+    without it is taken to speak version 1: it is sent no ``record``, no patches), and
+    ``ip``, the address its messages and the bot moves they cause are counted against.
     """
 
     def send(self, text: str) -> None: ...
@@ -95,13 +120,26 @@ class Peer(Protocol):
 
 @dataclass
 class Player:
-    """Whoever holds a seat token. ``peer`` is ``None`` while disconnected."""
+    """Whoever holds a seat token. ``peer`` is ``None`` while disconnected.
 
-    token: str
+    Only the token's hash is stored; the token itself is known in memory while its
+    holder is connected (the relay made it, or the holder resumed with it).
+    """
+
+    token_hash: str
     name: str
     host: bool
     peer: Peer | None = None
     bot: bool = False  # a bot plays the seat after an abandonment claim
+    token: str | None = None
+
+    @classmethod
+    def new(cls, name: str, host: bool, peer: Peer) -> Player:
+        token = secrets.token_urlsafe(18)
+        return cls(hash_token(token), name, host, peer, token=token)
+
+    def holds(self, token: str) -> bool:
+        return secrets.compare_digest(self.token_hash, hash_token(token))
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +190,7 @@ class Room:
         options: dict[str, Any],
         settings: RoomSettings,
         store: Store,
+        thinker: Thinker | None = None,
     ) -> None:
         self.code = code
         self.game = game
@@ -172,9 +211,17 @@ class Room:
         self._deadlines: dict[int, float] = {}
         self._clock_handles: dict[int, asyncio.TimerHandle] = {}
         self._autoplay: set[int] = set()  # seats whose turn ran out: the bot finishes it
-        self._decided: dict[int, int] = {}  # seat -> ply reached by its latest decision
+        # seat -> the ply since which its decision position is the same (see act())
+        self._position: dict[int, int] = {}
         self._countdown: _Countdown | None = None
         self._bot: Bot | None = None
+        self.thinker = thinker
+        self._thinking: asyncio.Task[None] | None = None  # the bot deciding a seat's move
+        self._driver: str | None = None  # the address whose message set the bots going
+        # Audience (seat, None for spectators) -> (match, ply, view) last sent to it, and
+        # connection -> (match, ply) of the last view it was sent: updates are patches of it.
+        self._views: dict[int | None, tuple[int, int, dict[str, Any]]] = {}
+        self._seen: dict[Peer, tuple[int, int]] = {}
         self.closed = False
 
     # --- persistence ---------------------------------------------------------------
@@ -187,7 +234,7 @@ class Room:
             "options": self.options,
             "settings": self.settings.to_json(),
             "seats": [
-                None if p is None else {"token": p.token, "name": p.name, "host": p.host, "bot": p.bot}
+                None if p is None else {"token_hash": p.token_hash, "name": p.name, "host": p.host, "bot": p.bot}
                 for p in self.seats
             ],
             "match": self.match,
@@ -208,10 +255,16 @@ class Room:
         doc: dict[str, Any],
         actions: list[list[Any]],
         store: Store,
+        thinker: Thinker | None = None,
     ) -> Room:
-        """Restore a room saved by :meth:`to_doc`; the match is replayed with the rules."""
+        """Restore a room saved by :meth:`to_doc`; the match is replayed with the rules.
+
+        Slow for a long match: the relay calls it in a worker (:class:`server.thinker.Thinker`).
+        Names and chat are cleaned again (a database written by an older relay may hold
+        text that cannot be sent), and plain tokens of such a database are hashed.
+        """
         game = get_game(doc["game"])
-        room = cls(doc["code"], game, doc["options"], RoomSettings(**doc["settings"]), store)
+        room = cls(doc["code"], game, doc["options"], RoomSettings(**doc["settings"]), store, thinker)
         room.match = doc["match"]
         room.chance_seed = doc["chance_seed"]
         record = {
@@ -225,15 +278,26 @@ class Room:
         states = game.replay(record)
         room.state = states[-1]
         room.log = [(ply, ev) for ply, s in enumerate(states) for ev in s.events]
-        for ply, (seat, _) in enumerate(room.state.history(), start=1):
-            if seat != CHANCE:
-                room._decided[seat] = ply
+        for (seat, _), before, after in zip(room.state.history(), states[:-1], states[1:], strict=True):
+            room._moved(before, seat, after)
         room.seats = [
-            None if p is None else Player(p["token"], p["name"], p["host"], bot=p["bot"]) for p in doc["seats"]
+            None
+            if p is None
+            else Player(
+                p["token_hash"] if "token_hash" in p else hash_token(p["token"]),
+                clean_name(p["name"], "Host" if p["host"] else "Guest"),
+                p["host"],
+                bot=p["bot"],
+            )
+            for p in doc["seats"]
         ]
         room.result = doc["result"]
         room.rematch_offers = set(doc["rematch"])
-        room.chat = doc["chat"]
+        room.chat = [
+            {"seat": line["seat"], "name": clean_name(line["name"], "?"), "text": text}
+            for line in doc["chat"]
+            if (text := clean_line(line["text"], MAX_CHAT_CHARS))
+        ]
         room.started = doc["started"]
         return room
 
@@ -276,7 +340,7 @@ class Room:
         """Seat the room's creator (``seat`` ``None``: tossed by the relay)."""
         if seat is None:
             seat = secrets.randbelow(2)
-        player = Player(secrets.token_urlsafe(18), name or "Host", True, peer)
+        player = Player.new(clean_name(name, "Host"), True, peer)
         self.seats[seat] = player
         self._save()
         self._welcome(peer, seat, player)
@@ -288,28 +352,30 @@ class Room:
         if not free or self.closed:
             raise ProtocolError("room_full", f"room {self.code} already has two players; you may spectate")
         seat = free[0]
-        player = Player(secrets.token_urlsafe(18), name or "Guest", False, peer)
+        player = Player.new(clean_name(name, "Guest"), False, peer)
         self.seats[seat] = player
         self.started = True
         self._save()
         self._welcome(peer, seat, player)
         self._presence()
+        self._driver = getattr(peer, "ip", None)
         self._advance([])
         return player
 
     def resume(self, peer: Peer, token: str, match: int | None, seq: int | None) -> int:
         """Give a seat back to its token holder; a stale connection of that seat is closed."""
-        seat = next(
-            (s for s, p in enumerate(self.seats) if p is not None and secrets.compare_digest(p.token, token)), None
-        )
+        seat = next((s for s, p in enumerate(self.seats) if p is not None and p.holds(token)), None)
         player = None if seat is None else self.seats[seat]
         if seat is None or player is None:
             raise ProtocolError("bad_token", f"that token holds no seat in room {self.code}")
         old = player.peer
         player.peer = peer
+        player.token = token
         if old is not None and old is not peer:
+            self._seen.pop(old, None)
             old.close("replaced", "this seat was resumed from another connection")
         player.bot = False
+        self._driver = getattr(peer, "ip", None)
         self._save()
         self._welcome(peer, seat, player, match, seq)
         self._presence()
@@ -339,17 +405,23 @@ class Room:
                 settings=self.settings.to_json(),
             )
         )
-        peer.send(self._snapshot(seat, since=seq if match == self.match else None))
+        peer.send(self._snapshot(peer, seat, since=seq if match == self.match else None))
         self._send_record(peer)
 
-    def _snapshot(self, seat: int | None, since: int | None) -> str:
-        """Full view for ``seat``; ``events`` are those after ply ``since`` (all if ``None``)."""
+    def _snapshot(self, peer: Peer, seat: int | None, since: int | None) -> str:
+        """Full view for ``seat``; ``events`` are those after ply ``since`` (all if ``None``).
+
+        The view is the one ``peer``'s next update is a patch of.
+        """
         start = -1 if since is None else since
+        view = self.state.view(seat)
+        self._views[seat] = (self.match, self.state.ply, view)
+        self._seen[peer] = (self.match, self.state.ply)
         return encode(
             "snapshot",
             match=self.match,
             seq=self.state.ply,
-            view=self.state.view(seat),
+            view=view,
             events=[_event_json(ply, ev) for ply, ev in self.log if ply > start and ev.visible_to(seat)],
             players=self.players_json(),
             chat=self.chat,
@@ -364,6 +436,7 @@ class Room:
     def disconnected(self, peer: Peer) -> None:
         """A connection ended (dropped or closed)."""
         self.spectators.discard(peer)
+        self._seen.pop(peer, None)
         for player in self.seats:
             if player is not None and player.peer is peer:
                 player.peer = None
@@ -386,7 +459,10 @@ class Room:
         self.disconnected(peer)
 
     def stop_timers(self) -> None:
-        """Cancel clocks and countdowns (the room is closed or unloaded from memory)."""
+        """Cancel clocks, countdowns and a bot's thinking (the room is closed or unloaded from memory)."""
+        if self._thinking is not None:
+            self._thinking.cancel()
+            self._thinking = None
         for handle in self._clock_handles.values():
             handle.cancel()
         self._clock_handles = {}
@@ -404,11 +480,20 @@ class Room:
             if player is not None:
                 player.peer = None
         self.spectators.clear()
+        self._seen.clear()
 
     # --- playing ----------------------------------------------------------------------
 
     def act(self, peer: Peer, text: str, ply: int | None) -> None:
-        """A seat's action: validated by the rules; refused ones change nothing."""
+        """A seat's action: validated by the rules; refused ones change nothing.
+
+        With ``ply`` (the ply of the view it was chosen from), the action is applied only
+        if the seat's position has not changed since: from that ply to now nothing was
+        applied but the other seat's secret choice of a simultaneous decision (which this
+        seat could not see, so its choice stands). Anything else — a double click, a
+        resend after reconnecting, a bot that played the turn — is refused with the ply to
+        choose again from; a ply the match has not reached yet is refused as such.
+        """
         seat = self.seat_of(peer)
         if seat is None:
             raise ProtocolError("read_only", "spectators may only watch")
@@ -418,10 +503,18 @@ class Room:
         if self.result is not None:
             peer.send(encode("refused", action=text, reason="the match is over"))
             return
-        if ply is not None and (ply > self.state.ply or ply < self._decided.get(seat, 0)):
-            # The action was chosen at a position this seat has already answered (a double
-            # click, a resend after reconnecting): playing it now could land on another decision.
-            peer.send(encode("refused", action=text, reason=f"that was chosen at ply {ply}; the match has moved on"))
+        now = self.state.ply
+        if ply is not None and ply > now:
+            reason = f"ply {ply} has not been reached: the match is at ply {now}; act on the latest view"
+            peer.send(encode("refused", action=text, reason=reason))
+            return
+        since = self._position.get(seat, 0)
+        if ply is not None and ply < since:
+            reason = (
+                f"that was chosen at ply {ply}, but your position changed at ply {since} "
+                f"(the match is at ply {now}); choose again from the latest view"
+            )
+            peer.send(encode("refused", action=text, reason=reason))
             return
         try:
             action = self.game.parse_action(text)
@@ -429,68 +522,134 @@ class Room:
         except RulesError as exc:
             peer.send(encode("refused", action=text, reason=str(exc)))
             return
+        self._moved(self.state, seat, nxt)
         self.state = nxt
-        self._decided[seat] = nxt.ply
+        self._driver = getattr(peer, "ip", None)
         self._advance([(seat, str(action))], actor=seat)
 
-    def _advance(self, applied: list[tuple[int, str]], actor: int | None = None) -> None:
-        """Resolve chance and bot-played decisions, then persist and tell everyone.
+    def _moved(self, before: State, seat: int, after: State) -> None:
+        """Keep :attr:`_position` up to date after ``seat`` played ``before`` -> ``after``.
 
-        ``applied`` holds the action ``actor`` (a seat's player) has just had applied, if any.
+        A seat's position stands while it owes the same decision and the only action
+        applied is the other seat's secret choice of a simultaneous decision.
+        """
+        deciding = before.current_players()
+        still = after.current_players()
+        for s in (0, 1):
+            if s == seat or not (s in deciding and seat in deciding and s in still):
+                self._position[s] = after.ply
+
+    def _advance(self, applied: list[tuple[int, str]], actor: int | None = None) -> None:
+        """Resolve chance, persist, tell everyone, and set the relay's bots thinking.
+
+        ``applied`` holds the action ``actor`` (a seat's player, or a bot) has just had
+        applied, if any. Chance is drawn here; a bot's decision is made in a worker
+        (:meth:`_think`), which calls this again with the bot's action.
         """
         first_ply = self.state.ply - len(applied)
         log_start = len(self.log)
-        if applied:  # the seat's own action, already applied by act()
+        if applied:  # the action already applied by act() or a bot
             self.log.extend((first_ply + 1, ev) for ev in self.state.events)
+        thinker: int | None = None
         if self.started:
             while True:
                 players = self.state.current_players()
-                if not players:
-                    break
-                if players == (CHANCE,):
-                    seat, action = CHANCE, sample_chance(self.state, chance_rng(self.chance_seed, self.state.ply))
-                else:
+                if players != (CHANCE,):
                     bots = [s for s in players if s in self._autoplay or self._seat_is_bot(s)]
-                    if not bots:
-                        break
-                    seat = bots[0]
-                    action = self._bot_player().decide(
-                        self.state, seat, chance_rng(self.chance_seed ^ 0x5EA7, self.state.ply)
-                    )
-                self.state = self.state.apply(seat, action)
-                if seat != CHANCE:
-                    self._decided[seat] = self.state.ply
-                applied.append((seat, str(action)))
+                    thinker = bots[0] if bots else None
+                    break
+                action = sample_chance(self.state, chance_rng(self.chance_seed, self.state.ply))
+                nxt = self.state.apply(CHANCE, action)
+                self._moved(self.state, CHANCE, nxt)
+                self.state = nxt
+                applied.append((CHANCE, str(action)))
                 self.log.extend((self.state.ply, ev) for ev in self.state.events)
             self._autoplay &= set(self.state.current_players())
         if applied:
             self.store.append_actions(self.code, self.match, first_ply, applied)
-            self._send_update(self.log[log_start:], actor)
+            self._send_update(self.log[log_start:], actor if actor is not None and actor >= 0 else None)
         if self.state.is_terminal() and self.result is None and self.started:
             winner = self.state.winner
             self._finish({"winner": winner, "score": list(self.state.score), "reason": "played out"})
         self._after_change()
+        if thinker is not None and not self.closed and self._thinking is None:
+            self._thinking = asyncio.get_running_loop().create_task(self._think(thinker, self.state))
+
+    async def _think(self, seat: int, state: State) -> None:
+        """The relay's bot decides ``seat``'s move at ``state`` in a worker, within the budget.
+
+        A bot that fails or runs out of time is replaced by a random legal move (drawn from
+        the room's secret seed, so the record still replays exactly: it holds the moves).
+        The answer is dropped if the match moved on meanwhile (its player came back).
+        """
+        rng = chance_rng(self.chance_seed ^ 0x5EA7, state.ply)
+        try:
+            try:
+                if self.thinker is None:
+                    action = self._bot_player().decide(state, seat, rng)
+                else:
+                    action = await self.thinker.run(self._bot_player().decide, state, seat, rng, address=self._driver)
+            except Exception as exc:  # a bot's failure must not stall the match
+                log.warning(
+                    "room %s: the bot for seat %d gave no move (%s); a random one is played", self.code, seat, exc
+                )
+                action = rng.choice(state.legal_actions(seat))
+        finally:
+            self._thinking = None
+        if self.closed or self.state is not state or seat not in self._bot_seats():
+            if not self.closed:
+                self._advance([])  # think again about whatever is to decide now
+            return
+        nxt = state.apply(seat, action)
+        self._moved(state, seat, nxt)
+        self.state = nxt
+        self._advance([(seat, str(action))], actor=-1)
+
+    def _bot_seats(self) -> list[int]:
+        return [s for s in self.state.current_players() if s in self._autoplay or self._seat_is_bot(s)]
+
+    async def settle(self) -> None:
+        """Wait until no bot of this room is thinking (tests, and a relay shutting down)."""
+        while self._thinking is not None:
+            await asyncio.wait({self._thinking})
 
     def _send_update(self, fresh: list[tuple[int, Event]], actor: int | None) -> None:
-        """One ``update`` per connection: its seat's view and the new events it may see.
+        """One ``update`` per audience: its seat's view (or a patch of the last one) and new events.
 
-        ``yours`` is true only in the update to the seat whose submitted action it applies,
-        so a client knows its action landed (it says nothing about anyone else).
+        Each frame is encoded once and sent to every connection it fits: a connection that
+        speaks protocol 3 and was sent the audience's last view gets a patch of it, any
+        other the whole view. ``yours`` is true only in the update to the seat whose
+        submitted action it applies, so a client knows its action landed.
         """
-        frames: dict[tuple[int | None, bool], str] = {}
+        frames: dict[tuple[int | None, bool, bool], str] = {}
+        views: dict[int | None, dict[str, Any]] = {}
+        ply, match = self.state.ply, self.match
         for peer, seat in self._audience():
-            key = (seat, seat is not None and seat == actor)
+            last = self._views.get(seat)
+            patched = (
+                last is not None
+                and getattr(peer, "version", 1) >= PATCH_SINCE
+                and self._seen.get(peer) == (last[0], last[1])
+                and last[0] == match
+            )
+            key = (seat, seat is not None and seat == actor, patched)
             text = frames.get(key)
             if text is None:
-                text = frames[key] = encode(
-                    "update",
-                    match=self.match,
-                    seq=self.state.ply,
-                    view=self.state.view(seat),
-                    events=[_event_json(ply, ev) for ply, ev in fresh if ev.visible_to(seat)],
-                    yours=key[1],
-                )
+                view = views.get(seat)
+                if view is None:
+                    view = views[seat] = self.state.view(seat)
+                body: dict[str, Any] = {"match": match, "seq": ply}
+                if patched:
+                    assert last is not None
+                    body.update(base=last[1], patch=view_patch(last[2], view))
+                else:
+                    body["view"] = view
+                events = [_event_json(p, ev) for p, ev in fresh if ev.visible_to(seat)]
+                text = frames[key] = encode("update", **body, events=events, yours=key[1])
             peer.send(text)
+            self._seen[peer] = (match, ply)
+        for seat, view in views.items():
+            self._views[seat] = (match, ply, view)
 
     def _seat_is_bot(self, seat: int) -> bool:
         player = self.seats[seat]
@@ -552,7 +711,7 @@ class Room:
         self.result = None
         self.rematch_offers = set()
         self._autoplay = set()
-        self._decided = {}
+        self._position = {}
         for handle in self._clock_handles.values():
             handle.cancel()
         self._clock_handles = {}
@@ -565,7 +724,7 @@ class Room:
             if player is not None and player.peer is not None:
                 self._welcome(player.peer, seat, player, self.match, 0)
         for peer in self.spectators:
-            peer.send(self._snapshot(None, None))
+            peer.send(self._snapshot(peer, None, None))
         self._advance([])
 
     def claim(self, peer: Peer, take: str) -> None:
@@ -585,6 +744,7 @@ class Room:
         player = self.seats[absent]
         assert player is not None
         player.bot = True
+        self._driver = getattr(peer, "ip", None)
         self._save()
         self._presence()
         self._advance([])
@@ -617,7 +777,7 @@ class Room:
         seconds = self.settings.turn_seconds
         if seconds is None:
             return
-        to_move = set(self.state.current_players()) if self._running() else set()
+        to_move = set(self.state.current_players()) - set(self._bot_seats()) if self._running() else set()
         changed = False
         loop = asyncio.get_running_loop()
         for seat in (0, 1):
@@ -645,6 +805,7 @@ class Room:
         if self.closed or not self._running() or seat not in self.state.current_players():
             return
         self._autoplay.add(seat)
+        self._driver = None  # the clock, not a message, set the bot going
         self._advance([])
 
     def _update_countdown(self) -> None:
@@ -707,18 +868,43 @@ class Hall:
     """Every room of one relay in memory, backed by a :class:`Store`.
 
     Rooms not in memory are looked up in the store (after a restart, or after being
-    unloaded while idle).
+    unloaded while idle) and replayed in a worker of ``thinker``.
+
+    ``max_rooms`` caps the *live* rooms: open rooms with someone connected. An empty or
+    closed room holds no slot (it stays in memory a while, so a dropped player is back
+    at once, and makes way when the cap is reached). The cap holds for rooms created
+    and for rooms loaded from the store alike.
     """
 
     store: Store
     max_rooms: int = 10_000
+    thinker: Thinker | None = None
     rooms: dict[str, Room] = field(default_factory=dict)
+    _loading: dict[str, asyncio.Future[Room]] = field(default_factory=dict)
+
+    def live_rooms(self) -> int:
+        return sum(1 for room in self.rooms.values() if not room.closed and room.has_peers())
+
+    def _make_room(self) -> None:
+        """Raise ``server_busy`` if the live rooms fill the cap; else unload empty rooms beyond it."""
+        if self.live_rooms() >= self.max_rooms:
+            raise ProtocolError("server_busy", "the relay holds as many rooms as it may; try again later")
+        idle = [room for room in self.rooms.values() if room.closed or not room.has_peers()]
+        if len(self.rooms) >= self.max_rooms and idle:
+            # Memory holds at most about max_rooms rooms: the emptiest go (back to the store).
+            for room in sorted(idle, key=lambda r: r.last_active)[: len(self.rooms) - self.max_rooms + 1]:
+                self._unload(room)
+
+    def _unload(self, room: Room) -> None:
+        room.stop_timers()
+        if room.closed:
+            self.store.delete_room(room.code)
+        self.rooms.pop(room.code, None)
 
     def create(
         self, peer: Peer, game_id: str, options: dict[str, Any], settings: RoomSettings, name: str, seat: int | None
     ) -> Room:
-        if len(self.rooms) >= self.max_rooms:
-            raise ProtocolError("server_busy", "the relay holds as many rooms as it may; try again later")
+        self._make_room()
         try:
             game = get_game(game_id)
             resolved = game.resolve_options(options)
@@ -727,21 +913,43 @@ class Hall:
         code = new_code()
         while code in self.rooms or self.store.has_room(code):
             code = new_code()
-        room = Room(code, game, resolved, settings, self.store)
+        room = Room(code, game, resolved, settings, self.store, self.thinker)
         self.rooms[code] = room
         room.seat_host(peer, name, seat)
         return room
 
-    def find(self, code: str) -> Room:
+    async def find(self, code: str) -> Room:
+        """The open room with ``code``, loaded from the store if it is not in memory.
+
+        Loading replays the match in a worker; meanwhile the event loop serves everyone
+        else, and others asking for the same room wait for the same load.
+        """
         code = normalize_code(code)
         room = self.rooms.get(code)
         if room is None:
-            loaded = self.store.load_room(code)
-            if loaded is None:
-                raise ProtocolError("no_room", f"no room has the code {code!r}")
-            doc, actions = loaded
-            room = Room.from_doc(doc, actions, self.store)
-            self.rooms[code] = room
+            pending = self._loading.get(code)
+            if pending is None:
+                loaded = self.store.load_room(code)
+                if loaded is None:
+                    raise ProtocolError("no_room", f"no room has the code {code!r}")
+                self._make_room()
+                pending = self._loading[code] = asyncio.get_running_loop().create_future()
+                try:
+                    doc, actions = loaded
+                    if self.thinker is None:
+                        room = Room.from_doc(doc, actions, self.store)
+                    else:
+                        room = await self.thinker.run(Room.from_doc, doc, actions, self.store, self.thinker, budget=0)
+                    room._save()  # names cleaned and tokens hashed, if an older relay wrote it
+                    self.rooms.setdefault(code, room)
+                    pending.set_result(self.rooms[code])
+                except BaseException as exc:
+                    pending.set_exception(exc)
+                    pending.exception()  # retrieved: nobody else may be waiting
+                    raise
+                finally:
+                    del self._loading[code]
+            room = await asyncio.shield(pending)
         if room.closed:
             raise ProtocolError("no_room", f"room {code} was closed")
         return room
@@ -750,16 +958,28 @@ class Hall:
         """Unload rooms nobody is in (idle ``idle_seconds``); delete closed rooms and stored
         rooms untouched for ``keep_seconds``."""
         now = time.monotonic()
-        for code, room in list(self.rooms.items()):
-            if room.closed:
-                self.store.delete_room(code)
-                del self.rooms[code]
-            elif not room.has_peers() and now - room.last_active > idle_seconds:
-                room.stop_timers()  # it is reloaded from the store when someone comes back
-                del self.rooms[code]
+        for room in list(self.rooms.values()):
+            if room.closed or (not room.has_peers() and now - room.last_active > idle_seconds):
+                self._unload(room)  # an open one is reloaded from the store when someone comes back
         for code in self.store.stale_rooms(time.time() - keep_seconds):
             if code not in self.rooms:
                 self.store.delete_room(code)
 
+    async def settle(self) -> None:
+        """Wait until no room's bot is thinking."""
+        for room in list(self.rooms.values()):
+            await room.settle()
 
-__all__ = ["CODE_ALPHABET", "Hall", "Peer", "Store", "Player", "Room", "RoomSettings", "chance_rng", "new_code"]
+
+__all__ = [
+    "CODE_ALPHABET",
+    "Hall",
+    "Peer",
+    "Player",
+    "Room",
+    "RoomSettings",
+    "Store",
+    "chance_rng",
+    "hash_token",
+    "new_code",
+]

@@ -12,11 +12,17 @@ ply are the whole RNG state.
 The database runs in WAL mode with ``synchronous=NORMAL``: each commit is durable
 against a crash of the relay process (an operating-system crash may lose the last
 fraction of a second).
+
+Seat tokens are stored only as hashes (:func:`server.rooms.hash_token`), and the file
+(with its ``-wal`` and ``-shm`` companions) is readable by its owner only: mode 0600,
+set when the relay creates it and tightened when it opens an older, looser one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterable
@@ -40,17 +46,28 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 
+def private_file(path: str) -> None:
+    """Create ``path`` readable and writable by its owner only (mode 0600), or make it so."""
+    os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+    os.chmod(path, 0o600)
+
+
 class RoomStore:
     """Rooms and their action lists in one SQLite file (``":memory:"`` for a throwaway relay)."""
 
     def __init__(self, path: str | Path) -> None:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.path = str(path)
+        if self.path != ":memory:":
+            Path(path).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            private_file(self.path)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        if self.path != ":memory:":
+            for suffix in ("-wal", "-shm"):  # SQLite gives them the database's mode; older ones may be looser
+                with contextlib.suppress(FileNotFoundError):
+                    os.chmod(self.path + suffix, 0o600)
 
     def close(self) -> None:
         self._db.close()

@@ -26,7 +26,7 @@ from typing import Any
 
 import aiohttp
 
-from soccerdesk.net.protocol import PROTOCOL_VERSION, SERVER_MESSAGES, ProtocolError, decode, encode
+from soccerdesk.net.protocol import PROTOCOL_VERSION, SERVER_MESSAGES, ProtocolError, apply_patch, decode, encode
 
 log = logging.getLogger("soccerdesk.net")
 
@@ -276,8 +276,13 @@ class RelayClient:
                     continue
                 try:
                     msg = decode(frame.data, SERVER_MESSAGES)
+                    if msg["type"] == "update" and "view" not in msg:
+                        msg["view"] = self._patched(msg)
                 except ProtocolError as exc:
                     log.warning("relay sent a bad message: %s", exc)
+                    if exc.code == "not_now":  # a patch of a view this client does not have
+                        await ws.close(code=1011)  # reconnecting resumes with a full snapshot
+                        break
                     continue
                 self._take(msg)
         finally:
@@ -287,6 +292,24 @@ class RelayClient:
                 self._set_status(f"lost: {self._fatal}")
             elif ws is self._ws and not self._closing:
                 asyncio.get_running_loop().call_soon(self._connection_lost, ws)
+
+    def _patched(self, update: dict[str, Any]) -> dict[str, Any]:
+        """The whole view of a protocol 3 ``update``: its patch applied to the view of ply ``base``.
+
+        The app is handed whole views, as from older relays; a patch that does not fit
+        raises ``not_now`` (the relay and this client disagree on the view: resume).
+        """
+        if (
+            self.view is None
+            or update.get("base") != self.seq
+            or update["match"] != self.match
+            or "patch" not in update
+        ):
+            raise ProtocolError("not_now", f"update patches the view of ply {update.get('base')}, not this one")
+        try:
+            return apply_patch(self.view, update["patch"])
+        except ProtocolError as exc:
+            raise ProtocolError("not_now", exc.message) from None
 
     def _take(self, msg: dict[str, Any]) -> None:
         kind = msg["type"]

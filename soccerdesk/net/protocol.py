@@ -19,25 +19,30 @@ tests all use :func:`decode` and :func:`encode`, so both ends agree on what is v
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """Bumped whenever a message changes incompatibly; client and relay must agree."""
 
-SUPPORTED_VERSIONS = (1, 2)
+SUPPORTED_VERSIONS = (1, 2, 3)
 """The versions this relay still speaks, oldest first.
 
 A connection speaks the version its ``hello`` named (the relay's ``welcome`` says it
-back). Version 2 added one message, ``record``, sent to the relay's side of version 2
-connections only: everything a version 1 client may receive is unchanged, so version 1
-clients keep playing. A relay answers any other version with an ``error`` ``version``.
+back). Version 2 added one message, ``record``, sent to version 2 connections only.
+Version 3 sends an ``update``'s view as a patch of the view before it (:func:`view_patch`)
+instead of whole. Older connections are sent what they always were, so their clients
+keep playing. A relay answers any other version with an ``error`` ``version``.
 """
 
 RECORD_SINCE = 2
 """The first protocol version whose connections are sent ``record`` at the end of a match."""
+
+PATCH_SINCE = 3
+"""The first protocol version whose ``update`` messages carry ``base`` and ``patch``."""
 
 SUBPROTOCOL = "soccerdesk.v1"
 """WebSocket subprotocol name (informative; the ``hello`` version is what is checked)."""
@@ -72,6 +77,7 @@ ERROR_CODES: dict[str, str] = {
     "replaced": "this seat was taken over by a newer connection with its token",
     "internal": "the relay failed; the match is unchanged",
     "host_left": "the LAN host closed the game: its relay is gone, do not reconnect",
+    "timeout": "the connection said no hello in time",
 }
 """Every ``error`` code with what it means. An error never changes a match."""
 
@@ -205,7 +211,11 @@ SERVER_MESSAGES: dict[str, tuple[Field, ...]] = {
     "update": (
         Field("match", "int"),
         Field("seq", "int"),
-        Field("view", "dict"),
+        # Up to version 2 always the whole view. Since version 3 either the whole view
+        # (the connection had no view of ply ``base`` to patch) or ``base`` and ``patch``.
+        Field("view", "dict", False),
+        Field("base", "int", False),  # the seq of the view the patch applies to
+        Field("patch", "list", False),  # view_patch(view at base, view at seq)
         Field("events", "list"),
         Field("yours", "bool"),  # this update applies an action this seat submitted
     ),
@@ -265,21 +275,138 @@ def check_fields(kind: str, message: Mapping[str, Any], fields: tuple[Field, ...
         value = message[f.name]
         if not _KINDS[f.kind](value) or (f.accepts is not None and not f.accepts(value)):
             raise ProtocolError("bad_message", f"{kind}: field {f.name!r} has a bad value")
+        if not is_unicode(value):
+            # JSON may spell half of a UTF-16 surrogate pair ("\\ud800"): such text cannot be
+            # sent on (UTF-8 has no form for it), so it is refused here, before it is stored.
+            raise ProtocolError("bad_message", f"{kind}: field {f.name!r} holds text that is not valid Unicode")
+
+
+def is_unicode(value: Any) -> bool:
+    """Whether every text in ``value`` (keys of objects included) can be written as UTF-8."""
+    if isinstance(value, str):
+        return value.isascii() or _SURROGATE.search(value) is None
+    if isinstance(value, dict):
+        return all(is_unicode(k) and is_unicode(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(is_unicode(v) for v in value)
+    return True
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_HIDDEN = frozenset(("Cc", "Cf", "Cs", "Zl", "Zp"))
+"""Character categories shown as nothing or as a line break: controls, format characters
+(bidirectional overrides, zero-width marks), surrogates, line and paragraph separators."""
+
+
+def clean_line(text: str, limit: int) -> str:
+    """``text`` as one line of visible characters, at most ``limit`` of them.
+
+    Controls (NUL, newlines, escapes), invisible format characters (bidirectional
+    overrides, zero-width marks) and lone surrogates become
+    spaces, so a line cannot fake other lines or reorder what is shown; runs of spaces
+    shrink to one. May return ``""``.
+    """
+    kept = "".join(" " if unicodedata.category(c) in _HIDDEN else c for c in text)
+    return " ".join(kept.split())[:limit]
 
 
 def clean_chat(text: str) -> str:
-    """Chat text as the relay passes it on: one line of visible characters.
+    """Chat text as the relay passes it on: :func:`clean_line`, at most :data:`MAX_CHAT_CHARS`.
 
-    Control characters (newlines, escapes) and invisible format characters (bidirectional
-    overrides, zero-width marks) become spaces, so a line cannot fake other lines or
-    reorder what is shown; runs of spaces shrink to one. Raises ``bad_message`` when
-    nothing visible is left. Clients still show chat as plain text, never as markup.
+    Raises ``bad_message`` when nothing visible is left. Clients still show chat as plain
+    text, never as markup.
     """
-    kept = "".join(" " if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in text)
-    line = " ".join(kept.split())
+    line = clean_line(text, MAX_CHAT_CHARS)
     if not line:
         raise ProtocolError("bad_message", "chat: the text has nothing to show")
-    return line[:MAX_CHAT_CHARS]
+    return line
+
+
+def clean_name(text: str, default: str) -> str:
+    """A player's name as the relay keeps it: :func:`clean_line`, or ``default`` if nothing is left."""
+    return clean_line(text, MAX_NAME_CHARS) or default
+
+
+# --- view patches (protocol 3) --------------------------------------------------------
+
+
+def view_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The JSON Patch (RFC 6902: ``add``, ``remove``, ``replace`` only) that turns ``old`` into ``new``.
+
+    Objects are compared key by key, down to any depth; a list or a value that changed
+    is replaced whole. Equal means the same JSON (``1`` is not ``true``). Paths are JSON
+    Pointers (RFC 6901). A field that never changes (Soccer-Go's card table) is never in
+    a patch, so it crosses the wire once per connection, in the ``snapshot``.
+    """
+    ops: list[dict[str, Any]] = []
+    _diff(old, new, "", ops)
+    return ops
+
+
+def _diff(old: Mapping[str, Any], new: Mapping[str, Any], path: str, ops: list[dict[str, Any]]) -> None:
+    for key, value in new.items():
+        here = f"{path}/{_pointer_token(key)}"
+        if key not in old:
+            ops.append({"op": "add", "path": here, "value": value})
+            continue
+        before = old[key]
+        if before is value:
+            continue
+        if isinstance(before, dict) and isinstance(value, dict):
+            _diff(before, value, here, ops)
+        elif not same_json(before, value):
+            ops.append({"op": "replace", "path": here, "value": value})
+    for key in old:
+        if key not in new:
+            ops.append({"op": "remove", "path": f"{path}/{_pointer_token(key)}"})
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are the same JSON value (Python's ``==`` takes ``1`` for ``True``)."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def _pointer_token(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def apply_patch(doc: dict[str, Any], patch: list[Any]) -> dict[str, Any]:
+    """A new document: ``doc`` with a :func:`view_patch` applied. ``doc`` itself is not changed.
+
+    Only the objects on the patched paths are copied; the rest is shared with ``doc``.
+    Raises :class:`ProtocolError` ``bad_message`` for an operation that does not fit.
+    """
+    out = dict(doc)
+    for op in patch:
+        if not isinstance(op, dict) or op.get("op") not in ("add", "remove", "replace"):
+            raise ProtocolError("bad_message", f"update: a patch operation is not add, remove or replace: {op!r:.80}")
+        path = op.get("path")
+        if not isinstance(path, str) or not path.startswith("/"):
+            raise ProtocolError("bad_message", f"update: bad patch path {path!r:.80}")
+        *parents, last = [t.replace("~1", "/").replace("~0", "~") for t in path[1:].split("/")]
+        target = out
+        for token in parents:
+            child = target.get(token)
+            if not isinstance(child, dict):
+                raise ProtocolError("bad_message", f"update: patch path {path!r:.80} does not lead to an object")
+            target[token] = target = dict(child)
+        if op["op"] == "remove":
+            if last not in target:
+                raise ProtocolError("bad_message", f"update: patch removes {path!r:.80}, which is not there")
+            del target[last]
+        elif "value" not in op or (op["op"] == "replace" and last not in target):
+            raise ProtocolError("bad_message", f"update: patch operation on {path!r:.80} does not fit the view")
+        else:
+            target[last] = op["value"]
+    return out
 
 
 def encode(kind: str, **fields: Any) -> str:
@@ -307,8 +434,15 @@ __all__ = [
     "Field",
     "ProtocolError",
     "check_fields",
+    "PATCH_SINCE",
+    "apply_patch",
     "clean_chat",
+    "clean_line",
+    "clean_name",
     "decode",
+    "is_unicode",
+    "same_json",
+    "view_patch",
     "encode",
     "error",
 ]
