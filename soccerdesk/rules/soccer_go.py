@@ -974,7 +974,11 @@ class SoccerGoState(State):
     def _decline(self, seat: int, events: list[Event]) -> State:
         phase = self.phase
         if phase == BLOCK:
-            return self._r(phase=self.named[3])._take_effect(events)  # type: ignore[index]
+            _, card, as_card, origin = self.named  # type: ignore[misc]
+            # Said in the log, so a replay's step for this choice is not a bare "no card".
+            name = self.rules.data.cards[as_card or card].name
+            events.append(Event("no-block", f"Seat {seat} does not block {name}.", {"seat": seat}))
+            return self._r(phase=origin)._take_effect(events)
         # No re-take: the marked pass, the save or the goal stands.
         result = "marked" if phase == PASS_REPLY else ("saved" if self.step == self.attacker else "goal")
         return self._end_turn(events, result)

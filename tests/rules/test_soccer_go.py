@@ -328,6 +328,14 @@ def test_defending_block_three_cancels_shoot() -> None:
     assert s.discards == (("shoot",), ("def-block-3",))
 
 
+def test_declining_to_block_is_said_in_the_log() -> None:
+    """Issue 13.13: a BLOCK not played left no line, and a replay showed the bare "no card"."""
+    s = kick_off(att0=("shoot", "att-bogey"), def1=("def-block-3", "def-bogey"))
+    s = act(act(passes(s, [2, 3, 4]), 0, "play shoot"), 1, "no card")
+    assert s.events[0].text == "Seat 1 does not block SHOOT." and s.events[0].audience is None
+    assert s.phase_name != "block"
+
+
 def test_block_cannot_answer_a_card_it_does_not_name() -> None:
     """Each BLOCK answers its three named cards only; BOGEY can't be blocked."""
     s = kick_off(att0=("shoot", "att-bogey"), def1=("def-block-1", "def-block-2"))

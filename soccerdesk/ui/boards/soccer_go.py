@@ -324,7 +324,7 @@ class SoccerGoBoard(ClickBoard):
             lines.append("Next pass only: " + " ".join(map(str, state["restriction"])))
         modifiers = state.get("modifiers") or []
         if modifiers:
-            lines.append("In effect: " + ", ".join(m.replace("-", " ") for m in modifiers))
+            lines.append("In effect: " + ", ".join(self.card_name(m) for m in modifiers))
         if state.get("chances_left", 1) > 1:
             lines.append(f"Chances left: {state['chances_left']}")
         if state.get("named"):
