@@ -25,6 +25,7 @@ from soccerdesk.rules.pawn_soccer import (
     PENALTY,
     PENALTY_KEEPER,
     SETUP,
+    TURN,
     YELLOW,
     PawnAction,
     PawnState,
@@ -41,7 +42,9 @@ PENALTY_AGAINST = 0.66 * GOAL  # a penalty goes in two times in three
 POSSESSION = 400.0
 PROGRESS = 12.0  # per row the ball is up the board
 REACH = 8.0  # per row a chain pass could carry it further next turn
-SHOT_NOW = 2_500.0  # the holder can shoot next turn
+SHOT_CERTAIN = 0.95 * GOAL  # the holder shoots now
+SHOT_UNSTOPPABLE = 0.8 * GOAL  # the holder can score next turn whatever the other side does
+SHOT_NOW = 700.0  # the holder could score next turn unless the other side answers
 SHOT_REACHABLE = 600.0  # a team-mate reachable by a chain pass could shoot
 STEAL_THREAT_ORTHOGONAL = 260.0
 STEAL_THREAT_DIAGONAL = 150.0
@@ -52,6 +55,7 @@ KEEPER_IN_PLACE = 300.0
 GOAL_SIDE = 120.0  # per pawn between the ball and its own goal (up to three)
 PRESSURE = 30.0  # per square the nearest pawn is from an opposing ball-carrier
 LOOSE_BALL = 40.0  # per square closer to a loose ball than the nearest opponent
+SUPPORT = 15.0  # per row up the board of each attacking pawn (not the keeper or the last defender)
 
 
 class HeuristicBot(Bot):
@@ -77,7 +81,10 @@ class HeuristicBot(Bot):
         best: list[Action] = []
         best_value = float("-inf")
         for action in candidates:
-            value = evaluate(state.apply_unchecked(seat, action), seat)  # type: ignore[arg-type]
+            after = state.apply_unchecked(seat, action)
+            value = evaluate(after, seat)  # type: ignore[arg-type]
+            if action.verb == "steal":
+                value = _steal_back(after, seat, value)  # type: ignore[arg-type]
             if value > best_value + 1e-9:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-9:
@@ -167,7 +174,7 @@ def evaluate(state: PawnState, seat: int) -> float:
         near_me = min((to_ball[sq] for sq in mine if sq != state.barred), default=20)
         near_them = min((to_ball[sq] for sq in theirs if sq != state.barred), default=20)
         value += LOOSE_BALL * (near_them - near_me)
-    value += _defence(state, seat, mine) - _defence(state, other, theirs)
+    value += _defence(state, seat, mine, holder) - _defence(state, other, theirs, holder)
     return value
 
 
@@ -178,15 +185,49 @@ def _can_shoot(state: PawnState, seat: int, sq: int) -> bool:
     )
 
 
+def _to_move(state: PawnState) -> int:
+    """The side whose turn comes next (a chain pass can only pass on: the other side's)."""
+    if state.phase == TURN:
+        return state.side
+    return 1 - state.side
+
+
+def _shot_threat(state: PawnState, seat: int, ball: int) -> float:
+    """What the holder's chance to score next turn is worth.
+
+    A shot the holder may take now is all but a goal. Otherwise the other side moves first:
+    the threat is a goal only if it can neither steal the ball nor put one pawn in the way
+    of every open shot (a walk into the goal cannot be blocked); a threat it can answer
+    still ties one of its pawns down.
+    """
+    board = state.rules.board
+    cells = state.cells
+    walks = bool(board.goal_steps[seat][ball])
+    open_shots = [set(between) for _, between in board.shots[seat][ball] if not any(cells[t] for t in between)]
+    if not walks and not open_shots:
+        return 0.0
+    if state.phase == TURN and state.side == seat:
+        return SHOT_CERTAIN
+    other_code = 2 - seat
+    for sq in board.neighbours[ball]:
+        if cells[sq] & 3 == other_code and sq != state.barred:
+            return SHOT_NOW  # it can steal the ball
+    if walks:
+        return SHOT_UNSTOPPABLE
+    common = set.intersection(*open_shots)
+    for sq in common:
+        if not cells[sq] and any(cells[n] & 3 == other_code for n in board.neighbours[sq]):
+            return SHOT_NOW  # one pawn can step into every open line
+    return SHOT_UNSTOPPABLE
+
+
 def _attack(state: PawnState, seat: int, mine: list[int], theirs: list[int]) -> float:
     """The value of holding the ball for ``seat`` (its pawn stands on the ball)."""
     board = state.rules.board
     cells = state.cells
     ball = state.ball
     progress = board.progress[seat]
-    value = POSSESSION + PROGRESS * progress[ball]
-    if _can_shoot(state, seat, ball):
-        value += SHOT_NOW
+    value = POSSESSION + PROGRESS * progress[ball] + _shot_threat(state, seat, ball)
     # Team-mates a chain pass could reach next turn (each within pass range of the last).
     reached = {ball}
     frontier = [ball]
@@ -215,10 +256,34 @@ def _attack(state: PawnState, seat: int, mine: list[int], theirs: list[int]) -> 
     return value
 
 
-def _defence(state: PawnState, seat: int, mine: list[int]) -> float:
-    """Goalkeeper in place and up to three pawns between the ball and the own goal."""
+def _defence(state: PawnState, seat: int, mine: list[int], holder: int) -> float:
+    """Goalkeeper in place and pawns between the ball and the own goal: up to three while
+    the other side has the ball (or nobody does), one while ``seat`` attacks; the others
+    go forward to be passed to."""
     value = KEEPER_IN_PLACE if state.keeper_square(seat) >= 0 else 0.0
     progress = state.rules.board.progress[seat]
     ball_progress = progress[state.ball]
     behind = sum(1 for sq in mine if progress[sq] < ball_progress)
-    return value + GOAL_SIDE * min(behind, 3)
+    if holder != seat:
+        return value + GOAL_SIDE * min(behind, 3)
+    keeper = 1 if value else 0
+    ahead = sum(progress[sq] for sq in mine) - sum(sorted(progress[sq] for sq in mine)[: keeper + 1])
+    return value + GOAL_SIDE * min(behind, keeper + 1) + SUPPORT * ahead
+
+
+def _steal_back(state: PawnState, seat: int, value: float) -> float:
+    """The value of a steal once the opponent has answered it with its best steal back.
+
+    A one-ply bot counts a ball it just won as its own even when the other side takes it
+    back at once; then both sides steal it back and forth on one square for ever. The
+    other side's steals (at most eight) are looked at, and the worst one for us counts.
+    """
+    other = 1 - seat
+    if state.phase == AFTER and state.side == seat:
+        state = state.apply_unchecked(seat, END)  # type: ignore[assignment]
+    if state.phase != TURN or state.side != other:
+        return value
+    for action in state.legal_actions(other):
+        if isinstance(action, PawnAction) and action.verb == "steal":
+            value = min(value, evaluate(state.apply_unchecked(other, action), seat))  # type: ignore[arg-type]
+    return value

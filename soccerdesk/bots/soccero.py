@@ -20,9 +20,9 @@ from typing import Any
 from soccerdesk.bots import Bot
 from soccerdesk.rules import State
 from soccerdesk.rules.soccero.actions import Aim, KickChoice, Path, SquareChoice, Step, Word
-from soccerdesk.rules.soccero.board import DIRECTIONS, LOW
+from soccerdesk.rules.soccero.board import DIRECTIONS, EXIT_GOAL, LOW
 from soccerdesk.rules.soccero.play import all_paths, flight, restriction_ok, walk
-from soccerdesk.rules.soccero.state import PLAYERS, SocceroState, goalkeeper, team_of, team_players
+from soccerdesk.rules.soccero.state import PLAYERS, SocceroState, evolve, goalkeeper, team_of, team_players
 
 
 class HeuristicBot(Bot):
@@ -103,6 +103,171 @@ def _nearest_opponent(s: SocceroState, seat: int, sq: int) -> int:
     return min((row[s.pos[q]] for q in team_players(1 - seat) if s.pos[q] >= 0), default=99)
 
 
+# --- what the ball is worth where it lies ------------------------------------------------
+
+GOAL = 1000.0
+"""A goal, in the points every value below is counted in."""
+
+PROGRESS = 6.0
+"""Per row the ball is up the field, held safely."""
+
+CHANCE_WEIGHT = 0.6
+"""Share of a shot's chance from a square that holding the ball there is worth."""
+
+OUT = -150.0
+"""The ball over a line (the other side's throw, goal kick or fetch)."""
+
+
+def _danger(s: SocceroState, seat: int, sq: int) -> float:
+    """The chance that an opponent can step onto ``sq`` on his next movement roll.
+
+    A player moves in a straight line and needs at least the distance on the die (the
+    rest is used by team-mates), so the nearest opponent with a clear line of ``d <= 6``
+    squares gets there on ``7 - d`` faces of six (rulebook "Stealing the Ball").
+    """
+    b = s.board
+    occ = s.occupancy()
+    nearest = 7
+    for ray in b.rays[sq]:
+        for d, t in enumerate(ray[:6], 1):
+            if d >= nearest:
+                break
+            q = occ.get(t)
+            if q is None:
+                continue
+            if team_of(q) != seat and q != s.forced:
+                nearest = d
+            break
+    return (7 - nearest) / 6
+
+
+def _shot_routes(s: SocceroState, seat: int, start: int) -> list[tuple[int, bool, bool, bool, float, float]]:
+    """Every route of at most 12 squares from ``start`` into the goal ``seat`` attacks:
+    (least total that gets there, straight, clear on the ground, clear in the air, chance a
+    ground shot is saved, chance an air shot is saved). Overshooting still scores."""
+    b = s.board
+    end = s.attacks(seat)
+    keeper = s.pos[goalkeeper(1 - seat)]
+    beside = {q for q in (keeper - 1, keeper + 1) if keeper >= 0 and 0 <= q < b.size and b.ys[q] == b.ys[keeper]}
+    taken = s.taken_bits()
+    theirs = 0
+    for q in team_players(1 - seat):
+        if s.pos[q] >= 0 and q != goalkeeper(1 - seat):
+            theirs |= 1 << s.pos[q]
+    extended = s.cfg.extended
+    rules = b.rules
+    ground_save = len(rules.save_ground_extended if extended else rules.save_beside_basic) / 6
+    air_save = len(rules.save_air_extended) / 6 if extended else 0.0
+    out = []
+
+    def route(squares: tuple[int, ...], bits: int, total: int, straight: bool) -> None:
+        if total > 12:
+            return
+        passes_keeper = keeper in squares
+        near = passes_keeper or bool(beside.intersection(squares))
+        out.append(
+            (
+                total,
+                straight,
+                not taken & bits,
+                not theirs & bits,
+                ground_save if near else 0.0,
+                air_save if near else 0.0,
+            )
+        )
+
+    for d1 in range(8):
+        ray = b.rays[start][d1]
+        bits1 = b.ray_bits[start][d1]
+        ex = b.exits[start][d1]
+        if ex.kind == EXIT_GOAL and ex.end == end:
+            route(ray, bits1[len(ray)], len(ray) + 1, True)
+        for n1 in range(1, min(len(ray), 11) + 1):
+            corner = ray[n1 - 1]
+            for d2 in ((d1 + 1) % 8, (d1 - 1) % 8):
+                ex2 = b.exits[corner][d2]
+                if ex2.kind != EXIT_GOAL or ex2.end != end:
+                    continue
+                ray2 = b.rays[corner][d2]
+                route(ray[:n1] + ray2, bits1[n1] | b.ray_bits[corner][d2][len(ray2)], n1 + len(ray2) + 1, False)
+    return out
+
+
+def _shot_table(s: SocceroState, seat: int, start: int) -> tuple[dict[int, float], dict[int, float]]:
+    """Per distance total: the chance of a goal, and of a route into the goal at all, over the kick die."""
+    routes = _shot_routes(s, seat, start)
+    faces = dict(s.board.rules.kick_die)
+    goal: dict[int, float] = {}
+    route_at: dict[int, float] = {}
+    for total in range(1, 13):
+        direct = curve = air = 0.0
+        reach_direct = reach_curve = reach_air = False
+        for least, straight, ground_clear, air_clear, ground_save, air_save in routes:
+            if least > total:
+                continue
+            if ground_clear:
+                curve = max(curve, 1 - ground_save)
+                reach_curve = True
+                if straight:
+                    direct = max(direct, 1 - ground_save)
+                    reach_direct = True
+            if air_clear:
+                air = max(air, 1 - air_save)
+                reach_air = True
+        goal[total] = (faces.get("direct", 0) * direct + faces.get("curve", 0) * curve + faces.get("air", 0) * air) / 6
+        route_at[total] = (
+            faces.get("direct", 0) * reach_direct
+            + faces.get("curve", 0) * reach_curve
+            + faces.get("air", 0) * reach_air
+        ) / 6
+    return goal, route_at
+
+
+_ONE_DIE = {t: 1 / 6 for t in range(1, 7)}
+_TWO_DICE = {t: (6 - abs(t - 7)) / 36 for t in range(2, 13)}
+
+
+def shot_chance(s: SocceroState, seat: int, start: int) -> float:
+    """The chance a declared shot from ``start`` scores with the better of one or two dice."""
+    goal, _ = _shot_table(s, seat, start)
+    return max(sum(p * goal[t] for t, p in chances.items()) for chances in (_ONE_DIE, _TWO_DICE))
+
+
+_OPEN_CHANCE: dict[tuple[int, int, bool], float] = {}
+
+
+def _open_chance(s: SocceroState, seat: int, sq: int) -> float:
+    """``shot_chance`` from ``sq`` on an empty field but for the keeper at home: a cheap,
+    cached measure of how dangerous a square is."""
+    end = s.attacks(seat)
+    key = (end, sq, s.cfg.extended)
+    found = _OPEN_CHANCE.get(key)
+    if found is None:
+        b = s.board
+        if _goal_distance(s, seat, sq) > 13:
+            found = 0.0
+        else:
+            line = 1 if end == LOW else b.rows - 2
+            keeper_home = line * b.columns + b.centre_column
+            pos = [-1] * len(s.pos)
+            pos[goalkeeper(1 - seat)] = keeper_home
+            empty = evolve(s, pos=tuple(pos), holder=-1, forced=-1)
+            found = shot_chance(empty, seat, sq)
+        _OPEN_CHANCE[key] = found
+    return found
+
+
+def _attack_value(s: SocceroState, seat: int, sq: int) -> float:
+    """What the ball at ``sq`` is worth to ``seat`` while it keeps it."""
+    return PROGRESS * _progress(s, seat, sq) + CHANCE_WEIGHT * GOAL * _open_chance(s, seat, sq)
+
+
+def _held_value(s: SocceroState, seat: int, sq: int) -> float:
+    """The ball held by ``seat`` at ``sq`` when the other side moves next (it may steal)."""
+    p = _danger(s, seat, sq)
+    return (1 - p) * _attack_value(s, seat, sq) - p * (0.5 * _attack_value(s, 1 - seat, sq) + 40)
+
+
 # --- the turn: move, pass or shoot -----------------------------------------------------------
 
 
@@ -111,42 +276,61 @@ def _turn_choice(s: SocceroState, seat: int, legal: list[Any]) -> Any:
     words = {a.word: a for a in legal if isinstance(a, Word)}
     if "punt" in words:
         return words["punt"]
-    holder = s.holder
-    pressed = _nearest_opponent(s, seat, s.ball) <= 2
-    if "move" in words and holder != s.red and not pressed and _goal_distance(s, seat, s.ball) > 12:
-        return words["move"]  # out of shooting range and free to carry the ball on
-    # Score each kick (shot or not, one die or two) by its expected best route, the dice
-    # read as straight lines (cheap to walk); then compare with keeping the ball.
     normal = not any(not key[2] for key in kicks)
     values = _kick_values(s, seat, normal)
     options = [(key, values[(key[0], key[1])]) for key in kicks if key[2] == normal]
     best_key, best = max(options, key=lambda kv: kv[1])
-    if "move" in words and holder != s.red and not pressed and best < 1000:
+    if "move" in words and _move_value(s, seat) > best:
         return words["move"]
     return kicks[best_key]
 
 
-_ONE_DIE = {t: 1 / 6 for t in range(1, 7)}
-_TWO_DICE = {t: (6 - abs(t - 7)) / 36 for t in range(2, 13)}
+def _move_value(s: SocceroState, seat: int) -> float:
+    """What a movement turn is worth with the ball: the holder carries it to the best
+    square in reach (if he may carry), averaged over the die; team-mates come up too."""
+    holder = s.holder
+    here = _held_value(s, seat, s.ball)
+    if holder < 0 or holder == s.red or s.pos[holder] != s.ball or s.forced >= 0:
+        return here + 10.0
+    b = s.board
+    occ = s.occupancy()
+    best_by_length = [here] * 7
+    for ray in b.rays[s.ball]:
+        for k, t in enumerate(ray[:6], 1):
+            if t in occ:
+                break
+            if s.cfg.extended is False and not restriction_ok(s, holder, t):
+                continue
+            v = _held_value(s, seat, t)
+            if v > best_by_length[k]:
+                best_by_length[k] = v
+    total = 0.0
+    reach = here
+    for k in range(1, 7):
+        reach = max(reach, best_by_length[k])
+        total += reach / 6
+    return total + 10.0
 
 
 def _kick_values(s: SocceroState, seat: int, normal: bool) -> dict[tuple[bool, int], float]:
-    """Expected value of the best route, per (shot, dice), over the distance dice.
+    """Expected value, per (shot, dice), over the distance dice and the kick die.
 
-    Routes are read as straight lines (the direct face; curves only add options) and each
-    distance is walked once, serving all four choices.
+    Passes are read as straight lines (the direct face; curves only add options), each
+    distance walked once; shots count every route into the goal, saves included.
     """
     ground = normal or s.phase == "turn"  # set-piece rules fly a curve over everybody
+    goal, route_at = _shot_table(s, seat, s.ball)
+    extended = s.cfg.extended
     out = {(shot, dice): 0.0 for shot in (False, True) for dice in (1, 2)}
     for total in range(1, 13):
-        routes = all_paths(s, s.ball, total, ground, False, True)
-        goal = any(finish == "goal" for finish, _, _ in routes.values())
-        kick = max(
-            _landing_value(s, seat, "out" if finish == "goal" else finish, squares, s.ball)
-            for finish, squares, _ in routes.values()
-        )
-        # Extended rules: a shot that cannot reach is a weak shot, the defenders' ball.
-        shot = 10_000.0 if goal else -300.0 if s.cfg.extended else kick
+        routes = all_paths(s, s.ball, total, ground, False, False)
+        kick = max(_landing_value(s, seat, finish, squares, s.ball) for finish, squares, _ in routes.values())
+        reach = route_at[total]
+        scored = goal[total]
+        saved = reach - scored
+        # Saved: the keeper's ball (basic) or a corner for us (extended). No route: the
+        # basic rules play it as a kick, the extended rules make it a weak shot (their ball).
+        shot = scored * GOAL + saved * (60.0 if extended else -40.0) + (1 - reach) * (-80.0 if extended else kick)
         for dice, chances in ((1, _ONE_DIE), (2, _TWO_DICE)):
             p = chances.get(total, 0.0)
             out[(False, dice)] += p * kick
@@ -156,30 +340,51 @@ def _kick_values(s: SocceroState, seat: int, normal: bool) -> dict[tuple[bool, i
 
 def _path_value(s: SocceroState, seat: int, path: Path) -> float:
     if path.finish == "goal":
-        return 10_000.0
+        return GOAL * (1 - _save_chance(s, seat, path))
     ground, _, _ = flight(s)
     _, finish, squares, _ = walk(s, path.start, path.legs, ground, s.kick[0])
     return _landing_value(s, seat, finish, squares, path.start)
 
 
+def _save_chance(s: SocceroState, seat: int, path: Path) -> float:
+    """The keeper's chance to save a shot along ``path`` (RULINGS Soccero 2, extended saves)."""
+    ground, _, _ = flight(s)
+    _, _, squares, _ = walk(s, path.start, path.legs, ground, True)
+    b = s.board
+    keeper = s.pos[goalkeeper(1 - seat)]
+    if keeper < 0:
+        return 0.0
+    beside = {q for q in (keeper - 1, keeper + 1) if 0 <= q < b.size and b.ys[q] == b.ys[keeper]}
+    near = bool(beside.intersection(squares)) or keeper in squares
+    if not near:
+        return 0.0
+    rules = b.rules
+    if ground:
+        return len(rules.save_ground_extended if s.cfg.extended else rules.save_beside_basic) / 6
+    return len(rules.save_air_extended) / 6 if s.cfg.extended else 0.0
+
+
 def _landing_value(s: SocceroState, seat: int, finish: str, squares: list[int], start: int) -> float:
     """How good it is for ``seat`` that the ball ends after passing ``squares``."""
     if finish == "goal":
-        return 10_000.0
-    b = s.board
+        return GOAL
     end = squares[-1] if squares else start
     if finish == "out":
-        return -500.0 + _progress(s, seat, end)
+        return OUT + _progress(s, seat, end)
     q = s.occupancy().get(end)
-    forward = _progress(s, seat, end)
     if q is not None:
-        if team_of(q) == seat:
-            return 300.0 + 3 * forward + 5 * min(_nearest_opponent(s, seat, end), 4)
-        return -300.0 + forward
+        if team_of(q) == seat and q != s.holder:
+            return _held_value(s, seat, end)
+        return -0.5 * _attack_value(s, 1 - seat, end) - 60
+    # A loose ball: the other side moves first; then our nearest player may reach it.
+    b = s.board
     to_end = b.distances[end]
-    mine = min(to_end[s.pos[p]] for p in team_players(seat) if p != s.holder)
-    theirs = _nearest_opponent(s, seat, end)
-    return 2 * forward + 20 * (theirs - mine)
+    mine = min(to_end[s.pos[p]] for p in team_players(seat) if p != s.holder and s.pos[p] >= 0)
+    p_theirs = _danger(s, seat, end)
+    p_ours = (7 - mine) / 6 if mine <= 6 else 0.0
+    return (1 - p_theirs) * p_ours * _attack_value(s, seat, end) - p_theirs * (
+        0.5 * _attack_value(s, 1 - seat, end) + 40
+    )
 
 
 def _air_stop(s: SocceroState, seat: int, legal: list[Any]) -> Any:
@@ -239,7 +444,7 @@ class _StepJudge:
     once per decision instead of once per step: a decision often has 80 steps or more.
     """
 
-    __slots__ = ("s", "seat", "board", "_movers", "_chasers", "_targets", "_pressure")
+    __slots__ = ("s", "seat", "board", "_movers", "_chasers", "_targets", "_pressure", "_holding")
 
     def __init__(self, s: SocceroState, seat: int) -> None:
         self.s = s
@@ -254,6 +459,7 @@ class _StepJudge:
         self._chasers: frozenset[int] | None = None
         self._targets: dict[int, int] = {}
         self._pressure: dict[int, int] = {}
+        self._holding: dict[int, float] = {}
 
     def value(self, step: Step) -> float:
         s = self.s
@@ -262,6 +468,12 @@ class _StepJudge:
         if s.cfg.extended and not restriction_ok(s, p, step.end):
             value -= 2000.0  # a direct free kick (or a penalty) for the opponents
         return value
+
+    def _held(self, sq: int) -> float:
+        found = self._holding.get(sq)
+        if found is None:
+            found = self._holding[sq] = _held_value(self.s, self.seat, sq)
+        return found
 
     def _nearest_opponent(self, sq: int) -> int:
         found = self._pressure.get(sq)
@@ -295,11 +507,10 @@ class _StepJudge:
             if step.ball < 0:
                 return -200.0  # never leave the ball behind for nothing
             end_ball = step.ball
-            value = 100 + 12 * (_progress(s, seat, end_ball) - _progress(s, seat, s.ball))
+            value = 100 + 2 * (self._held(end_ball) - self._held(s.ball))
             if step.ball != step.end:
                 value -= 150
-            value += 4 * min(self._nearest_opponent(end_ball), 3)
-            return float(value)
+            return value
         if step.ball >= 0 and step.ball == step.end:
             return 500.0 + _progress(s, seat, step.ball)
         if holder < 0 and step.end == s.ball:
