@@ -155,6 +155,20 @@ def test_the_pitch_turns_with_the_ends(qtbot: Any, match_states: list[State]) ->
         assert own is not None and other is not None and own.y() > other.y()
 
 
+def test_the_column_letters_are_not_covered_by_a_goal(qtbot: Any, match_states: list[State]) -> None:
+    """Issue 13.14: the bottom goal hid the letters J-L under it; from either end of the pitch."""
+    state = next(s for s in match_states if s.view(0)["state"].get("defends"))
+    for seat in (0, 1):
+        board = Board(BoardConfig(GAME, seat))
+        board.set_view(state.view(seat))
+        goals = [board.goal_rect(row) for row in (1, board.rows)]
+        assert len(board.column_labels) == board.columns
+        for label in board.column_labels:
+            shown = label.sceneBoundingRect()
+            assert board.sceneRect().contains(shown)
+            assert not any(goal.intersects(shown) for goal in goals), shown
+
+
 def test_every_square_is_found_where_it_is_drawn_and_explains_itself(qtbot: Any, match_states: list[State]) -> None:
     """The squares have no item each: a click and a tooltip find them by geometry, on both ends."""
     state = next(s for s in match_states if s.view(0)["state"].get("defends"))

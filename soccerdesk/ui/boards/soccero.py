@@ -52,6 +52,8 @@ from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
 GAME = "soccero"
 SQ = 21.0
 ORIGIN = QPointF(34.0, 34.0)
+GOAL_DEPTH = SQ * 0.9  # how far a goal stands out behind its goal line
+LETTERS_BELOW_GOAL = 8.0  # the frame's extra depth under the bottom goal for the column letters
 DIRECTIONS = {
     "N": (0, 1),
     "NE": (1, 1),
@@ -160,6 +162,7 @@ class Board(ClickBoard):
         self.routes: dict[str, list[str]] = {}
         self._notes: dict[str, list[str]] = {}
         self.panel_x = ORIGIN.x() + self.columns * SQ + 34
+        self.column_labels: list[QGraphicsItem] = []  # the letters A, B... under the pitch
         self.setSceneRect(QRectF(0, 0, self.panel_x + 290, ORIGIN.y() * 2 + self.rows * SQ))
 
     @property
@@ -182,7 +185,7 @@ class Board(ClickBoard):
         a, b = self.square_rect(square_name(first, row)), self.square_rect(square_name(last, row))
         box = a.united(b)
         at_top = box.top() <= ORIGIN.y() + 1
-        depth = SQ * 0.9
+        depth = GOAL_DEPTH
         return QRectF(box.x(), box.top() - depth if at_top else box.bottom(), box.width(), depth)
 
     # --- click paths ---------------------------------------------------------------------
@@ -430,7 +433,8 @@ class Board(ClickBoard):
             else self.square_rect(square_name(0, self.halfway)).bottom()
         )
         centre = QPointF(self.square_rect(square_name(self.centre_column, self.halfway)).center().x(), halfway_y)
-        frame = field.adjusted(-16, -26, 16, 26)
+        # Deeper below: the column letters sit under the bottom goal, not behind it.
+        frame = field.adjusted(-16, -26, 16, 26 + LETTERS_BELOW_GOAL)
 
         def paint(p: QPainter, r: QRectF) -> None:
             off = -frame.topLeft()
@@ -475,17 +479,19 @@ class Board(ClickBoard):
         # The pitch never changes within a half: painted once per zoom, then copied.
         item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.addItem(item)
+        self.column_labels = []
         for col in range(self.columns):
             rect = self.square_rect(square_name(col, 1))
             label = chr(ord("A") + col)
-            self.add_text(
-                QPointF(rect.x() - 2, ORIGIN.y() + self.rows * SQ + 13),
+            item = self.add_text(
+                QPointF(rect.x() - 2, ORIGIN.y() + self.rows * SQ + GOAL_DEPTH + 1),
                 label,
                 6.5,
                 MUTED_TEXT,
                 width=SQ + 4,
                 align=Qt.AlignmentFlag.AlignHCenter,
             )
+            self.column_labels.append(item)
         for row in range(1, self.rows + 1, 1):
             rect = self.square_rect(square_name(0, row))
             self.add_text(
