@@ -39,7 +39,7 @@ import aiohttp
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from soccerdesk.net.protocol import PROTOCOL_VERSION  # noqa: E402
+from soccerdesk.net.protocol import PROTOCOL_VERSION, apply_patch  # noqa: E402
 from soccerdesk.rules import GAMES  # noqa: E402
 
 ANSWER_TIMEOUT = 5.0
@@ -90,7 +90,8 @@ class Seat:
         if kind == "joined":
             self.seat, self.room = data["seat"], data["room"]
         elif kind in ("snapshot", "update"):
-            self.view = data["view"]
+            # Protocol 3: an update patches the view of ply "base", which this seat was sent last.
+            self.view = data["view"] if "view" in data else apply_patch(self.view or {}, data["patch"])
             if self.waiting is not None and data.get("yours"):
                 self.stats.latencies.append(time.perf_counter() - self.waiting[1])
                 self.waiting = None

@@ -41,9 +41,10 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from redis import exceptions as redis_errors
 from redis.asyncio import Redis
@@ -327,13 +328,13 @@ class RemotePeer:
     """A client connected to another node, as a room on the owner sees it (a ``Peer``).
 
     ``send`` and ``close`` go, in order, to the client's node, which hands them to the
-    client's connection.
+    client's connection. ``version`` and ``ip`` are the client's, as its node reported them.
     """
 
-    __slots__ = ("bus", "node", "peer", "version")
+    __slots__ = ("bus", "node", "peer", "version", "ip")
 
-    def __init__(self, bus: Bus, node: str, peer: str, version: int) -> None:
-        self.bus, self.node, self.peer, self.version = bus, node, peer, version
+    def __init__(self, bus: Bus, node: str, peer: str, version: int, ip: str | None = None) -> None:
+        self.bus, self.node, self.peer, self.version, self.ip = bus, node, peer, version, ip
 
     def send(self, text: str) -> None:
         self.bus.post(self.node, {"peer": self.peer, "text": text})
@@ -404,12 +405,12 @@ class Bus:
         """Send a client's message to the room's owner; ``False``: no owner is listening."""
         return bool(await guarded(self.redis.publish(self.inbox(code), json.dumps(message, separators=(",", ":")))))
 
-    def remote_peer(self, node: str, peer: str, version: int) -> RemotePeer:
+    def remote_peer(self, node: str, peer: str, version: int, ip: str | None = None) -> RemotePeer:
         """The one :class:`RemotePeer` for a client of another node (the same object each time)."""
         remote = self._remote.get((node, peer))
         if remote is None:
-            remote = self._remote[(node, peer)] = RemotePeer(self, node, peer, version)
-        remote.version = version
+            remote = self._remote[(node, peer)] = RemotePeer(self, node, peer, version, ip)
+        remote.version, remote.ip = version, ip
         return remote
 
     def forget_peer(self, node: str, peer: str) -> RemotePeer | None:
@@ -501,6 +502,159 @@ async def _cancel_all(tasks: list[asyncio.Task[None]]) -> None:
     for task in tasks:
         with contextlib.suppress(asyncio.CancelledError):
             await task
+
+
+# --- writes before words ------------------------------------------------------------------------
+
+
+class Peer(Protocol):
+    """A connection as :mod:`server.rooms` sees it (``send``, ``close``; maybe ``version``, ``ip``)."""
+
+    def send(self, text: str) -> None: ...
+
+    def close(self, code: str, message: str) -> None: ...
+
+
+@dataclass(slots=True)
+class _Step:
+    write: Callable[..., Awaitable[None]] | None  # a store call, awaited
+    say: Callable[..., None] | None  # or a peer's send/close, called
+    args: tuple[Any, ...]
+
+
+class Journal:
+    """A room's writes to Redis, in order, and what it says to its peers held back behind them.
+
+    :mod:`server.rooms` calls its store and its peers synchronously. Given a Journal as its
+    store and :meth:`peer` wrappers as its peers, a room keeps doing so, and still nothing it
+    says after a write reaches anyone before Redis has acknowledged that write: each room has
+    one queue of steps (writes and frames, in the order the room made them), worked through
+    by one task; a frame with no write ahead of it goes out at once.
+
+    If a write fails (Redis away, :class:`~server.redis_store.NotOwner`, a conflict), the
+    room in memory is ahead of Redis: its queued frames are dropped (they announced what was
+    not stored), later steps of that room are ignored, and ``on_failure(code, error)`` tells
+    the relay, which drops the room from memory and asks its clients to resume (they get the
+    room as Redis has it) and then calls :meth:`reset`.
+    """
+
+    def __init__(self, store: RedisRoomStore, on_failure: Callable[[str, Exception], None] | None = None) -> None:
+        self.store = store
+        self.on_failure = on_failure
+        self._queues: dict[str, deque[_Step]] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._failed: set[str] = set()
+
+    # --- the writes a room makes (server.rooms.Store) ------------------------------------
+
+    def save_room(self, code: str, doc: dict[str, Any]) -> None:
+        # A copy as it is now: the room goes on changing while the write waits its turn.
+        self._step(code, _Step(self.store.save_room, None, (code, json.loads(json.dumps(doc)))))
+
+    def append_actions(self, code: str, match: int, first_ply: int, actions: Iterable[tuple[int, str]]) -> None:
+        self._step(code, _Step(self.store.append_actions, None, (code, match, first_ply, list(actions))))
+
+    def drop_match(self, code: str, match: int) -> None:
+        self._step(code, _Step(self.store.drop_match, None, (code, match)))
+
+    def delete_room(self, code: str) -> None:
+        self._step(code, _Step(self.store.delete_room, None, (code,)))
+
+    # --- peers ---------------------------------------------------------------------------
+
+    def peer(self, code: str, inner: Peer) -> GatedPeer:
+        """``inner`` as room ``code`` should see it: what it is sent waits for earlier writes."""
+        return GatedPeer(self, code, inner)
+
+    def pending(self, code: str) -> int:
+        """Steps of the room not done yet."""
+        return len(self._queues.get(code, ()))
+
+    def failed(self, code: str) -> bool:
+        return code in self._failed
+
+    async def flush(self, code: str | None = None) -> None:
+        """Wait until every step queued so far (of one room, or all) is done or dropped."""
+        while True:
+            tasks = [task for c, task in self._tasks.items() if code is None or c == code]
+            if not tasks:
+                return
+            await asyncio.wait(tasks)
+
+    def reset(self, code: str) -> None:
+        """Forget a failed room: its next steps run again (it was reloaded from Redis)."""
+        self._failed.discard(code)
+
+    # --- the queue -------------------------------------------------------------------------
+
+    def _step(self, code: str, step: _Step) -> None:
+        if code in self._failed:
+            return
+        queue = self._queues.get(code)
+        if queue is None and step.say is not None:
+            step.say(*step.args)  # nothing to wait for
+            return
+        if queue is None:
+            queue = self._queues[code] = deque()
+            self._tasks[code] = asyncio.get_running_loop().create_task(self._work(code, queue))
+        queue.append(step)
+
+    async def _work(self, code: str, queue: deque[_Step]) -> None:
+        try:
+            while queue:
+                step = queue[0]
+                if step.write is not None:
+                    try:
+                        await step.write(*step.args)
+                    except Exception as exc:
+                        self._fail(code, exc)
+                        return
+                elif step.say is not None:
+                    try:
+                        step.say(*step.args)
+                    except Exception:  # one connection's failure must not hold up the room
+                        log.exception("room %s: a frame could not be handed over", code)
+                queue.popleft()
+        finally:
+            del self._tasks[code]
+            if queue:  # steps came in after a failure was reset: carry on with them
+                self._tasks[code] = asyncio.get_running_loop().create_task(self._work(code, queue))
+            else:
+                del self._queues[code]
+
+    def _fail(self, code: str, exc: Exception) -> None:
+        detail = exc.detail if isinstance(exc, StoreUnavailable) else str(exc)
+        log.error("room %s: a write to Redis failed (%s); the room is dropped from memory", code, detail)
+        self._failed.add(code)
+        self._queues[code].clear()
+        if self.on_failure is not None:
+            self.on_failure(code, exc)
+
+
+class GatedPeer:
+    """A peer whose frames wait for the room's earlier writes (see :class:`Journal`)."""
+
+    __slots__ = ("journal", "code", "inner")
+
+    def __init__(self, journal: Journal, code: str, inner: Peer) -> None:
+        self.journal, self.code, self.inner = journal, code, inner
+
+    def send(self, text: str) -> None:
+        self.journal._step(self.code, _Step(None, self.inner.send, (text,)))
+
+    def close(self, code: str, message: str) -> None:
+        self.journal._step(self.code, _Step(None, self.inner.close, (code, message)))
+
+    @property
+    def version(self) -> int:
+        return int(getattr(self.inner, "version", 1))
+
+    @property
+    def ip(self) -> str | None:
+        return getattr(self.inner, "ip", None)
+
+    def __repr__(self) -> str:
+        return f"GatedPeer({self.code}, {self.inner!r})"
 
 
 # --- Redis's health ------------------------------------------------------------------------------
@@ -645,7 +799,9 @@ __all__ = [
     "Bus",
     "Cluster",
     "ClusterLimits",
+    "GatedPeer",
     "Health",
+    "Journal",
     "LeaseKeeper",
     "Limit",
     "RemotePeer",

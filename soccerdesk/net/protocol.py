@@ -273,12 +273,12 @@ def check_fields(kind: str, message: Mapping[str, Any], fields: tuple[Field, ...
                 raise ProtocolError("bad_message", f"{kind}: field {f.name!r} is missing")
             continue
         value = message[f.name]
-        if not _KINDS[f.kind](value) or (f.accepts is not None and not f.accepts(value)):
-            raise ProtocolError("bad_message", f"{kind}: field {f.name!r} has a bad value")
         if not is_unicode(value):
             # JSON may spell half of a UTF-16 surrogate pair ("\\ud800"): such text cannot be
             # sent on (UTF-8 has no form for it), so it is refused here, before it is stored.
             raise ProtocolError("bad_message", f"{kind}: field {f.name!r} holds text that is not valid Unicode")
+        if not _KINDS[f.kind](value) or (f.accepts is not None and not f.accepts(value)):
+            raise ProtocolError("bad_message", f"{kind}: field {f.name!r} has a bad value")
 
 
 def is_unicode(value: Any) -> bool:

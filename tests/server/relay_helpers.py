@@ -148,6 +148,21 @@ async def pair(
     return host, guest
 
 
+async def unload_room(relay: RunningRelay, players: list[RelayClient]) -> str:
+    """Every player drops for good, then the relay unloads their room from memory; returns its code."""
+    from server.relay import HALL
+
+    code = players[0].room or ""
+    for client in players:
+        client.reconnect = False
+        await client.drop()
+    hall = relay.app[HALL]
+    await until(lambda: not hall.rooms[code].has_peers())
+    hall.sweep(idle_seconds=0, keep_seconds=86400)
+    assert code not in hall.rooms
+    return code
+
+
 async def until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
     """Wait (without consuming messages) until ``predicate()`` holds."""
     async with asyncio.timeout(timeout):

@@ -6,7 +6,7 @@ import asyncio
 import random
 
 import pytest
-from relay_helpers import TOY, new_client, pair, play_to_end, until
+from relay_helpers import TOY, new_client, pair, play_to_end, unload_room, until
 
 from server.relay import HALL, RunningRelay
 from server.rooms import CODE_ALPHABET, new_code
@@ -192,14 +192,9 @@ async def test_an_empty_room_is_unloaded_and_comes_back_from_the_store(
     host, guest = await pair(relay, clients, TOY, {"rounds": 2})
     await host.act(host.view["legal"][0], ply=host.view["ply"])  # type: ignore[index]
     await until(lambda: guest.seq == host.seq == 2)
-    code, tokens = host.room or "", (host.token or "", guest.token or "")
-    for client in (host, guest):
-        client.reconnect = False
-        await client.drop()
+    tokens = (host.token or "", guest.token or "")
+    code = await unload_room(relay, [host, guest])
     hall = relay.app[HALL]
-    await until(lambda: not hall.rooms[code].has_peers())
-    hall.sweep(idle_seconds=0, keep_seconds=86400)
-    assert code not in hall.rooms
     back = await new_client(relay, clients)
     await back.resume(code, tokens[1])
     snapshot = await back.next("snapshot")
