@@ -9,12 +9,22 @@ import re
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QRectF
 from test_board_pawn_soccer import descriptions, random_match, refusals  # shared board-test helpers
 
 from soccerdesk.rules import CHANCE
 from soccerdesk.rules.api import State
 from soccerdesk.ui.boards.base import BoardConfig
-from soccerdesk.ui.boards.big_time_soccer import Board, short_name, zone_words
+from soccerdesk.ui.boards.big_time_soccer import (
+    CARD_H,
+    CARD_W,
+    Board,
+    name_rect,
+    name_text,
+    short_name,
+    zone_words,
+)
+from soccerdesk.ui.boards.drawing import text_extent
 
 GAME = "big-time-soccer"
 
@@ -198,3 +208,25 @@ def test_card_faces_are_card_names_not_codes() -> None:
         name = board.card_name(code)
         assert name == short_name(card) and code not in name.split(), (code, name)
     assert board.card_name("DDR1P") == "Dribble Diagonal Right 1"
+
+
+def test_every_card_name_fits_inside_the_border(qtbot: Any) -> None:
+    """Issue 13.14: "Shot: Outside the Box" wrapped, and its second line sat on the card's edge.
+    Names fit on one line where they can; the longest on two even lines, never a word alone."""
+    card_rect = QRectF(0, 0, CARD_W, CARD_H)
+    border = CARD_W * 0.06  # the coloured border's pen, centred one unit in from the edge
+    inner = card_rect.adjusted(1 + border / 2, 1 + border / 2, -1 - border / 2, -1 - border / 2)
+    room = name_rect(card_rect)
+    assert inner.contains(room)
+    broken = {}
+    for card in Board(BoardConfig(GAME, 0)).cards.values():
+        font, shown = name_text(card, CARD_W)
+        extent = text_extent(shown, font.pointSizeF(), bold=True)
+        assert extent.width() <= room.width() and extent.height() <= room.height(), (card["name"], extent)
+        assert shown.replace("\n", " ") == short_name(card)
+        if "\n" in shown:
+            broken[short_name(card)] = shown.split("\n")
+    assert "Shot: Outside the Box" not in broken and "Pass Diagonal Right 2" not in broken
+    assert "Dribble Diagonal Right 1" in broken
+    assert all(len(line) >= 7 for lines in broken.values() for line in lines), broken  # no "1" alone
+    assert broken["Pass Diagonal Right 2 + Outside Shot"] == ["Pass Diagonal Right 2", "+ Outside Shot"]

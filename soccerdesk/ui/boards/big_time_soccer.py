@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QLinearGradient, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from soccerdesk.resources import load_game_data
@@ -47,6 +47,7 @@ from soccerdesk.ui.boards.drawing import (
     draw_d20,
     draw_target_mark,
     draw_team_strip,
+    fit_text,
     ui_font,
 )
 from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
@@ -954,12 +955,23 @@ def paint_card(p: QPainter, r: QRectF, card: Mapping[str, Any], compact: bool = 
     paint_type_icon(p, icon, kind)
     if not compact:
         p.setPen(QColor("#222"))
-        p.setFont(ui_font(5.6 * u, bold=True))
-        p.drawText(
-            QRectF(r.x() + 4 * u, r.y() + 110 * u, r.width() - 8 * u, 20 * u),
-            Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
-            short_name(card),
-        )
+        font, name = name_text(card, r.width())
+        p.setFont(font)
+        p.drawText(name_rect(r), Qt.AlignmentFlag.AlignCenter, name)
+
+
+def name_rect(r: QRectF) -> QRectF:
+    """Where a card's name is written: under its type icon, inside the coloured border."""
+    u = r.width() / 92.0
+    return QRectF(r.x() + 6 * u, r.y() + 110 * u, r.width() - 12 * u, 17 * u)
+
+
+def name_text(card: Mapping[str, Any], width: float) -> tuple[QFont, str]:
+    """The card's name and its font: one line where it fits ("Shot: Outside the Box" had
+    wrapped onto the border), else two even lines, all inside the border."""
+    u = width / 92.0
+    room = name_rect(QRectF(0, 0, width, width))
+    return fit_text(short_name(card), room, 5.6 * u, 4.2 * u, one_line_down_to=4.6 * u, bold=True)
 
 
 def short_name(card: Mapping[str, Any]) -> str:

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -87,6 +87,41 @@ def ui_font(size: float, bold: bool = False) -> QFont:
     font.setPointSizeF(size)
     font.setBold(bold)
     return font
+
+
+def text_extent(text: str, size: float, bold: bool = False) -> QSizeF:
+    """Width of the widest line of ``text`` and the height of all its lines in :func:`ui_font`
+    ``size``: measured at 100 points and scaled, since small sizes are measured in whole pixels."""
+    metrics = QFontMetricsF(ui_font(100, bold))
+    lines = text.split("\n")
+    scale = size / 100
+    return QSizeF(max(metrics.horizontalAdvance(line) for line in lines) * scale, metrics.height() * len(lines) * scale)
+
+
+def two_lines(text: str, bold: bool = False) -> str:
+    """``text`` broken once: before a "+ ..." part if there is one, else at the space that
+    makes the wider line narrowest ("Dribble" / "Diagonal Right 1", not "... Right" / "1")."""
+    head, plus, tail = text.partition(" + ")
+    if plus:
+        return f"{head}\n+ {tail}"
+    cuts = [f"{text[:i]}\n{text[i + 1 :]}" for i, c in enumerate(text) if c == " "]
+    return min(cuts, key=lambda cut: text_extent(cut, 10, bold).width(), default=text)
+
+
+def fit_text(
+    text: str, room: QRectF, size: float, smallest: float, *, one_line_down_to: float, bold: bool = False
+) -> tuple[QFont, str]:
+    """A font and the text to draw in ``room``: on one line at the largest size from ``size``
+    down to ``one_line_down_to`` that fits, else on two lines (:func:`two_lines`) at the
+    largest size down to ``smallest`` that fits, else at ``smallest``."""
+    steps = int(round((size - smallest) / 0.1)) + 1
+    sizes = [size - 0.1 * step for step in range(steps)]
+    for shown, floor in ((text, one_line_down_to), (two_lines(text, bold), smallest)):
+        for points in sizes:
+            extent = text_extent(shown, points, bold)
+            if points >= floor and extent.width() <= room.width() and extent.height() <= room.height():
+                return ui_font(points, bold), shown
+    return ui_font(smallest, bold), two_lines(text, bold)
 
 
 # --- selection logic -----------------------------------------------------------------
