@@ -444,7 +444,7 @@ class _StepJudge:
     once per decision instead of once per step: a decision often has 80 steps or more.
     """
 
-    __slots__ = ("s", "seat", "board", "_movers", "_chasers", "_targets", "_pressure", "_holding")
+    __slots__ = ("s", "seat", "board", "_movers", "_chasers", "_targets", "_pressure", "_holding", "_lanes")
 
     def __init__(self, s: SocceroState, seat: int) -> None:
         self.s = s
@@ -460,6 +460,7 @@ class _StepJudge:
         self._targets: dict[int, int] = {}
         self._pressure: dict[int, int] = {}
         self._holding: dict[int, float] = {}
+        self._lanes: frozenset[int] | None = None
 
     def value(self, step: Step) -> float:
         s = self.s
@@ -522,7 +523,39 @@ class _StepJudge:
             after = to_ball[step.end]
             return 50.0 + 10 * (before - after) - (30 if after == 0 else 0)
         to_target = b.distances[self._target(p)]
-        return 5.0 * (to_target[step.start] - to_target[step.end])
+        value = 5.0 * (to_target[step.start] - to_target[step.end])
+        if not chasing and holder >= 0:
+            # Support: a team-mate the ball can reach along a clear line, where no opponent
+            # will step in next roll, is a pass waiting to be played.
+            value += SUPPORT * (self._receiving(step.end) - self._receiving(step.start))
+        return value
+
+    def _receiving(self, sq: int) -> float:
+        """What a team-mate on ``sq`` is worth as a receiver of the next kick."""
+        lanes = self._lanes
+        if lanes is None:
+            lanes = self._lanes = _open_lanes(self.s, self.s.ball)
+        if sq not in lanes:
+            return 0.0
+        return max(0.0, self._held(sq))
+
+
+SUPPORT = 0.3
+"""Weight of a team-mate's worth as a receiver when he moves while his side has the ball."""
+
+
+def _open_lanes(s: SocceroState, ball: int) -> frozenset[int]:
+    """Squares a ground kick from ``ball`` reaches along a straight line (2 to 12 squares)
+    before it meets a player, the first player's square included."""
+    occ = s.occupancy()
+    out = set()
+    for ray in s.board.rays[ball]:
+        for k, t in enumerate(ray[:12], 1):
+            if k >= 2:
+                out.add(t)
+            if t in occ:
+                break
+    return frozenset(out)
 
 
 def _placement_home(s: SocceroState) -> int:
