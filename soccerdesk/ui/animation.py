@@ -11,6 +11,7 @@ Signals:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,22 +42,32 @@ class Animation:
     faces: tuple[str, ...] = ()
 
 
-def _face(value: Any) -> str:
+def _face(value: Any, card_name: Callable[[str], str]) -> str:
+    """A card face: numbers as they are, a card code by its name."""
     if isinstance(value, list):
-        return "+".join(map(str, value))
-    return str(value)
+        return "+".join(_face(v, card_name) for v in value)
+    return card_name(value) if isinstance(value, str) else str(value)
+
+
+def spelled_out(code: str) -> str:
+    """A card code in plain letters ("def-block" -> "Def block"), when nothing better is known."""
+    words = code.replace("-", " ").replace("_", " ")
+    return f"{words[:1].upper()}{words[1:]}"
 
 
 DIE_SIDES: dict[str, int] = {"big-time-soccer": 20}
 """Faces of the die each game rolls (six unless named here)."""
 
 
-def animation_for(event: dict[str, Any], die_sides: int = 6) -> Animation | None:
+def animation_for(
+    event: dict[str, Any], die_sides: int = 6, *, card_name: Callable[[str], str] = spelled_out
+) -> Animation | None:
     """The animation an event deserves, or ``None`` (most events are only logged).
 
     Events are the rules' ``Event.to_json()`` dicts: a kind naming a roll or a die gets a
     rolling die (the number found in its data), a draw or a reveal of cards gets a card turn,
-    a goal a banner.
+    a goal a banner. Cards are shown by ``card_name(code)`` (the board's names for them),
+    never by their codes.
     """
     kind = str(event.get("kind", "")).lower()
     data = event.get("data") or {}
@@ -71,10 +82,10 @@ def animation_for(event: dict[str, Any], die_sides: int = 6) -> Animation | None
         return Animation("die", text, value, sides)
     for first, second in (("attacker", "defender"), ("shot", "save")):
         if first in data and second in data:
-            return Animation("card", text, faces=(_face(data[first]), _face(data[second])))
+            return Animation("card", text, faces=(_face(data[first], card_name), _face(data[second], card_name)))
     if any(word in kind for word in ("draw", "reveal", "flip")):
-        card = str(data.get("card", "?"))
-        return Animation("card", text, faces=(card.replace("-", " ").upper(),))
+        card = data.get("card")
+        return Animation("card", text, faces=(card_name(card) if isinstance(card, str) else "?",))
     return None
 
 

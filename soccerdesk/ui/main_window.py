@@ -39,22 +39,36 @@ ONLINE_MODULE = "soccerdesk.ui.online"
 
 
 def read_record(path: Path) -> tuple[Game, dict[str, Any]]:
-    """The game and match record in a file. Anything wrong raises CorruptRecord saying what."""
+    """The game and match record in a file. Anything wrong raises CorruptRecord saying what,
+    in words, and naming the file."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CorruptRecord(f"cannot read {path.name}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise CorruptRecord(
-            f"{path.name} is not a soccerdesk match file (not JSON: {exc.msg}, line {exc.lineno})"
-        ) from None
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CorruptRecord(f"{path.name} is not there any more (looked in {path.parent}).") from None
+    except UnicodeDecodeError:
+        raise CorruptRecord(f"{path.name} is not a soccerdesk match file (it is not text).") from None
+    except OSError as exc:
+        raise CorruptRecord(f"{path.name} cannot be read: {exc.strerror or exc}.") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        if not text.strip():
+            raise CorruptRecord(f"{path.name} is empty: it holds no match.") from None
+        if text.lstrip()[:1] in ("{", "["):
+            # Begins as a match file would, then breaks off: a save cut short (a full disk, an
+            # interrupted copy) or edited by hand.
+            raise CorruptRecord(f"{path.name} is damaged or cut short, so it cannot be opened as a match.") from None
+        raise CorruptRecord(f"{path.name} is not a soccerdesk match file.") from None
     if not isinstance(data, dict) or data.get("format") != "soccerdesk-match":
-        raise CorruptRecord(f"{path.name} is not a soccerdesk match file")
+        raise CorruptRecord(f"{path.name} is not a soccerdesk match file.")
     try:
         game = get_game(str(data.get("game")))
     except UnknownGame as exc:
         raise CorruptRecord(f"{path.name}: {exc}") from None
-    game.replay(data)  # checks every action; raises CorruptRecord
+    try:
+        game.replay(data)  # checks every action
+    except CorruptRecord as exc:
+        raise CorruptRecord(f"{path.name}: {exc}") from None
     return game, data
 
 
@@ -136,7 +150,7 @@ class MainWindow(QMainWindow):
 
     def start_match(self, setup: MatchSetup) -> None:
         """A new local match from the home screen's setup."""
-        from soccerdesk.ui.session import LocalSession, new_autosave_path
+        from soccerdesk.ui.session import LocalSession, MatchFileInUse, new_autosave_path
 
         try:
             session = LocalSession(
@@ -147,7 +161,7 @@ class MainWindow(QMainWindow):
                 autosave=new_autosave_path(self.settings.autosave_dir, setup.game_id),
                 bot_pool=self._bot_pool(),
             )
-        except RulesError as exc:
+        except (RulesError, MatchFileInUse) as exc:
             self._error("This match cannot start", str(exc))
             return
         self.show_session(session)
@@ -253,7 +267,7 @@ class MainWindow(QMainWindow):
 
     def open_path(self, path: Path) -> bool:
         """Resume a match file (or replay it, if it is over). A bad file gets a clear message."""
-        from soccerdesk.ui.session import APP_KEY, LocalSession, Player, new_autosave_path
+        from soccerdesk.ui.session import APP_KEY, LocalSession, MatchFileInUse, Player, new_autosave_path
 
         try:
             game, record = read_record(Path(path))
@@ -275,8 +289,11 @@ class MainWindow(QMainWindow):
         )
         try:
             session = LocalSession(game, players, record=record, autosave=autosave, bot_pool=self._bot_pool())
+        except MatchFileInUse as exc:
+            self._error("This match is open in another window", str(exc))
+            return False
         except (RulesError, ValueError) as exc:
-            self._error("This match cannot be resumed", str(exc))
+            self._error("This match cannot be resumed", f"{Path(path).name}: {exc}")
             return False
         self.show_session(session)
         return True

@@ -24,13 +24,13 @@ import math
 import re
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QImage, QKeyEvent, QPainter, QResizeEvent, QTextCursor
+from PySide6.QtGui import QColor, QImage, QKeyEvent, QPainter, QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QGraphicsView,
@@ -57,6 +57,23 @@ if TYPE_CHECKING:
 
 MAX_ANIMATIONS = 3
 """At most this many animations before one position is shown (the latest ones)."""
+
+WAIT_FOR_SHOW = "Wait for the last move to finish showing."
+FULL_TIME_HINT = "Full time: the match is over. Rematch, replay or go home from the summary."
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """A line of "What happened": ``audience`` the seats that may read it (``None``: all),
+    ``ply`` the actions played when it happened (``None``: not known, never taken back)."""
+
+    text: str
+    audience: tuple[int, ...] | None = None
+    ply: int | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.audience is None or seat in self.audience
+
 
 _SEAT = re.compile(r"\b[Ss]eat ([01])\b")
 
@@ -86,10 +103,57 @@ def name_seats(text: str, names: tuple[str, str], game_id: str = "") -> str:
 
 PHASE_KEYS = (("period", ""), ("half", "Half"), ("round", "Round"), ("turn", "Turn"), ("phase", ""))
 
+HALVES = {1: "1st half", 2: "2nd half", 3: "Shoot-out"}
+
+
+def _turn_of(played: Any, per_side: Any) -> str:
+    """ "Turn 15 of 30 each": ``played`` counts both sides' turns, ``per_side`` a side's (as the
+    boards' panels count them)."""
+    played = played if isinstance(played, int) else 0
+    if isinstance(per_side, int) and per_side > 0:
+        return f"Turn {min(played // 2 + 1, per_side)} of {per_side} each"
+    return f"Turn {played // 2 + 1}"
+
+
+def _soccero_phase(state: dict[str, Any]) -> list[str]:
+    # "turn" is the side to move here, not a count: the count is turns_played (both sides).
+    return [HALVES.get(state.get("half", 1), ""), _turn_of(state.get("turns_played"), state.get("turns_per_half"))]
+
+
+def _pawn_soccer_phase(state: dict[str, Any]) -> list[str]:
+    if state.get("phase") == "setup":
+        return ["Lining up"]
+    return [_turn_of(state.get("turns"), state.get("turn_limit"))]
+
+
+def _soccer_go_phase(state: dict[str, Any]) -> list[str]:
+    period = str(state.get("period", "")).replace("-", " ").capitalize()
+    return [period, f"Round {state['round']}" if isinstance(state.get("round"), int) else ""]
+
+
+def _big_time_soccer_phase(state: dict[str, Any]) -> list[str]:
+    return [HALVES.get(state.get("half", 1), "")]
+
+
+GAME_PHASES: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "soccero": _soccero_phase,
+    "pawn-soccer": _pawn_soccer_phase,
+    "soccer-go": _soccer_go_phase,
+    "big-time-soccer": _big_time_soccer_phase,
+}
+"""Each game's half / round / turn in the words and numbers its board's panel uses, so the
+header and the board never tell two different turn numbers."""
+
 
 def phase_text(view: dict[str, Any]) -> str:
-    """Half / round / turn and the game clock in words, from a view's common keys."""
+    """Half / round / turn and the game clock in words (a game's own words where it has them,
+    see :data:`GAME_PHASES`; else from a view's common keys)."""
     state = view.get("state") or {}
+    if view.get("terminal"):
+        return "Full time"
+    own = GAME_PHASES.get(str(view.get("game", "")))
+    if own is not None:
+        return " · ".join(part for part in own(state) if part)
     parts: list[str] = []
     for key, label in PHASE_KEYS:
         value = state.get(key)
@@ -284,9 +348,11 @@ class MatchView(QWidget):
         self._animation_pending = False
         self._animation_token = 0
         self._pump_scheduled = False
-        self._log_entries: list[tuple[str, tuple[int, ...] | None]] = []
+        self._log_entries: list[LogEntry] = []
         self._log_seat: int | None = local[0] if local else None
-        self._started = time.monotonic()
+        self._log_follows = True  # the log shows its newest line unless the player scrolled up
+        self._log_rebuilding = False
+        self._status_text = ""  # the session's last word on what to do now
         self.view_data: dict[str, Any] | None = None
 
         # --- header: names, score, phase, clock
@@ -299,7 +365,7 @@ class MatchView(QWidget):
         self.phase_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.clock_label = QLabel("")
         self.clock_label.setObjectName("clock")
-        self.clock_label.setToolTip("Time played at this screen")
+        self.clock_label.setToolTip("Time played in this match (earlier sittings included)")
         header = QHBoxLayout()
         header.addWidget(self.phase_label, 1)
         header.addWidget(self.score_label, 2)
@@ -353,6 +419,10 @@ class MatchView(QWidget):
         self.log.setObjectName("log")
         self.log.setReadOnly(True)
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        log_bar = self.log.verticalScrollBar()
+        log_bar.valueChanged.connect(self._log_scrolled)
+        # Lines are laid out (wrapped) lazily, so the bottom moves after a line is added: follow it.
+        log_bar.rangeChanged.connect(self._log_range_changed)
         self.undo_button = QPushButton("Undo")
         self.undo_button.setObjectName("undo")
         self.undo_button.setToolTip("Take back your last move (never past a die roll, a draw or a reveal) — Ctrl+Z")
@@ -402,7 +472,7 @@ class MatchView(QWidget):
         self._ticker.start()
 
         self.board.action_chosen.connect(self._on_action_chosen)
-        self.board.hint.connect(self.hint_label.setText)
+        self.board.hint.connect(self._on_board_hint)
         session.view_changed.connect(self._on_view)
         session.refused.connect(self._on_refused)
         session.status.connect(self._on_status)
@@ -493,15 +563,14 @@ class MatchView(QWidget):
         """Show queued views in order; an animation pauses the queue until it is done."""
         while self._queue and not self.animating:
             view, events = self._queue.pop(0)
+            self._forget_undone(view.get("ply"))
             for event in events:
-                self.log_text(event.get("text", ""), event.get("audience"))
+                self.log_event(event)
             if self.view_data is not None and view.get("seat") != self.view_data.get("seat"):
                 # Another player took the screen: their view replaces the last one before any
                 # animation, so the previous player's cards are never shown to them.
                 self._show(view, events)
-            sides = DIE_SIDES.get(self.game.id, 6)
-            animations = [a for a in (animation_for(e, sides) for e in events) if a is not None][-MAX_ANIMATIONS:]
-            animations = [replace(a, text=name_seats(a.text, self.names, self.game.id)) for a in animations]
+            animations = self._animations_for(events)
             self._pending_view = (view, events)
             factor = ANIMATION_SPEEDS.get(self.speed, 1.0)
             # The very first position is shown at once: the deal before it is no show.
@@ -516,6 +585,20 @@ class MatchView(QWidget):
             self._show(view, events)
         if not self._queue and self._finished is not None and not self.animating:
             self._show_summary()
+
+    def _animations_for(self, events: list[dict[str, Any]]) -> list[Animation]:
+        """The animations of ``events`` (the latest few), captioned and labelled in the board's words."""
+        sides = DIE_SIDES.get(self.game.id, 6)
+        found = []
+        for event in events:
+            animation = animation_for(event, sides, card_name=self.board.card_name)
+            if animation is not None:
+                found.append(replace(animation, text=self.event_words(event)))
+        return found[-MAX_ANIMATIONS:]
+
+    def event_words(self, event: dict[str, Any]) -> str:
+        """An event as this screen tells it: in the board's words, the sides by the players' names."""
+        return name_seats(self.board.event_text(event), self.names, self.game.id)
 
     def _after_two_turns(self, slot: Callable[[], object]) -> None:
         """Call ``slot`` two turns of the event loop from now: after what this turn asked Qt
@@ -576,6 +659,8 @@ class MatchView(QWidget):
         self.board.set_view(view, events)
         self.view.fit()
         self._update_header(view)
+        if self.hint_label.text() == WAIT_FOR_SHOW:
+            self.hint_label.setText(self._status_text)  # the move has been shown: say what to do now
         if self.stack.currentWidget() is not self.summary_page:
             self.stack.setCurrentWidget(self.board_page)
         if view.get("legal"):
@@ -588,7 +673,15 @@ class MatchView(QWidget):
 
     def _on_status(self, text: str) -> None:
         if text:
+            self._status_text = text
             self.hint_label.setText(text)
+
+    def _on_board_hint(self, text: str) -> None:
+        if self._finished is not None:
+            # Whatever the board would say about a click ("Wait for the dice."), nothing is
+            # played any more.
+            text = FULL_TIME_HINT
+        self.hint_label.setText(text)
 
     def _on_busy(self, busy: bool) -> None:
         self._busy = busy
@@ -598,7 +691,8 @@ class MatchView(QWidget):
         # Flush what is queued first: it belongs to the player who is leaving the screen.
         self.skip_animation()
         self._pump()
-        self.board.set_view(self._covered_view(), [])
+        if self.view_data is not None:  # a resumed match opens on the cover, before any view
+            self.board.set_view(self._covered_view(), [])
         self._show_log_for(None)  # nobody's private lines while the screen changes hands
         # The keyboard preview may name the leaving player's secret pick ("Enter plays: pass 5").
         self._keyboard_index = -1
@@ -618,7 +712,10 @@ class MatchView(QWidget):
 
     def _on_finished(self, summary: dict[str, Any]) -> None:
         self._finished = summary
+        self._tick()  # the clock shows the time played to the end, then stops
         self._ticker.stop()
+        self._status_text = FULL_TIME_HINT
+        self.hint_label.setText(FULL_TIME_HINT)
         self._timers.clear()  # nothing runs out once the match is over
         self._show_timers()
         if not self._queue and not self.animating:
@@ -642,7 +739,7 @@ class MatchView(QWidget):
 
     def _on_action_chosen(self, text: str) -> None:
         if self._queue or self.animating:
-            self.hint_label.setText("Wait for the last move to finish showing.")
+            self.hint_label.setText(WAIT_FOR_SHOW)
             return
         self.session.submit(text)
 
@@ -709,7 +806,7 @@ class MatchView(QWidget):
     def _tick(self) -> None:
         if self._timers:
             self._show_timers()
-        seconds = int(time.monotonic() - self._started)
+        seconds = int(self.session.time_played())
         self.clock_label.setText(f"Time played {seconds // 60:02d}:{seconds % 60:02d}")
         if self._busy:
             self._dots = (self._dots + 1) % 4
@@ -722,29 +819,67 @@ class MatchView(QWidget):
         busy_text = getattr(self.session, "busy_text", None)
         return busy_text() if callable(busy_text) else "The computer is thinking"
 
-    def log_text(self, text: str, audience: list[int] | None = None) -> None:
+    def log_event(self, event: dict[str, Any]) -> None:
+        """Add an event (``Event.to_json()``, with the session's ``audience`` and ``ply``) to the log."""
+        self.log_text(self.board.event_text(event), event.get("audience"), event.get("ply"))
+
+    def log_text(self, text: str, audience: list[int] | None = None, ply: int | None = None) -> None:
         """Add a line to the event log (seat numbers become names).
 
-        A line with an ``audience`` is shown only while one of those seats has the screen.
+        A line with an ``audience`` is shown only while one of those seats has the screen; a
+        line with a ``ply`` goes when an undo takes that ply back.
         """
         if not text:
             return
-        entry = (name_seats(text, self.names, self.game.id), tuple(audience) if audience is not None else None)
+        entry = LogEntry(
+            name_seats(text, self.names, self.game.id), tuple(audience) if audience is not None else None, ply
+        )
         self._log_entries.append(entry)
-        if self._log_visible(entry, self._log_seat):
-            self.log.appendPlainText(entry[0])
+        if entry.visible_to(self._log_seat):
+            self.log.appendPlainText(entry.text)
 
-    @staticmethod
-    def _log_visible(entry: tuple[str, tuple[int, ...] | None], seat: int | None) -> bool:
-        return entry[1] is None or seat in entry[1]
+    def _forget_undone(self, ply: Any) -> None:
+        """A view from before lines already logged (an undo): the lines of the plies taken back go."""
+        if not isinstance(ply, int):
+            return
+        kept = [e for e in self._log_entries if e.ply is None or e.ply <= ply]
+        if len(kept) != len(self._log_entries):
+            self._log_entries = kept
+            self._rebuild_log()
 
     def _show_log_for(self, seat: int | None) -> None:
         """Rebuild the log for the player at the screen (hot-seat: hide the other's private lines)."""
         if seat == self._log_seat:
             return
         self._log_seat = seat
-        self.log.setPlainText("\n".join(e[0] for e in self._log_entries if self._log_visible(e, seat)))
-        self.log.moveCursor(QTextCursor.MoveOperation.End)
+        self._rebuild_log()
+
+    def _rebuild_log(self) -> None:
+        follows = self._log_follows
+        self._log_rebuilding = True
+        self.log.setPlainText("\n".join(e.text for e in self._log_entries if e.visible_to(self._log_seat)))
+        self._log_rebuilding = False
+        self._log_follows = follows
+        if follows:
+            self._follow_log()
+
+    def _log_scrolled(self, value: int) -> None:
+        if not self._log_rebuilding:
+            # Scrolled up to read: the log stays there; back at the bottom: it follows again.
+            self._log_follows = value >= self.log.verticalScrollBar().maximum()
+
+    def _log_range_changed(self, _minimum: int, _maximum: int) -> None:
+        if self._log_follows and not self._log_rebuilding:
+            self._follow_log()
+
+    def _follow_log(self) -> None:
+        bar = self.log.verticalScrollBar()
+        bar.setValue(bar.maximum())
+        self._log_follows = True
+
+    def log_follows(self) -> bool:
+        """Whether the log keeps its newest line in sight (the player has not scrolled up)."""
+        return self._log_follows
 
     def log_lines(self) -> list[str]:
         """The lines of the event log as shown now."""

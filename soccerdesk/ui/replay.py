@@ -32,15 +32,15 @@ from soccerdesk.ui.boards import BoardConfig, TeamColours, make_board
 from soccerdesk.ui.match_view import BoardView, name_seats, phase_text
 
 
-def revealed_texts(events: Sequence[Event]) -> list[str]:
-    """The log lines of one action with nothing hidden, each said once.
+def revealed(events: Sequence[Event]) -> list[Event]:
+    """The events of one action with nothing hidden, each said once.
 
     A rules module tells a secret twice: in full to its owner (``audience`` set) and
     in a public version of the same kind ("Home draws a card"). The replay shows every
     secret, so a public event is left out when a private one of its kind says it in full.
     """
     private_kinds = {event.kind for event in events if event.audience is not None}
-    return [event.text for event in events if event.audience is not None or event.kind not in private_kinds]
+    return [event for event in events if event.audience is not None or event.kind not in private_kinds]
 
 
 PLAY_SPEEDS = {"Slow": 1400, "Normal": 700, "Fast": 250}
@@ -148,7 +148,9 @@ class ReplayViewer(QWidget):
         layout.addLayout(controls)
 
         for state in self.states[1:]:
-            text = "\n".join(revealed_texts(state.events)) or str(state.history()[-1][1])
+            # In the board's words (zones as this board labels them, cards by name), like the match's log.
+            words = [self.board.event_text(event.to_json()) for event in revealed(state.events)]
+            text = "\n".join(w for w in words if w) or self.board.describe(str(state.history()[-1][1]))
             self.log.addItem(name_seats(text, self.names, game.id))
         self.show_step(0)
 

@@ -76,14 +76,10 @@ def take_screenshot(game_id: str, path: Path, size: tuple[int, int] = (1280, 800
         view = MatchView(session, speed="off")
     except BoardMissing as exc:
         raise ScreenshotError(str(exc)) from None
-    states = game.replay(record)
-    for state in states[-12:]:
-        for event in state.events:
-            if event.audience is None:
-                view.log_text(event.text)  # the match screen names the sides
     view.resize(*size)
     view.show()
-    session.start()
+    session.start()  # a resumed match: its log tells every action so far
+    session.take_over()  # both seats are people here: Home takes the screen at once, no cover
     for _ in range(5):
         app.processEvents()
     view.view.fit()

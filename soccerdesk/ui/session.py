@@ -20,7 +20,10 @@ Signals (all emitted on the UI thread):
     that happened since the previous ``view_changed`` and that this seat may see, oldest
     first (the window writes them to the log and animates dice and cards). An event meant
     for one seat only carries ``"audience": [seat]`` as well, so that a hot-seat screen can
-    hide it from the other player. Emitted after
+    hide it from the other player. An event may carry ``"ply"``, the number of actions played
+    when it happened: after an undo (a view with a lower ``ply`` than events already shown) the
+    window drops the events of the plies taken back. A resumed match sends the events of
+    every past action with its first view, so its log reads as if it had never stopped. Emitted after
     :meth:`MatchSession.start`, after every applied action, after undo and after
     :meth:`MatchSession.take_over`.
 ``refused(str reason)``
@@ -34,7 +37,8 @@ Signals (all emitted on the UI thread):
 ``handover(int seat, str name)``
     Hot-seat: the screen must pass to the player of ``seat`` before their secret cards
     may be shown. The session holds back the next ``view_changed`` until the window calls
-    :meth:`MatchSession.take_over` (the window shows a cover until then).
+    :meth:`MatchSession.take_over` (the window shows a cover until then). A resumed hot-seat
+    match with secrets begins with ``handover``, before any view.
 ``undo_available(bool)``
     Whether :meth:`MatchSession.undo` would do anything now.
 ``finished(dict summary)``
@@ -45,7 +49,7 @@ Signals (all emitted on the UI thread):
 
 Methods: :meth:`start`, :meth:`submit`, :meth:`local_seats`, :meth:`player_names`,
 :meth:`viewer`, :meth:`take_over`, :meth:`can_undo`, :meth:`undo`, :meth:`record`,
-:meth:`rematch`, :meth:`close`. A session that cannot do something (undo online, save a
+:meth:`rematch`, :meth:`time_played`, :meth:`close`. A session that cannot do something (undo online, save a
 match the relay holds) returns ``False`` from ``can_undo`` / ``None`` from ``record``.
 A session may also carry ``players`` (two :class:`Player`): the window then uses their
 team colours.
@@ -68,7 +72,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QLockFile, QObject, QTimer, Signal
 
 from soccerdesk.bots import Bot, make_bot
 from soccerdesk.rules import CHANCE, Game, IllegalAction, RulesError, State, sample_chance
@@ -118,6 +122,19 @@ class MatchSession(QObject):
     def __init__(self, game: Game, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.game = game
+        self._played_before = 0.0  # seconds played in earlier sittings (a resumed match)
+        self._sitting_began = time.monotonic()
+        self._played_until: float | None = None  # monotonic time of full time, once the match is over
+
+    def time_played(self) -> float:
+        """Seconds this match has been played, earlier sittings of a resumed match included;
+        the count stops at full time."""
+        end = self._played_until if self._played_until is not None else time.monotonic()
+        return self._played_before + max(0.0, end - self._sitting_began)
+
+    def _stop_clock(self) -> None:
+        if self._played_until is None:
+            self._played_until = time.monotonic()
 
     @property
     def game_id(self) -> str:
@@ -170,27 +187,31 @@ class MatchSession(QObject):
 
 @dataclass
 class _PendingEvents:
-    """Events not yet shown: public ones once, private ones to their own seat only."""
+    """Events not yet shown: public ones once, private ones to their own seat only, each
+    seat's in the order they happened."""
 
-    public: list[dict[str, Any]] = field(default_factory=list)
-    private: dict[int, list[dict[str, Any]]] = field(default_factory=lambda: {0: [], 1: []})
+    public: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    private: dict[int, list[tuple[int, dict[str, Any]]]] = field(default_factory=lambda: {0: [], 1: []})
+    told: int = 0  # events added so far: their order
 
     def add(self, state: State, local: Sequence[int]) -> None:
         for event in state.events:
+            self.told += 1
+            told = {**event.to_json(), "ply": state.ply}
             if event.audience is None:
-                self.public.append(event.to_json())
+                self.public.append((self.told, told))
             else:
                 for seat in local:
                     if event.visible_to(seat):
-                        self.private[seat].append({**event.to_json(), "audience": list(event.audience)})
+                        self.private[seat].append((self.told, {**told, "audience": list(event.audience)}))
 
     def take(self, seat: int | None) -> list[dict[str, Any]]:
         out = self.public
         self.public = []
         if seat is not None:
-            out = out + self.private[seat]
+            out = sorted(out + self.private[seat], key=lambda entry: entry[0])
             self.private[seat] = []
-        return out
+        return [event for _order, event in out]
 
 
 class LocalSession(MatchSession):
@@ -225,6 +246,8 @@ class LocalSession(MatchSession):
         """A new match (``seed``, ``options``) or one resumed from ``record``.
 
         ``record`` is a saved match record; it must replay (``CorruptRecord`` otherwise).
+        ``autosave`` is locked for this session's life (``MatchFileInUse`` if another running
+        soccerdesk has it).
         Bots think in ``bot_pool`` (a process pool, see :mod:`soccerdesk.ui.bot_pool`) when
         given; otherwise on a thread of this process, made by ``bot_factory(name, game_id)``
         (tests pass their own bots that way).
@@ -236,11 +259,14 @@ class LocalSession(MatchSession):
         self.autosave = autosave
         if record is not None:
             states = game.replay(record)
+            self._played_before = played_seconds(record)
         else:
             if seed is None:
                 seed = random.SystemRandom().randrange(2**31)
             states = [game.new_match(seed=seed, **dict(options or {}))]
         self._states: list[State] = states
+        # One match is open in one window at a time: its file is locked while this session lives.
+        self._lock = lock_match_file(autosave) if autosave is not None else None
         start = states[-1]
         # A resumed match continues with fresh dice: its record already holds every past roll.
         salt = f"{start.info.seed}:{start.ply}"
@@ -261,8 +287,13 @@ class LocalSession(MatchSession):
         self._generation = 0  # bumps on undo/close so a late bot answer is dropped
         self._thinking: set[int] = set()
         self._events = _PendingEvents()
+        for past in states[1:]:  # a resumed match: its log shows every action, as if it had never stopped
+            self._events.add(past, self.local_seats())
         self._viewer: int | None = self.local_seats()[0]
         self._awaiting_takeover: int | None = None
+        # A resumed hot-seat match opens on the hand-over cover: whoever sits at the screen
+        # now must say who they are before any secret is shown.
+        self._cover_first = record is not None and len(self.local_seats()) > 1
         self._closed = False
         self._finished_sent = False
         self._writer: ThreadPoolExecutor | None = None  # autosaves, written in order off the UI thread
@@ -345,6 +376,7 @@ class LocalSession(MatchSession):
             "score": list(state.score),
             "over": state.is_terminal(),
             "saved": time.time(),
+            "played_seconds": round(self.time_played(), 1),
         }
         return data
 
@@ -370,6 +402,9 @@ class LocalSession(MatchSession):
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+        if self._lock is not None:
+            self._lock.unlock()
+            self._lock = None
 
     @classmethod
     def players_of(cls, record: Mapping[str, Any]) -> tuple[Player, Player] | None:
@@ -413,12 +448,9 @@ class LocalSession(MatchSession):
         self.busy.emit(bool(players) and not humans)
         if humans:
             self.status.emit(f"{self.players[next_viewer].name} to play" if next_viewer is not None else "")
-        if (
-            next_viewer is not None
-            and self._viewer is not None
-            and next_viewer != self._viewer
-            and self._has_secrets(state)
-        ):
+        changes_hands = self._cover_first or (self._viewer is not None and next_viewer != self._viewer)
+        self._cover_first = False
+        if next_viewer is not None and changes_hands and self._has_secrets(state):
             self._awaiting_takeover = next_viewer
             self.undo_available.emit(False)
             self.handover.emit(next_viewer, self.players[next_viewer].name)
@@ -432,6 +464,7 @@ class LocalSession(MatchSession):
         self.undo_available.emit(self.can_undo())
         if state.is_terminal() and not self._finished_sent:
             self._finished_sent = True
+            self._stop_clock()
             self.status.emit("Full time")
             self.finished.emit(
                 {
@@ -615,3 +648,39 @@ A game that shows a hidden card outside a simultaneous choice names that event o
 def new_autosave_path(folder: Path, game_id: str) -> Path:
     """A fresh autosave file name in ``folder`` for a new match of ``game_id``."""
     return folder / f"{game_id}-{time.strftime('%Y%m%d-%H%M%S')}-{int(time.time() * 1000) % 1000:03d}.json"
+
+
+def played_seconds(record: Mapping[str, Any]) -> float:
+    """Seconds a saved match had been played (0 for files saved before the app counted them)."""
+    app = record.get(APP_KEY)
+    value = app.get("played_seconds") if isinstance(app, Mapping) else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 10**8:
+        return float(value)
+    return 0.0
+
+
+class MatchFileInUse(Exception):
+    """Another running soccerdesk has this match open (its file is locked)."""
+
+
+def lock_match_file(path: Path) -> QLockFile:
+    """Lock the match file ``path`` for this process (a ``.lock`` file beside it), or raise
+    :class:`MatchFileInUse` saying who has it.
+
+    The lock of a process that is gone (a crash, a kill) is taken over; that of a running one
+    is never, however old (no time-out: a match may stay open for hours).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = QLockFile(str(path) + ".lock")
+    lock.setStaleLockTime(0)
+    if lock.tryLock(0):
+        return lock
+    if lock.error() == QLockFile.LockError.LockFailedError:
+        info = lock.getLockInfo()  # PySide6: (pid, host name, program name)
+        pid = info[0] if isinstance(info, tuple) and info and isinstance(info[0], int) else 0
+        holder = f" (process {pid})" if pid > 0 else ""
+        raise MatchFileInUse(
+            f"{path.name} is open in another soccerdesk window{holder}. "
+            "Go on with it there, or close that window first."
+        )
+    raise MatchFileInUse(f"{path.name} cannot be locked in {path.parent}: check that the folder is writable.")

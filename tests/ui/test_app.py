@@ -148,13 +148,23 @@ def test_save_reload_and_resume(qtbot, window: MainWindow, tmp_path: Path) -> No
 
 def test_corrupt_and_foreign_files_get_a_clear_message(qtbot, window: MainWindow, tmp_path: Path) -> None:
     garbage = tmp_path / "garbage.json"
-    garbage.write_text("{ this is not json")
+    garbage.write_text("this is not json")
     assert not window.open_path(garbage)
-    assert "not a soccerdesk match file" in window.last_message
+    assert window.last_message == "garbage.json is not a soccerdesk match file."
     foreign = tmp_path / "foreign.json"
     foreign.write_text(json.dumps({"hello": "world"}))
     assert not window.open_path(foreign)
-    assert "not a soccerdesk match file" in window.last_message
+    assert window.last_message == "foreign.json is not a soccerdesk match file."
+    # Issue 13.13: a save cut short said "not JSON: Unterminated string starting at, line 23".
+    whole = json.dumps({"format": "soccerdesk-match", "game": "soccer-go", "actions": [[0, "pass 1"]]}, indent=1)
+    cut = tmp_path / "cut.json"
+    cut.write_text(whole[: len(whole) // 2])
+    assert not window.open_path(cut)
+    assert window.last_message == "cut.json is damaged or cut short, so it cannot be opened as a match."
+    empty = tmp_path / "empty.json"
+    empty.write_text("")
+    assert not window.open_path(empty)
+    assert window.last_message == "empty.json is empty: it holds no match."
     broken = tmp_path / "broken.json"
     broken.write_text(
         json.dumps(
@@ -169,7 +179,7 @@ def test_corrupt_and_foreign_files_get_a_clear_message(qtbot, window: MainWindow
         )
     )
     assert not window.open_path(broken)
-    assert "action 1" in window.last_message
+    assert window.last_message.startswith("broken.json: ") and "action 1" in window.last_message
     assert window.match_view is None
 
 

@@ -4,16 +4,23 @@ view's viewport at the on-screen spot of a target, keys sent to the window."""
 
 from __future__ import annotations
 
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from driving import click_action, click_on_screen, ready
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QCheckBox, QSpinBox
 
 from soccerdesk.rules import GAMES
-from soccerdesk.ui.animation import Animation, EventAnimation
+from soccerdesk.ui.animation import Animation, EventAnimation, animation_for
 from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.match_view import MatchView
+from soccerdesk.ui.settings import AppSettings
 
 
 def kick_off(qtbot, window: MainWindow, game_id: str, opponent: str | None = "normal") -> MatchView:
@@ -48,11 +55,21 @@ def assert_board_under_every_target(view: MatchView) -> None:
         assert under is viewport, f"{under!r} ({under.objectName() if under else ''}) lies over the board at {spot}"
 
 
-def play_one_by_clicks(qtbot, view: MatchView) -> None:
-    """Play the first legal action by clicking the board, and wait until the position moved on."""
+def play_one_by_clicks(qtbot, view: MatchView, rng: random.Random | None = None) -> None:
+    """Play a legal action (the first, or one drawn by ``rng``) by clicking the board, and wait
+    until the position moved on."""
     shown = view.view_data
-    click_action(qtbot, view, view.board.keyboard_actions()[0])
-    qtbot.waitUntil(lambda: view.view_data is not shown or view.animating or not ready(view), timeout=15_000)
+    actions = view.board.keyboard_actions()
+    click_action(qtbot, view, rng.choice(actions) if rng else actions[0])
+    qtbot.waitUntil(
+        lambda: (
+            view.view_data is not shown
+            or view.animating
+            or not ready(view)
+            or view.stack.currentWidget() is not view.board_page
+        ),
+        timeout=15_000,
+    )
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -72,12 +89,13 @@ def test_the_board_answers_the_mouse_at_the_first_decision_and_after_animations(
     # Play on by clicks until an animation has played, then the board must take clicks again.
     animated = []
     view.animation.done.connect(lambda: animated.append(True))
-    for _ in range(60):
+    rng = random.Random(7)
+    for _ in range(400):  # Pawn Soccer animates goals only
         qtbot.waitUntil(lambda: ready(view), timeout=20_000)
         if animated or view.stack.currentWidget() is not view.board_page:
             break
-        play_one_by_clicks(qtbot, view)
-    assert animated, "no animation in 60 actions"
+        play_one_by_clicks(qtbot, view, rng)
+    assert animated, "no animation in 400 actions"
     if view.stack.currentWidget() is view.board_page:
         assert not view.animation.isVisible()
         assert_board_under_every_target(view)
@@ -126,3 +144,310 @@ def test_an_idle_animation_layer_stays_hidden_whoever_shows_it(qtbot) -> None:
         assert layer.geometry() == page.rect()  # it follows what it covers
         qtbot.mouseClick(layer, Qt.MouseButton.LeftButton)  # a click skips it
     assert not layer.isVisible() and layer.focusPolicy() == Qt.FocusPolicy.NoFocus
+
+
+# --- helpers for the tests below ---------------------------------------------------------
+
+
+def set_options(window: MainWindow, options: dict) -> None:
+    """Tick and set the home screen's option editors as a person would."""
+    form = window.home.options_form
+    for name, value in options.items():
+        if isinstance(value, bool):
+            form.findChild(QCheckBox, f"option-{name}").setChecked(value)
+        else:
+            form.findChild(QSpinBox, f"option-{name}").setValue(value)
+
+
+def start(
+    qtbot, window: MainWindow, game_id: str, opponent: str | None, options: dict | None = None, speed: str = "off"
+) -> MatchView:
+    window.settings.animation_speed = speed
+    screen = window.screen().availableGeometry()
+    window.setGeometry(screen.x(), screen.y(), min(1200, screen.width()), min(780, screen.height()))
+    qtbot.mouseClick(window.home.cards[game_id], Qt.MouseButton.LeftButton)
+    window.home.set_opponent(opponent)
+    set_options(window, options or {})
+    qtbot.mouseClick(window.home.start_button, Qt.MouseButton.LeftButton)
+    view = window.match_view
+    assert view is not None, window.home.message.text()
+    qtbot.waitUntil(lambda: ready(view), timeout=15_000)
+    return view
+
+
+def play_clicks(qtbot, view: MatchView, count: int, rng: random.Random) -> None:
+    """``count`` actions of the player(s) at this screen, each by clicks on the board."""
+    for _ in range(count):
+        qtbot.waitUntil(lambda: ready(view), timeout=20_000)
+        if view.stack.currentWidget() is view.handover_page:
+            qtbot.mouseClick(view.handover_page.button, Qt.MouseButton.LeftButton)
+            continue
+        if view.stack.currentWidget() is not view.board_page:
+            return
+        play_one_by_clicks(qtbot, view, rng)
+    qtbot.waitUntil(lambda: ready(view), timeout=20_000)
+
+
+def press(window: MainWindow, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    """A key pressed by a person: to the window, delivered to whatever has the focus."""
+    QTest.keyClick(window.windowHandle(), key, modifier)
+
+
+def newest_line_in_sight(view: MatchView) -> bool:
+    log = view.log
+    bottom = log.cursorForPosition(QPoint(4, log.viewport().height() - 4)).blockNumber()
+    return bottom >= log.document().blockCount() - 1
+
+
+# --- the log ---------------------------------------------------------------------------
+
+
+def test_the_log_follows_the_newest_line_unless_the_player_scrolled_up(qtbot, window: MainWindow) -> None:
+    """Issue 13.2: the newest lines fell below the visible part of "What happened"."""
+    view = start(qtbot, window, "soccero", "easy", {"quick_setup": True})
+    rng = random.Random(3)
+    bar = view.log.verticalScrollBar()
+    for _ in range(40):
+        play_clicks(qtbot, view, 1, rng)
+        assert newest_line_in_sight(view), view.log_lines()[-3:]
+        if bar.maximum() > 3 * bar.pageStep() and view.stack.currentWidget() is view.board_page:
+            break
+    assert bar.maximum() > 0, "the log never outgrew its box"
+    # The player scrolls up to read (a click in the scroll bar above its handle): it stays there.
+    click_on_screen(bar, QPoint(bar.width() // 2, bar.height() // 3))
+    read_at = bar.value()
+    assert read_at < bar.maximum() and not view.log_follows()
+    lines = len(view.log_lines())
+    for _ in range(20):
+        play_clicks(qtbot, view, 1, rng)
+        if len(view.log_lines()) > lines:
+            break
+    assert len(view.log_lines()) > lines
+    assert bar.value() == read_at and not newest_line_in_sight(view)
+    # Back at the bottom (a click below the handle until it gets there), the log follows again.
+    for _ in range(50):
+        if bar.value() == bar.maximum():
+            break
+        click_on_screen(bar, QPoint(bar.width() // 2, bar.height() - 20))
+    assert view.log_follows()
+    lines = len(view.log_lines())
+    for _ in range(20):
+        play_clicks(qtbot, view, 1, rng)
+        if len(view.log_lines()) > lines:
+            break
+    assert newest_line_in_sight(view)
+
+
+def test_undo_takes_the_undone_moves_out_of_the_log_and_the_replay(qtbot, window: MainWindow) -> None:
+    """Issue 13.3: the log shows what the match is, not what was tried."""
+    view = start(qtbot, window, "pawn-soccer", None, {"quick_setup": True})
+    before = view.log_lines()
+    ply = view.view_data["ply"]
+    click_action(qtbot, view, view.board.keyboard_actions()[0])
+    qtbot.waitUntil(lambda: view.view_data["ply"] > ply and ready(view), timeout=10_000)
+    tried = view.log_lines()[len(before) :]
+    assert tried, "the move wrote nothing in the log"
+    assert view.undo_button.isEnabled()
+    press(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: view.view_data["ply"] == ply, timeout=10_000)
+    assert view.log_lines() == before
+    # Another move instead: the log and the replay tell it, and never the one taken back.
+    other = view.board.keyboard_actions()[-1]
+    click_action(qtbot, view, other)
+    qtbot.waitUntil(lambda: view.view_data["ply"] > ply and ready(view), timeout=10_000)
+    played = view.log_lines()[len(before) :]
+    assert played and played != tried
+    from soccerdesk.ui.replay import ReplayViewer
+
+    replay = ReplayViewer(window.session.game, window.session.record(), names=window.session.player_names())
+    qtbot.addWidget(replay)
+    rows = "\n".join(replay.log.item(i).text() for i in range(replay.log.count()))
+    assert all(line in rows for line in played)
+    assert not any(line in rows for line in tried if line not in played)
+
+
+def test_a_resumed_match_shows_its_whole_log_and_the_time_played_goes_on(
+    qtbot, window: MainWindow, settings: AppSettings
+) -> None:
+    """Issue 13.4: a resumed match showed an empty log and "Time played 00:00"."""
+    view = start(qtbot, window, "soccer-go", "normal")
+    play_clicks(qtbot, view, 3, random.Random(1))
+    session = window.session
+    # Left while only the player owes a choice, once the screen shows all that happened.
+    qtbot.waitUntil(
+        lambda: session.state.current_players() == (0,) and ready(view) and view.view_data["ply"] == session.state.ply,
+        timeout=10_000,
+    )
+    lines = view.log_lines()
+    assert len(lines) > 3
+    autosave = window.session.autosave
+    window.go_home()  # the autosave is written and the match file left
+    # As if the first sitting had lasted 2 min 5 s.
+    record = json.loads(autosave.read_text())
+    record["app"]["played_seconds"] = 125
+    autosave.write_text(json.dumps(record))
+    recent = window.home.recent
+    qtbot.mouseClick(recent.viewport(), Qt.MouseButton.LeftButton, pos=recent.visualItemRect(recent.item(0)).center())
+    qtbot.mouseClick(window.home.resume_button, Qt.MouseButton.LeftButton)
+    resumed = window.match_view
+    assert resumed is not None and resumed is not view
+    qtbot.waitUntil(lambda: ready(resumed), timeout=10_000)
+    assert resumed.log_lines() == lines
+    qtbot.waitUntil(lambda: resumed.clock_label.text().startswith("Time played 02:0"), timeout=2_000)
+    assert window.session.record()["app"]["played_seconds"] >= 125
+    # A file saved before the time was kept resumes too, from 00:00.
+    window.go_home()
+    record = json.loads(autosave.read_text())
+    del record["app"]["played_seconds"]
+    autosave.write_text(json.dumps(record))
+    assert window.open_path(autosave)
+    qtbot.waitUntil(lambda: window.match_view.clock_label.text().startswith("Time played 00:0"), timeout=2_000)
+
+
+def test_resuming_a_hot_seat_match_opens_on_the_hand_over_cover(qtbot, window: MainWindow) -> None:
+    """Issue 13.11: a resumed hot-seat match showed Home's cards to whoever sat at the screen."""
+    view = start(qtbot, window, "soccer-go", None)
+    play_clicks(qtbot, view, 3, random.Random(2))
+    autosave = window.session.autosave
+    window.go_home()
+    assert window.open_path(autosave)
+    resumed = window.match_view
+    qtbot.waitUntil(lambda: resumed.stack.currentWidget() is resumed.handover_page, timeout=5_000)
+    assert resumed.handover_page.isVisible() and not resumed.board_page.isVisible()
+    assert resumed.view_data is None and resumed.board.view_data is None  # no hand was drawn
+    qtbot.mouseClick(resumed.handover_page.button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: ready(resumed) and resumed.view_data is not None, timeout=5_000)
+    assert resumed.board_page.isVisible()
+
+
+# --- one turn number, full time ----------------------------------------------------------
+
+
+def test_soccero_header_and_panel_tell_the_same_turn(qtbot, window: MainWindow) -> None:
+    """Issue 13.5: the header said "Turn 2" (the side to move) beside the panel's "Turn 15 of 30"."""
+    view = start(qtbot, window, "soccero", "easy", {"quick_setup": True})
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(30):
+        state = view.view_data["state"]
+        if state.get("phase") not in ("over", "toss", "ends", "setup"):
+            played, per_half = state["turns_played"], state["turns_per_half"]
+            # The board's panel counts "Turn {played // 2 + 1} of {per_half} each this half".
+            assert f"Turn {min(played // 2 + 1, per_half)} of {per_half} each" in view.phase_label.text()
+            seen.add(played // 2 + 1)
+        play_clicks(qtbot, view, 1, rng)
+        if len(seen) >= 2 or view.stack.currentWidget() is not view.board_page:
+            break
+    assert len(seen) >= 2, seen
+
+
+def test_after_full_time_a_click_on_the_board_says_the_match_is_over(qtbot, window: MainWindow) -> None:
+    """Issue 13.6: after full time a click said "Wait for the dice." and a stale "Wait for the last
+    move to finish showing." stayed on screen."""
+    view = start(qtbot, window, "soccero", "easy", {"quick_setup": True, "turns": 1}, speed="fast")
+    play_clicks(qtbot, view, 400, random.Random(4))
+    qtbot.waitUntil(lambda: view.stack.currentWidget() is view.summary_page, timeout=20_000)
+    assert view.phase_label.text() == "Full time"
+    qtbot.mouseClick(view.summary_page.board, Qt.MouseButton.LeftButton)
+    assert view.board_page.isVisible()
+    click_on_screen(view.view.viewport(), view.view.viewport().rect().center())
+    hint = view.hint_label.text()
+    assert hint.startswith("Full time") and "Wait" not in hint, hint
+    click_on_screen(view.view.viewport(), QPoint(5, 5))
+    assert view.hint_label.text().startswith("Full time")
+
+
+# --- animations in words ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game_id", ["big-time-soccer", "soccer-go"])
+def test_animations_show_cards_by_name_not_by_code(qtbot, window: MainWindow, game_id: str) -> None:
+    """Issue 13.7: card faces read "DDR1P" (Big Time Soccer) and "DEF BLOCK 3" (Soccer-Go)."""
+    view = start(qtbot, window, game_id, "easy", speed="fast")
+    shown: list[tuple[Animation, list]] = []
+    play = view.animation.play
+
+    def spy(animations, speed, backdrop=None):
+        shown.extend((a, list(view._pending_view[1])) for a in animations)
+        play(animations, speed, backdrop)
+
+    view.animation.play = spy
+    rng = random.Random(6)
+    for _ in range(120):
+        play_clicks(qtbot, view, 1, rng)
+        if sum(a.kind == "card" for a, _events in shown) >= 3 or view.stack.currentWidget() is not view.board_page:
+            break
+    cards = [(a, events) for a, events in shown if a.kind == "card"]
+    assert cards, "no card was animated"
+    for animation, events in cards:
+        codes = {str(v) for e in events for v in (e.get("data") or {}).values() if isinstance(v, str)}
+        codes |= {c.replace("-", " ").upper() for c in codes}
+        assert not set(animation.faces) & codes, (animation.faces, codes)
+        assert animation.text in [view.event_words(e) for e in events]
+
+
+def test_a_card_face_is_named_by_the_board() -> None:
+    named = {"DDR1P": "Dribble Right 1", "def-block-3": "BLOCK"}
+    face = animation_for(
+        {"kind": "reveal", "text": "x", "data": {"attacker": "DDR1P", "defender": ["def-block-3", 4]}},
+        card_name=lambda code: named.get(code, code),
+    )
+    assert face is not None and face.faces == ("Dribble Right 1", "BLOCK+4")
+    drawn = animation_for({"kind": "draw", "text": "y", "data": {"card": "def-block-3"}})
+    assert drawn is not None and drawn.faces == ("Def block 3",)
+
+
+# --- one match, one window ----------------------------------------------------------------
+
+
+def _hold_lock(path: Path) -> subprocess.Popen:
+    """Another running soccerdesk holding the lock of ``path`` (until it is killed)."""
+    program = (
+        "import sys; from pathlib import Path; from PySide6.QtCore import QCoreApplication;"
+        "from soccerdesk.ui.session import lock_match_file; app = QCoreApplication([]);"
+        "lock = lock_match_file(Path(sys.argv[1])); print('locked', flush=True); sys.stdin.read()"
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", program, str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+    return holder
+
+
+def test_a_match_open_in_one_window_is_refused_in_another(qtbot, window: MainWindow, settings: AppSettings) -> None:
+    """Issue 13.10: a second copy resumed the first one's open match; the two overwrote each other."""
+    view = start(qtbot, window, "soccer-go", "normal")
+    play_clicks(qtbot, view, 1, random.Random(1))
+    autosave = window.session.autosave
+    second = MainWindow(AppSettings(settings.qsettings, settings.data_dir))
+    qtbot.addWidget(second)
+    second.show()
+    qtbot.waitUntil(lambda: second.home.loaded, timeout=20_000)
+    recent = second.home.recent
+    assert recent.item(0).data(Qt.ItemDataRole.UserRole) == autosave
+    qtbot.mouseClick(recent.viewport(), Qt.MouseButton.LeftButton, pos=recent.visualItemRect(recent.item(0)).center())
+    qtbot.mouseClick(second.home.resume_button, Qt.MouseButton.LeftButton)
+    assert second.match_view is None
+    assert second.last_message.startswith(f"{autosave.name} is open in another soccerdesk window")
+    # Once the first window leaves the match, the second may take it up.
+    window.go_home()
+    qtbot.mouseClick(second.home.resume_button, Qt.MouseButton.LeftButton)
+    assert second.match_view is not None
+    second.close()
+
+
+def test_the_lock_of_a_copy_that_is_gone_is_taken_over(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    view = start(qtbot, window, "soccer-go", "normal")
+    play_clicks(qtbot, view, 1, random.Random(1))
+    autosave = window.session.autosave
+    window.go_home()
+    with _hold_lock(autosave) as holder:
+        try:
+            assert not window.open_path(autosave)
+            assert f"process {holder.pid}" in window.last_message
+        finally:
+            holder.kill()  # the other copy dies without unlocking (a crash)
+            holder.wait()
+    assert Path(str(autosave) + ".lock").exists()
+    assert window.open_path(autosave)
+    assert window.match_view is not None
