@@ -167,3 +167,20 @@ async def test_a_killed_node_loses_its_rooms_within_the_lease(redis_client: Redi
 def _url(client: Redis) -> str:
     kwargs = client.connection_pool.connection_kwargs
     return f"redis://{kwargs['host']}:{kwargs['port']}/{kwargs.get('db', 0)}"
+
+
+async def test_a_node_stopping_gives_its_rooms_up_at_once(redis_server: RedisServer) -> None:
+    """SIGTERM (Cluster.stop): the rooms are free for another node without waiting for the lease."""
+    leaving = Cluster(Redis.from_url(redis_server.url), node="leaving", ttl=30.0)
+    staying = Cluster(Redis.from_url(redis_server.url), node="staying", ttl=30.0)
+    await leaving.start()
+    await staying.start()
+    try:
+        assert await leaving.claim_new("ABCDEF")
+        await leaving.store.save_room("ABCDEF", doc("ABCDEF"))
+        assert await staying.claim("ABCDEF") is None
+        await leaving.stop()
+        assert await staying.claim("ABCDEF") == (doc("ABCDEF"), [])
+        assert await staying.leases.owner("ABCDEF") == ("staying", 2)
+    finally:
+        await staying.stop()
