@@ -60,6 +60,18 @@ SUMMARY_COLUMNS = 30
 """Characters a line of a game card's summary; two lines of this fit the card's smallest width
 (a longer line would be elided by Qt in the middle of a word)."""
 
+BLURBS = {
+    "big-time-soccer": "Cards move the ball up an 18-zone field; a d20 decides.",
+    "pawn-soccer": "Six pawns a side: move, pass, kick or steal the ball.",
+    "soccero": "Eleven a side on a squared pitch: move or kick with dice.",
+    "soccer-go": "Secret passes and marks, then a shot at the keeper.",
+}
+"""What each game's card says under its picture: whole, in two lines of :data:`SUMMARY_COLUMNS`
+(the rules' longer summary is the card's tooltip)."""
+
+KICK_OFF = "Kick off"
+LOADING = "Loading the games…"
+
 LOAD_DELAY_MS = 50
 """The games load this long after the home screen is made (time for its first paint)."""
 
@@ -206,7 +218,9 @@ class GameCard(QToolButton):
             "QToolButton { border: 2px solid #3a4556; border-radius: 10px; padding: 6px; background: #1d2430;"
             " color: #e8edf4; font-size: 11pt; }"
             "QToolButton:checked { border: 3px solid #f0e442; background: #26344a; }"
-            "QToolButton:focus { border: 3px dashed #f0e442; }"
+            # The keyboard's place is a dashed sky-blue frame, never the chosen card's yellow.
+            "QToolButton:focus { border: 3px dashed #56b4e9; }"
+            "QToolButton:checked:focus { border: 3px solid #f0e442; outline: none; }"
         )
 
     def _draw_picture(self, size: QSize) -> None:
@@ -253,9 +267,10 @@ class GameCard(QToolButton):
             return
         summary = game.summary or ""
         ready = board_available(game.id)
-        # Two lines fit under the picture; the whole summary is the tooltip.
-        wrapped = textwrap.shorten(summary, 2 * SUMMARY_COLUMNS, placeholder="…") if ready else "(board coming soon)"
-        wrapped = "\n".join(textwrap.wrap(wrapped, SUMMARY_COLUMNS)[:2])
+        # Two lines fit under the picture, and a blurb is written to fit them whole (never cut
+        # with "…"); the whole summary is the tooltip.
+        blurb = BLURBS.get(game.id, "") if ready else "(board coming soon)"
+        wrapped = "\n".join(textwrap.wrap(blurb, SUMMARY_COLUMNS)[:2])
         self.setText(f"{game.title}\n{wrapped}")
         self.setToolTip(summary)
         # The text may have grown by a line since the picture was sized: leave room for it.
@@ -300,7 +315,9 @@ class HomeScreen(QWidget):
         recent_layout.addWidget(self.recent)
         row = QHBoxLayout()
         self.resume_button = QPushButton("Resume / replay")
+        self.resume_button.setObjectName("resume")
         self.resume_button.clicked.connect(lambda: self._resume_item(self.recent.currentItem()))
+        self.recent.currentItemChanged.connect(lambda _now, _before: self._update_resume_button())
         open_button = QPushButton("Open a saved match…")
         open_button.clicked.connect(self.open_requested)
         row.addWidget(self.resume_button)
@@ -314,7 +331,11 @@ class HomeScreen(QWidget):
         form = QFormLayout(setup)
         self.opponent = QComboBox()
         self.opponent.setObjectName("opponent")
+        # The levels on offer are known before the bots load: the player's last choice shows
+        # from the first moment (it must not read "A friend" for a few seconds, then change).
+        self._offer_levels([(level, level) for level in LEVEL_ORDER])
         self.opponent.addItem("A friend on this computer (hot-seat)", ("human", None))
+        self._choose_remembered_opponent()
         self.opponent.setToolTip("Who plays the other team")
         form.addRow("Opponent", self.opponent)
         self.side = QComboBox()
@@ -360,7 +381,7 @@ class HomeScreen(QWidget):
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #d55e00;")
         right.addWidget(self.message)
-        self.start_button = QPushButton("Kick off")
+        self.start_button = QPushButton(LOADING)
         self.start_button.setObjectName("kick-off")
         self.start_button.setDefault(True)
         self.start_button.setMinimumHeight(44)
@@ -446,8 +467,33 @@ class HomeScreen(QWidget):
             # code) is then in place when the app tunes its garbage collection on this signal.
             self.games_loaded.emit()
 
+    def _offer_levels(self, levels: list[tuple[str, str]]) -> None:
+        """Put ``levels`` (label, bot name) first in the opponent list, in place of those there."""
+        while self.opponent.count() and self.opponent.itemData(0)[0] == "bot":
+            self.opponent.removeItem(0)
+        for index, (label, name) in enumerate(levels):
+            self.opponent.insertItem(index, f"Computer — {label}", ("bot", name))
+            self.opponent.setItemData(index, LEVEL_HELP.get(name, ""), Qt.ItemDataRole.ToolTipRole)
+        self._offered = list(levels)
+
+    def _choose_remembered_opponent(self) -> None:
+        chosen = self.opponent.findText(str(self.settings.get("home/opponent", "")))
+        self.opponent.setCurrentIndex(chosen if chosen >= 0 else max(0, self.opponent.findText("Computer — normal")))
+
     def _update_start_button(self) -> None:
         self.start_button.setEnabled(self.loaded and self.game_id in self.games)
+        # While loading the button says so (greyed out, "Kick off" would look broken).
+        self.start_button.setText(KICK_OFF if self.loaded else LOADING)
+
+    def _update_resume_button(self) -> None:
+        item = self.recent.currentItem()
+        chosen = item is not None and item.data(Qt.ItemDataRole.UserRole) is not None
+        self.resume_button.setEnabled(chosen)
+        self.resume_button.setToolTip(
+            "Continue the chosen match, or replay it if it is over"
+            if chosen
+            else "Choose a match in the list first (or double-click it)"
+        )
 
     def _collect_loaded(self) -> None:
         for game_id, future in list(self._loading.items()):
@@ -462,13 +508,14 @@ class HomeScreen(QWidget):
                 self.cards[game_id].setEnabled(False)
         if self.levels is None and self._levels_future is not None and self._levels_future.done():
             self.levels = self._levels_future.result()
-            for index, (label, name) in enumerate(self.levels):
-                self.opponent.insertItem(index, f"Computer — {label}", ("bot", name))
-                self.opponent.setItemData(index, LEVEL_HELP.get(name, ""), Qt.ItemDataRole.ToolTipRole)
-            chosen = self.opponent.findText(str(self.settings.get("home/opponent", "")))
-            self.opponent.setCurrentIndex(
-                chosen if chosen >= 0 else max(0, self.opponent.findText("Computer — normal"))
-            )
+            if self.levels != self._offered:  # only if the bots offer other levels than expected
+                shown = self.opponent.currentText()
+                self._offer_levels(self.levels)
+                found = self.opponent.findText(shown)
+                if found >= 0:
+                    self.opponent.setCurrentIndex(found)
+                else:
+                    self._choose_remembered_opponent()
         if self.game_id is None:
             playable = [g for g in GAMES if g in self.games and board_available(g)]
             last = str(self.settings.get("home/game", ""))
@@ -575,7 +622,8 @@ class HomeScreen(QWidget):
             hint = QListWidgetItem("No matches yet: every match you play is saved here automatically.")
             hint.setFlags(Qt.ItemFlag.NoItemFlags)
             self.recent.addItem(hint)
-        self.resume_button.setEnabled(self.recent.item(0).data(Qt.ItemDataRole.UserRole) is not None)
+        self.recent.setCurrentRow(-1)  # nothing chosen yet: Resume waits for a choice
+        self._update_resume_button()
 
     def _resume_item(self, item: QListWidgetItem | None) -> None:
         path = item.data(Qt.ItemDataRole.UserRole) if item is not None else None

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from driving import click_action, play_to_end, ready
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QPushButton, QSpinBox
 
 from soccerdesk.rules import GAMES
@@ -142,8 +142,15 @@ def test_save_reload_and_resume(qtbot, window: MainWindow, tmp_path: Path) -> No
     qtbot.waitUntil(lambda: ready(window.match_view), timeout=10_000)
     # The autosave of the first session is on the home screen's recent list too.
     window.go_home()
-    assert window.home.recent.item(0).data(Qt.ItemDataRole.UserRole) is not None
+    recent = window.home.recent
+    assert recent.item(0).data(Qt.ItemDataRole.UserRole) is not None
+    # Issue 13.9: Resume with nothing chosen did nothing, silently: it waits for a choice now.
+    assert not window.home.resume_button.isEnabled()
+    assert "Choose a match" in window.home.resume_button.toolTip()
+    qtbot.mouseClick(recent.viewport(), Qt.MouseButton.LeftButton, pos=recent.visualItemRect(recent.item(0)).center())
     assert window.home.resume_button.isEnabled()
+    qtbot.mouseClick(window.home.resume_button, Qt.MouseButton.LeftButton)
+    assert window.match_view is not None
 
 
 def test_corrupt_and_foreign_files_get_a_clear_message(qtbot, window: MainWindow, tmp_path: Path) -> None:
@@ -291,11 +298,40 @@ def test_pawn_soccer_log_uses_the_chosen_team_names(qtbot, window: MainWindow) -
 
 
 def test_game_card_summaries_fit_the_card_without_eliding(qtbot, window: MainWindow) -> None:
-    for card in window.home.cards.values():
+    """Issue 13.14: the blurbs were cut with "…"; each is shown whole, in lines that fit."""
+    from soccerdesk.ui.home import BLURBS
+
+    for game_id, card in window.home.cards.items():
         card.resize(card.minimumSize())
         metrics = card.fontMetrics()
+        title, *blurb = card.text().splitlines()
+        assert " ".join(blurb) == BLURBS[game_id] and "…" not in card.text()
         for line in card.text().splitlines():
             assert metrics.horizontalAdvance(line) <= card.minimumWidth() - 16, line
+
+
+def test_while_loading_kick_off_says_so_and_the_last_opponent_shows_from_the_start(
+    qtbot, settings: AppSettings
+) -> None:
+    """Issue 13.14: for seconds the home screen offered "A friend on this computer" with a grey
+    Kick off, then switched to the computer."""
+    settings.set("home/opponent", "Computer — hard")
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    changes: list[str] = []
+    win.home.opponent.currentTextChanged.connect(changes.append)
+    win.show()
+    assert win.home.opponent.currentText() == "Computer — hard"
+    assert not win.home.start_button.isEnabled() and "Loading" in win.home.start_button.text()
+    qtbot.waitUntil(lambda: win.home.loaded, timeout=20_000)
+    assert win.home.start_button.isEnabled() and win.home.start_button.text() == "Kick off"
+    assert win.home.opponent.currentText() == "Computer — hard" and changes == []
+    win.close()
+    untouched = QSettings(str(settings.data_dir / "untouched.ini"), QSettings.Format.IniFormat)
+    fresh = MainWindow(AppSettings(untouched, settings.data_dir))
+    qtbot.addWidget(fresh)
+    assert fresh.home.opponent.currentText() == "Computer — normal"  # the default, also at once
+    fresh.close()
 
 
 def test_replay_controls_keep_the_arrow_keys_and_play_again_from_the_end(qtbot, window: MainWindow) -> None:
@@ -436,3 +472,20 @@ def test_leaving_a_match_before_its_board_was_first_painted(qtbot, window: MainW
     assert view is not None
     qtbot.waitUntil(lambda: view.view_data is not None, timeout=5_000)
     qtbot.waitUntil(lambda: view.view.viewport().updatesEnabled(), timeout=5_000)
+
+
+def test_the_keyboard_focus_and_the_chosen_card_wear_different_frames(qtbot, window: MainWindow) -> None:
+    """Issue 13.14: a focused card and the selected card both wore a yellow border."""
+    home = window.home
+    qtbot.mouseClick(home.cards["soccero"], Qt.MouseButton.LeftButton)
+    other = home.cards["pawn-soccer"]
+    other.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(other.hasFocus, timeout=2_000)
+
+    def frame(card) -> set[str]:
+        image = card.grab().toImage()
+        return {image.pixelColor(1, y).name() for y in range(4, image.height() - 4)}
+
+    assert "#f0e442" in frame(home.cards["soccero"])  # chosen: yellow
+    focused = frame(other)
+    assert "#56b4e9" in focused and "#f0e442" not in focused  # focused only: sky blue, dashed
