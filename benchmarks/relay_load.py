@@ -213,7 +213,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     games = list(GAMES) if args.game == "all" else [args.game]
     tmp = tempfile.TemporaryDirectory()
     relay = subprocess.Popen(
-        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--db", args.db or str(Path(tmp.name) / "relay.sqlite3"),
+        [sys.executable, *(["-m", "cProfile", "-o", args.profile] if args.profile else []), "-m", "server", "--host", "127.0.0.1", "--port", "0", "--db", args.db or str(Path(tmp.name) / "relay.sqlite3"),
          "--ip-connections", str(4 * args.matches + 100), "--rooms-per-minute", str(100 * args.matches), "--message-rate", "100",
          "--ip-message-rate", str(max(1000, 100 * args.matches)), "--log-level", "WARNING"],
         cwd=ROOT, stdout=subprocess.PIPE, text=True,
@@ -301,6 +301,7 @@ def main(argv: list[str] | None = None) -> int:
         "--db", default="", help="the relay's database (default: a file in a temporary folder; ':memory:' for none)"
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--profile", default="", help="run the relay under cProfile and write its statistics to this file")
     args = p.parse_args(argv)
     # The bots' process is tuned like the relay's (server/__main__.py), so its garbage
     # collections do not show up as relay latency.

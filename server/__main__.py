@@ -27,7 +27,7 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
     p.add_argument(
         "--db", default="", help=f"SQLite file of the rooms (default {default_db_path()}; ':memory:' keeps nothing)"
     )
-    p.add_argument("--max-rooms", type=int, default=d.max_rooms, help="rooms held in memory at once")
+    p.add_argument("--max-rooms", type=int, default=d.max_rooms, help="live rooms (someone connected) at once")
     p.add_argument("--heartbeat", type=float, default=d.heartbeat, help="seconds between WebSocket pings")
     p.add_argument("--message-rate", type=float, default=d.message_rate, help="messages per second per connection")
     p.add_argument(
@@ -39,6 +39,21 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
     )
     p.add_argument(
         "--rooms-per-minute", type=int, default=d.rooms_per_minute, help="rooms one address may create per minute"
+    )
+    p.add_argument(
+        "--hello-timeout", type=float, default=d.hello_timeout, help="seconds a new connection has to say hello"
+    )
+    p.add_argument(
+        "--bot-budget",
+        type=float,
+        default=d.bot_budget,
+        help="seconds the relay's bot may think about one move (then it plays a random legal one)",
+    )
+    p.add_argument(
+        "--bot-workers",
+        type=int,
+        default=d.bot_workers,
+        help="threads for the relay's bots and for replaying stored matches",
     )
     p.add_argument("--keep-days", type=float, default=d.keep_days, help="days an untouched room stays in the database")
     p.add_argument(
@@ -63,6 +78,9 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
         guesses_per_minute=a.guesses_per_minute,
         rooms_per_minute=a.rooms_per_minute,
         keep_days=a.keep_days,
+        hello_timeout=a.hello_timeout,
+        bot_budget=a.bot_budget,
+        bot_workers=max(1, a.bot_workers),
         trust_proxy=a.trust_proxy,
     )
 

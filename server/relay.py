@@ -25,7 +25,7 @@ import contextlib
 import ipaddress
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -180,8 +180,16 @@ class _Close:
 class Connection:
     """One client WebSocket: a :class:`server.rooms.Peer` with an ordered send queue."""
 
-    def __init__(self, ws: web.WebSocketResponse, ip: str, settings: RelaySettings) -> None:
+    def __init__(
+        self,
+        ws: web.WebSocketResponse,
+        ip: str,
+        settings: RelaySettings,
+        durable: Callable[[], asyncio.Future[None] | None] | None = None,
+    ) -> None:
+        """``durable()``: a future to wait for before sending (the store's pending commit), or ``None``."""
         self.ws = ws
+        self.durable = durable
         self.ip = ip
         self.settings = settings
         self.bucket = TokenBucket(settings.message_rate, settings.message_burst)
@@ -225,6 +233,11 @@ class Connection:
             if item is None:
                 return
             try:
+                # Nothing is acknowledged before it is committed: the frame may tell of an
+                # action written in this turn of the loop, committed at the start of the next.
+                committed = self.durable() if self.durable is not None else None
+                if committed is not None:
+                    await asyncio.shield(committed)
                 if isinstance(item, _Close):
                     await self.ws.send_str(error(item.code, item.message))
                     await self.ws.close(code=1000 if item.code == "replaced" else 1008, message=item.code.encode())
@@ -373,7 +386,7 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
         )
         await ws.close(code=1008, message=b"rate_limited")
         return ws
-    conn = Connection(ws, ip, settings)
+    conn = Connection(ws, ip, settings, app[STORE].durable)
     app[CONNECTIONS].add(conn)
     silent = asyncio.get_running_loop().call_later(settings.hello_timeout, _hello_timed_out, conn)
     try:

@@ -20,14 +20,18 @@ set when the relay creates it and tightened when it opens an older, looser one.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import logging
 import os
 import sqlite3
 import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger("soccerdesk.relay")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -64,39 +68,91 @@ class RoomStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        self._docs: dict[str, str] = {}
+        self._rows: list[tuple[str, int, int, int, str]] = []
+        self._touched: set[str] = set()
+        self._committed: asyncio.Future[None] | None = None
         if self.path != ":memory:":
             for suffix in ("-wal", "-shm"):  # SQLite gives them the database's mode; older ones may be looser
                 with contextlib.suppress(FileNotFoundError):
                     os.chmod(self.path + suffix, 0o600)
 
     def close(self) -> None:
+        self.flush()
         self._db.close()
 
+    # Writes are batched: what the event loop's callbacks write during one turn of the loop
+    # is committed in one transaction at the start of the next turn (not one per action).
+    # Nothing is acknowledged before it is committed: the relay's connections send a frame
+    # only once durable() says every write made before the frame was queued is committed.
+
     def save_room(self, code: str, doc: dict[str, Any]) -> None:
-        """Write (or replace) a room's document."""
-        self._db.execute(
-            "INSERT OR REPLACE INTO rooms (code, doc, updated) VALUES (?, ?, ?)",
-            (code, json.dumps(doc, separators=(",", ":")), time.time()),
-        )
+        """Write (or replace) a room's document (committed with the next batch)."""
+        self._docs[code] = json.dumps(doc, separators=(",", ":"))
+        self._schedule()
 
     def append_actions(self, code: str, match: int, first_ply: int, actions: Iterable[tuple[int, str]]) -> None:
-        """Append ``(seat, action text)`` rows numbered from ``first_ply``, in one transaction."""
+        """Append ``(seat, action text)`` rows numbered from ``first_ply`` (committed with the next batch)."""
         rows = [(code, match, first_ply + i, seat, text) for i, (seat, text) in enumerate(actions)]
-        if not rows:
+        if rows:
+            self._rows.extend(rows)
+            self._touched.add(code)
+            self._schedule()
+
+    def durable(self) -> asyncio.Future[None] | None:
+        """A future done when everything written so far is committed, or ``None`` if it is already."""
+        return self._committed
+
+    def _schedule(self) -> None:
+        if self._committed is not None:
             return
-        with self._db:
-            self._db.execute("BEGIN")
-            self._db.executemany(
-                "INSERT OR REPLACE INTO actions (code, match, ply, seat, action) VALUES (?, ?, ?, ?, ?)", rows
-            )
-            self._db.execute("UPDATE rooms SET updated = ? WHERE code = ?", (time.time(), code))
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a script, a test of the store): commit at once
+            self.flush()
+            return
+        self._committed = loop.create_future()
+        loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Commit every pending write in one transaction."""
+        docs, rows, touched, committed = self._docs, self._rows, self._touched, self._committed
+        self._docs, self._rows, self._touched, self._committed = {}, [], set(), None
+        if not docs and not rows:
+            if committed is not None and not committed.done():
+                committed.set_result(None)
+            return
+        now = time.time()
+        try:
+            with self._db:
+                self._db.execute("BEGIN")
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO rooms (code, doc, updated) VALUES (?, ?, ?)",
+                    [(code, doc, now) for code, doc in docs.items()],
+                )
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO actions (code, match, ply, seat, action) VALUES (?, ?, ?, ?, ?)", rows
+                )
+                self._db.executemany(
+                    "UPDATE rooms SET updated = ? WHERE code = ?", [(now, code) for code in touched - docs.keys()]
+                )
+        except Exception as exc:
+            log.exception("committing %d room documents and %d actions failed", len(docs), len(rows))
+            if committed is not None and not committed.done():
+                committed.set_exception(exc)
+                committed.exception()  # the connections waiting on it close loudly
+            raise
+        if committed is not None and not committed.done():
+            committed.set_result(None)
 
     def drop_match(self, code: str, match: int) -> None:
         """Forget the action list of an earlier match of a room (after a rematch began)."""
+        self.flush()
         self._db.execute("DELETE FROM actions WHERE code = ? AND match = ?", (code, match))
 
     def load_room(self, code: str) -> tuple[dict[str, Any], list[list[Any]]] | None:
         """A room's document and its current match's ``[seat, action]`` list, or ``None``."""
+        self.flush()
         row = self._db.execute("SELECT doc FROM rooms WHERE code = ?", (code,)).fetchone()
         if row is None:
             return None
@@ -107,17 +163,21 @@ class RoomStore:
         return doc, [[seat, action] for seat, action in actions]
 
     def delete_room(self, code: str) -> None:
+        self.flush()
         with self._db:
             self._db.execute("BEGIN")
             self._db.execute("DELETE FROM rooms WHERE code = ?", (code,))
             self._db.execute("DELETE FROM actions WHERE code = ?", (code,))
 
     def has_room(self, code: str) -> bool:
+        self.flush()
         return self._db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is not None
 
     def stale_rooms(self, older_than: float) -> list[str]:
         """Codes of rooms not touched since ``older_than`` (a ``time.time()`` value)."""
+        self.flush()
         return [r[0] for r in self._db.execute("SELECT code FROM rooms WHERE updated < ?", (older_than,))]
 
     def room_count(self) -> int:
+        self.flush()
         return int(self._db.execute("SELECT COUNT(*) FROM rooms").fetchone()[0])

@@ -334,9 +334,13 @@ def view_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict[str,
     """The JSON Patch (RFC 6902: ``add``, ``remove``, ``replace`` only) that turns ``old`` into ``new``.
 
     Objects are compared key by key, down to any depth; a list or a value that changed
-    is replaced whole. Equal means the same JSON (``1`` is not ``true``). Paths are JSON
-    Pointers (RFC 6901). A field that never changes (Soccer-Go's card table) is never in
-    a patch, so it crosses the wire once per connection, in the ``snapshot``.
+    is replaced whole. Paths are JSON Pointers (RFC 6901). A field that never changes
+    (Soccer-Go's card table) is never in a patch, so it crosses the wire once per
+    connection, in the ``snapshot``.
+
+    Lists are compared with Python's ``==`` (fast, but blind to ``1`` turning into ``true``
+    or ``1.0`` inside a list; a scalar field changing type is seen). Views never do that:
+    a field of a view keeps its JSON type.
     """
     ops: list[dict[str, Any]] = []
     _diff(old, new, "", ops)
@@ -345,33 +349,20 @@ def view_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict[str,
 
 def _diff(old: Mapping[str, Any], new: Mapping[str, Any], path: str, ops: list[dict[str, Any]]) -> None:
     for key, value in new.items():
-        here = f"{path}/{_pointer_token(key)}"
         if key not in old:
-            ops.append({"op": "add", "path": here, "value": value})
+            ops.append({"op": "add", "path": f"{path}/{_pointer_token(key)}", "value": value})
             continue
         before = old[key]
         if before is value:
             continue
-        if isinstance(before, dict) and isinstance(value, dict):
-            _diff(before, value, here, ops)
-        elif not same_json(before, value):
-            ops.append({"op": "replace", "path": here, "value": value})
-    for key in old:
-        if key not in new:
-            ops.append({"op": "remove", "path": f"{path}/{_pointer_token(key)}"})
-
-
-def same_json(a: Any, b: Any) -> bool:
-    """Whether ``a`` and ``b`` are the same JSON value (Python's ``==`` takes ``1`` for ``True``)."""
-    if a is b:
-        return True
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
+        if type(before) is not type(value):
+            ops.append({"op": "replace", "path": f"{path}/{_pointer_token(key)}", "value": value})
+        elif isinstance(value, dict):
+            _diff(before, value, f"{path}/{_pointer_token(key)}", ops)
+        elif before != value:
+            ops.append({"op": "replace", "path": f"{path}/{_pointer_token(key)}", "value": value})
+    if old.keys() != new.keys():
+        ops.extend({"op": "remove", "path": f"{path}/{_pointer_token(key)}"} for key in old if key not in new)
 
 
 def _pointer_token(key: str) -> str:
@@ -441,7 +432,6 @@ __all__ = [
     "clean_name",
     "decode",
     "is_unicode",
-    "same_json",
     "view_patch",
     "encode",
     "error",

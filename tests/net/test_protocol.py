@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from soccerdesk.net.protocol import (
     CLIENT_MESSAGES,
@@ -105,3 +108,71 @@ def test_chat_is_cleaned_to_one_line_of_visible_characters() -> None:
     with pytest.raises(ProtocolError) as caught:
         clean_chat("\u2028\x00 \u200d")
     assert caught.value.code == "bad_message"
+
+
+def test_text_that_is_not_valid_unicode_is_refused_wherever_it_is() -> None:
+    from soccerdesk.net.protocol import is_unicode
+
+    assert is_unicode({"a": ["olé", {"b": "⚽"}], "n": 3})
+    for bad in ("\ud800", ["x", "\udfff"], {"\ud800": 1}, {"a": {"b": "x\udc00y"}}):
+        assert not is_unicode(bad)
+    with pytest.raises(ProtocolError) as caught:
+        decode('{"type":"chat","text":"hi \\ud83d"}')  # half of an emoji's surrogate pair
+    assert caught.value.code == "bad_message" and "not valid Unicode" in caught.value.message
+    assert decode('{"type":"chat","text":"hi \\ud83d\\ude00"}')["text"] == "hi 😀"  # a whole pair is fine
+
+
+def test_names_are_cleaned_like_chat_and_fall_back_to_a_default() -> None:
+    from soccerdesk.net.protocol import MAX_NAME_CHARS, clean_name
+
+    assert clean_name("Ann\u202e\x00Lee\n", "Guest") == "Ann Lee"
+    assert clean_name("\u200b\u2028 \ud800", "Guest") == "Guest"
+    assert len(clean_name("x" * 100, "Guest")) == MAX_NAME_CHARS
+
+
+# No booleans: inside a list view_patch takes 1 and true for the same (views keep a field's type).
+json_values = st.recursive(
+    st.none() | st.integers(-5, 5) | st.text("ab~/", max_size=3),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text("ab~/", max_size=3), inner, max_size=4),
+    max_leaves=12,
+)
+json_objects = st.dictionaries(st.text("ab~/", max_size=3), json_values, max_size=5)
+
+
+@given(json_objects, json_objects)
+def test_a_view_patch_turns_the_old_view_into_the_new_and_leaves_the_old_alone(
+    old: dict[str, Any], new: dict[str, Any]
+) -> None:
+    from soccerdesk.net.protocol import apply_patch, view_patch
+
+    before = json.dumps(old, sort_keys=True)
+    patch = json.loads(json.dumps(view_patch(old, new)))  # it crosses the wire as JSON
+    assert json.dumps(apply_patch(old, patch), sort_keys=True) == json.dumps(new, sort_keys=True)
+    assert json.dumps(old, sort_keys=True) == before
+    assert view_patch(new, new) == []
+
+
+def test_a_field_that_changes_its_json_type_is_patched() -> None:
+    from soccerdesk.net.protocol import view_patch
+
+    assert view_patch({"a": 1, "b": {"c": 0}}, {"a": True, "b": {"c": False}}) == [
+        {"op": "replace", "path": "/a", "value": True},
+        {"op": "replace", "path": "/b/c", "value": False},
+    ]
+
+
+def test_a_patch_that_does_not_fit_the_view_is_refused() -> None:
+    from soccerdesk.net.protocol import apply_patch
+
+    view = {"a": {"b": 1}, "c": [1, 2]}
+    for patch in (
+        [{"op": "move", "from": "/a", "path": "/d"}],
+        [{"op": "remove", "path": "/x"}],
+        [{"op": "replace", "path": "/x", "value": 1}],
+        [{"op": "add", "path": "/c/0/d", "value": 1}],
+        [{"op": "add", "path": "a", "value": 1}],
+        ["not an operation"],
+    ):
+        with pytest.raises(ProtocolError):
+            apply_patch(view, patch)
+    assert apply_patch(view, [{"op": "replace", "path": "/a/b", "value": True}]) == {"a": {"b": True}, "c": [1, 2]}

@@ -20,7 +20,7 @@ import pytest
 from relay_helpers import TOY, new_client, pair, relay_settings, unload_room, until
 
 from server import rooms as rooms_module
-from server.relay import CONNECTIONS, HALL, LIMITS, RunningRelay, address_group, start_relay
+from server.relay import CONNECTIONS, HALL, LIMITS, STORE, RunningRelay, address_group, start_relay
 from server.rooms import Room
 from server.store import RoomStore
 from server.thinker import Thinker
@@ -590,3 +590,44 @@ async def test_a_version_2_connection_still_gets_whole_views(relay: RunningRelay
         update = await receive(ws, "update")
         assert "patch" not in update and update["view"] == relay.app[HALL].rooms[host.room or ""].state.view(None)
         await ws.close()
+
+
+# --- speed without losing anything: commits batched per turn of the loop --------------------------
+
+
+async def test_an_update_is_sent_only_once_its_action_is_committed(
+    relay: RunningRelay, clients: list[RelayClient], db_path: Path
+) -> None:
+    """Writes are committed once per turn of the event loop, and acknowledged only after that.
+
+    Here the commit is held back 0.2 s: no update may overtake it.
+    """
+    host, guest = await pair(relay, clients)
+    store = relay.app[STORE]
+
+    def slow_schedule() -> None:
+        if store._committed is None:
+            loop = asyncio.get_running_loop()
+            store._committed = loop.create_future()
+            loop.call_later(0.2, store.flush)
+
+    store._schedule = slow_schedule  # type: ignore[method-assign]
+    seen: list[tuple[int, int]] = []
+
+    def count_stored(msg: dict[str, Any]) -> None:
+        if msg["type"] == "update":  # another connection to the file sees what the relay committed
+            with sqlite3.connect(db_path) as db:
+                stored = db.execute("SELECT COUNT(*) FROM actions WHERE code = ?", (host.room,)).fetchone()[0]
+            seen.append((msg["seq"], stored))
+
+    host.on_message = count_stored
+    rng = random.Random(2)
+    for _ in range(6):
+        view = guest.view or {}
+        if guest.seat in view["to_move"]:
+            await guest.act(rng.choice(view["legal"]), ply=view["ply"])
+        view = host.view or {}
+        if host.seat in view["to_move"]:
+            await host.act(rng.choice(view["legal"]), ply=view["ply"])
+        await until(lambda: host.seq == guest.seq and bool(seen) and seen[-1][0] == host.seq)
+    assert seen and all(stored >= seq for seq, stored in seen), seen
