@@ -50,7 +50,7 @@ from redis import exceptions as redis_errors
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
-from server.redis_store import DEFAULT_PREFIX, RedisRoomStore, StoreUnavailable, as_text, guarded
+from server.redis_store import DEFAULT_PREFIX, RedisRoomStore, StoreUnavailable, as_text, connect, guarded
 
 log = logging.getLogger("soccerdesk.cluster")
 
@@ -727,8 +727,8 @@ class Cluster:
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> Cluster:
-        """A node on ``redis://HOST:PORT/DB`` (every Redis call gives up after 2 s)."""
-        return cls(Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0), **kwargs)
+        """A node on ``redis://HOST:PORT/DB`` (see :func:`server.redis_store.connect`)."""
+        return cls(connect(url), **kwargs)
 
     async def start(self) -> None:
         """Check that Redis answers (a node does not start without it), then start the tasks."""

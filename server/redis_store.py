@@ -41,11 +41,27 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from redis import exceptions as redis_errors
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 from soccerdesk.net.protocol import ProtocolError
 
 DEFAULT_PREFIX = "soccerdesk:"
+
+POOL_SIZE = 32
+"""Connections one node opens to Redis at most; more calls at once wait for a free one."""
+
+
+def connect(url: str, pool_size: int = POOL_SIZE, timeout: float = 2.0) -> Redis:
+    """A client of ``redis://HOST:PORT/DB`` for a relay node.
+
+    Calls share at most ``pool_size`` connections (hundreds of rooms writing at once wait
+    their turn instead of opening a connection each), and every call gives up after
+    ``timeout`` seconds without an answer or a free connection.
+    """
+    pool = BlockingConnectionPool.from_url(
+        url, max_connections=pool_size, timeout=timeout, socket_timeout=timeout, socket_connect_timeout=timeout
+    )
+    return Redis.from_pool(pool)  # closing the client closes its connections
 
 
 def hash_token(token: str) -> str:
@@ -196,8 +212,8 @@ class RedisRoomStore:
     def from_url(
         cls, url: str, prefix: str = DEFAULT_PREFIX, fence_of: Callable[[str], int | None] | None = None
     ) -> RedisRoomStore:
-        """A store on ``redis://HOST:PORT/DB`` (every call gives up after 2 s without an answer)."""
-        return cls(Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0), prefix, fence_of)
+        """A store on ``redis://HOST:PORT/DB`` (see :func:`connect`)."""
+        return cls(connect(url), prefix, fence_of)
 
     async def close(self) -> None:
         await self.redis.aclose()
@@ -311,5 +327,6 @@ __all__ = [
     "RedisRoomStore",
     "StoreUnavailable",
     "as_text",
+    "connect",
     "hash_token",
 ]

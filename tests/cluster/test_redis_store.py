@@ -3,6 +3,7 @@ tokens kept only as hashes, and a record that stays one ordered list."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
@@ -12,8 +13,9 @@ import pytest
 pytest.importorskip("redis", reason="the redis package is not installed (pip install redis)")
 
 from redis.asyncio import Redis  # noqa: E402
+from redis_helpers import RedisServer  # noqa: E402
 
-from server.redis_store import RecordConflict, RedisRoomStore, hash_token  # noqa: E402
+from server.redis_store import RecordConflict, RedisRoomStore, connect, hash_token  # noqa: E402
 from server.store import RoomStore  # noqa: E402
 
 TOKENS = ["hZAc92Qg7miL0QFlixNwi8Ru", "tyRIeyOv3dNgOlOjT9pRzZKB"]
@@ -175,3 +177,20 @@ async def test_prefixes_keep_two_relays_apart(redis_client: Redis) -> None:
     await one.save_room("ABCDEF", room_doc("ABCDEF"))
     assert await one.has_room("ABCDEF") and not await two.has_room("ABCDEF")
     assert await two.room_count() == 0
+
+
+async def test_many_rooms_writing_at_once_share_a_few_connections(redis_server: RedisServer) -> None:
+    client = connect(redis_server.url, pool_size=4)
+    store = RedisRoomStore(client)
+    try:
+        codes = [f"R{i:05d}" for i in range(300)]
+        await asyncio.gather(*(store.save_room(code, room_doc(code)) for code in codes))
+        for ply in range(3):
+            await asyncio.gather(*(store.append_actions(code, 1, ply, [(ply % 2, f"move {ply}")]) for code in codes))
+        assert await store.room_count() == 300
+        loaded = await store.load_room("R00123")
+        assert loaded is not None and loaded[1] == [[0, "move 0"], [1, "move 1"], [0, "move 2"]]
+        clients = await client.client_list()
+        assert len(clients) <= 4 + 1  # the pool's connections (and the one asking)
+    finally:
+        await client.aclose()
