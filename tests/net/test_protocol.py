@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +22,8 @@ from soccerdesk.net.protocol import (
     encode,
     error,
 )
+from soccerdesk.rules import CHANCE, GAMES, get_game
+from soccerdesk.rules.api import sample_chance
 
 
 def test_encode_then_decode_gives_the_message_back() -> None:
@@ -176,3 +181,58 @@ def test_a_patch_that_does_not_fit_the_view_is_refused() -> None:
         with pytest.raises(ProtocolError):
             apply_patch(view, patch)
     assert apply_patch(view, [{"op": "replace", "path": "/a/b", "value": True}]) == {"a": {"b": True}, "c": [1, 2]}
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+
+def _doc_section(title: str) -> str:
+    text = DOCS.read_text(encoding="utf-8")
+    start = text.index(title)
+    return text[start : text.index("\n## ", start + 1)]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_docs_protocol_md_lists_every_option_with_its_values_and_default(game_id: str) -> None:
+    game = get_game(game_id)
+    section = _doc_section("## Games and their options")
+    table = section[section.index(f"**`{game_id}`**") :].split("\n\n")[1]
+    rows = {line.split("|")[1].strip(" `"): line.split("|")[2:4] for line in table.splitlines()[2:]}
+    assert set(rows) == {o.name for o in game.options}
+    for option in game.options:
+        values, default = (cell.strip() for cell in rows[option.name])
+        shown = {True: "true", False: "false"}.get(option.default, str(option.default))
+        assert default.strip("`") == shown, option.name
+        if option.choices:
+            assert [v.strip(" `") for v in values.split(",")] == [str(c) for c in option.choices], option.name
+        elif isinstance(option.default, bool):
+            assert values == "true/false", option.name
+        else:
+            assert values == f"{option.minimum}–{option.maximum}", option.name
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_docs_protocol_md_names_every_field_a_seat_keeps_private(game_id: str) -> None:
+    """Random playouts: a field of view(seat)["state"] that is not the same for everyone must be documented."""
+    row = next(line for line in _doc_section("### What is private").splitlines() if line.startswith(f"| `{game_id}`"))
+    documented = set(re.findall(r"`([a-z_.]+)`:", row))
+    rng = random.Random(1)
+    for seed in range(2):
+        state = get_game(game_id).new_match(seed=seed)
+        for _ in range(300):
+            if state.is_terminal():
+                break
+            views = [state.view(seat)["state"] for seat in (0, 1, None)]
+            for key in views[2]:
+                if not views[0][key] == views[1][key] == views[2][key]:
+                    inner = (
+                        {f"{key}.{k}" for k, v in views[2][key].items() if v != views[0][key].get(k)}
+                        if isinstance(views[2][key], dict)
+                        else set()
+                    )
+                    assert key in documented or inner <= documented and inner, (game_id, key)
+            players = state.current_players()
+            if players == (CHANCE,):
+                state = state.apply(CHANCE, sample_chance(state, rng))
+            else:
+                state = state.apply(players[0], rng.choice(state.legal_actions(players[0])))
