@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from soccerdesk.bots import LEVELS, Bot, RandomBot
 from soccerdesk.bots import _heuristic as _make_heuristic
-from soccerdesk.bots.search import Evaluation, SearchBot, SearchSettings, heuristic_policy
+from soccerdesk.bots.search import Evaluation, Mixer, SearchBot, SearchSettings, Stop, heuristic_policy
 from soccerdesk.rules import _MODULES as _RULE_MODULES
 from soccerdesk.rules import Action, State
 
@@ -133,7 +133,7 @@ class EasyBot(Bot):
 def _soccer_go_evaluation(heuristic: Bot) -> Evaluation:
     judge = heuristic.evaluate  # type: ignore[attr-defined]
 
-    def advantage(state: State) -> float:
+    def advantage(state: State, seat: int) -> float:
         # HeuristicBot.evaluate is half the goal difference plus the attack under way, in [-1, 1].
         return 2.0 * judge(state, 0)
 
@@ -143,7 +143,7 @@ def _soccer_go_evaluation(heuristic: Bot) -> Evaluation:
 def _pawn_soccer_evaluation(heuristic: Bot) -> Evaluation:
     from soccerdesk.bots import pawn_soccer
 
-    def advantage(state: State) -> float:
+    def advantage(state: State, seat: int) -> float:
         return pawn_soccer.evaluate(state, 0) / pawn_soccer.GOAL  # type: ignore[arg-type]
 
     return advantage
@@ -152,16 +152,17 @@ def _pawn_soccer_evaluation(heuristic: Bot) -> Evaluation:
 def _big_time_soccer_evaluation(heuristic: Bot) -> Evaluation:
     from soccerdesk.bots import big_time_soccer
 
-    def advantage(state: State) -> float:
-        # The goal difference plus the expected goals of the possession under way.
+    def advantage(state: State, seat: int) -> float:
+        # The goal difference plus the expected goals of the possession under way, judged as
+        # the heuristic judges from the searching seat's chair: its own hand as it is, the
+        # opponent's only by the cards it has not seen (a sampled hand would add noise).
         lead = float(state.score[0] - state.score[1])
         if state.phase == "over" or state.shootout is not None:  # type: ignore[attr-defined]
             return lead
-        # Judged by the side with the ball, from its own hand: in a determinized world both
-        # hands are known, and judging from one seat's chair would price only its own cards.
-        control = state.control  # type: ignore[attr-defined]
-        chance = big_time_soccer._Context(state, control).value_mine(state.ball)  # type: ignore[arg-type, attr-defined]
-        return lead + chance if control == 0 else lead - chance
+        context = big_time_soccer._Context(state, seat)  # type: ignore[arg-type]
+        ball = state.ball  # type: ignore[attr-defined]
+        mine = context.value_mine(ball) if state.control == seat else -context.value_theirs(ball)  # type: ignore[attr-defined]
+        return lead + mine if seat == 0 else lead - mine
 
     return advantage
 
@@ -178,7 +179,7 @@ def _soccero_evaluation(heuristic: Bot) -> Evaluation:
     # how far up the field the ball is (for seat 0) and who controls it.
     from soccerdesk.rules.soccero.state import SocceroState, team_of
 
-    def advantage(state: State) -> float:
+    def advantage(state: State, seat: int) -> float:
         assert isinstance(state, SocceroState)
         lead = float(state.score[0] - state.score[1])
         if state.ball < 0:
@@ -200,6 +201,44 @@ EVALUATIONS: dict[str, Callable[[Bot], Evaluation]] = {
 """Per game: the search's evaluation built from the game's heuristic bot."""
 
 
+BIG_TIME_SOCCER_LATE = 24
+"""Cards left in the second half's deck from which Big Time Soccer's search plays on to the
+final whistle: from there the score and the clock, not expected goals, decide what is best."""
+
+
+def _big_time_soccer_late(state: State) -> bool:
+    return state.half >= 2 and (state.stoppage >= 0 or state.pile_left <= BIG_TIME_SOCCER_LATE)  # type: ignore[attr-defined]
+
+
+def _possession_over(start: State, now: State) -> bool:
+    """Big Time Soccer: the other side has the ball, or a goal was scored (late in the match
+    the rollout goes on to the end)."""
+    if _big_time_soccer_late(start):
+        return False
+    return now.control != start.control or now.score != start.score  # type: ignore[attr-defined]
+
+
+STOPS: dict[str, Stop] = {"big-time-soccer": _possession_over}
+
+GUESSING: dict[str, tuple[int, float]] = {"hard": (2, 0.01), "expert": (6, 0.005)}
+"""Soccer-Go's face-down picks per search level: determinized worlds of the guessing game's
+matrix, and the slack (goals a pick an opponent who knew the mix could win beyond the game's
+value) the mix may give up to play on the heuristic's habits."""
+
+
+def _mixer(game_id: str, name: str, heuristic: Bot | None) -> Mixer | None:
+    if game_id != "soccer-go" or name not in GUESSING:
+        return None
+    from soccerdesk.bots.soccer_go import GuessingPlayer, HeuristicBot
+
+    assert isinstance(heuristic, HeuristicBot)
+    worlds, slack = GUESSING[name]
+    return GuessingPlayer(heuristic, worlds, slack)
+
+
+"""Per game: where a rollout stops to be judged, besides its turn and ply caps."""
+
+
 def search_bot(game_id: str, budget: float | None, name: str, max_iterations: int | None = None) -> SearchBot:
     """A search bot for ``game_id`` with the game's tuning and this time budget (``None``:
     no clock, ``max_iterations`` only). It rolls out with the game's heuristic bot and
@@ -210,7 +249,15 @@ def search_bot(game_id: str, budget: float | None, name: str, max_iterations: in
     heuristic = heuristic_or_none(game_id)
     make_evaluation = EVALUATIONS.get(game_id)
     evaluation = make_evaluation(heuristic) if heuristic is not None and make_evaluation else None
-    return SearchBot(game_id, settings, heuristic_policy(heuristic), evaluation, name=name)
+    return SearchBot(
+        game_id,
+        settings,
+        heuristic_policy(heuristic),
+        evaluation,
+        name=name,
+        stop=STOPS.get(game_id),
+        mixer=_mixer(game_id, name, heuristic),
+    )
 
 
 def _normal(game_id: str) -> Bot:

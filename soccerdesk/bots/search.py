@@ -57,9 +57,18 @@ from soccerdesk.rules import CHANCE, Action, State, sample_chance
 Policy = Callable[[State, int, list[Action], random.Random], Action]
 """A rollout policy: pick one of ``legal`` (two or more) for ``seat`` in ``state``."""
 
-Evaluation = Callable[[State], float]
+Evaluation = Callable[[State, int], float]
 """Seat 0's advantage in an unfinished state, in goals: the goal difference plus the worth
-of the position (a ball about to be shot might be worth +0.4)."""
+of the position (a ball about to be shot might be worth +0.4), judged from the chair of the
+seat given (the one searching: in a determinized world the opponent's cards are a guess, so a
+game may price them by what that seat knows, as its heuristic does)."""
+
+Mixer = Callable[[State, int, list[Action], random.Random], Action | None]
+"""A game's own answer at some decisions (a mixed face-down pick, say), or ``None`` to search."""
+
+Stop = Callable[[State, State], bool]
+"""``stop(start, now)``: the rollout that began at ``start`` has reached a position worth
+judging (the end of a possession, say)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +102,10 @@ class SearchSettings:
     action in it, so the actions are told apart by what they do, not by the luck of
     different dice. An iteration is then one rollout; the decision is the policy's pick
     unless another action's mean lead over it in the same rounds is ``confidence`` standard
-    errors (and ``min_gain``) above nothing.
+    errors (and ``min_gain``) above nothing. With ``stratify_first_roll`` the first die roll
+    (a chance node whose outcomes are all equally likely) after each root action is not drawn
+    at random but stratified over the rounds (round ``r`` of ``n`` faces gets face ``(r + k) mod
+    n``), so a few rounds already weigh every face of that die by its exact chance.
     """
 
     time_budget: float | None = 1.0
@@ -113,6 +125,7 @@ class SearchSettings:
     reserve: float = 0.15
     max_depth: int | None = None
     paired: bool = False
+    stratify_first_roll: bool = False
 
     def __post_init__(self) -> None:
         if self.time_budget is None and self.max_iterations is None:
@@ -174,19 +187,19 @@ MIN_RESERVE = 0.03
 """Seconds always kept back from a budget: a busy machine may pause the thread that long."""
 
 
-def goal_difference(state: State) -> float:
+def goal_difference(state: State, seat: int = 0) -> float:
     """Seat 0's lead in goals: the evaluation when a game offers none of its own."""
     a, b = state.score
     return float(a - b)
 
 
-def state_value(state: State, evaluation: Evaluation, goal_weight: float) -> float:
+def state_value(state: State, evaluation: Evaluation, goal_weight: float, seat: int = 0) -> float:
     """Seat 0's value of ``state`` in ``[-1, 1]``: +1/-1/0 when the match is over,
     otherwise ``tanh(goal_weight * evaluation(state))``."""
     if state.is_terminal():
         winner = state.winner
         return 0.0 if winner is None else (1.0 if winner == 0 else -1.0)
-    return math.tanh(goal_weight * evaluation(state))
+    return math.tanh(goal_weight * evaluation(state, seat))
 
 
 def random_policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
@@ -200,6 +213,10 @@ class SearchBot(Bot):
     ``policy`` is the rollout and expansion policy (usually the game's heuristic bot's
     ``choose``); ``evaluation`` judges unfinished positions (seat 0's advantage in goals).
     Without them the search rolls out at random and judges by the goal difference.
+    ``stop`` ends a rollout early, where the game says a position is worth judging.
+    ``mixer`` answers the decisions it knows better than a search (face-down picks, which a
+    strong player mixes: :class:`soccerdesk.bots.soccer_go.GuessingPlayer`).
+    Where ``worth_searching`` says no, the policy decides alone (no search, no wait).
     """
 
     name = "search"
@@ -211,12 +228,19 @@ class SearchBot(Bot):
         policy: Policy | None = None,
         evaluation: Evaluation | None = None,
         name: str = "search",
+        stop: Stop | None = None,
+        mixer: Mixer | None = None,
+        worth_searching: Callable[[State], bool] | None = None,
     ) -> None:
         super().__init__(game_id)
         self.settings = settings
         self.policy = policy or random_policy
         self.evaluation = evaluation or goal_difference
+        self.stop = stop
+        self.mixer = mixer
+        self.worth_searching = worth_searching
         self.name = name
+        self._searcher = 0
         self._deadline: float | None = None
         self.last_iterations = 0
         """Iterations of the last search (for benchmarks and tests)."""
@@ -246,6 +270,12 @@ class SearchBot(Bot):
     # --- the search -----------------------------------------------------------------
 
     def choose(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        if self.mixer is not None:
+            picked = self.mixer(state, seat, legal, rng)
+            if picked is not None:
+                return picked
+        if self.worth_searching is not None and not self.worth_searching(state):
+            return self.policy(state, seat, legal, rng)
         if self._deadline is not None:  # called by decide(), whose clock is running
             return self._search(state, seat, legal, rng)
         self._deadline = self._deadline_from_now()
@@ -255,6 +285,7 @@ class SearchBot(Bot):
             self._deadline = None
 
     def _search(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        self._searcher = seat
         if self.settings.paired:
             return self._search_paired(state, seat, legal, rng)
         root = _Node()
@@ -310,13 +341,15 @@ class SearchBot(Bot):
         leads = dict.fromkeys(candidates, 0.0)
         squares = dict.fromkeys(candidates, 0.0)
         rounds = iterations = 0
+        first_face = rng.randrange(720720) if self.settings.stratify_first_roll else 0  # 720720: divisible by 1..16
         while cap is None or rounds == 0 or iterations + len(candidates) <= cap:
             if rounds and self._deadline is not None and time.perf_counter() >= self._deadline:
                 break
             world = state.determinize(seat, rng)
             seed = rng.getrandbits(64)
+            face = rounds + first_face if self.settings.stratify_first_roll else None
             try:
-                values = {a: self._value_after(world, seat, a, random.Random(seed)) for a in candidates}
+                values = {a: self._value_after(world, seat, a, random.Random(seed), face) for a in candidates}
             except _OutOfTime:
                 break  # an unfinished round would compare the actions on different luck
             if rounds and self._deadline is not None and time.perf_counter() >= self._deadline:
@@ -342,8 +375,11 @@ class SearchBot(Bot):
         s = self.settings
         return best if lead > max(s.confidence * error, s.min_gain) else preferred
 
-    def _value_after(self, world: State, seat: int, action: Action, rng: random.Random) -> float:
-        """``seat``'s value of playing ``action`` in ``world``, then following the policy."""
+    def _value_after(
+        self, world: State, seat: int, action: Action, rng: random.Random, face: int | None = None
+    ) -> float:
+        """``seat``'s value of playing ``action`` in ``world``, then following the policy
+        (``face``: the stratum of the first die roll, see ``stratify_first_roll``)."""
         players = world.current_players()
         if len(players) > 1:  # a secret pick: the others pick by the policy, unseen
             picks = [(p, action if p == seat else self._rollout_pick(world, p, rng)) for p in players]
@@ -351,7 +387,7 @@ class SearchBot(Bot):
         else:
             after = world.apply_unchecked(seat, action)
         self._check_clock()
-        value = self._rollout(after, rng)
+        value = self._rollout(after, rng, face)
         return value if seat == 0 else -value
 
     def _iterate(self, root: _Node, world: State, searcher: int, rng: random.Random) -> None:
@@ -484,16 +520,24 @@ class SearchBot(Bot):
             return {preferred, *rng.sample(others, cap - 1)}
         return set(rng.sample(legal, cap))
 
-    def _rollout(self, state: State, rng: random.Random) -> float:
+    def _rollout(self, state: State, rng: random.Random, face: int | None = None) -> float:
         s = self.settings
         turns = 0
         last_seat: int | None = None
+        start = state
         for _ in range(s.rollout_plies):
             players = state.current_players()
-            if not players:
+            if not players or self.stop is not None and state is not start and self.stop(start, state):
                 break
             if players == (CHANCE,):
-                state = state.apply_unchecked(CHANCE, sample_chance(state, rng))
+                outcomes = state.chance_outcomes() if face is not None else None
+                if outcomes is not None and len({p for _, p in outcomes}) == 1:
+                    # The first die roll, stratified: this round's face (see stratify_first_roll).
+                    outcome = outcomes[face % len(outcomes)][0]  # type: ignore[operator]
+                    face = None
+                else:
+                    outcome = sample_chance(state, rng)
+                state = state.apply_unchecked(CHANCE, outcome)
                 continue
             if players != (last_seat,):
                 turns += 1
@@ -504,7 +548,7 @@ class SearchBot(Bot):
                 break  # out of time: judge the position reached so far
             # Simultaneous picks are all made from the same state, before any is applied.
             state, _ = _apply_picks(state, [(seat, self._rollout_pick(state, seat, rng)) for seat in players])
-        return state_value(state, self.evaluation, s.goal_weight)
+        return state_value(state, self.evaluation, s.goal_weight, self._searcher)
 
     def _rollout_pick(self, state: State, seat: int, rng: random.Random) -> Action:
         legal = state.legal_actions(seat)

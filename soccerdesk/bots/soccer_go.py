@@ -32,7 +32,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from soccerdesk.bots import Bot
-from soccerdesk.rules import Action, State
+from soccerdesk.bots.guessing import safe_exploit
+from soccerdesk.rules import CHANCE, Action, State, sample_chance
 from soccerdesk.rules.soccer_go import (
     ATTACKING,
     CORNER,
@@ -48,6 +49,7 @@ from soccerdesk.rules.soccer_go import (
     PASS_REPLY,
     SHOT,
     SHOT_REPLY,
+    SIMULTANEOUS,
     SWAP,
     THROUGH,
     Keep,
@@ -637,17 +639,24 @@ class HeuristicBot(Bot):
         return 1.0
 
     def _pick_number(self, state: SoccerGoState, seat: int, choices: list[Action], rng: random.Random) -> Action:
+        return rng.choices(choices, self.pick_weights(state, seat, choices))[0]
+
+    def pick_weights(self, state: SoccerGoState, seat: int, choices: Sequence[Action]) -> list[float]:
+        """How readily this bot makes each of ``choices``, a face-down pick of ``seat`` (numbers
+        are weighted as below; directions and tackle signs are uniform)."""
         attacking = seat == state.attacker
         weights = []
         for action in choices:
-            assert isinstance(action, (PassTo, Mark))
+            if not isinstance(action, (PassTo, Mark)):
+                weights.append(1.0)
+                continue
             w = 1.0
             for n in action.numbers:
                 w *= self._number_weight(state, seat, n)
             # The defender's guess follows the attacker's likely picks, but only half-heartedly:
             # against a uniform passer any mark is as good as another.
             weights.append(w if attacking else 1.0 + (w - 1.0) * 0.5)
-        return rng.choices(choices, weights)[0]
+        return weights
 
     def _retire(self, state: SoccerGoState, choices: list[Action]) -> Action:
         seat = state.attacker
@@ -681,3 +690,121 @@ class HeuristicBot(Bot):
             lead = self.attack_value(state)
             diff += lead if state.attacker == seat else -lead
         return max(-1.0, min(1.0, diff / 2))
+
+
+# --- the guessing game: mixed face-down picks for the search levels -------------------------
+
+ADVANCE_PLIES = 40
+"""Most actions the continuation of a pair of picks is played on before it is judged."""
+
+
+def open_picks(state: SoccerGoState) -> SoccerGoState:
+    """``state`` with neither face-down pick laid yet (a pick the opponent has laid is taken
+    back: the guessing game tries each of its picks in turn)."""
+    if state.choice == (None, None):
+        return state
+    opened = state._r(choice=(None, None))
+    opened._set_meta(state.info, state._history, state.events)
+    return opened
+
+
+def secret_picks(state: SoccerGoState, seat: int) -> list[Action]:
+    """``seat``'s face-down picks (numbers, directions, signs; not the card plays) in ``state``."""
+    return [a for a in state.legal_actions(seat) if not isinstance(a, Play)]
+
+
+def continuation_value(state: SoccerGoState, seat: int) -> float:
+    """``seat``'s lead in goals plus the expected goals of the attack under way (its own
+    counted for it, the opponent's against it); a shootout counts kicks as half goals."""
+    other = 1 - seat
+    lead = float(state.goals[seat] - state.goals[other])
+    lead += 0.5 * (sum(state.kicks[seat]) - sum(state.kicks[other]))
+    if state.phase == OVER or state.first < 0 or state.phase not in (PASS, SHOT, NARROW):
+        return lead
+    chance = BOT_FOR_VALUES.attack_value(state)
+    return lead + chance if state.attacker == seat else lead - chance
+
+
+def play_on(state: SoccerGoState, heuristic: Bot, rng: random.Random) -> SoccerGoState:
+    """Play on by the heuristic (chance by ``rng``) to the next pair of face-down picks."""
+    for _ in range(ADVANCE_PLIES):
+        players = state.current_players()
+        if not players or state.phase in SIMULTANEOUS and state.choice == (None, None):
+            break
+        seat = players[0]
+        if seat == CHANCE:
+            action = sample_chance(state, rng)
+        else:
+            legal = state.legal_actions(seat)
+            action = legal[0] if len(legal) == 1 else heuristic.choose(state, seat, legal, rng)
+        state = state.apply_unchecked(seat, action)  # type: ignore[assignment]
+    return state
+
+
+def guessing_matrix(
+    worlds: Sequence[SoccerGoState], seat: int, heuristic: Bot, seed: int
+) -> tuple[list[Action], list[Action], list[list[float]]]:
+    """``seat``'s picks, the opponent's picks and ``seat``'s value (in goals) of each pair,
+    averaged over ``worlds`` (determinizations for ``seat``): both picks are shown, the
+    heuristic plays on to the next face-down picks, and :func:`continuation_value` judges.
+    Every pair meets the same luck in a world (the same ``seed`` for its chance)."""
+    other = 1 - seat
+    opened = [open_picks(w) for w in worlds]
+    rows = secret_picks(opened[0], seat)
+    columns = secret_picks(opened[0], other)
+    values = [[0.0] * len(columns) for _ in rows]
+    for k, world in enumerate(opened):
+        for i, mine in enumerate(rows):
+            after_mine = world.apply_unchecked(seat, mine)
+            for j, theirs in enumerate(columns):
+                after = play_on(after_mine.apply_unchecked(other, theirs), heuristic, random.Random(seed + k))  # type: ignore[arg-type]
+                values[i][j] += continuation_value(after, seat) / len(opened)
+    return rows, columns, values
+
+
+class GuessingPlayer:
+    """Face-down picks for a search level: a mixed strategy of the guessing game.
+
+    At a face-down pick it builds :func:`guessing_matrix` over ``worlds`` determinizations
+    and plays :func:`soccerdesk.bots.guessing.safe_exploit`: the equilibrium mix, leaning
+    towards the best answer to the heuristic's own mix (what most opponents' picks look
+    like) only as far as leaves an opponent who knew the mix ``slack`` goals a pick. A card
+    the heuristic would play now is played first (it acts at once, in the open).
+    """
+
+    def __init__(self, heuristic: HeuristicBot, worlds: int, slack: float) -> None:
+        self.heuristic = heuristic
+        self.worlds = worlds
+        self.slack = slack
+        self.last_mix: tuple[list[Action], tuple[float, ...], list[list[float]]] | None = None
+        """The picks, the mix and the matrix of the last face-down pick (for benchmarks)."""
+
+    def mix(self, state: SoccerGoState, seat: int, rng: random.Random) -> tuple[list[Action], tuple[float, ...]]:
+        """``seat``'s picks and the chance of each, from the determinized world ``state``."""
+        worlds = [state, *(state.determinize(seat, rng) for _ in range(self.worlds - 1))]
+        seed = rng.getrandbits(32)
+        rows, columns, values = guessing_matrix(worlds, seat, self.heuristic, seed)  # type: ignore[arg-type]
+        model = self.heuristic.pick_weights(open_picks(state), 1 - seat, columns)
+        total = sum(model)
+        mix = safe_exploit(values, [w / total for w in model], self.slack)
+        self.last_mix = (rows, mix, values)
+        return rows, mix
+
+    def __call__(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action | None:
+        """The pick at a face-down choice; ``None`` elsewhere (the search decides there)."""
+        assert isinstance(state, SoccerGoState)
+        if state.phase not in SIMULTANEOUS:
+            return None
+        if any(isinstance(a, Play) for a in legal):
+            play = self.heuristic._best_play(state, seat, legal)
+            if play is not None:
+                return play
+        rows, mix = self.mix(state, seat, rng)
+        offered = [(a, p) for a, p in zip(rows, mix, strict=True) if a in legal]
+        if not offered:
+            return None
+        return rng.choices([a for a, _ in offered], [p for _, p in offered])[0]
+
+
+BOT_FOR_VALUES = HeuristicBot("soccer-go")
+"""The heuristic whose expected-goal estimates judge a continuation (it keeps no state)."""

@@ -7,7 +7,15 @@ import random
 import pytest
 
 from soccerdesk.bots import make_bot
-from soccerdesk.bots.soccer_go import HeuristicBot, TurnPlanner, fresh_gains, open_counts
+from soccerdesk.bots.guessing import exploitability, solve
+from soccerdesk.bots.soccer_go import (
+    GuessingPlayer,
+    HeuristicBot,
+    TurnPlanner,
+    fresh_gains,
+    guessing_matrix,
+    open_counts,
+)
 from soccerdesk.rules import CHANCE, sample_chance
 from soccerdesk.rules.soccer_go import Mark, PassTo, Play, Retire, SoccerGoState
 from tests.rules.test_soccer_go import GAME, act, arrange, kick_off, pass_, passes, shot
@@ -159,3 +167,40 @@ def test_answer_cards_are_worth_more_the_more_turns_they_can_wait() -> None:
     one, four = fresh_gains(DATA, 1), fresh_gains(DATA, 4)
     assert four["att-shot-retake"] > 2 * one["att-shot-retake"]
     assert all(four[c] >= one[c] - 1e-12 for c in one)
+
+
+# --- the guessing game of the search levels ----------------------------------------------
+
+
+def test_a_marked_pass_is_worth_less_to_the_attacker_than_any_pass_made() -> None:
+    s = passes(kick_off(att0=("att-bogey", "att-shot-retake")), [2, 3])
+    rows, columns, values = guessing_matrix([s], 0, BOT, seed=1)
+    assert [str(a) for a in rows] == [f"pass {n}" for n in s.available()]
+    assert [str(a) for a in columns] == [f"mark {n}" for n in s.available()]
+    for i, row in enumerate(values):
+        made = [v for j, v in enumerate(row) if j != i]
+        assert row[i] < min(made) - 0.1  # marked: the attack is over
+        assert max(made) - min(made) < 1e-9  # where the mark fell does not matter once the pass is made
+
+
+def test_the_search_levels_mix_their_shots_evenly_and_spread_their_passes() -> None:
+    """A fixed best guess is easy to read: the mixes give a best answer almost nothing."""
+    player = GuessingPlayer(BOT, worlds=2, slack=0.01)
+    s = passes(kick_off(att0=("att-bogey", "att-shot-retake")), [2, 3, 4, 5, 6, 7, 8])
+    assert s.phase_name == "shot"
+    rows, mix = player.mix(s, 0, random.Random(1))
+    assert mix == pytest.approx([1 / 3] * 3, abs=0.02)
+    start = passes(kick_off(att0=("att-bogey", "att-shot-retake")), [2])
+    picks = {str(player(start, 0, start.legal_actions(0), random.Random(seed))) for seed in range(30)}
+    assert len(picks) >= 5
+    _, mix = player.mix(start, 0, random.Random(2))
+    assert player.last_mix is not None
+    _, _, values = player.last_mix
+    game = solve(values)
+    assert exploitability(values, mix, game.value) <= 0.01 + 1e-6
+
+
+def test_hard_plays_a_card_the_heuristic_would_play_before_its_face_down_pick() -> None:
+    s = kick_off(att0=("shoot", "att-bogey"))
+    s = passes(s, [1, 10, 11])
+    assert str(make_bot("hard", "soccer-go").decide(s, 0, random.Random(1))) == "play shoot"
