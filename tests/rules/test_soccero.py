@@ -324,7 +324,7 @@ def test_curve_kick_turns_once_by_45_degrees() -> None:
     s = act(s, "path K10 N2 NE2")
     assert s.ball == sq("M14") and s.holder == -1
     # The log names squares (a square "N6" and a leg "N6" read alike; the pitch may be turned).
-    assert s.events[0].text == "player 6 of seat 0 kicks the ball from K10 via K12 to M14."
+    assert s.events[0].text == "Player 6 of seat 0 kicks the ball from K10 via K12 to M14."
 
 
 def test_air_kick_passes_over_players_who_may_stop_it_kickers_side_first() -> None:
@@ -902,16 +902,40 @@ def test_kick_roll_probabilities_follow_the_dice() -> None:
     assert "kick-roll direct 1" not in outcomes
 
 
-def test_kickers_team_mate_on_the_fetch_square_moves_off_first_next_turn() -> None:
-    """RULINGS Soccero 5 with our sharing rule: two on a square, the one without the ball leaves."""
+def test_kickers_team_mate_on_the_fetch_square_makes_room() -> None:
+    """RULINGS Soccero 5: two share a square only at a steal, so the one standing there steps aside."""
     s = _kick({5: "B10", 6: "A10", 15: "C12"}, 5, "air", 4)
     s = act(act(s, "path B10 W2 out"), "let")  # over player 6 on A10 and out there
-    assert s.pos[15] == sq("A10") == s.pos[6] and s.holder == 15 and s.forced == 6
-    s = roll(act(s, "move"), "roll 1")  # seat 1's turn: the forced first move is not theirs
+    assert s.pos[15] == sq("A10") and s.holder == 15 and s.pos[6] == sq("A9") and s.forced == -1
+    assert [e.kind for e in s.events][:2] == ["out", "make-room"]
+    assert s.events[1].text == "Player 7 of seat 0 makes room: A10-A9."
+
+
+def test_issue_14_a_second_fetch_leaves_nobody_sharing_a_square() -> None:
+    """Issue 14 item 3: two fetches in a row once left two players on A20 with nobody obliged to move."""
+    s = position({5: "A20", 6: "C25", 15: "C21"}, holder=5)
+    s = act(roll(act(s, "kick 1"), "kick-roll direct 1"), "path A20 W1 out")
+    assert s.pos[15] == sq("A20") and s.pos[5] != sq("A20") and s.team == 1
+    s = act(roll(act(s, "kick 1"), "kick-roll curve 5"), "path A20 N4 NW1 out")
+    assert s.pos[6] == sq("A24") and s.holder == 6
+    assert len(set(s.pos)) == len(s.pos) and s.forced == -1
+
+
+def test_the_player_who_lost_the_ball_stays_obliged_until_he_has_left() -> None:
+    """Rulebook "Stealing the Ball": boxed in on A1 he cannot leave in his team's turn; he still
+    shares the square, so he must go first in the next one (the obligation used to lapse)."""
+    s = position({5: "C3", 6: "B3", 15: "A1", 16: "A2", 17: "B1"}, holder=15, phase="moving", points=3)
+    s = act(act(s, "move C3-A1"), "move B3-B2")  # the steal, then A1's last free neighbour is taken
+    assert s.team == 1 and s.forced == 15 and s.holder == 5
+    s = roll(s, "roll 1")
+    assert not any(t.startswith("move A1") for t in texts(s))
     s = act(s, "move U4-U5")
-    assert s.team == 0 and s.forced == 6
+    assert s.team == 0 and s.forced == 15
+    s = act(roll(act(s, "move"), "roll 1"), "move B2-C2")
     s = roll(s, "roll 2")
-    assert {t.split("-")[0] for t in texts(s)} == {"move A10"}
+    assert s.team == 1 and {t.split("-")[0] for t in texts(s)} == {"move A1"}
+    s = act(s, "move A1-B2")
+    assert s.forced == -1
 
 
 def test_forbidden_free_move_is_explained() -> None:
@@ -943,3 +967,73 @@ def test_random_play_keeps_the_field_consistent(extended: bool) -> None:
             goals = s.goals
         seat = s.current_players()[0]
         s = s.apply(seat, sample_chance(s, rng) if seat == CHANCE else rng.choice(s.legal_actions(seat)))
+
+
+# --- issue 14: the independent check's reproductions -------------------------------------------
+
+
+def test_issue_14_a_weak_shot_block_is_a_touch_that_ends_the_takers_ban() -> None:
+    """Rulebook "Fouls and Sanctions": the taker may touch the ball again once another player has;
+    the defender who blocks a weak shot has. So the taker's later steal is no foul."""
+    s = position({5: "K20", 15: "K24"}, holder=5, extended=True, phase="sp-kick")
+    s = edit(s, setpiece=("free-kick", 0, sq("K20"), 5, True))
+    s = act(roll(act(s, "shoot 1"), "kick-roll direct 2"), "path K20 N2")
+    assert s.pos[15] == sq("K22") and s.holder == 15 and s.view(0)["state"]["banned"] is None
+    s = act(roll(act(s, "move"), "roll 1"), "move U4-U5")
+    s = act(roll(s, "roll 2"), "move K20-K22")
+    assert s.holder == 5 and not s.setpiece and s.team == 1 and s.phase == "roll"
+
+
+def test_issue_14_a_penalty_keeper_who_stood_on_the_spot_goes_to_the_middle_of_his_goal_line() -> None:
+    """Rulebook "Penalty Kicks": a steal foul on the victim's roll of 6 in the stealer's area."""
+    s = position({0: "K4", 5: "K7", 16: "K5"}, holder=16, phase="moving", points=2, extended=True)
+    s = roll(act(s, "move K7-K5"), "roll 6")
+    assert s.setpiece[0] == "penalty" and s.view(1)["state"]["forced"] == 16  # still on K5 with the stealer
+    s = act(s, "pick K5")
+    assert s.pos[0] == sq("K1") and s.pos[16] == sq("K4") and s.forced == -1
+    assert len(set(s.pos)) == len(s.pos)
+    rng = random.Random(1)
+    while s.phase == "free":  # free moves never take the keeper off his line
+        s = act(s, str(rng.choice(s.legal_actions(s.current_players()[0]))))
+        assert s.pos[0] == sq("K1")
+    assert s.phase == "sp-kick"
+
+
+def _only_movers(players: dict[int, str], movers: tuple[int, ...], points: int) -> SocceroState:
+    s = position(players, ball="A30", phase="roll")
+    s = edit(s, moved=sum(1 << p for p in range(11) if p not in movers))
+    return roll(s, f"roll {points}")
+
+
+def test_issue_14_exact_die_use_sees_a_move_that_opens_a_line() -> None:
+    """RULINGS Soccero 3, the issue's case: K9-K10 frees J8's diagonal, J8-L10 uses the other 2."""
+    walls = ["J9", "J10", "K8", "L8", "L9", "K11", "M11", "I7", "I8", "I9", "J7", "K7"]
+    players = {1: "K9", 2: "J8"} | {p: name for p, name in zip([*range(3, 11), *range(11, 22)], walls, strict=False)}
+    s = _only_movers(players, (1, 2), 3)
+    assert s.points == 3 and not any(e.kind == "short-move" for e in s.events)
+    assert texts(s) == {"move K9-K10"}  # K9-L10 would take J8's only landing square
+    s = act(s, "move K9-K10")
+    assert texts(s) == {"move J8-L10"}
+    s = act(s, "move J8-L10")
+    assert s.team == 1 and s.pos[1] == sq("K10") and s.pos[2] == sq("L10")
+
+
+def test_issue_14_exact_die_use_refuses_a_move_that_blocks_the_rest() -> None:
+    """RULINGS Soccero 3: J10 may go 1 only after K9 has gone 2 past K10 (before, he would block K9's line)."""
+    walls = ["J8", "J9", "K8", "L8", "L9", "L10", "K12", "I9", "I10", "I11", "J11", "L12"]
+    players = {1: "K9", 2: "J10"} | {p: name for p, name in zip([*range(3, 11), *range(11, 22)], walls, strict=False)}
+    s = _only_movers(players, (1, 2), 3)
+    assert s.points == 3 and texts(s) == {"move K9-K11"}
+    s = act(s, "move K9-K11")
+    assert texts(s) == {"move J10-K10", "move J10-K9"}  # K9 is free now
+
+
+def test_soccero_log_lines_start_with_a_capital_letter() -> None:
+    """Issue 13 item 13: "player 4 of seat 0 set up on N8." read as a sentence start in lower case."""
+    for extended in (False, True):
+        rng = random.Random(4)
+        s = GAME.new_match(seed=4, extended=extended, turns=6)
+        while not s.is_terminal():
+            seat = s.current_players()[0]
+            s = s.apply(seat, sample_chance(s, rng) if seat == CHANCE else rng.choice(s.legal_actions(seat)))
+            assert all(e.text[0].isupper() for e in s.events), [e.text for e in s.events]

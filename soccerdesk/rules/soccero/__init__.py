@@ -16,7 +16,7 @@ View (``view(seat)["state"]``; Soccero hides nothing, so every seat sees the sam
 - ``players``: 22 dicts ``{seat, number (1 = goalkeeper), goalkeeper, square, moved}``; index
   ``p`` of this list is the player id used by ``holder``, ``red``, ``forced``, ``banned``, ``placing``.
 - ``ball`` (square), ``holder`` (player id or ``None``: loose), ``red`` (the holder who may not
-  carry again), ``forced`` (a player who must leave the ball's square first), ``points``
+  carry again), ``forced`` (a player who must leave the square he shares after a steal first), ``points``
   (movement points left this turn).
 - ``kick``: ``{shot, dice, mode ('play'/'set'/'normal'/'header'/'throw'), symbol, total}`` or ``None``.
 - ``flight``: ``{squares, finish ('', 'out', 'goal'), air}`` while an air ball or a save is pending.

@@ -13,7 +13,7 @@ from typing import Any
 from soccerdesk.rules.api import Event, IllegalAction, uniform
 from soccerdesk.rules.soccero import set_pieces
 from soccerdesk.rules.soccero.actions import Aim, Die, KickChoice, KickRoll, Path, SquareChoice, Step, Word
-from soccerdesk.rules.soccero.board import EXIT_GOAL, EXIT_TOUCHLINE, HIGH, LOW, Exit
+from soccerdesk.rules.soccero.board import DIRECTIONS, EXIT_GOAL, EXIT_TOUCHLINE, HIGH, LOW, Exit
 from soccerdesk.rules.soccero.state import (
     CHANCE_PHASES,
     NOBODY,
@@ -43,6 +43,12 @@ def player_name(s: S, p: int) -> str:
     team = team_of(p)
     number = p - team * PLAYERS + 1
     return f"{'goalkeeper' if number == 1 else 'player ' + str(number)} of seat {team}"
+
+
+def player_title(s: S, p: int) -> str:
+    """:func:`player_name` at the start of a sentence."""
+    name = player_name(s, p)
+    return name[0].upper() + name[1:]
 
 
 # --- dispatch (the contract hooks of SocceroState) -------------------------------------
@@ -199,7 +205,7 @@ def apply_placement(s: S, sq: int, events: list[Event]) -> S:
     pos[p] = sq
     rest = s.pending[1:]
     events.append(
-        Event("place", f"{player_name(s, p)} set up on {sq_name(s, sq)}.", {"player": p, "square": sq_name(s, sq)})
+        Event("place", f"{player_title(s, p)} set up on {sq_name(s, sq)}.", {"player": p, "square": sq_name(s, sq)})
     )
     s = evolve(s, pos=tuple(pos), pending=rest)
     if rest:
@@ -250,9 +256,9 @@ def end_turn(s: S, events: list[Event], after: After | None = None) -> S:
         sanction = set_pieces.position_sanction(s, events)
         if sanction is not None:
             after = sanction
-    # The forced first move lapses once his team has had a movement turn (used or not).
-    moving_turn = s.phase in ("moving", "roll")
-    forced = s.forced if s.forced >= 0 and (team_of(s.forced) != s.team or not moving_turn) else NOBODY
+    # The player who lost the ball stays obliged to move off first until he has left (he may
+    # have had no free square to go to this turn).
+    forced = s.forced if s.forced >= 0 and shares_square(s.pos, s.forced) else NOBODY
     s = evolve(s, turns=s.turns + 1, forced=forced, moved=0, points=0, kick=(), path=(), pending=(), offside=0)
     if s.turns >= 2 * s.cfg.turns:
         if s.half == 1:
@@ -276,7 +282,7 @@ def end_turn(s: S, events: list[Event], after: After | None = None) -> S:
 
 
 def shared_square(s: S) -> int:
-    """The square two players share after a steal (or a fetch), else -1."""
+    """The square two players share after a steal, else -1."""
     return s.pos[s.forced] if s.forced >= 0 else -1
 
 
@@ -412,7 +418,7 @@ def doubtful_squares(s: S, p: int) -> frozenset[int]:
 Reach = list[tuple[int, int, int, Step]]
 """(squares, direction, end, the plain move) of each straight move of one player."""
 
-Entry = tuple[int, Reach, int, dict[int, Any]]
+Entry = tuple[int, Reach, int, dict[Any, Any]]
 """A movable player, his moves of up to six squares, the lengths within the die as bits, a cache of
 lists made from the moves (keyed by the points: the plain moves of at most that many squares)."""
 
@@ -458,15 +464,7 @@ def player_reach(s: S, p: int, occ: dict[int, int], limit: int, only_empty: bool
     mask = 0
     for d, ray in enumerate(board.rays[start]):
         prefix = ray_bits[d]
-        top = limit if limit < len(ray) else len(ray)
-        # The free run: squares up to the first player (or the limit).
-        blocked = taken & prefix[top]
-        if not blocked:
-            free = top
-        elif ray[0] > start:  # squares numbered upwards along the ray: the lowest bit is the nearest
-            free = ray.index((blocked & -blocked).bit_length() - 1)
-        else:
-            free = ray.index(blocked.bit_length() - 1)
+        free, top = _free_run(start, ray, prefix, taken, limit)
         moves = line_moves[d]
         if not doubt_bits & prefix[free]:
             out.extend(moves[:free])
@@ -482,6 +480,18 @@ def player_reach(s: S, p: int, occ: dict[int, int], limit: int, only_empty: bool
     return out, mask
 
 
+def _free_run(start: int, ray: tuple[int, ...], prefix: tuple[int, ...], blockers: int, limit: int) -> tuple[int, int]:
+    """(free, top): how many squares of ``ray`` from ``start`` are free of ``blockers`` (bit mask) up to
+    ``top``, the limit or the edge; ``prefix`` is the ray's :attr:`Board.ray_bits`."""
+    top = limit if limit < len(ray) else len(ray)
+    blocked = blockers & prefix[top]
+    if not blocked:
+        return top, top
+    if ray[0] > start:  # squares numbered upwards along the ray: the lowest bit is the nearest
+        return ray.index((blocked & -blocked).bit_length() - 1), top
+    return ray.index(blocked.bit_length() - 1), top
+
+
 def _subset_add(reach: int, mask: int, cap: int) -> int:
     out = reach
     k = 1
@@ -494,12 +504,14 @@ def _subset_add(reach: int, mask: int, cap: int) -> int:
     return out & cap
 
 
-def movement_plan(s: S, limit: int) -> tuple[list[Entry], list[int]]:
-    """Each movable player's moves, and per player the totals the *others* can make.
+def movement_plan(s: S, limit: int) -> tuple[list[Entry], list[Entry]]:
+    """Who may make the next move and how, and every player who could use the rest of the die.
 
-    RULINGS Soccero 3: a move is legal only if the rest of the die can still be used
-    by the players who have not moved. Totals are computed on the present board for
-    each player separately (a subset sum over bit masks), so this is fast.
+    The first list is every player who has not moved yet, or only the forced player while
+    he must leave the ball's square first and can (rulebook "Stealing the Ball"); the
+    second is every unmoved player but the forced one. Lengths are cut to ``limit``;
+    cached per state and limit. Which of the moves keep the die usable (RULINGS Soccero 3)
+    is :func:`movement_steps`' question.
     """
     cache = s._plan
     if cache is None:
@@ -519,20 +531,20 @@ def steal_square(s: S, team: int) -> int:
     return -1
 
 
-def _movement_plan(s: S, limit: int) -> tuple[list[Entry], list[int]]:
+def _movement_plan(s: S, limit: int) -> tuple[list[Entry], list[Entry]]:
     occ = s.occupancy()
     moved = s.moved
     forced = s.forced if s.forced >= 0 and team_of(s.forced) == s.team and not moved >> s.forced & 1 else NOBODY
     entries = []
-    masks = []
     restriction_key = _restriction_key(s)
     reuse = _reusable_reach(s, restriction_key)
-    reach: dict[int, tuple[Reach, int, dict[int, Any]]] = {}
+    reach: dict[int, tuple[Reach, int, dict[Any, Any]]] = {}
     full = (1 << (limit + 1)) - 1
+    first = None
     for p in team_players(s.team):
         if moved >> p & 1 or s.pos[p] < 0:
             continue
-        found: tuple[Reach, int, dict[int, Any]] | None = reuse(p) if reuse is not None and p != forced else None
+        found: tuple[Reach, int, dict[Any, Any]] | None = reuse(p) if reuse is not None and p != forced else None
         if found is None:
             moves, mask = player_reach(s, p, occ, MAX_STEP, only_empty=p == forced)
             found = (moves, mask, {})
@@ -543,56 +555,16 @@ def _movement_plan(s: S, limit: int) -> tuple[list[Entry], list[int]]:
         # their lengths are cut to the die's limit.
         mask &= full
         if mask:
-            entries.append((p, moves, mask, shorter))
-            masks.append(mask)
+            if p == forced:
+                first = (p, moves, mask, shorter)
+            else:
+                entries.append((p, moves, mask, shorter))
     memo = dict(s._memo) if s._memo else {}
     memo[s.team] = (s.pos, steal_square(s, s.team), restriction_key, reach)
     object.__setattr__(s, "_memo", memo)
-    cap = full
-    n = len(entries)
-    every_length = cap - 1  # bits 1..limit
-    # Two players who can each move any length: whoever moves, another can finish any rest.
-    free_movers = [m & every_length for m in masks].count(every_length)
-    others = [cap] * n if free_movers >= 2 else _others_totals(masks, cap)
-    if forced >= 0:
-        # The forced player moves first (rulebook "Stealing the Ball"): only his moves now.
-        idx = [i for i, e in enumerate(entries) if e[0] == forced]
-        if idx:
-            i = idx[0]
-            return [entries[i]], [others[i]]
-    return entries, others
-
-
-def _others_totals(masks: list[int], cap: int) -> list[int]:
-    """For each player, the totals the other players can make together (bit k: total k)."""
-    n = len(masks)
-    prefix = [1] * (n + 1)
-    for i in range(n):
-        prefix[i + 1] = _subset_add(prefix[i], masks[i], cap)
-    suffix = [1] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        suffix[i] = _subset_add(suffix[i + 1], masks[i], cap)
-    others = []
-    for i in range(n):
-        a, c = prefix[i], suffix[i + 1]
-        out = 0
-        k = 0
-        while a:
-            if a & 1:
-                out |= c << k
-            a >>= 1
-            k += 1
-        others.append(out & cap)
-    return others
-
-
-def _usable_lengths(other: int, points: int) -> int:
-    """Bit k set when a move of k squares leaves a total the other players can still make."""
-    ok = 0
-    for k in range(1, points + 1):
-        if other >> (points - k) & 1:
-            ok |= 1 << k
-    return ok
+    if first is not None:
+        return [first], entries
+    return entries, entries
 
 
 MAX_STEP = 6
@@ -647,33 +619,168 @@ def _reusable_reach(s: S, restriction_key: Any) -> Any:
 
 
 def movement_target(s: S, points: int) -> int:
-    """RULINGS Soccero 3: ``points`` if some allocation uses them exactly, else the largest total."""
-    entries, others = movement_plan(s, points)
-    if not entries:
-        return 0
-    full = (1 << (points + 1)) - 1
-    if any(other == full for other in others):
-        return points  # some player's move leaves a rest the others can always make
-    total = 1
-    for (_, _, lengths, _), other in zip(entries, others, strict=True):
-        k = 1
-        lengths >>= 1
-        while lengths:
-            if lengths & 1:
-                total |= other << k
-            lengths >>= 1
-            k += 1
-    total &= (1 << (points + 1)) - 1
-    if total >> points & 1:
-        return points
-    return total.bit_length() - 1
+    """RULINGS Soccero 3: ``points`` if some order of moves uses them exactly, else the largest total that can be."""
+    for total in range(points, 0, -1):
+        if can_use(s, total):
+            return total
+    return 0
+
+
+def can_use(s: S, total: int) -> bool:
+    """Can the players who have not moved use exactly ``total`` points, one straight move each?
+
+    Exact (RULINGS Soccero 3): every order of moves is tried, each move on the board the
+    earlier ones left, so a player who moves away may open a line for another (or block
+    one). A single move that uses it all answers at once; a best case that cannot reach
+    the total ends the search. Answers are memoised by position in the game-wide memo,
+    so one turn's decisions share their search.
+    """
+    if total <= 0:
+        return total == 0
+    key = ("use", s.pos, s.moved, s.holder, s.forced, s.team, s.low_team, s.cfg, total)
+    memo = shape_memo(s)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _can_use(s, total)
+    return found
+
+
+def _can_use(s: S, total: int) -> bool:
+    entries, _ = movement_plan(s, total)
+    if any(lengths >> total & 1 for _, _, lengths, _ in entries):
+        return True
+    if not best_case_totals(s, total) >> total & 1:
+        return False
+    for p, moves, _, _ in entries:
+        for k, _, end, _ in moves:
+            if k < total and can_use(moved_by(s, p, end), total - k):
+                return True
+    return False
+
+
+def moved_by(s: S, p: int, end: int) -> S:
+    """The position after ``p`` moves to ``end``, as far as moving goes: who stands where, who has moved, who has the ball."""
+    pos = list(s.pos)
+    pos[p] = end
+    holder, forced = s.holder, s.forced
+    if holder >= 0 and end == s.pos[holder] and team_of(holder) != s.team:
+        holder, forced = p, holder  # a steal
+    return evolve(s, pos=tuple(pos), moved=s.moved | 1 << p, holder=holder, forced=forced)
+
+
+def best_case_totals(s: S, limit: int) -> int:
+    """Totals (bit k) the unmoved players might make at best: as if their team-mates who have not
+    moved were gone (they may get out of the way) and no position restriction held.
+
+    Opponents and team-mates who moved stay where they are all turn, so this holds every
+    total that can really be made (and usually not many more).
+    """
+    b = s.board
+    unmoved = [p for p in team_players(s.team) if not s.moved >> p & 1 and s.pos[p] >= 0]
+    blockers = s.taken_bits()
+    for p in unmoved:
+        blockers &= ~(1 << s.pos[p])
+    steal = steal_square(s, s.team)
+    cap = (1 << (limit + 1)) - 1
+    totals = 1
+    for p in unmoved:
+        start = s.pos[p]
+        mask = 0
+        for ray, prefix in zip(b.rays[start], b.ray_bits[start], strict=True):
+            free, top = _free_run(start, ray, prefix, blockers, limit)
+            mask |= (1 << (free + 1)) - 2
+            if free < top and ray[free] == steal:
+                mask |= 1 << (free + 1)
+        totals = _subset_add(totals, mask, cap)
+    return totals
+
+
+Witness = tuple[int, int, tuple[int, ...]]
+"""(player, his square, per length L the directions of his plain moves of L squares that no other single move can spoil)."""
+
+
+def _witnesses(s: S, points: int) -> tuple[list[Witness], int]:
+    """Moves that could use the rest of the die after any one move, and the rests that surely can (bit L).
+
+    A witness of a rest L is a plain move of exactly L squares (no steal) by an unmoved player
+    that another player's move cannot take away, except by standing on its line: in the basic
+    rules it must also end outside the penalty areas, in a row and a column where even two more
+    team-mates could not make a line too long. Two players with such moves in two directions
+    each make L usable after any first move: the mover is at most one of them, and his end
+    square lies on at most one line of the other. Cached per state.
+    """
+    cache = s._plan
+    assert cache is not None  # movement_plan made it
+    key = ("w", points)
+    found = cache.get(key)
+    if found is not None:
+        return found
+    _, movers = movement_plan(s, points)
+    b = s.board
+    steal = steal_square(s, s.team)
+    basic = not s.cfg.extended
+    area = b.penalty_area_of
+    rows: set[int] = set()
+    cols: set[int] = set()
+    if basic:
+        ys = [b.ys[q] for q in s.pos[s.team * PLAYERS : s.team * PLAYERS + PLAYERS] if q >= 0]
+        xs = [b.xs[q] for q in s.pos[s.team * PLAYERS : s.team * PLAYERS + PLAYERS] if q >= 0]
+        crowd = s.cfg.adjacent_limit - 2  # with this many team-mates in a line, two more might be too many
+        rows = {y for y in ys if ys.count(y) > crowd}
+        cols = {x for x in xs if xs.count(x) > crowd}
+    out: list[Witness] = []
+    for p, moves, _, store in movers:
+        dirs = store.get("dirs")
+        if dirs is None:
+            by_length = [0] * (MAX_STEP + 1)
+            for k, d, end, _ in moves:
+                if end != steal and not (basic and area[end] >= 0):
+                    by_length[k] |= 1 << d
+            dirs = store["dirs"] = tuple(by_length)
+        start = s.pos[p]
+        if rows or cols:
+            x, y = b.xs[start], b.ys[start]
+            trimmed = [0]
+            for k in range(1, MAX_STEP + 1):
+                bad = 0
+                for d, (_, dx, dy) in enumerate(DIRECTIONS):
+                    if y + k * dy in rows or x + k * dx in cols:
+                        bad |= 1 << d
+                trimmed.append(dirs[k] & ~bad)
+            dirs = tuple(trimmed)
+        out.append((p, start, dirs))
+    sure = 0
+    for rest in range(1, points):
+        if sum(1 for _, _, dirs in out if dirs[rest] & (dirs[rest] - 1)) >= 2:
+            sure |= 1 << rest
+    found = cache[key] = (out, sure)
+    return found
+
+
+def _keeps_die_usable(s: S, p: int, end: int, rest: int, witnesses: list[Witness]) -> bool:
+    """After ``p`` moves to ``end``, can the others use exactly ``rest`` points? A witness first, else the search."""
+    bits = s.board.ray_bits
+    for q, start, dirs in witnesses:
+        if q != p:
+            ways = dirs[rest]
+            while ways:
+                d = (ways & -ways).bit_length() - 1
+                if not bits[start][d][rest] >> end & 1:
+                    return True
+                ways &= ways - 1
+    return can_use(moved_by(s, p, end), rest)
 
 
 def movement_steps(s: S) -> list[Step]:
-    """The legal player moves now: one straight line each, keeping the die usable (RULINGS 3)."""
+    """The legal player moves now: one straight line each, keeping the die usable exactly (RULINGS 3)."""
     acts = s.game.actions  # type: ignore[attr-defined]
     points = s.points
-    entries, others = movement_plan(s, points)
+    entries, _ = movement_plan(s, points)
+    witnesses, sure = _witnesses(s, points)
+    sure |= 1  # a move of all the points leaves nothing to use
+    ok = 0  # bit k: every move of k squares keeps the die usable
+    for k in range(1, points + 1):
+        ok |= (sure >> (points - k) & 1) << k
     holder, red, ball = s.holder, s.red, s.ball
     board = s.board
     rays, xs, ys = board.rays, board.xs, board.ys
@@ -682,23 +789,25 @@ def movement_steps(s: S) -> list[Step]:
     bx, by = (xs[ball], ys[ball]) if loose else (0, 0)
     pos = s.pos
     out: list[Step] = []
-    every = (1 << (points + 1)) - 1
-    for (p, moves, lengths, store), other in zip(entries, others, strict=True):
-        ok = every if other == every else _usable_lengths(other, points)
+    for p, moves, lengths, store in entries:
         start = pos[p]
-        if p != holder and (not loose or max(abs(xs[start] - bx), abs(ys[start] - by)) > points):
-            if ok & lengths == lengths:  # every move within the points keeps the die usable: the list is kept
-                plain = store.get(points)
-                if plain is None:
-                    plain = store[points] = [m[3] for m in moves if m[0] <= points]
-                out.extend(plain)
-            else:
-                out.extend([m[3] for m in moves if ok >> m[0] & 1])
+        if (
+            ok & lengths == lengths
+            and p != holder
+            and (not loose or max(abs(xs[start] - bx), abs(ys[start] - by)) > points)
+        ):
+            # Every move within the points keeps the die usable: the list is kept.
+            plain = store.get(points)
+            if plain is None:
+                plain = store[points] = [m[3] for m in moves if m[0] <= points]
+            out.extend(plain)
             continue
         for k, d, end, step in moves:
-            if not ok >> k & 1:
+            if k > points or not (ok >> k & 1 or _keeps_die_usable(s, p, end, points - k, witnesses)):
                 continue
             out.append(step)
+            if p != holder and not loose:
+                continue
             ray = rays[start][d]
             if p == holder:
                 if p != red:  # rulebook "Carrying the Ball": the red side up = no second carry
@@ -753,7 +862,8 @@ def apply_step(s: S, step: Step, events: list[Event]) -> S:
     if forced == p:
         forced = NOBODY
     touched = False
-    text = f"{player_name(s, p)} moves {sq_name(s, step.start)}-{sq_name(s, step.end)}"
+    toucher = p  # who touched the ball, if anybody did
+    text = f"{player_title(s, p)} moves {sq_name(s, step.start)}-{sq_name(s, step.end)}"
     target = occ.get(step.end)
     if target is not None and target == holder and team_of(target) != s.team:
         # Rulebook "Stealing the Ball": the loser must move off first on his next turn.
@@ -776,14 +886,15 @@ def apply_step(s: S, step: Step, events: list[Event]) -> S:
         text += ", leaving the ball"
         others = [q for q in s.players_on(step.start) if q != p]
         if others:  # the player left on the ball's square has it now
-            holder = others[0]
+            holder = toucher = others[0]
+            touched = True
             if forced == holder:
                 forced = NOBODY
     elif step.end == ball and holder < 0:
         holder, red, touched = p, NOBODY, True
         text += " onto the ball"
-    if forced >= 0 and pos[forced] != ball:
-        forced = NOBODY
+    if forced >= 0 and not shares_square(tuple(pos), forced):
+        forced = NOBODY  # he is alone on his square now
     events.append(
         Event(
             "move",
@@ -804,15 +915,11 @@ def apply_step(s: S, step: Step, events: list[Event]) -> S:
         back_pass=NOBODY if touched else s.back_pass,  # won on the field, not passed back
     )
     if s.cfg.extended and touched:
-        s, sanction = set_pieces.touch(s, p, events)
+        s, sanction = set_pieces.touch(s, toucher, events)
         if sanction is not None:
             return end_turn(s, events, sanction)
     if s.points > 0:
-        target = movement_target(s, s.points)
-        if target == s.points:
-            return s
-        if target:
-            return evolve(s, points=target)
+        return s  # the moves offered keep the rest usable (movement_steps)
     return end_turn(s, events)
 
 
@@ -930,7 +1037,7 @@ def apply_path(s: S, path: Path, events: list[Event]) -> S:
     events.append(
         Event(
             "kick",
-            f"{player_name(s, kicker)} kicks the ball {route_text(s, path.start, taken, squares, finish)}.",
+            f"{player_title(s, kicker)} kicks the ball {route_text(s, path.start, taken, squares, finish)}.",
             {"player": kicker, "path": [sq_name(s, q) for q in squares], "finish": finish},
         )
     )
@@ -979,7 +1086,7 @@ def air_askers(s: S, squares: list[int], finish: str, kicker: int) -> tuple[int,
 def apply_air_stop(s: S, stop: bool, events: list[Event]) -> S:
     p = s.path[0]
     if stop:
-        events.append(Event("stop", f"{player_name(s, p)} stops the ball on {sq_name(s, s.pos[p])}.", {"player": p}))
+        events.append(Event("stop", f"{player_title(s, p)} stops the ball on {sq_name(s, s.pos[p])}.", {"player": p}))
         return receive_and_end(evolve(s, path=()), p, False, events)
     rest = s.path[1:]
     if rest:
@@ -1008,7 +1115,7 @@ def receive_and_end(s: S, p: int, air: bool, events: list[Event]) -> S:
     """``p`` gets the ball at the end of a kick; the kicking team's turn is over."""
     back_pass = p if p % PLAYERS == 0 and team_of(p) == s.team else NOBODY
     s = evolve(s, ball=s.pos[p], holder=p, red=NOBODY, pending=(), back_pass=back_pass)
-    events.append(Event("receive", f"{player_name(s, p)} has the ball on {sq_name(s, s.pos[p])}.", {"player": p}))
+    events.append(Event("receive", f"{player_title(s, p)} has the ball on {sq_name(s, s.pos[p])}.", {"player": p}))
     if s.cfg.extended:
         s, sanction = set_pieces.touch(s, p, events)
         if sanction is not None:
@@ -1083,21 +1190,54 @@ def ball_out(s: S, edge: int, exit_kind: str, exit_end: int, events: list[Event]
 
 
 def fetch_ball(s: S, p: int, events: list[Event]) -> S:
+    """RULINGS Soccero 5: ``p`` is moved onto the ball; a kicking-team player standing there makes room."""
     edge = s.ball
-    others = [q for q in s.players_on(edge) if q != p]
+    for q in s.players_on(edge):
+        if q != p:
+            s = make_room(s, q, events)
     pos = list(s.pos)
     pos[p] = edge
     events.append(
         Event(
             "fetch",
-            f"{player_name(s, p)} takes the ball on {sq_name(s, edge)}.",
+            f"{player_title(s, p)} takes the ball on {sq_name(s, edge)}.",
             {"player": p, "square": sq_name(s, edge)},
         )
     )
-    s = evolve(
-        s, pos=tuple(pos), holder=p, red=NOBODY, forced=others[0] if others else NOBODY, pending=(), decider=s.team
-    )
+    s = evolve(s, pos=tuple(pos), holder=p, red=NOBODY, pending=(), decider=s.team)
     return end_turn(s, events)
+
+
+def shares_square(pos: tuple[int, ...], p: int) -> bool:
+    """Does another player stand on ``p``'s square?"""
+    return pos[p] >= 0 and pos.count(pos[p]) > 1
+
+
+def nearest_free(s: S, sq: int, occupied: set[int], p: int = NOBODY) -> int:
+    """The free square nearest to ``sq`` (ties: the first in board order); with ``p``, one where
+    the position restrictions let him stand, if there is any."""
+    b = s.board
+
+    def rank(q: int) -> tuple[bool, int, int]:
+        return (p >= 0 and not restriction_ok(s, p, q), b.distance(q, sq), q)
+
+    return min((q for q in range(b.size) if q not in occupied), key=rank)
+
+
+def make_room(s: S, p: int, events: list[Event]) -> S:
+    """``p`` leaves the square he shares for the nearest free square where he may stand."""
+    start = s.pos[p]
+    to = nearest_free(s, start, set(s.pos), p)
+    events.append(
+        Event(
+            "make-room",
+            f"{player_title(s, p)} makes room: {sq_name(s, start)}-{sq_name(s, to)}.",
+            {"player": p, "from": sq_name(s, start), "to": sq_name(s, to)},
+        )
+    )
+    pos = list(s.pos)
+    pos[p] = to
+    return evolve(s, pos=tuple(pos), forced=NOBODY if s.forced == p else s.forced)
 
 
 # --- the view --------------------------------------------------------------------------

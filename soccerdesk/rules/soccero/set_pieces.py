@@ -93,7 +93,7 @@ def position_sanction(s: S, events: list[Event]) -> play.After | None:
             events.append(
                 Event(
                     "foul",
-                    f"{play.player_name(s, p)} breaks the position restrictions on {play.sq_name(s, sq)}.",
+                    f"{play.player_title(s, p)} breaks the position restrictions on {play.sq_name(s, sq)}.",
                     {"player": p, "square": play.sq_name(s, sq)},
                 )
             )
@@ -117,7 +117,9 @@ def touch(s: S, p: int, events: list[Event]) -> tuple[S, play.After | None]:
         return evolve(s, offside=0), lambda st: foul(st, team, square, False, events)
     if s.banned == p:
         events.append(
-            Event("foul", f"{play.player_name(s, p)} touched the ball again after taking the set piece.", {"player": p})
+            Event(
+                "foul", f"{play.player_title(s, p)} touched the ball again after taking the set piece.", {"player": p}
+            )
         )
         team = team_of(p)
         return evolve(s, offside=0, banned=NOBODY), lambda st: foul(st, team, square, False, events)
@@ -195,9 +197,12 @@ def block(s: S, p: int, events: list[Event]) -> S:
     pos = list(s.pos)
     pos[p] = s.ball
     events.append(
-        Event("block", f"{play.player_name(s, p)} blocks the weak shot on {play.sq_name(s, s.ball)}.", {"player": p})
+        Event("block", f"{play.player_title(s, p)} blocks the weak shot on {play.sq_name(s, s.ball)}.", {"player": p})
     )
-    return play.end_turn(evolve(s, pos=tuple(pos), holder=p, path=(), pending=(), decider=s.team), events)
+    s = evolve(s, pos=tuple(pos), holder=p, path=(), pending=(), decider=s.team)
+    # The blocker touches the ball: the set-piece taker's ban is over (rulebook "Fouls and Sanctions").
+    s, sanction = touch(s, p, events)
+    return play.end_turn(s, events, sanction)
 
 
 def deflected_corner(s: S, events: list[Event]) -> S:
@@ -268,7 +273,9 @@ def start(
         decider=team,
         holder=NOBODY,
         red=NOBODY,
-        forced=NOBODY,
+        # A player who still has to leave a square he shares after a steal stays obliged
+        # until the taker is placed (place_taker).
+        forced=s.forced if s.forced >= 0 and play.shares_square(s.pos, s.forced) else NOBODY,
         steal=(),
         offside=0,
         moved=0,
@@ -321,35 +328,39 @@ def choose_taker(s: S, events: list[Event]) -> S:
     return evolve(s, phase="sp-taker", decider=team, pending=())
 
 
-def nearest_free(s: S, sq: int, occupied: set[int]) -> int:
+def penalty_keeper_square(s: S, team: int) -> int:
+    """Where the keeper facing ``team``'s penalty stands: the middle of his goal line."""
     b = s.board
-    return min((q for q in range(b.size) if q not in occupied), key=lambda q: (b.distance(q, sq), q))
+    return (0 if s.attacks(team) == LOW else b.rows - 1) * b.columns + b.centre_column
 
 
 def place_taker(s: S, taker: int, events: list[Event]) -> S:
     """The taker stands on the spot with the ball; anybody else there makes room."""
     kind, team, spot, _, direct = s.setpiece
-    b = s.board
     pos = list(s.pos)
     pos[taker] = spot
-    moves = [p for p in range(2 * PLAYERS) if p != taker and pos[p] == spot]
+    keeper = goalkeeper(1 - team) if kind == "penalty" else NOBODY
+    moves = [p for p in range(2 * PLAYERS) if p not in (taker, keeper) and pos[p] == spot]
     if kind == "penalty":
-        # Rulebook "Penalty Kicks": the keeper stands in the middle of his goal line.
-        end = s.attacks(team)
-        line = (0 if end == LOW else b.rows - 1) * b.columns + b.centre_column
-        keeper = goalkeeper(1 - team)
+        # Rulebook "Penalty Kicks": the keeper stands in the middle of his goal line (and stays
+        # there: he is not one of those who make room, even if he stood on the spot).
+        line = penalty_keeper_square(s, team)
         moves += [p for p in range(2 * PLAYERS) if p not in (taker, keeper) and pos[p] == line]
         pos[keeper] = line
     for p in moves:
-        pos[p] = nearest_free(s, spot, set(pos))
+        pos[p] = play.nearest_free(s, spot, set(pos))
     events.append(
         Event(
             "taker",
-            f"{play.player_name(s, taker)} takes the {_NAMES[kind]} on {play.sq_name(s, spot)}.",
+            f"{play.player_title(s, taker)} takes the {_NAMES[kind]} on {play.sq_name(s, spot)}.",
             {"player": taker, "square": play.sq_name(s, spot)},
         )
     )
     s = evolve(s, pos=tuple(pos), ball=spot, holder=taker, setpiece=(kind, team, spot, taker, direct))
+    if s.forced >= 0 and play.shares_square(s.pos, s.forced):
+        # Set pieces have no movement turns: one who had to leave a square he shares makes room now.
+        s = play.make_room(s, s.forced, events)
+    s = evolve(s, forced=NOBODY)
     if kind == "free-kick":
         return evolve(s, phase="wall", decider=1 - team, pending=(s.board.rules.wall_players, NOBODY))
     return begin_free_moves(s)
@@ -643,7 +654,7 @@ def _relocate(s: S, p: int, sq: int, events: list[Event], why: str) -> S:
     events.append(
         Event(
             why,
-            f"{play.player_name(s, p)} {_RELOCATION_TEXTS[why]}: {play.sq_name(s, pos[p])}-{play.sq_name(s, sq)}.",
+            f"{play.player_title(s, p)} {_RELOCATION_TEXTS[why]}: {play.sq_name(s, pos[p])}-{play.sq_name(s, sq)}.",
             {"player": p, "from": play.sq_name(s, pos[p]), "to": play.sq_name(s, sq)},
         )
     )
@@ -685,7 +696,7 @@ def apply(s: S, action: Any, events: list[Event]) -> S:
         events.append(
             Event(
                 "header",
-                f"{play.player_name(s, p)} heads the ball {play.route_text(s, s.pos[p], legs, squares, finish)}.",
+                f"{play.player_title(s, p)} heads the ball {play.route_text(s, s.pos[p], legs, squares, finish)}.",
                 {"player": p, "path": [play.sq_name(s, q) for q in squares]},
             )
         )
@@ -701,7 +712,7 @@ def apply(s: S, action: Any, events: list[Event]) -> S:
         events.append(
             Event(
                 "throw-in",
-                f"{play.player_name(s, taker)} throws the ball to {play.sq_name(s, landing)}.",
+                f"{play.player_title(s, taker)} throws the ball to {play.sq_name(s, landing)}.",
                 {"player": taker, "to": play.sq_name(s, landing)},
             )
         )

@@ -54,8 +54,8 @@ class SocceroState(State):
     ``pos`` holds the square of each of the 22 players (-1: not yet set up); players
     0..10 are seat 0's (0 = goalkeeper), 11..21 seat 1's. ``holder`` controls the ball
     (-1: loose). ``red`` carried the ball on his last move and may not carry it again
-    (rulebook "Carrying the Ball"). ``forced`` shares the ball's square without the ball
-    and must move off first (rulebook "Stealing the Ball").
+    (rulebook "Carrying the Ball"). ``forced`` lost the ball in a steal, shares the
+    square and must move off first (rulebook "Stealing the Ball").
     """
 
     cfg: Config
