@@ -23,6 +23,8 @@ one node at a time runs the rules:
   The owner answers each client through that client's node channel ``P node:NODE``, as a
   :class:`RemotePeer`, which a room treats like any local connection: each seat still gets
   only its own view, spectators only public information.
+* **Writes before words** (:class:`Journal`): a room's writes go to Redis in order, and what
+  the room says to its peers after a write waits until Redis has acknowledged it.
 * **Limits** (:class:`ClusterLimits`): sliding windows counted in Redis, so that messages per
   second, rooms per minute and wrong codes or tokens per minute hold across every node.
 * **Redis down** (:class:`Health`): calls fail fast with
@@ -51,6 +53,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from server.redis_store import DEFAULT_PREFIX, RedisRoomStore, StoreUnavailable, as_text, connect, guarded
+from soccerdesk.net.protocol import ProtocolError
 
 log = logging.getLogger("soccerdesk.cluster")
 
@@ -701,10 +704,26 @@ class Health:
 # --- one node ---------------------------------------------------------------------------------------
 
 
+class RoomMissing(LookupError):
+    """No room has this code in Redis."""
+
+
+class RoomMoving(ProtocolError):
+    """The room's owner stopped answering and its lease has not lapsed yet: try again shortly.
+
+    A ``server_busy`` error: the app reconnects and resumes by itself after it.
+    """
+
+    def __init__(self, code: str) -> None:
+        super().__init__("server_busy", f"room {code} is moving to another server; try again in a few seconds")
+
+
 class Cluster:
     """What one node needs to take part: its store, leases, bus, limits and Redis's health.
 
     ``Cluster.from_url("redis://HOST:PORT/DB")``, then ``await start()`` and ``await stop()``.
+    ``on_lost(code)`` is told when another node has taken a room of this one over (the relay
+    drops the room from memory and asks its clients to resume).
     """
 
     def __init__(
@@ -718,11 +737,12 @@ class Cluster:
         self.redis = redis
         self.node = node or new_node_id()
         self.prefix = prefix
-        self.leases = LeaseKeeper(redis, self.node, prefix, ttl)
+        self.leases = LeaseKeeper(redis, self.node, prefix, ttl, on_lost=self._lost)
         self.store = RedisRoomStore(redis, prefix, fence_of=self.leases.fence)
         self.bus = Bus(redis, self.node, prefix)
         self.limits = limits or ClusterLimits(redis, prefix)
         self.health = Health(redis)
+        self.on_lost: Callable[[str], None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
 
     @classmethod
@@ -737,9 +757,12 @@ class Cluster:
         self._tasks = [asyncio.create_task(self.leases.run()), asyncio.create_task(self.health.run())]
 
     async def stop(self) -> None:
-        """Give every room up (others may take them at once) and close the connection."""
+        """Give every room up (others may take them at once) and close the connection.
+
+        The relay first waits for its rooms' writes (``Journal.flush``).
+        """
         await _cancel_all(self._tasks)
-        with contextlib.suppress(asyncio.TimeoutError):
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.bus.flush(), 2.0)
         for code in list(self.leases.held):
             with contextlib.suppress(StoreUnavailable):
@@ -747,19 +770,30 @@ class Cluster:
         await self.bus.stop()
         await self.redis.aclose()
 
+    def _lost(self, code: str) -> None:
+        self._tasks = [task for task in self._tasks if not task.done()]
+        self._tasks.append(asyncio.get_running_loop().create_task(self.bus.leave_room(code)))
+        if self.on_lost is not None:
+            self.on_lost(code)
+
     async def claim(self, code: str) -> tuple[dict[str, Any], list[list[Any]]] | None:
         """Own the room if nobody does: its document and record from Redis, to replay.
 
         ``None`` if another node owns it (forward to it) or the room does not exist (the
-        lease is given back at once).
+        lease is given back at once). If Redis fails meanwhile, the lease is given back too.
         """
         if await self.leases.acquire(code) is None:
             return None
-        loaded = await self.store.load_room(code)
+        try:
+            loaded = await self.store.load_room(code)
+            if loaded is not None:
+                await self.bus.listen_room(code)
+        except BaseException:
+            with contextlib.suppress(StoreUnavailable):
+                await self.release(code)
+            raise
         if loaded is None:
             await self.leases.release(code)
-            return None
-        await self.bus.listen_room(code)
         return loaded
 
     async def claim_new(self, code: str) -> bool:
@@ -767,16 +801,24 @@ class Cluster:
         self.health.check()
         if await self.store.has_room(code) or await self.leases.acquire(code) is None:
             return False
-        await self.bus.listen_room(code)
+        try:
+            await self.bus.listen_room(code)
+        except BaseException:
+            with contextlib.suppress(StoreUnavailable):
+                await self.release(code)
+            raise
         return True
 
     async def wait_claim(
         self, code: str, timeout: float | None = None
     ) -> tuple[dict[str, Any], list[list[Any]]] | None:
-        """Like :meth:`claim`, retrying while the room's lease is held (a dead owner's lease
-        lapses within ``ttl``); ``None`` once the room is known to be missing or live elsewhere.
+        """Like :meth:`claim`, but waits while the room's owner is silent (a dead node's lease
+        lapses within ``ttl``).
 
-        ``live`` means: the owner listens on the room's inbox (checked with a ping through it).
+        The room, to replay (this node owns it now); ``None`` if its owner is alive (it
+        listens on the room's inbox: forward to it). Raises :class:`RoomMissing` if there is no
+        such room, :class:`RoomMoving` if the owner is still silent after ``timeout`` seconds
+        (1.5 ``ttl`` by default).
         """
         deadline = time.monotonic() + (self.leases.ttl * 1.5 if timeout is None else timeout)
         while True:
@@ -784,12 +826,15 @@ class Cluster:
             if loaded is not None:
                 return loaded
             if await self.leases.owner(code) is None and not await self.store.has_room(code):
+                raise RoomMissing(code)
+            if await self.bus.forward(code, {"node": self.node, "ping": True}):
                 return None
-            if await self.bus.forward(code, {"node": self.node, "ping": True}) or time.monotonic() >= deadline:
-                return None
+            if time.monotonic() >= deadline:
+                raise RoomMoving(code)
             await asyncio.sleep(self.leases.ttl / 8)
 
     async def release(self, code: str) -> None:
+        """Give a room up (unloaded here): its inbox, then its lease."""
         await self.bus.leave_room(code)
         await self.leases.release(code)
 
@@ -805,5 +850,7 @@ __all__ = [
     "LeaseKeeper",
     "Limit",
     "RemotePeer",
+    "RoomMissing",
+    "RoomMoving",
     "new_node_id",
 ]

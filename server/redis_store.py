@@ -47,8 +47,11 @@ from soccerdesk.net.protocol import ProtocolError
 
 DEFAULT_PREFIX = "soccerdesk:"
 
-POOL_SIZE = 32
-"""Connections one node opens to Redis at most; more calls at once wait for a free one."""
+POOL_SIZE = 512
+"""Connections one node opens to Redis at most. A connection carries one call at a time, and
+each room has at most one write under way (:class:`server.cluster.Journal`), so this is about
+the rooms of a node writing at the same moment; beyond it calls wait for a free connection
+(which is not fair to the waiters: a small pool under heavy load starves some rooms)."""
 
 
 def connect(url: str, pool_size: int = POOL_SIZE, timeout: float = 2.0) -> Redis:

@@ -17,7 +17,7 @@ pytest.importorskip("redis", reason="the redis package is not installed (pip ins
 from redis.asyncio import Redis  # noqa: E402
 from redis_helpers import RedisServer  # noqa: E402
 
-from server.cluster import Cluster, LeaseKeeper  # noqa: E402
+from server.cluster import Cluster, LeaseKeeper, RoomMissing, RoomMoving  # noqa: E402
 from server.redis_store import NotOwner, RedisRoomStore  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -184,3 +184,47 @@ async def test_a_node_stopping_gives_its_rooms_up_at_once(redis_server: RedisSer
         assert await staying.leases.owner("ABCDEF") == ("staying", 2)
     finally:
         await staying.stop()
+
+
+async def test_wait_claim_tells_a_missing_a_live_and_a_silent_owner(redis_server: RedisServer) -> None:
+    a = Cluster(Redis.from_url(redis_server.url), node="a", ttl=0.5)
+    b = Cluster(Redis.from_url(redis_server.url), node="b", ttl=0.5)
+    await a.start()
+    await b.start()
+    try:
+        with pytest.raises(RoomMissing):
+            await b.wait_claim("NOROOM")
+        assert await a.claim_new("ABCDEF")
+        await a.store.save_room("ABCDEF", doc("ABCDEF"))
+        assert await b.wait_claim("ABCDEF") is None  # a listens on the room's inbox: forward to it
+        # a keeps its lease but no longer listens (its subscription broke): b waits, then says so.
+        await a.bus.leave_room("ABCDEF")
+        with pytest.raises(RoomMoving) as moving:
+            await b.wait_claim("ABCDEF", timeout=0.3)
+        assert moving.value.code == "server_busy" and "try again" in moving.value.message
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+async def test_a_node_told_of_a_lost_room_stops_listening_to_it(redis_server: RedisServer) -> None:
+    a = Cluster(Redis.from_url(redis_server.url), node="a", ttl=30.0)
+    b = Cluster(Redis.from_url(redis_server.url), node="b", ttl=30.0)
+    lost: list[str] = []
+    a.on_lost = lost.append
+    await a.start()
+    await b.start()
+    try:
+        assert await a.claim_new("ABCDEF")
+        await a.store.save_room("ABCDEF", doc("ABCDEF"))
+        await a.redis.delete("soccerdesk:lease:ABCDEF")  # as if a's lease had lapsed during a pause
+        assert await b.claim("ABCDEF") == (doc("ABCDEF"), [])
+        assert await a.leases.renew() == ["ABCDEF"] and lost == ["ABCDEF"]
+        for _ in range(100):  # a unsubscribes in the background
+            if await b.bus.forward("ABCDEF", {"ping": True}) == 1 and "ABCDEF" not in a.bus.rooms:
+                break
+            await asyncio.sleep(0.02)
+        assert await a.redis.pubsub_numsub("soccerdesk:room:ABCDEF:in") == [(b"soccerdesk:room:ABCDEF:in", 1)]
+    finally:
+        await a.stop()
+        await b.stop()
