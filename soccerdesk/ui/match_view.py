@@ -351,6 +351,7 @@ class MatchView(QWidget):
         self._log_entries: list[LogEntry] = []
         self._log_seat: int | None = local[0] if local else None
         self._log_follows = True  # the log shows its newest line unless the player scrolled up
+        self._logged: list[dict[str, Any]] | None = None  # the events last written to the log
         self._log_rebuilding = False
         self._status_text = ""  # the session's last word on what to do now
         self.view_data: dict[str, Any] | None = None
@@ -563,9 +564,6 @@ class MatchView(QWidget):
         """Show queued views in order; an animation pauses the queue until it is done."""
         while self._queue and not self.animating:
             view, events = self._queue.pop(0)
-            self._forget_undone(view.get("ply"))
-            for event in events:
-                self.log_event(event)
             if self.view_data is not None and view.get("seat") != self.view_data.get("seat"):
                 # Another player took the screen: their view replaces the last one before any
                 # animation, so the previous player's cards are never shown to them.
@@ -647,6 +645,13 @@ class MatchView(QWidget):
     def _show(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         first = self.view_data is None
         self._show_log_for(view.get("seat"))
+        if events is not self._logged:
+            # Logged with the position they lead to, after their animation: the log does not
+            # tell how a die fell while it still rolls.
+            self._logged = events
+            self._forget_undone(view.get("ply"))
+            for event in events:
+                self.log_event(event)
         self.view_data = view
         self._keyboard_index = -1
         self.keyboard_label.setText("")

@@ -367,11 +367,19 @@ def test_animations_show_cards_by_name_not_by_code(qtbot, window: MainWindow, ga
     shown: list[tuple[Animation, list]] = []
     play = view.animation.play
 
+    lines_at: list[tuple[int, int]] = []  # (lines when an animation began, its events' count)
+
     def spy(animations, speed, backdrop=None):
-        shown.extend((a, list(view._pending_view[1])) for a in animations)
+        events = list(view._pending_view[1])
+        shown.extend((a, events) for a in animations)
+        lines_at.append((len(view.log_lines()), len([e for e in events if view.event_words(e)])))
         play(animations, speed, backdrop)
 
     view.animation.play = spy
+    spoiled = []
+    # The log tells what the animation shows only once it is over (not "Home wins the ball"
+    # while the die still rolls).
+    view.animation.done.connect(lambda: spoiled.append(len(view.log_lines()) - lines_at[-1][0] < lines_at[-1][1]))
     rng = random.Random(6)
     for _ in range(120):
         play_clicks(qtbot, view, 1, rng)
@@ -379,6 +387,7 @@ def test_animations_show_cards_by_name_not_by_code(qtbot, window: MainWindow, ga
             break
     cards = [(a, events) for a, events in shown if a.kind == "card"]
     assert cards, "no card was animated"
+    assert spoiled and not any(spoiled)
     for animation, events in cards:
         codes = {str(v) for e in events for v in (e.get("data") or {}).values() if isinstance(v, str)}
         codes |= {c.replace("-", " ").upper() for c in codes}
