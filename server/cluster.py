@@ -53,7 +53,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from server.redis_store import DEFAULT_PREFIX, RedisRoomStore, StoreUnavailable, as_text, connect, guarded
-from soccerdesk.net.protocol import ProtocolError
+from soccerdesk.net.protocol import ProtocolError, error
 
 log = logging.getLogger("soccerdesk.cluster")
 
@@ -352,15 +352,119 @@ class RemotePeer:
 Handler = Callable[[str, dict[str, Any]], Awaitable[None] | None]
 
 
+@dataclass(frozen=True, slots=True)
+class _Outgoing:
+    """A message waiting to be published; a forward to a room's owner also keeps its room and body."""
+
+    channel: str
+    data: str
+    code: str | None = None
+    message: dict[str, Any] | None = None
+
+
+def peer_id(peer: Peer) -> str:
+    """A name for a connection of this node, unique while it is open."""
+    return str(getattr(peer, "peer_id", None) or f"{id(peer):x}")
+
+
+class RemoteRoom:
+    """A room owned by another node, as the relay sees a room (:class:`server.rooms.Room`'s
+    methods for what clients ask); each call forwards the client's message to the owner, whose
+    answers come back to the connection through the bus.
+
+    The client's node has checked the message (protocol, limits) before; the owner applies it.
+    """
+
+    def __init__(self, bus: Bus, code: str) -> None:
+        self.bus, self.code = bus, code
+        self.closed = False
+
+    def _forward(self, peer: Peer, msg: dict[str, Any], stays: bool = True) -> None:
+        name = peer_id(peer)
+        if stays:
+            self.bus.local[name] = peer
+        else:
+            self.bus.local.pop(name, None)
+        body = {
+            "node": self.bus.node,
+            "peer": name,
+            "version": getattr(peer, "version", 1),
+            "ip": getattr(peer, "ip", None),
+            "msg": msg,
+        }
+        self.bus.post_forward(self.code, body)
+
+    def join(self, peer: Peer, name: str) -> None:
+        self._forward(peer, {"type": "join", "room": self.code, "name": name})
+
+    def resume(self, peer: Peer, token: str, match: int | None, seq: int | None) -> None:
+        self._forward(peer, {"type": "resume", "room": self.code, "token": token, "match": match, "seq": seq})
+
+    def spectate(self, peer: Peer) -> None:
+        self._forward(peer, {"type": "spectate", "room": self.code})
+
+    def act(self, peer: Peer, text: str, ply: int | None) -> None:
+        self._forward(peer, {"type": "act", "action": text, "ply": ply})
+
+    def say(self, peer: Peer, text: str) -> None:
+        self._forward(peer, {"type": "chat", "text": text})
+
+    def offer_rematch(self, peer: Peer) -> None:
+        self._forward(peer, {"type": "rematch"})
+
+    def claim(self, peer: Peer, take: str) -> None:
+        self._forward(peer, {"type": "claim", "take": take})
+
+    def allow_spectators(self, peer: Peer, allow: bool) -> None:
+        self._forward(peer, {"type": "spectators", "allow": allow})
+
+    def leave(self, peer: Peer) -> None:
+        self._forward(peer, {"type": "leave"}, stays=False)
+
+    def disconnected(self, peer: Peer) -> None:
+        self._forward(peer, {"type": "gone"}, stays=False)
+
+
+def dispatch(room: Any, peer: Peer, msg: dict[str, Any]) -> None:
+    """What a client asks of its room: the relay's table of message types to room methods."""
+    kind = msg["type"]
+    if kind == "join":
+        room.join(peer, msg.get("name", ""))
+    elif kind == "resume":
+        room.resume(peer, msg["token"], msg.get("match"), msg.get("seq"))
+    elif kind == "spectate":
+        room.spectate(peer)
+    elif kind == "act":
+        room.act(peer, msg["action"], msg.get("ply"))
+    elif kind == "chat":
+        room.say(peer, msg["text"])
+    elif kind == "rematch":
+        room.offer_rematch(peer)
+    elif kind == "claim":
+        room.claim(peer, msg["take"])
+    elif kind == "spectators":
+        room.allow_spectators(peer, msg["allow"])
+    elif kind == "leave":
+        room.leave(peer)
+    elif kind == "gone":
+        room.disconnected(peer)
+    else:
+        raise ValueError(f"no room message is called {kind!r}")
+
+
 @dataclass
 class Bus:
     """Redis pub/sub between the nodes (see the module docstring).
 
     ``on_forward(code, message)`` runs on the owner for each message forwarded to one of its
-    rooms; ``on_deliver(peer, message)`` runs on a client's node for each frame (``text``) or
-    close (``close``: code and message) the owner sends that client. ``on_reconnect()`` runs
-    after the subscription was re-established following a Redis outage: messages published
-    meanwhile were lost, so the relay asks the clients concerned to resume (a full snapshot).
+    rooms (:meth:`Cluster.handle_forward` does what the relay needs). On a client's node, each
+    frame (``text``) or close (``close``: code and message) the owner sends a client is handed
+    to that client's connection, registered in :attr:`local` by :class:`RemoteRoom` (or to
+    ``on_deliver(peer, message)`` if set). A message posted with :meth:`post_forward` that no
+    owner heard (the owner died) closes its client's connection with ``server_busy``: the app
+    reconnects, and its ``resume`` lets a living node take the room over. ``on_reconnect()``
+    runs after the subscription was re-established following a Redis outage: messages
+    published meanwhile were lost, so the relay asks the clients concerned to resume.
     """
 
     redis: Redis
@@ -370,8 +474,9 @@ class Bus:
     on_deliver: Handler | None = None
     on_reconnect: Callable[[], None] | None = None
     rooms: set[str] = field(default_factory=set)  # inboxes listened to (rooms owned here)
+    local: dict[str, Peer] = field(default_factory=dict)  # this node's clients in rooms owned elsewhere
     _remote: dict[tuple[str, str], RemotePeer] = field(default_factory=dict)
-    _outbox: asyncio.Queue[tuple[str, str] | None] = field(default_factory=asyncio.Queue)
+    _outbox: asyncio.Queue[_Outgoing] = field(default_factory=asyncio.Queue)
     _pubsub: PubSub | None = None
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
     _subscribed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -421,7 +526,12 @@ class Bus:
 
     def post(self, node: str, message: dict[str, Any]) -> None:
         """Queue a message for a node's channel (sent in order by the sender task)."""
-        self._outbox.put_nowait((self.node_channel(node), json.dumps(message, separators=(",", ":"))))
+        self._outbox.put_nowait(_Outgoing(self.node_channel(node), json.dumps(message, separators=(",", ":"))))
+
+    def post_forward(self, code: str, message: dict[str, Any]) -> None:
+        """Queue a client's message for the room's owner (in order with everything posted)."""
+        data = json.dumps(message, separators=(",", ":"))
+        self._outbox.put_nowait(_Outgoing(self.inbox(code), data, code, message))
 
     async def flush(self) -> None:
         """Wait until every posted message has been published (or given up on)."""
@@ -436,15 +546,34 @@ class Bus:
             try:
                 pipe = self.redis.pipeline(transaction=False)
                 for item in batch:
-                    if item is not None:
-                        pipe.publish(*item)
-                await guarded(pipe.execute())
+                    pipe.publish(item.channel, item.data)
+                heard = await guarded(pipe.execute())
+                for item, listeners in zip(batch, heard, strict=True):
+                    if item.code is not None and item.message is not None and not listeners:
+                        self._unheard(item.code, item.message)
             except StoreUnavailable as exc:
                 # Lost: the clients concerned are asked to resume once the bus is back.
                 log.warning("%d messages to other nodes lost: %s", len(batch), exc.detail)
             finally:
                 for _ in batch:
                     self._outbox.task_done()
+
+    def _unheard(self, code: str, message: dict[str, Any]) -> None:
+        """Nobody owns the room any more: its client reconnects and resumes (see the class)."""
+        peer = self.local.pop(str(message.get("peer")), None)
+        if peer is not None and message.get("msg", {}).get("type") != "gone":
+            moving = RoomMoving(code)
+            peer.close(moving.code, moving.message)
+
+    def _deliver(self, peer_id: str, body: dict[str, Any]) -> None:
+        peer = self.local.get(peer_id)
+        if peer is None:
+            return  # the connection ended meanwhile
+        if "text" in body:
+            peer.send(body["text"])
+        if "close" in body:
+            del self.local[peer_id]
+            peer.close(*body["close"])
 
     async def _drop_pubsub(self) -> None:
         pubsub, self._pubsub = self._pubsub, None
@@ -487,7 +616,7 @@ class Bus:
             if body.get("ping"):  # a node checking that this room's owner listens: publishing answered it
                 return
             if channel == self.node_channel(self.node):
-                handler, key = self.on_deliver, body["peer"]
+                handler, key = self.on_deliver or self._deliver, body["peer"]
             else:
                 handler, key = self.on_forward, channel[len(self.prefix) + len("room:") : -len(":in")]
             if handler is not None:
@@ -743,6 +872,7 @@ class Cluster:
         self.limits = limits or ClusterLimits(redis, prefix)
         self.health = Health(redis)
         self.on_lost: Callable[[str], None] | None = None
+        self._gated: dict[tuple[str, str], GatedPeer] = {}  # clients of other nodes in rooms owned here
         self._tasks: list[asyncio.Task[None]] = []
 
     @classmethod
@@ -771,8 +901,10 @@ class Cluster:
         await self.redis.aclose()
 
     def _lost(self, code: str) -> None:
-        self._tasks = [task for task in self._tasks if not task.done()]
-        self._tasks.append(asyncio.get_running_loop().create_task(self.bus.leave_room(code)))
+        self._background(self.bus.leave_room(code))
+        for key in [key for key, peer in self._gated.items() if peer.code == code]:
+            del self._gated[key]
+            self.bus.forget_peer(*key)
         if self.on_lost is not None:
             self.on_lost(code)
 
@@ -833,6 +965,37 @@ class Cluster:
                 raise RoomMoving(code)
             await asyncio.sleep(self.leases.ttl / 8)
 
+    def handle_forward(self, room: Any, body: dict[str, Any], journal: Journal) -> None:
+        """On the owner: a message forwarded by the client's node, applied to ``room``.
+
+        The client is a :class:`RemotePeer` behind the room's :class:`Journal`, the same
+        object for every message of that connection; a refusal goes back to it as an
+        ``error``, and wrong codes or tokens count against the client's address.
+        """
+        key = (str(body["node"]), str(body["peer"]))
+        msg = body["msg"]
+        peer = self._gated.get(key)
+        if peer is None:
+            remote = self.bus.remote_peer(key[0], key[1], int(body.get("version", 1)), body.get("ip"))
+            peer = self._gated[key] = journal.peer(room.code, remote)
+        if msg["type"] in ("leave", "gone"):
+            del self._gated[key]
+            self.bus.forget_peer(*key)
+        try:
+            dispatch(room, peer, msg)
+        except ProtocolError as exc:
+            peer.send(error(exc.code, exc.message))
+            if exc.code in ("no_room", "bad_token") and body.get("ip"):
+                self._background(self.limits.wrong_guess(str(body["ip"])))
+
+    def _background(self, work: Awaitable[Any]) -> None:
+        async def run() -> None:
+            with contextlib.suppress(StoreUnavailable):
+                await work
+
+        self._tasks = [task for task in self._tasks if not task.done()]
+        self._tasks.append(asyncio.get_running_loop().create_task(run()))
+
     async def release(self, code: str) -> None:
         """Give a room up (unloaded here): its inbox, then its lease."""
         await self.bus.leave_room(code)
@@ -849,7 +1012,10 @@ __all__ = [
     "Journal",
     "LeaseKeeper",
     "Limit",
+    "dispatch",
+    "peer_id",
     "RemotePeer",
+    "RemoteRoom",
     "RoomMissing",
     "RoomMoving",
     "new_node_id",

@@ -896,7 +896,7 @@ class Hall:
 
     def _make_room(self) -> None:
         """Raise ``server_busy`` if the live rooms fill the cap; else unload empty rooms beyond it."""
-        if self.live_rooms() >= self.max_rooms:
+        if len(self.rooms) >= self.max_rooms and self.live_rooms() >= self.max_rooms:
             raise ProtocolError("server_busy", "the relay holds as many rooms as it may; try again later")
         idle = [room for room in self.rooms.values() if room.closed or not room.has_peers()]
         if len(self.rooms) >= self.max_rooms and idle:

@@ -333,14 +333,15 @@ def clean_name(text: str, default: str) -> str:
 def view_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The JSON Patch (RFC 6902: ``add``, ``remove``, ``replace`` only) that turns ``old`` into ``new``.
 
-    Objects are compared key by key, down to any depth; a list or a value that changed
-    is replaced whole. Paths are JSON Pointers (RFC 6901). A field that never changes
-    (Soccer-Go's card table) is never in a patch, so it crosses the wire once per
-    connection, in the ``snapshot``.
+    Objects are compared key by key, down to any depth. A list of the same length whose
+    items changed in at most half of its places is patched item by item (a player who
+    moved is one small operation, not the whole team); any other changed list, and any
+    other changed value, is replaced whole. Paths are JSON Pointers (RFC 6901). A field
+    that never changes (Soccer-Go's card table) is never in a patch, so it crosses the
+    wire once per connection, in the ``snapshot``.
 
-    Lists are compared with Python's ``==`` (fast, but blind to ``1`` turning into ``true``
-    or ``1.0`` inside a list; a scalar field changing type is seen). Views never do that:
-    a field of a view keeps its JSON type.
+    Lists are compared with Python's ``==`` first (fast, but blind to ``1`` turning into
+    ``true`` or ``1.0`` deep inside a list). Views never do that: a field keeps its JSON type.
     """
     ops: list[dict[str, Any]] = []
     _diff(old, new, "", ops)
@@ -349,20 +350,31 @@ def view_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict[str,
 
 def _diff(old: Mapping[str, Any], new: Mapping[str, Any], path: str, ops: list[dict[str, Any]]) -> None:
     for key, value in new.items():
-        if key not in old:
+        if key in old:
+            _diff_value(old[key], value, f"{path}/{_pointer_token(key)}", ops)
+        else:
             ops.append({"op": "add", "path": f"{path}/{_pointer_token(key)}", "value": value})
-            continue
-        before = old[key]
-        if before is value:
-            continue
-        if type(before) is not type(value):
-            ops.append({"op": "replace", "path": f"{path}/{_pointer_token(key)}", "value": value})
-        elif isinstance(value, dict):
-            _diff(before, value, f"{path}/{_pointer_token(key)}", ops)
-        elif before != value:
-            ops.append({"op": "replace", "path": f"{path}/{_pointer_token(key)}", "value": value})
     if old.keys() != new.keys():
         ops.extend({"op": "remove", "path": f"{path}/{_pointer_token(key)}"} for key in old if key not in new)
+
+
+def _diff_value(before: Any, value: Any, path: str, ops: list[dict[str, Any]]) -> None:
+    if before is value:
+        return
+    if type(before) is not type(value):
+        ops.append({"op": "replace", "path": path, "value": value})
+    elif isinstance(value, dict):
+        _diff(before, value, path, ops)
+    elif before != value:
+        if isinstance(value, list) and len(value) == len(before):
+            changed = [
+                i for i, (a, b) in enumerate(zip(before, value, strict=True)) if a != b or type(a) is not type(b)
+            ]
+            if 2 * len(changed) <= len(value):
+                for i in changed:
+                    _diff_value(before[i], value[i], f"{path}/{i}", ops)
+                return
+        ops.append({"op": "replace", "path": path, "value": value})
 
 
 def _pointer_token(key: str) -> str:
@@ -372,10 +384,11 @@ def _pointer_token(key: str) -> str:
 def apply_patch(doc: dict[str, Any], patch: list[Any]) -> dict[str, Any]:
     """A new document: ``doc`` with a :func:`view_patch` applied. ``doc`` itself is not changed.
 
-    Only the objects on the patched paths are copied; the rest is shared with ``doc``.
-    Raises :class:`ProtocolError` ``bad_message`` for an operation that does not fit.
+    Only the objects and lists on the patched paths are copied; the rest is shared with
+    ``doc``. Raises :class:`ProtocolError` ``bad_message`` for an operation that does not fit.
     """
     out = dict(doc)
+    copied = {id(out)}
     for op in patch:
         if not isinstance(op, dict) or op.get("op") not in ("add", "remove", "replace"):
             raise ProtocolError("bad_message", f"update: a patch operation is not add, remove or replace: {op!r:.80}")
@@ -383,13 +396,21 @@ def apply_patch(doc: dict[str, Any], patch: list[Any]) -> dict[str, Any]:
         if not isinstance(path, str) or not path.startswith("/"):
             raise ProtocolError("bad_message", f"update: bad patch path {path!r:.80}")
         *parents, last = [t.replace("~1", "/").replace("~0", "~") for t in path[1:].split("/")]
-        target = out
+        target: Any = out
         for token in parents:
-            child = target.get(token)
-            if not isinstance(child, dict):
+            key = _slot(target, token, path)
+            child = target[key]
+            if not isinstance(child, (dict, list)):
                 raise ProtocolError("bad_message", f"update: patch path {path!r:.80} does not lead to an object")
-            target[token] = target = dict(child)
-        if op["op"] == "remove":
+            if id(child) not in copied:
+                child = target[key] = type(child)(child)
+                copied.add(id(child))
+            target = child
+        if isinstance(target, list):  # items of a list are only ever replaced
+            if op["op"] != "replace" or "value" not in op:
+                raise ProtocolError("bad_message", f"update: patch operation on {path!r:.80} does not fit the view")
+            target[_slot(target, last, path)] = op["value"]
+        elif op["op"] == "remove":
             if last not in target:
                 raise ProtocolError("bad_message", f"update: patch removes {path!r:.80}, which is not there")
             del target[last]
@@ -398,6 +419,21 @@ def apply_patch(doc: dict[str, Any], patch: list[Any]) -> dict[str, Any]:
         else:
             target[last] = op["value"]
     return out
+
+
+def _slot(container: dict[str, Any] | list[Any], token: str, path: str) -> Any:
+    """The key (object) or index (list) ``token`` names in ``container``; it must be there."""
+    if isinstance(container, list):
+        if (
+            not (token.isascii() and token.isdigit())
+            or int(token) >= len(container)
+            or (token != "0" and token.startswith("0"))
+        ):
+            raise ProtocolError("bad_message", f"update: patch path {path!r:.80} names no item of a list")
+        return int(token)
+    if token not in container:
+        raise ProtocolError("bad_message", f"update: patch path {path!r:.80} does not lead to an object")
+    return token
 
 
 def encode(kind: str, **fields: Any) -> str:

@@ -176,11 +176,27 @@ def test_a_patch_that_does_not_fit_the_view_is_refused() -> None:
         [{"op": "replace", "path": "/x", "value": 1}],
         [{"op": "add", "path": "/c/0/d", "value": 1}],
         [{"op": "add", "path": "a", "value": 1}],
+        [{"op": "replace", "path": "/c/2", "value": 1}],
+        [{"op": "replace", "path": "/c/01", "value": 1}],
+        [{"op": "remove", "path": "/c/0"}],
+        [{"op": "replace", "path": "/c/²", "value": 1}],
         ["not an operation"],
     ):
         with pytest.raises(ProtocolError):
             apply_patch(view, patch)
     assert apply_patch(view, [{"op": "replace", "path": "/a/b", "value": True}]) == {"a": {"b": True}, "c": [1, 2]}
+    assert view == {"a": {"b": 1}, "c": [1, 2]}
+
+
+def test_a_list_with_one_item_changed_is_patched_item_by_item() -> None:
+    from soccerdesk.net.protocol import apply_patch, view_patch
+
+    team = [{"number": n, "row": n, "col": 0} for n in range(11)]
+    moved = [dict(p, row=p["row"] + 1) if p["number"] == 7 else p for p in team]
+    patch = view_patch({"players": team}, {"players": moved})
+    assert patch == [{"op": "replace", "path": "/players/7/row", "value": 8}]
+    assert apply_patch({"players": team}, patch) == {"players": moved} and team[7]["row"] == 7
+    assert view_patch({"a": [1, 2]}, {"a": [3, 4]}) == [{"op": "replace", "path": "/a", "value": [3, 4]}]
 
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
