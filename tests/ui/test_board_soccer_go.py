@@ -182,3 +182,27 @@ def test_card_faces_are_the_printed_names_not_codes(qtbot) -> None:
     assert board.card_name("counter-attack") == "COUNTER ATTACK"
     printed = {card["id"]: card["name"] for side in ("attacking", "defending") for card in load_game_data(GAME)[side]}
     assert {card_id: board.card_name(card_id) for card_id in printed} == printed
+
+
+def test_the_board_says_what_to_do_now(qtbot, states: list[State]) -> None:
+    """Issue 13.14: the other three boards say what to do now; Soccer-Go's said nothing."""
+    board = SoccerGoBoard(BoardConfig(GAME, 0))
+    said: dict[str, str] = {}
+    for state in states[::3]:
+        for seat in (0, 1):
+            view = state.view(seat)
+            board.set_view(view)
+            words = board.status(view)
+            assert words and words[-1] in ".…", words
+            if view["legal"]:
+                assert "Waiting" not in words and "…" not in words, (view["legal"], words)
+                said.setdefault(view["legal"][0].split()[0], words)
+            else:
+                assert words.startswith(("Waiting for", "You chose", "Dealing", "A power card", "Full time")), words
+    assert said["pass"].startswith("Your attack, pass ") and said["mark"].startswith("Defend: click ")
+    assert "goal" in said["shoot"] and "dive" in said["save"]
+    assert "keep your hand" in said["swap"] and "no card" in said["no"]
+    # Written above the table, in a band that also brings the board's shape near the match
+    # screen's (1000 x 640 left an empty band above and below it in a 1280 x 800 window).
+    shape = board.itemsBoundingRect()
+    assert shape.top() < 0 and shape.width() / shape.height() < 1.45

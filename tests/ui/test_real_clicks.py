@@ -15,6 +15,7 @@ each is played to full time within a time budget.
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Iterator
 
@@ -58,6 +59,10 @@ def choose(game_id: str):
 @pytest.fixture
 def shown_window(qtbot, tmp_path) -> Iterator[MainWindow]:
     """The app's main window, shown, with animations on (fast) and a fresh settings file."""
+    # Boards left by earlier tests (scenes in reference cycles with their items' paint
+    # functions) are freed here, on the GUI thread. Left to the cyclic collector, one could be
+    # freed on a bot or loader thread, where Qt cannot stop its timers: a crash later on.
+    gc.collect()
     qsettings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     settings = AppSettings(qsettings, tmp_path / "data")
     settings.animation_speed = "fast"

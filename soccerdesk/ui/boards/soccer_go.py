@@ -36,6 +36,7 @@ from soccerdesk.ui.boards.drawing import (
 from soccerdesk.ui.palette import LINE
 
 WIDTH = 1000.0
+STATUS_BAND = 56.0  # the band above the table with what to do now
 CARD_W, CARD_H = 62.0, 88.0
 ATTACKING_BACK = QColor("#6a3fa0")  # purple, as the rulebook's attacking power cards
 # Dark brown: far from every team colour on offer (settings.TEAM_COLOURS, Okabe & Ito's palette)
@@ -227,7 +228,9 @@ class SoccerGoBoard(ClickBoard):
         state = view.get("state") or {}
         me = self.seat(view)
         other = 1 - me
-        self.add_panel(QRectF(0, 0, WIDTH, 640))
+        self.add_panel(QRectF(0, -STATUS_BAND, WIDTH, 640 + STATUS_BAND))
+        # What to do now, above the table (the other three boards say it in their side panel).
+        self.add_text(QPointF(24, 12 - STATUS_BAND), self.status(view), 13, PANEL_TEXT, bold=True, width=WIDTH - 48)
         self._draw_opponent(state, other, view.get("opponent_state") if self.config.reveal_all else None)
         self._draw_info(state, me)
         self._draw_goal(state, me)
@@ -277,6 +280,53 @@ class SoccerGoBoard(ClickBoard):
             self.opponent_status = "choosing…"
         if self.opponent_status:
             self.add_text(QPointF(770, 44), self.opponent_status.split(":")[0], 10, MUTED_TEXT, width=90)
+
+    def status(self, view: dict[str, Any]) -> str:
+        """What the player at this board does now (or waits for), in a sentence."""
+        state = view.get("state") or {}
+        legal = list(view.get("legal") or [])
+        phase = state.get("phase")
+        other = self.name(1 - self.seat(view))
+        if view.get("terminal") or phase == "over":
+            return self.full_time_words(view)
+        if not legal:
+            if state.get("my_choice"):
+                return f"You chose: {self.describe(state['my_choice'])}. Waiting for {other}…"
+            if phase in ("toss", "deal", "draw"):
+                return "Dealing the cards…" if phase != "draw" else "A power card is drawn…"
+            return f"Waiting for {other}…"
+        or_card = ", or play a power card" if any(t.startswith("play ") for t in legal) else ""
+        verbs = {t.split()[0] for t in legal}
+        if "pass" in verbs:
+            passes, needed = int(state.get("passes", 0)) + 1, int(state.get("passes_needed", 7))
+            which = "three numbers, lowest first," if any("+" in t for t in legal) else "the number"
+            return f"Your attack, pass {passes} of {needed}: click {which} you pass to{or_card}."
+        if "mark" in verbs:
+            which = "three numbers, lowest first," if any("+" in t for t in legal) else "the number"
+            return f"Defend: click {which} you mark{or_card}."
+        if "shoot" in verbs:
+            return "Shoot: click left, middle or right in the goal."
+        if "save" in verbs:
+            return "Save: click the side of the goal you dive to."
+        if "retire" in verbs:
+            return f"Counter attack: click a number to retire ({state.get('retires_left', 1)} left)."
+        if "remove" in verbs:
+            return "Narrow shot: click the side of the goal to close for this shot."
+        if "show" in verbs:
+            return "Tackle: show rock, paper or scissors."
+        if "swap" in verbs:
+            drawn = self.card_name(str(state.get("drawn") or ""))
+            return f"You drew {drawn}: click a card to give up for it, or keep your hand."
+        if phase == "block":
+            named = state.get("named") or {}
+            name = self.card_name(str(named.get("as") or named.get("card") or ""))
+            if or_card:
+                return f"{other} plays {name}: block it with your BLOCK card, or play no card."
+            return f"{other} plays {name}: none of your cards blocks it — click Play no card."
+        if phase in ("pass-reply", "shot-reply"):
+            what = {"pass-reply": "the marked pass", "shot-reply": "the shot"}[phase]
+            return f"Take {what} again with your re-take card, or play no card."
+        return "Your decision: click a highlighted choice."
 
     def _role(self, state: dict[str, Any], seat: int) -> str:
         if state.get("phase") == "kick":
