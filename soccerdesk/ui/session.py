@@ -660,7 +660,15 @@ def played_seconds(record: Mapping[str, Any]) -> float:
 
 
 class MatchFileInUse(Exception):
-    """Another running soccerdesk has this match open (its file is locked)."""
+    """Another running soccerdesk has this match open (its file is locked).
+
+    ``path``: the match file; ``pid``: the process that has it (0 if not known).
+    """
+
+    def __init__(self, message: str, path: Path, pid: int = 0) -> None:
+        super().__init__(message)
+        self.path = path
+        self.pid = pid
 
 
 def lock_match_file(path: Path) -> QLockFile:
@@ -680,7 +688,9 @@ def lock_match_file(path: Path) -> QLockFile:
         pid = info[0] if isinstance(info, tuple) and info and isinstance(info[0], int) else 0
         holder = f" (process {pid})" if pid > 0 else ""
         raise MatchFileInUse(
-            f"{path.name} is open in another soccerdesk window{holder}. "
-            "Go on with it there, or close that window first."
+            f"This match is being played in another soccerdesk window{holder}. "
+            f"Go on with it there, or close that window and try again.\n\nMatch file: {path.name}",
+            path,
+            max(0, pid),
         )
-    raise MatchFileInUse(f"{path.name} cannot be locked in {path.parent}: check that the folder is writable.")
+    raise MatchFileInUse(f"{path.name} cannot be locked in {path.parent}: check that the folder is writable.", path)

@@ -437,7 +437,8 @@ def test_a_match_open_in_one_window_is_refused_in_another(qtbot, window: MainWin
     qtbot.mouseClick(recent.viewport(), Qt.MouseButton.LeftButton, pos=recent.visualItemRect(recent.item(0)).center())
     qtbot.mouseClick(second.home.resume_button, Qt.MouseButton.LeftButton)
     assert second.match_view is None
-    assert second.last_message.startswith(f"{autosave.name} is open in another soccerdesk window")
+    assert second.last_message.startswith("This match is being played in another soccerdesk window")
+    assert second.last_message.endswith(f"Match file: {autosave.name}")
     # Once the first window leaves the match, the second may take it up.
     window.go_home()
     qtbot.mouseClick(second.home.resume_button, Qt.MouseButton.LeftButton)
