@@ -881,7 +881,7 @@ class _Rules:
         events.append(
             Event(
                 "pass",
-                f"{TEAM_NAMES[seat]} {'continues the chain' if chained else 'passes'}: {names[frm]} to {names[to]}.",
+                f"{TEAM_NAMES[seat]} {'passes on' if chained else 'passes'} from {names[frm]} to {names[to]}.",
                 {"team": seat, "from": names[frm], "to": names[to], "chain": chained},
             )
         )

@@ -678,7 +678,8 @@ class _Turn:
         self.stoppage_minutes = row.minutes
         self.say(
             "stoppage",
-            f"Stoppage time: {row.minutes} minute(s), {self.stoppage} cards",
+            f"Stoppage time: {row.minutes} minute{'' if row.minutes == 1 else 's'},"
+            f" {self.stoppage} more card{'' if self.stoppage == 1 else 's'} to draw",
             minutes=row.minutes,
             cards=self.stoppage,
         )
