@@ -13,7 +13,7 @@ from typing import Any
 from soccerdesk.rules.api import Event, IllegalAction, uniform
 from soccerdesk.rules.soccero import set_pieces
 from soccerdesk.rules.soccero.actions import Aim, Die, KickChoice, KickRoll, Path, SquareChoice, Step, Word
-from soccerdesk.rules.soccero.board import DIRECTIONS, EXIT_GOAL, EXIT_TOUCHLINE, HIGH, LOW, Exit
+from soccerdesk.rules.soccero.board import EXIT_GOAL, EXIT_TOUCHLINE, HIGH, LOW, Exit
 from soccerdesk.rules.soccero.state import (
     CHANCE_PHASES,
     NOBODY,
@@ -464,7 +464,9 @@ def player_reach(s: S, p: int, occ: dict[int, int], limit: int, only_empty: bool
     mask = 0
     for d, ray in enumerate(board.rays[start]):
         prefix = ray_bits[d]
-        free, top = _free_run(start, ray, prefix, taken, limit)
+        top = limit if limit < len(ray) else len(ray)
+        # The free run: squares up to the first player (or the limit).
+        free = top if not taken & prefix[top] else _free_run(start, ray, prefix, taken, limit)[0]
         moves = line_moves[d]
         if not doubt_bits & prefix[free]:
             out.extend(moves[:free])
@@ -637,18 +639,19 @@ def can_use(s: S, total: int) -> bool:
     """
     if total <= 0:
         return total == 0
+    entries, _ = movement_plan(s, total)
+    for _, _, lengths, _ in entries:
+        if lengths >> total & 1:
+            return True  # one move uses it all
     key = ("use", s.pos, s.moved, s.holder, s.forced, s.team, s.low_team, s.cfg, total)
     memo = shape_memo(s)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = _can_use(s, total)
+        found = memo[key] = _can_use(s, total, entries)
     return found
 
 
-def _can_use(s: S, total: int) -> bool:
-    entries, _ = movement_plan(s, total)
-    if any(lengths >> total & 1 for _, _, lengths, _ in entries):
-        return True
+def _can_use(s: S, total: int, entries: list[Entry]) -> bool:
     if not best_case_totals(s, total) >> total & 1:
         return False
     for p, moves, _, _ in entries:
@@ -695,80 +698,108 @@ def best_case_totals(s: S, limit: int) -> int:
     return totals
 
 
-Witness = tuple[int, int, tuple[int, ...]]
-"""(player, his square, per length L the directions of his plain moves of L squares that no other single move can spoil)."""
+# Directions (bits of DIRECTIONS' indices) whose k-square move ends in the same row / column
+# as the start, in the row k above / below, in the column k right / left.
+_SAME_ROW, _ROW_UP, _ROW_DOWN = 1 << 2 | 1 << 6, 1 << 0 | 1 << 1 | 1 << 7, 1 << 3 | 1 << 4 | 1 << 5
+_SAME_COLUMN, _COLUMN_RIGHT, _COLUMN_LEFT = 1 << 0 | 1 << 4, 1 << 1 | 1 << 2 | 1 << 3, 1 << 5 | 1 << 6 | 1 << 7
 
 
-def _witnesses(s: S, points: int) -> tuple[list[Witness], int]:
-    """Moves that could use the rest of the die after any one move, and the rests that surely can (bit L).
+class _Rests:
+    """Which rests of the die surely stay usable after any one move, and witnesses for the others.
 
     A witness of a rest L is a plain move of exactly L squares (no steal) by an unmoved player
     that another player's move cannot take away, except by standing on its line: in the basic
     rules it must also end outside the penalty areas, in a row and a column where even two more
     team-mates could not make a line too long. Two players with such moves in two directions
-    each make L usable after any first move: the mover is at most one of them, and his end
-    square lies on at most one line of the other. Cached per state.
+    each make L usable after any first move (bit L of :attr:`sure`): the mover is at most one
+    of them, and his end square lies on at most one line of the other. Worked out lazily (most
+    rests are settled by the first two players looked at); one per state and points.
     """
-    cache = s._plan
-    assert cache is not None  # movement_plan made it
-    key = ("w", points)
-    found = cache.get(key)
-    if found is not None:
-        return found
-    _, movers = movement_plan(s, points)
-    b = s.board
-    steal = steal_square(s, s.team)
-    basic = not s.cfg.extended
-    area = b.penalty_area_of
-    rows: set[int] = set()
-    cols: set[int] = set()
-    if basic:
-        ys = [b.ys[q] for q in s.pos[s.team * PLAYERS : s.team * PLAYERS + PLAYERS] if q >= 0]
-        xs = [b.xs[q] for q in s.pos[s.team * PLAYERS : s.team * PLAYERS + PLAYERS] if q >= 0]
-        crowd = s.cfg.adjacent_limit - 2  # with this many team-mates in a line, two more might be too many
-        rows = {y for y in ys if ys.count(y) > crowd}
-        cols = {x for x in xs if xs.count(x) > crowd}
-    out: list[Witness] = []
-    for p, moves, _, store in movers:
+
+    __slots__ = ("board", "pos", "movers", "steal", "basic", "rows", "cols", "sure")
+
+    def __init__(self, s: S, points: int) -> None:
+        # No reference to ``s`` is kept: this lives in ``s``'s cache (no cycle, states die young).
+        self.board = s.board
+        self.pos = s.pos
+        _, self.movers = movement_plan(s, points)
+        self.steal = steal_square(s, s.team)
+        self.basic = not s.cfg.extended
+        self.rows, self.cols = _crowded_lines(s) if self.basic else (frozenset(), frozenset())
+        self.sure = 1  # a move of all the points leaves nothing to use
+        for rest in range(1, points):
+            found = 0
+            for entry in self.movers:
+                ways = self.ways(entry, rest)
+                if ways & (ways - 1):
+                    found += 1
+                    if found == 2:
+                        self.sure |= 1 << rest
+                        break
+
+    def ways(self, entry: Entry, rest: int) -> int:
+        """The directions of ``entry``'s player's witness moves of ``rest`` squares (bits)."""
+        p, moves, _, store = entry
         dirs = store.get("dirs")
         if dirs is None:
             by_length = [0] * (MAX_STEP + 1)
+            area = self.board.penalty_area_of
             for k, d, end, _ in moves:
-                if end != steal and not (basic and area[end] >= 0):
+                if end != self.steal and not (self.basic and area[end] >= 0):
                     by_length[k] |= 1 << d
             dirs = store["dirs"] = tuple(by_length)
-        start = s.pos[p]
-        if rows or cols:
-            x, y = b.xs[start], b.ys[start]
-            trimmed = [0]
-            for k in range(1, MAX_STEP + 1):
-                bad = 0
-                for d, (_, dx, dy) in enumerate(DIRECTIONS):
-                    if y + k * dy in rows or x + k * dx in cols:
-                        bad |= 1 << d
-                trimmed.append(dirs[k] & ~bad)
-            dirs = tuple(trimmed)
-        out.append((p, start, dirs))
-    sure = 0
-    for rest in range(1, points):
-        if sum(1 for _, _, dirs in out if dirs[rest] & (dirs[rest] - 1)) >= 2:
-            sure |= 1 << rest
-    found = cache[key] = (out, sure)
+        ways: int = dirs[rest]
+        if ways and (self.rows or self.cols):
+            b = self.board
+            start = self.pos[p]
+            x, y, rows, cols = b.xs[start], b.ys[start], self.rows, self.cols
+            bad = (_SAME_ROW if y in rows else 0) | (_ROW_UP if y + rest in rows else 0)
+            bad |= (_ROW_DOWN if y - rest in rows else 0) | (_SAME_COLUMN if x in cols else 0)
+            bad |= (_COLUMN_RIGHT if x + rest in cols else 0) | (_COLUMN_LEFT if x - rest in cols else 0)
+            ways &= ~bad
+        return ways
+
+    def keeps_usable(self, s: S, p: int, end: int, rest: int) -> bool:
+        """After ``p`` moves to ``end`` in ``s``, can the others use exactly ``rest`` points? A witness first, else the search."""
+        bits = self.board.ray_bits
+        for entry in self.movers:
+            if entry[0] != p:
+                ways = self.ways(entry, rest)
+                start = s.pos[entry[0]]
+                while ways:
+                    d = (ways & -ways).bit_length() - 1
+                    if not bits[start][d][rest] >> end & 1:
+                        return True
+                    ways &= ways - 1
+        return can_use(moved_by(s, p, end), rest)
+
+
+def _crowded_lines(s: S) -> tuple[frozenset[int], frozenset[int]]:
+    """Rows and columns where two more of the turn team's players might make a line too long (basic
+    rules: more than ``adjacent_limit`` - 2 of them stand there); memoised by line-up."""
+    line_up = s.pos[s.team * PLAYERS : s.team * PLAYERS + PLAYERS]
+    memo = shape_memo(s)
+    key = ("lines", line_up, s.cfg.adjacent_limit)
+    found = memo.get(key)
+    if found is None:
+        b = s.board
+        ys = sorted([b.ys[q] for q in line_up if q >= 0])
+        xs = sorted([b.xs[q] for q in line_up if q >= 0])
+        crowd = s.cfg.adjacent_limit - 2  # sorted: a value crowd places on is the same one
+        found = memo[key] = (
+            frozenset([ys[i] for i in range(len(ys) - crowd) if ys[i] == ys[i + crowd]]),
+            frozenset([xs[i] for i in range(len(xs) - crowd) if xs[i] == xs[i + crowd]]),
+        )
     return found
 
 
-def _keeps_die_usable(s: S, p: int, end: int, rest: int, witnesses: list[Witness]) -> bool:
-    """After ``p`` moves to ``end``, can the others use exactly ``rest`` points? A witness first, else the search."""
-    bits = s.board.ray_bits
-    for q, start, dirs in witnesses:
-        if q != p:
-            ways = dirs[rest]
-            while ways:
-                d = (ways & -ways).bit_length() - 1
-                if not bits[start][d][rest] >> end & 1:
-                    return True
-                ways &= ways - 1
-    return can_use(moved_by(s, p, end), rest)
+def _rests(s: S, points: int) -> _Rests:
+    cache = s._plan
+    assert cache is not None  # movement_plan made it
+    found = cache.get(("rests", points))
+    if found is None:
+        found = cache[("rests", points)] = _Rests(s, points)
+    return found
 
 
 def movement_steps(s: S) -> list[Step]:
@@ -776,8 +807,8 @@ def movement_steps(s: S) -> list[Step]:
     acts = s.game.actions  # type: ignore[attr-defined]
     points = s.points
     entries, _ = movement_plan(s, points)
-    witnesses, sure = _witnesses(s, points)
-    sure |= 1  # a move of all the points leaves nothing to use
+    rests = _rests(s, points)
+    sure = rests.sure
     ok = 0  # bit k: every move of k squares keeps the die usable
     for k in range(1, points + 1):
         ok |= (sure >> (points - k) & 1) << k
@@ -803,7 +834,7 @@ def movement_steps(s: S) -> list[Step]:
             out.extend(plain)
             continue
         for k, d, end, step in moves:
-            if k > points or not (ok >> k & 1 or _keeps_die_usable(s, p, end, points - k, witnesses)):
+            if k > points or not (ok >> k & 1 or rests.keeps_usable(s, p, end, points - k)):
                 continue
             out.append(step)
             if p != holder and not loose:
