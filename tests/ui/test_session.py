@@ -114,3 +114,43 @@ def test_a_broken_bot_process_falls_back_to_a_bot_in_this_process(qtbot) -> None
     qtbot.waitUntil(lambda: 0 in session.state.current_players() or session.state.is_terminal(), timeout=3000)
     assert session.state.ply == 3 and sum(session.state.score) == 1  # toss, our card, the bot's card
     session.close()
+
+
+def test_a_resumed_session_tells_every_past_event_in_order_with_its_ply(qtbot) -> None:
+    """Issue 13.4: a resumed match's log was empty."""
+    first = _session((HUMAN, BOT))
+    told: list[dict] = []
+    first.view_changed.connect(lambda view, events: told.extend(events))
+    first.start()
+    first.submit("show 2")
+    qtbot.waitUntil(lambda: first.state.ply >= 3 and first.viewer() == 0, timeout=3000)
+    record = first.record()
+    first.close()
+    resumed = LocalSession(GAME, (HUMAN, BOT), record=record, bot_factory=toy_bots)
+    again: list[dict] = []
+    resumed.view_changed.connect(lambda view, events: again.extend(events))
+    resumed.start()
+    assert [e["text"] for e in again] == [e["text"] for e in told[: len(again)]] and again
+    assert [e["ply"] for e in again] == sorted(e["ply"] for e in again)
+    resumed.close()
+
+
+@pytest.mark.parametrize("saved", [125, 12.5, "125", -3, True, None, 1e12])
+def test_time_played_is_read_from_a_record_and_anything_odd_counts_as_none(saved: object) -> None:
+    from soccerdesk.ui.session import APP_KEY, played_seconds
+
+    expected = float(saved) if type(saved) in (int, float) and 0 <= saved < 1e8 else 0.0  # type: ignore[operator]
+    assert played_seconds({APP_KEY: {"played_seconds": saved}}) == expected
+    assert played_seconds({}) == 0.0
+
+
+def test_a_locked_match_file_cannot_be_opened_twice(tmp_path: Path) -> None:
+    from soccerdesk.ui.session import MatchFileInUse, lock_match_file
+
+    path = tmp_path / "match.json"
+    lock = lock_match_file(path)
+    with pytest.raises(MatchFileInUse, match="another soccerdesk window") as refused:
+        lock_match_file(path)
+    assert refused.value.path == path and refused.value.pid > 0
+    lock.unlock()
+    lock_match_file(path).unlock()
