@@ -868,6 +868,11 @@ class Room:
         return {"seat": cd.seat, "seconds": round(left, 1), "expired": cd.expired}
 
 
+def _report_failed_load(task: asyncio.Task[Room]) -> None:
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        log.error("loading a room from the store failed", exc_info=exc)
+
+
 def _event_json(ply: int, event: Event) -> dict[str, Any]:
     return {"ply": ply, **event.to_json()}
 
@@ -888,8 +893,9 @@ class Hall:
     store: Store
     max_rooms: int = 10_000
     thinker: Thinker | None = None
+    load_budget: float = 10.0  # seconds a client waits for a room to be loaded (0: no limit)
     rooms: dict[str, Room] = field(default_factory=dict)
-    _loading: dict[str, asyncio.Future[Room]] = field(default_factory=dict)
+    _loading: dict[str, asyncio.Task[Room]] = field(default_factory=dict)
 
     def live_rooms(self) -> int:
         return sum(1 for room in self.rooms.values() if not room.closed and room.has_peers())
@@ -931,37 +937,40 @@ class Hall:
         """The open room with ``code``, loaded from the store if it is not in memory.
 
         Loading replays the match in a worker; meanwhile the event loop serves everyone
-        else, and others asking for the same room wait for the same load.
+        else, and others asking for the same room wait for the same load. Whoever waits
+        longer than ``load_budget`` seconds is told ``server_busy`` (try again); the load
+        goes on, and a later try finds the room loaded or joins the wait.
         """
         code = normalize_code(code)
         room = self.rooms.get(code)
         if room is None:
-            pending = self._loading.get(code)
-            if pending is None:
+            loading = self._loading.get(code)
+            if loading is None:
                 loaded = self.store.load_room(code)
                 if loaded is None:
                     raise ProtocolError("no_room", f"no room has the code {code!r}")
                 self._make_room()
-                pending = self._loading[code] = asyncio.get_running_loop().create_future()
-                try:
-                    doc, actions = loaded
-                    if self.thinker is None:
-                        room = Room.from_doc(doc, actions, self.store)
-                    else:
-                        room = await self.thinker.run(Room.from_doc, doc, actions, self.store, self.thinker, budget=0)
-                    room._save()  # names cleaned and tokens hashed, if an older relay wrote it
-                    self.rooms.setdefault(code, room)
-                    pending.set_result(self.rooms[code])
-                except BaseException as exc:
-                    pending.set_exception(exc)
-                    pending.exception()  # retrieved: nobody else may be waiting
-                    raise
-                finally:
-                    del self._loading[code]
-            room = await asyncio.shield(pending)
+                loading = self._loading[code] = asyncio.get_running_loop().create_task(self._load(code, *loaded))
+                loading.add_done_callback(_report_failed_load)
+            try:
+                async with asyncio.timeout(self.load_budget or None):
+                    room = await asyncio.shield(loading)
+            except TimeoutError:
+                raise ProtocolError("server_busy", f"room {code} is still being loaded; try again") from None
         if room.closed:
             raise ProtocolError("no_room", f"room {code} was closed")
         return room
+
+    async def _load(self, code: str, doc: dict[str, Any], actions: list[list[Any]]) -> Room:
+        try:
+            if self.thinker is None:
+                room = Room.from_doc(doc, actions, self.store)
+            else:
+                room = await self.thinker.run(Room.from_doc, doc, actions, self.store, self.thinker, budget=0)
+            room._save()  # names cleaned and tokens hashed, if an older relay wrote it
+            return self.rooms.setdefault(code, room)
+        finally:
+            del self._loading[code]
 
     def sweep(self, idle_seconds: float, keep_seconds: float) -> None:
         """Unload rooms nobody is in (idle ``idle_seconds``); delete closed rooms and stored

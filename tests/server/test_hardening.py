@@ -259,6 +259,32 @@ async def test_a_stored_match_is_replayed_in_a_worker_not_on_the_event_loop(
     assert replayed_in and replayed_in[0] is not threading.main_thread()
 
 
+async def test_a_slow_load_answers_server_busy_and_the_next_try_finds_the_room(
+    relay: RunningRelay, clients: list[RelayClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host, guest = await pair(relay, clients)
+    token = guest.token or ""
+    code = await unload_room(relay, [host, guest])
+    original = Room.from_doc.__func__  # type: ignore[attr-defined]
+
+    def slow_from_doc(cls: type[Room], *args: Any) -> Room:
+        time.sleep(0.6)  # a long record replaying in the worker
+        return original(cls, *args)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Room, "from_doc", classmethod(slow_from_doc))
+    monkeypatch.setattr(relay.app[HALL], "load_budget", 0.2)
+    back = await new_client(relay, clients)
+    async with aiohttp.ClientSession() as session:
+        bystander = await greeted(session, relay)
+        with pytest.raises(RelayError) as busy:
+            await back.resume(code, token)
+        assert busy.value.code == "server_busy" and "being loaded" in busy.value.message
+        assert await ping(bystander) < 0.3  # the loop was free all along
+        await bystander.close()
+    await until(lambda: code in relay.app[HALL].rooms)
+    await back.resume(code, token)
+
+
 @pytest.mark.parametrize(
     ("address", "group"),
     [
