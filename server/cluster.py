@@ -615,6 +615,7 @@ class Bus:
             body = json.loads(message["data"])
             if body.get("ping"):  # a node checking that this room's owner listens: publishing answered it
                 return
+            handler: Handler | None
             if channel == self.node_channel(self.node):
                 handler, key = self.on_deliver or self._deliver, body["peer"]
             else:

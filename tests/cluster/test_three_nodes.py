@@ -1,6 +1,6 @@
-"""Three nodes on one Redis: the room runs on its owner (node a, where the host plays), the guest
-plays from node b and a spectator watches from node c, both through the bus. The guest chooses
-only from what its own frames show; every view each one gets is the one its seat may see."""
+"""Nodes on one Redis, wired as the relay is to be (``Node`` below does what relay.py will do
+with a client's message): players and a spectator on different nodes play whole matches of a
+real game; the owner dies mid-match and a living node takes the room over from Redis."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ pytest.importorskip("redis", reason="the redis package is not installed (pip ins
 from redis.asyncio import Redis  # noqa: E402
 from redis_helpers import RedisServer  # noqa: E402
 
-from server.cluster import Cluster, GatedPeer, Journal  # noqa: E402
-from server.rooms import Room, RoomSettings  # noqa: E402
+from server.cluster import Cluster, GatedPeer, Journal, RemoteRoom, _cancel_all, dispatch  # noqa: E402
+from server.rooms import Player, Room, RoomSettings  # noqa: E402
+from server.store import RoomStore  # noqa: E402
 from soccerdesk.net.protocol import ProtocolError, error  # noqa: E402
 from soccerdesk.rules import GAMES, get_game  # noqa: E402
 
@@ -27,139 +28,222 @@ CODE = "PQRSTU"
 
 
 class Client:
-    """A client's connection on its own node: the frames it was sent."""
+    """A client's connection: the frames it was sent, and whether its node closed it."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str) -> None:
+        self.name = name
         self.version = 2
         self.ip = "198.51.100.9"
         self.frames: list[dict[str, Any]] = []
+        self.closed: tuple[str, str] | None = None
 
     def send(self, text: str) -> None:
         self.frames.append(json.loads(text))
 
     def close(self, code: str, message: str) -> None:
-        self.frames.append({"type": "closed", "code": code})
+        self.closed = (code, message)
+
+    def views(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["type"] in ("update", "snapshot")]
 
     def last_view(self) -> dict[str, Any] | None:
-        views = [f for f in self.frames if f["type"] in ("update", "snapshot")]
+        views = self.views()
         return views[-1]["view"] if views else None
 
+    def token(self) -> str:
+        return str(next(f["token"] for f in self.frames if f["type"] == "joined"))
 
-class Owner:
-    """What the relay does on the node that owns the room: forwarded messages to the room."""
 
-    def __init__(self, node: Cluster, room: Room, journal: Journal) -> None:
-        self.node, self.room, self.journal = node, room, journal
-        self.peers: dict[tuple[str, str], GatedPeer] = {}
-        node.bus.on_forward = self.forwarded
+class Node:
+    """One relay node, as far as rooms go: its own rooms run here, others are forwarded."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self.journal = Journal(cluster.store)
+        self.rooms: dict[str, Room] = {}
+        self.peers: dict[int, GatedPeer] = {}
+        cluster.bus.on_forward = self.forwarded
+
+    @classmethod
+    async def start(cls, url: str, name: str) -> Node:
+        cluster = Cluster(Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=1.0), node=name, ttl=0.6)
+        await cluster.start()
+        return cls(cluster)
 
     def forwarded(self, code: str, body: dict[str, Any]) -> None:
-        assert code == self.room.code
-        key = (body["node"], body["peer"])
-        peer = self.peers.get(key)
+        self.cluster.handle_forward(self.rooms[code], body, self.journal)
+
+    async def create(self, client: Client) -> Room:
+        assert await self.cluster.claim_new(CODE)
+        game = get_game(GAME)
+        room = self.rooms[CODE] = Room(CODE, game, game.resolve_options({}), RoomSettings(), self.journal)  # type: ignore[arg-type]
+        room.seat_host(self.peer(client), client.name, 0)
+        return room
+
+    def peer(self, client: Client) -> GatedPeer:
+        peer = self.peers.get(id(client))
         if peer is None:
-            remote = self.node.bus.remote_peer(body["node"], body["peer"], body["version"], body.get("ip"))
-            peer = self.peers[key] = self.journal.peer(code, remote)
-        msg = body["msg"]
+            peer = self.peers[id(client)] = self.journal.peer(CODE, client)
+        return peer
+
+    async def enter(self, client: Client, msg: dict[str, Any]) -> Room | RemoteRoom:
+        """join / resume / spectate: the room here if this node owns it or takes it over, else forwarded."""
+        room: Room | RemoteRoom | None = self.rooms.get(CODE)
+        if room is None:
+            loaded = await self.cluster.wait_claim(CODE)
+            if loaded is not None:
+                room = self.rooms[CODE] = Room.from_doc(*loaded, self.journal)  # type: ignore[arg-type]
+            else:
+                room = RemoteRoom(self.cluster.bus, CODE)
+        self.message(room, client, msg)
+        return room
+
+    def message(self, room: Room | RemoteRoom, client: Client, msg: dict[str, Any]) -> None:
+        peer = client if isinstance(room, RemoteRoom) else self.peer(client)
         try:
-            if msg["type"] == "join":
-                self.room.join(peer, msg.get("name", ""))
-            elif msg["type"] == "spectate":
-                self.room.spectate(peer)
-            elif msg["type"] == "act":
-                self.room.act(peer, msg["action"], msg.get("ply"))
+            dispatch(room, peer, msg)
         except ProtocolError as exc:
             peer.send(error(exc.code, exc.message))
 
+    async def die(self) -> None:
+        """As a SIGKILL looks from Redis: renewals stop, connections close, nothing is released."""
+        await _cancel_all(self.cluster._tasks)
+        await self.cluster.bus.stop()
+        await self.cluster.redis.aclose()
 
-async def joined_node(url: str, name: str, clients: dict[str, Client]) -> Cluster:
-    """A node whose bus hands the owner's frames to its local clients."""
-    node = Cluster(Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=1.0), node=name, ttl=1.0)
-    node.bus.on_deliver = lambda peer, body: clients[peer].send(body["text"]) if "text" in body else None
-    await node.start()
-    return node
+    async def quiet(self) -> None:
+        await self.journal.flush()
+        await self.cluster.bus.flush()
 
 
 @pytest.fixture
-async def cluster(redis_server: RedisServer) -> AsyncIterator[list[Cluster]]:
-    nodes = [Cluster(Redis.from_url(redis_server.url), node="a", ttl=1.0)]
-    await nodes[0].start()
-    yield nodes
-    for node in nodes:
-        await node.stop()
+async def nodes(redis_server: RedisServer) -> AsyncIterator[list[Node]]:
+    made = [await Node.start(redis_server.url, name) for name in ("a", "b", "c")]
+    yield made
+    for node in made:
+        if node.cluster._tasks:
+            await node.cluster.stop()
 
 
-async def test_players_on_two_nodes_and_a_spectator_on_a_third(
-    cluster: list[Cluster], redis_server: RedisServer
+async def settle(nodes: list[Node], room: Room, clients: list[Client]) -> None:
+    """Until every client has the view of the room's latest ply."""
+    for _ in range(500):
+        for node in nodes:
+            await node.quiet()
+        if all((v := c.last_view()) is not None and v["ply"] == room.state.ply for c in clients):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"frames did not arrive: {[c.last_view() and c.last_view()['ply'] for c in clients]}")
+
+
+def choose(client: Client, rng: random.Random) -> dict[str, Any]:
+    """An act message chosen from the client's own latest view only."""
+    view = client.last_view()
+    assert view is not None and view["legal"], f"{client.name}'s frames say what it may play"
+    return {"type": "act", "action": rng.choice(view["legal"]), "ply": view["ply"]}
+
+
+async def play(
+    nodes: list[Node],
+    room: Room,
+    seats: list[tuple[Node, Room | RemoteRoom, Client]],
+    watchers: list[Client],
+    rng: random.Random,
+    plies: int | None = None,
 ) -> None:
-    owner_node = cluster[0]
-    guest, spectator = Client(), Client()
-    cluster.append(await joined_node(redis_server.url, "b", {"1": guest}))
-    cluster.append(await joined_node(redis_server.url, "c", {"1": spectator}))
-    node_b, node_c = cluster[1], cluster[2]
+    """Each seat plays from its own node, from its own frames, until the end (or ``plies``)."""
+    clients = [client for _, _, client in seats] + watchers
+    while not room.state.is_terminal() and (plies is None or room.state.ply < plies):
+        to_move = room.state.current_players()
+        for seat in (1, 0):
+            if seat in to_move:
+                node, where, client = seats[seat]
+                node.message(where, client, choose(client, rng))
+        await settle(nodes, room, clients)
 
-    # The host creates the room on node a.
-    assert await owner_node.claim_new(CODE)
-    journal = Journal(owner_node.store)
-    game = get_game(GAME)
-    room = Room(CODE, game, game.resolve_options({}), RoomSettings(), journal)  # type: ignore[arg-type]
-    owner = Owner(owner_node, room, journal)
-    host = Client()
-    host_peer = journal.peer(CODE, host)
-    room.seat_host(host_peer, "Host", 0)
 
-    async def settled() -> None:
-        """Until every frame of every node has arrived."""
-        for _ in range(400):
-            await journal.flush()
-            await owner_node.bus.flush()
-            views = [c.last_view() for c in (host, guest, spectator)]
-            if all(v is not None and v["ply"] == room.state.ply for v in views):
-                return
-            await asyncio.sleep(0.01)
-        raise AssertionError("frames did not arrive")
+def check_views(game: Any, room: Room, seats: list[tuple[Client, int | None]], since: int = 0) -> None:
+    """Every view each client got is its own seat's view of that ply, as the record replays it."""
+    states = game.replay(game.dump(room.state))
+    for client, seat in seats:
+        for frame in client.views():
+            if frame["seq"] >= since:
+                assert frame["view"] == json.loads(json.dumps(states[frame["seq"]].view(seat))), (seat, frame["seq"])
+        assert all(f["type"] != "error" for f in client.frames), client.frames
 
-    # Nodes b and c forward their clients' messages: the owner listens on the room's inbox.
-    def forward(node: Cluster, msg: dict[str, Any]) -> Any:
-        return node.bus.forward(CODE, {"node": node.node, "peer": "1", "version": 2, "ip": "198.51.100.9", "msg": msg})
 
-    assert await forward(node_b, {"type": "join", "room": CODE, "name": "Guest"})
-    assert await forward(node_c, {"type": "spectate", "room": CODE})
-    await settled()
+async def test_players_on_two_nodes_and_a_spectator_on_a_third(nodes: list[Node]) -> None:
+    a, b, c = nodes
+    host, guest, spectator = Client("Host"), Client("Guest"), Client("Spectator")
+    room = await a.create(host)
+    guest_room = await b.enter(guest, {"type": "join", "room": CODE, "name": "Guest"})
+    spectator_room = await c.enter(spectator, {"type": "spectate", "room": CODE})
+    assert isinstance(guest_room, RemoteRoom) and isinstance(spectator_room, RemoteRoom)
+    await settle(nodes, room, [host, guest, spectator])
     assert guest.frames[0]["type"] == "joined" and guest.frames[0]["seat"] == 1 and guest.frames[0]["token"]
     assert spectator.frames[0]["type"] == "joined" and spectator.frames[0]["token"] is None
 
-    # Play to the end: the host on node a, the guest from node b choosing from its own frames only.
-    rng = random.Random(11)
-    while not room.state.is_terminal():
-        to_move = room.state.current_players()
-        if 1 in to_move:
-            view = guest.last_view()
-            assert view is not None and view["legal"], "the guest's frames say what it may play"
-            assert await forward(node_b, {"type": "act", "action": rng.choice(view["legal"]), "ply": view["ply"]})
-        if 0 in to_move:
-            room.act(host_peer, str(rng.choice(room.state.legal_actions(0))), room.state.ply)
-        await settled()
+    await play(nodes, room, [(a, room, host), (b, guest_room, guest)], [spectator], random.Random(11))
 
     assert sum(1 for seat, _ in room.state.history() if seat == 1) > 10  # the guest did play
     for client in (host, guest, spectator):
         assert [f["result"] for f in client.frames if f["type"] == "finished"] == [room.result]
-
-    # Every view anyone got is its own seat's view of that ply, as the record replays it.
-    states = game.replay(game.dump(room.state))
-    for client, seat in ((host, 0), (guest, 1), (spectator, None)):
-        views = [f for f in client.frames if f["type"] in ("update", "snapshot")]
-        assert len(views) > 5
-        for frame in views:
-            assert frame["view"] == json.loads(json.dumps(states[frame["seq"]].view(seat))), (seat, frame["seq"])
-        assert all(f["type"] != "error" for f in client.frames), client.frames
-        assert not any(f.get("token") for f in client.frames if f["type"] != "joined")
+    check_views(get_game(GAME), room, [(host, 0), (guest, 1), (spectator, None)])
     assert not any(f.get("token") for f in spectator.frames)
-
-    assert set(owner.peers) == {("b", "1"), ("c", "1")}  # the owner met the others only as remote peers
-
-    # What Redis holds is the record the room played.
-    await journal.flush()
-    loaded = await owner_node.store.load_room(CODE)
+    loaded = await a.cluster.store.load_room(CODE)
     assert loaded is not None
     assert loaded[1] == [[seat, str(action)] for seat, action in room.state.history()]
+
+
+async def test_the_owner_dies_mid_match_and_another_node_takes_over(nodes: list[Node]) -> None:
+    a, b, c = nodes
+    host, guest = Client("Host"), Client("Guest")
+    room = await a.create(host)
+    guest_room = await b.enter(guest, {"type": "join", "room": CODE, "name": "Guest"})
+    await settle(nodes, room, [host, guest])
+    rng = random.Random(5)
+    await play(nodes, room, [(a, room, host), (b, guest_room, guest)], [], rng, plies=40)
+    acknowledged = [[seat, str(action)] for seat, action in room.state.history()]
+
+    # Node a dies. The guest's next move is heard by nobody: node b closes its connection
+    # (server_busy, the app reconnects by itself).
+    await a.die()
+    b.message(
+        guest_room, guest, choose(guest, rng) if 1 in room.state.current_players() else {"type": "chat", "text": "hi"}
+    )
+    await b.quiet()
+    assert guest.closed is not None and guest.closed[0] == "server_busy"
+
+    # Both reconnect through the load balancer with their tokens: the guest to node b, which takes
+    # the room over from Redis once a's lease has lapsed; the host to node c, which forwards to b.
+    guest2, host2 = Client("Guest"), Client("Host")
+    took = await b.enter(guest2, {"type": "resume", "room": CODE, "token": guest.token(), "match": 1, "seq": 0})
+    assert isinstance(took, Room) and b.cluster.leases.fence(CODE) == 2
+    assert [[s, str(x)] for s, x in took.state.history()] == acknowledged  # nothing acknowledged lost
+    host_room = await c.enter(host2, {"type": "resume", "room": CODE, "token": host.token(), "match": 1, "seq": 0})
+    assert isinstance(host_room, RemoteRoom)
+    await settle([b, c], took, [host2, guest2])
+    assert host2.frames[0]["seat"] == 0 and guest2.frames[0]["seat"] == 1
+
+    await play([b, c], took, [(c, host_room, host2), (b, took, guest2)], [], rng)
+    assert [f["result"] for f in host2.frames if f["type"] == "finished"] == [took.result]
+    check_views(get_game(GAME), took, [(host2, 0), (guest2, 1)])
+
+    # The record is the one a single relay would have made of the same moves: the same players'
+    # moves, fed to one room with the same seeds, give the same record, dice included.
+    loaded = await b.cluster.store.load_room(CODE)
+    assert loaded is not None
+    doc, record = loaded
+    assert record == [[seat, str(action)] for seat, action in took.state.history()]
+    game = get_game(GAME)
+    single = Room(CODE, game, doc["options"], RoomSettings(), RoomStore(":memory:"))
+    single.chance_seed = doc["chance_seed"]
+    single.state = game.new_match(seed=doc["record_seed"], **doc["options"])
+    single.started = True
+    seats = [Client("one"), Client("two")]
+    single.seats = [Player("x", "one", True, seats[0]), Player("y", "two", False, seats[1])]
+    single._advance([])
+    for seat, action in record:
+        if seat >= 0:
+            single.act(seats[seat], action, None)
+    assert [[s, str(x)] for s, x in single.state.history()] == record
