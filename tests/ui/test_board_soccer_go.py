@@ -175,13 +175,18 @@ def test_defending_power_cards_stand_apart_from_every_team_colour() -> None:
             assert distance > 25, (deficiency, other, round(distance, 1))  # ΔE 2.3 is just noticeable
 
 
-def test_card_faces_are_the_printed_names_not_codes(qtbot) -> None:
-    """Issue 13.7: an animation showed "DEF BLOCK 3"; a card is named as printed on it."""
+def test_card_faces_are_names_not_codes(qtbot) -> None:
+    """Issue 13.7: an animation showed "DEF BLOCK 3"; a card is named in words, as printed on
+    it but in ordinary type (a face reading "TACKLE" could be its code "tackle" shouted)."""
     board = SoccerGoBoard(BoardConfig(GAME, 0))
-    assert board.card_name("def-block-3") == "BLOCK"
-    assert board.card_name("counter-attack") == "COUNTER ATTACK"
+    assert board.card_name("def-block-3") == "Block"
+    assert board.card_name("counter-attack") == "Counter Attack"
+    assert board.card_name("attacking-gk") == "Attacking GK"
+    assert board.card_name("att-pass-retake") == "Pass Re-Take"
     printed = {card["id"]: card["name"] for side in ("attacking", "defending") for card in load_game_data(GAME)[side]}
-    assert {card_id: board.card_name(card_id) for card_id in printed} == printed
+    for card_id, name in printed.items():
+        said = board.card_name(card_id)
+        assert said.upper() == name and said not in (card_id, card_id.replace("-", " ").upper()), (card_id, said)
 
 
 def test_the_board_says_what_to_do_now(qtbot, states: list[State]) -> None:

@@ -110,6 +110,14 @@ def mark_card(p: QPainter, r: QRectF, lit: bool, selected: bool, previewed: bool
     p.drawRoundedRect(box, 9, 9)
 
 
+def in_words(printed: str) -> str:
+    """A card name printed in capitals, in ordinary type ("PASS RE-TAKE" -> "Pass Re-Take");
+    two-letter abbreviations stay ("ATTACKING GK" -> "Attacking GK")."""
+    return " ".join(
+        word if len(word) <= 2 else "-".join(part.capitalize() for part in word.split("-")) for word in printed.split()
+    )
+
+
 def path_of(text: str) -> tuple[Key, ...]:
     """The clicks that play an action text on this board."""
     words = text.split()
@@ -185,8 +193,10 @@ class SoccerGoBoard(ClickBoard):
         )
 
     def card_name(self, code: str) -> str:
-        """A power card by the name printed on it ("def-block-3" -> "BLOCK")."""
-        return self.card_names.get(code) or super().card_name(code)
+        """A power card by its name, as written in a sentence ("def-block-3" -> "Block",
+        "attacking-gk" -> "Attacking GK"); the cards themselves print it in capitals."""
+        printed = self.card_names.get(code)
+        return in_words(printed) if printed else super().card_name(code)
 
     # --- hints ----------------------------------------------------------------------------
 
@@ -383,7 +393,7 @@ class SoccerGoBoard(ClickBoard):
         piles = state.get("piles") or {}
         lines.append(f"Piles: attacking {piles.get('attacking', 0)}, defending {piles.get('defending', 0)}")
         discards = state.get("discards") or {}
-        played = [self._card_name(state, c) for side in ("attacking", "defending") for c in discards.get(side, [])]
+        played = [self.card_name(c) for side in ("attacking", "defending") for c in discards.get(side, [])]
         if played:
             lines.append("Played: " + ", ".join(played[-6:]))
         self.add_text(QPointF(24, 258), "\n".join(lines), 9.5, MUTED_TEXT, width=276)
