@@ -107,8 +107,8 @@ HALVES = {1: "1st half", 2: "2nd half", 3: "Shoot-out"}
 
 
 def _turn_of(played: Any, per_side: Any) -> str:
-    """ "Turn 15 of 30 each": ``played`` counts both sides' turns, ``per_side`` a side's (as the
-    boards' panels count them)."""
+    """The turn as the boards' panels count it, "Turn 15 of 30 each": ``played`` counts both
+    sides' turns, ``per_side`` a side's."""
     played = played if isinstance(played, int) else 0
     if isinstance(per_side, int) and per_side > 0:
         return f"Turn {min(played // 2 + 1, per_side)} of {per_side} each"

@@ -23,11 +23,16 @@ from soccerdesk.ui.match_view import MatchView
 from soccerdesk.ui.settings import AppSettings
 
 
-def kick_off(qtbot, window: MainWindow, game_id: str, opponent: str | None = "normal") -> MatchView:
-    """From the home screen as a person does: click the game's card, the opponent, Kick off."""
-    # All of the window on the (offscreen) screen, or nothing is found under a spot beyond its edge.
+def fit_on_screen(window: MainWindow) -> None:
+    """All of the window on the (offscreen: 800 × 800) screen: nothing is found under a spot
+    beyond the screen's edge."""
     screen = window.screen().availableGeometry()
     window.setGeometry(screen.x(), screen.y(), min(1200, screen.width()), min(780, screen.height()))
+
+
+def kick_off(qtbot, window: MainWindow, game_id: str, opponent: str | None = "normal") -> MatchView:
+    """From the home screen as a person does: click the game's card, the opponent, Kick off."""
+    fit_on_screen(window)
     home = window.home
     qtbot.mouseClick(home.cards[game_id], Qt.MouseButton.LeftButton)
     home.set_opponent(opponent)
@@ -163,8 +168,7 @@ def start(
     qtbot, window: MainWindow, game_id: str, opponent: str | None, options: dict | None = None, speed: str = "off"
 ) -> MatchView:
     window.settings.animation_speed = speed
-    screen = window.screen().availableGeometry()
-    window.setGeometry(screen.x(), screen.y(), min(1200, screen.width()), min(780, screen.height()))
+    fit_on_screen(window)
     qtbot.mouseClick(window.home.cards[game_id], Qt.MouseButton.LeftButton)
     window.home.set_opponent(opponent)
     set_options(window, options or {})
