@@ -102,7 +102,8 @@ def test_keyboard_preview_says_picks_and_power_cards_in_words(qtbot, states: lis
     cards = states[0].view(0)["state"]["cards"]
     for text, words in plays.items():
         card = text.split()[1]
-        assert card not in words and cards[card]["name"] in words, (text, words)
+        assert card not in words and cards[card]["name"] in words.upper(), (text, words)
+        assert board.card_name(card) in words  # the same words as the log and the animations
 
 
 def test_a_replay_shows_the_opponents_secret_pick(qtbot) -> None:
@@ -187,6 +188,19 @@ def test_card_faces_are_names_not_codes(qtbot) -> None:
     for card_id, name in printed.items():
         said = board.card_name(card_id)
         assert said.upper() == name and said not in (card_id, card_id.replace("-", " ").upper()), (card_id, said)
+
+
+def test_log_lines_name_cards_as_the_board_says_them(qtbot, states: list[State]) -> None:
+    """One way of saying a card everywhere: "Away plays Pass Re-Take.", not "PASS RE-TAKE"."""
+    board = SoccerGoBoard(BoardConfig(GAME, 0))
+    printed = set(board.card_names.values())
+    texts = {e.text: board.event_text(e.to_json()) for s in states for e in s.events}
+    changed = {before: after for before, after in texts.items() if before != after}
+    assert len(changed) > 10
+    for before, after in changed.items():
+        assert not any(name in after for name in printed if len(name) > 3), after
+        assert after.upper() == before.upper()
+    assert board.event_text({"text": "Seat 1 plays PASS RE-TAKE."}) == "Seat 1 plays Pass Re-Take."
 
 
 def test_the_board_says_what_to_do_now(qtbot, states: list[State]) -> None:

@@ -14,6 +14,7 @@ Drawn from the ``"state"`` part of a Soccer-Go view (keys documented in
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -141,6 +142,9 @@ class SoccerGoBoard(ClickBoard):
         super().__init__(config, parent)
         self.windows = timing_windows()
         self.card_names = {card_id: str(card["name"]) for card_id, card in power_cards().items()}
+        # The printed names in the rules' log texts ("Seat 1 plays PASS RE-TAKE."), longest first.
+        printed = sorted(set(self.card_names.values()), key=len, reverse=True)
+        self._printed = re.compile(r"\b(?:" + "|".join(map(re.escape, printed)) + r")\b")
         self.opponent_status = ""  # what the opponent's panel says of their pick ("has chosen")
 
     def click_paths(self, view: dict[str, Any]) -> dict[str, tuple[Key, ...]]:
@@ -168,7 +172,6 @@ class SoccerGoBoard(ClickBoard):
         return self.config.team_names[seat]
 
     def describe(self, action_text: str) -> str:
-        state = (self.view_data or {}).get("state") or {}
         words = action_text.split()
         verb, arg = words[0], words[1] if len(words) > 1 else ""
         if verb in ("pass", "mark"):
@@ -181,16 +184,20 @@ class SoccerGoBoard(ClickBoard):
         if verb in DIRECTION_VERBS:
             return DIRECTION_VERBS[verb].format(direction=arg)
         if verb == "play" and len(words) == 4:
-            return f"Play {self._card_name(state, arg)} as {self._card_name(state, words[3])}"
+            return f"Play {self.card_name(arg)} as {self.card_name(words[3])}"
         if verb == "play":
-            return f"Play {self._card_name(state, arg)}"
+            return f"Play {self.card_name(arg)}"
         if verb == "swap":
-            return f"Give up {self._card_name(state, arg)} for the card drawn"
+            return f"Give up {self.card_name(arg)} for the card drawn"
         if verb == "show":
             return f"Show {SIGN_LABELS.get(arg, arg)}"
         return {"no card": "Play no card", "keep hand": "Keep your hand (the card drawn goes back)"}.get(
             action_text, super().describe(action_text)
         )
+
+    def event_text(self, event: dict[str, Any]) -> str:
+        """The rules' text with card names in ordinary type, as the board says them elsewhere."""
+        return self._printed.sub(lambda m: in_words(m.group(0)), super().event_text(event))
 
     def card_name(self, code: str) -> str:
         """A power card by its name, as written in a sentence ("def-block-3" -> "Block",
@@ -389,7 +396,7 @@ class SoccerGoBoard(ClickBoard):
             lines.append(f"Chances left: {state['chances_left']}")
         if state.get("named"):
             named = state["named"]
-            lines.append(f"Named card: {self._card_name(state, named.get('as') or named.get('card'))} — block it?")
+            lines.append(f"Named card: {self.card_name(named.get('as') or named.get('card') or '')} — block it?")
         piles = state.get("piles") or {}
         lines.append(f"Piles: attacking {piles.get('attacking', 0)}, defending {piles.get('defending', 0)}")
         discards = state.get("discards") or {}
@@ -533,9 +540,7 @@ class SoccerGoBoard(ClickBoard):
         panel.setZValue(20)
         for i, card in enumerate(copies):
             rect = QRectF(352 + (i % 2) * 152, 322 + (i // 2) * 30, 146, 26)
-            button = self.add_button(
-                rect, self._card_name(state, card), ("as", card), tooltip=self._card_text(state, card)
-            )
+            button = self.add_button(rect, self.card_name(card), ("as", card), tooltip=self._card_text(state, card))
             button.setZValue(21)
 
     def _power_card(self, rect: QRectF, state: dict[str, Any], card: str, clickable: bool = True) -> None:
@@ -634,9 +639,6 @@ class SoccerGoBoard(ClickBoard):
     def _mark_card(self, p: QPainter, r: QRectF, key: Key) -> None:
         """The marks of a card, read when it is painted (a click changes them without a redraw)."""
         mark_card(p, r, key in self.targets, key in self.selection, key in self.preview_keys())
-
-    def _card_name(self, state: dict[str, Any], card: str | None) -> str:
-        return str(((state.get("cards") or {}).get(card or "", {})).get("name", card))
 
     def _card_text(self, state: dict[str, Any], card: str) -> str:
         return str(((state.get("cards") or {}).get(card, {})).get("text", ""))
