@@ -497,11 +497,10 @@ class Room:
         """A seat's action: validated by the rules; refused ones change nothing.
 
         With ``ply`` (the ply of the view it was chosen from), the action is applied only
-        if the seat's position has not changed since: from that ply to now nothing was
-        applied but the other seat's secret choice of a simultaneous decision (which this
-        seat could not see, so its choice stands). Anything else — a double click, a
-        resend after reconnecting, a bot that played the turn — is refused with the ply to
-        choose again from; a ply the match has not reached yet is refused as such.
+        at that very ply: a decision never lands on a position it was not made for. The
+        refusal says why: a ply the match has not reached; a ply after which only the
+        other seat's secret choice was made (the same choice may be sent again with the
+        current ply); or a ply after which this seat's position changed (choose again).
         """
         seat = self.seat_of(peer)
         if seat is None:
@@ -513,17 +512,22 @@ class Room:
             peer.send(encode("refused", action=text, reason="the match is over"))
             return
         now = self.state.ply
-        if ply is not None and ply > now:
-            reason = f"ply {ply} has not been reached: the match is at ply {now}; act on the latest view"
-            peer.send(encode("refused", action=text, reason=reason))
-            return
-        since = self._position.get(seat, 0)
-        if ply is not None and ply < since:
-            reason = (
-                f"that was chosen at ply {ply}, but your position changed at ply {since} "
-                f"(the match is at ply {now}); choose again from the latest view"
-            )
-            peer.send(encode("refused", action=text, reason=reason))
+        if ply is not None and ply != now:
+            since = self._position.get(seat, 0)
+            if ply > now:
+                reason = f"ply {ply} has not been reached: the match is at ply {now}; act on the latest view"
+            elif ply >= since:
+                reason = (
+                    f"that was chosen at ply {ply}; since then the other seat made its secret choice "
+                    f"(the match is at ply {now}): send your choice again with ply {now} if it stands"
+                )
+            else:
+                reason = (
+                    f"that was chosen at ply {ply}, but your position changed at ply {since} "
+                    f"(the match is at ply {now}); choose again from the latest view"
+                )
+            again = {"again": now} if ply >= since and ply < now and getattr(peer, "version", 1) >= PATCH_SINCE else {}
+            peer.send(encode("refused", action=text, reason=reason, **again))
             return
         try:
             action = self.game.parse_action(text)
@@ -540,7 +544,8 @@ class Room:
         """Keep :attr:`_position` up to date after ``seat`` played ``before`` -> ``after``.
 
         A seat's position stands while it owes the same decision and the only action
-        applied is the other seat's secret choice of a simultaneous decision.
+        applied is the other seat's secret choice of a simultaneous decision (the refusal
+        of a stale ``act`` then says the choice may simply be sent again).
         """
         deciding = before.current_players()
         still = after.current_players()

@@ -115,6 +115,8 @@ class RelayClient:
         self._closing = False
         self._fatal: str | None = None  # why the relay hung up for good, if it did
         self._reconnector: asyncio.Task[None] | None = None
+        self._acted: tuple[str, int | None] | None = None  # the last act sent: (action, ply)
+        self._resending: set[asyncio.Task[None]] = set()
 
     # --- connecting -------------------------------------------------------------------
 
@@ -210,7 +212,13 @@ class RelayClient:
     # --- in a room --------------------------------------------------------------------
 
     async def act(self, action: str, *, ply: int | None = None) -> None:
-        """Send an action; the answer comes as ``update`` (applied) or ``refused``."""
+        """Send an action; the answer comes as ``update`` (applied) or ``refused``.
+
+        When both seats make a simultaneous secret choice at once and the other one lands
+        first, the relay refuses this one with the ply to send it again at (``again``): the
+        client sends it again by itself and passes on no refusal, as the choice still stands.
+        """
+        self._acted = (action, ply)
         await self.send("act", action=action, **({} if ply is None else {"ply": ply}))
 
     async def chat(self, text: str) -> None:
@@ -313,6 +321,8 @@ class RelayClient:
 
     def _take(self, msg: dict[str, Any]) -> None:
         kind = msg["type"]
+        if kind == "refused" and self._resend(msg):
+            return
         if kind == "joined":
             self.room, self.seat, self.token, self.host = msg["room"], msg["seat"], msg["token"], msg["host"]
             self.spectator = msg["seat"] is None
@@ -351,6 +361,22 @@ class RelayClient:
             self.on_message(msg)
         else:
             self._queue.put_nowait(msg)
+
+    def _resend(self, refused: dict[str, Any]) -> bool:
+        """Send a choice again that lost a race only to the other seat's secret choice."""
+        again = refused.get("again")
+        if again is None or self._acted is None or self._acted[0] != refused["action"] or again != self.seq:
+            return False
+        task = asyncio.get_running_loop().create_task(self._act_again(refused["action"], again))
+        self._resending.add(task)
+        task.add_done_callback(self._resending.discard)
+        return True
+
+    async def _act_again(self, action: str, ply: int) -> None:
+        try:
+            await self.act(action, ply=ply)
+        except (RelayError, ConnectionError) as exc:  # offline now: the resumed view asks again
+            log.info("could not send %r again: %s", action, exc)
 
     def _fail_waiters(self, exc: RelayError) -> None:
         for _, future in self._waiters:

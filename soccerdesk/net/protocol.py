@@ -228,7 +228,9 @@ SERVER_MESSAGES: dict[str, tuple[Field, ...]] = {
     # Since version 2: the whole match record (Game.dump), hidden cards included, sent only
     # once the match is over and right before its "finished" (and on joining a finished match).
     "record": (Field("match", "int"), Field("record", "dict")),
-    "refused": (Field("action", "str"), Field("reason", "str")),
+    # Since version 3, "again": the ply at which the same action may be sent again, when it
+    # was refused only because the other seat's secret choice landed first (a race).
+    "refused": (Field("action", "str"), Field("reason", "str"), Field("again", "int", False)),
     "error": (Field("code", "str"), Field("message", "str")),
     "pong": (),
 }

@@ -61,7 +61,7 @@ async def ping(ws: aiohttp.ClientWebSocketResponse) -> float:
 
 LONE = "\\ud800"  # as JSON spells it: half of a UTF-16 surrogate pair, alone
 
-SAMPLE = {  # a valid value for every text field, so only the surrogate is wrong
+SAMPLE: dict[str, dict[str, Any]] = {  # a valid value for every text field, so only the surrogate is wrong
     "hello": {"version": PROTOCOL_VERSION, "client": "x"},
     "create": {"game": TOY, "name": "x"},
     "join": {"room": "ABCDEF", "name": "x"},
@@ -251,7 +251,7 @@ async def test_a_stored_match_is_replayed_in_a_worker_not_on_the_event_loop(
 
     def from_doc(cls: type[Room], *args: Any) -> Room:
         replayed_in.append(threading.current_thread())
-        return original(cls, *args)  # type: ignore[no-any-return]
+        return original(cls, *args)
 
     monkeypatch.setattr(Room, "from_doc", classmethod(from_doc))
     back = await new_client(relay, clients)
@@ -269,7 +269,7 @@ async def test_a_slow_load_answers_server_busy_and_the_next_try_finds_the_room(
 
     def slow_from_doc(cls: type[Room], *args: Any) -> Room:
         time.sleep(0.6)  # a long record replaying in the worker
-        return original(cls, *args)  # type: ignore[no-any-return]
+        return original(cls, *args)
 
     monkeypatch.setattr(Room, "from_doc", classmethod(slow_from_doc))
     monkeypatch.setattr(relay.app[HALL], "load_budget", 0.2)
@@ -549,23 +549,39 @@ async def test_a_decision_never_lands_on_a_position_it_was_not_made_for(
     host, guest = await pair(relay, clients)
     start = (host.view or {})["ply"]
     assert set((host.view or {})["to_move"]) == {0, 1}
-    # The guest's choice, made at ply `start`, still fits after the host chose (it could not see it).
+    room = relay.app[HALL].rooms[host.room or ""]
+    # Both choose at ply `start`; the host's lands first. The guest's, made for ply `start`,
+    # does not land at `start + 1`: it is told it may send the same choice again.
     await host.act("aim 1", ply=start)
     await until(lambda: guest.seq == start + 1)
+    guest.pending()
+    resend = guest._resend
+    guest._resend = lambda refused: False  # type: ignore[method-assign]  # see the relay's answer itself
+    await guest.act("dive 2", ply=start)
+    race = await guest.next("refused")
+    assert f"chosen at ply {start}" in race["reason"] and f"again with ply {start + 1}" in race["reason"]
+    assert race["again"] == start + 1
+    assert room.state.ply == start + 1 and room.state.current_players() == (1,)
+    # The client library sends such a choice again by itself and passes no refusal on.
+    guest._resend = resend  # type: ignore[method-assign]
     await guest.act("dive 2", ply=start)
     await until(lambda: host.seq > start + 2)  # the kick was taken; the relay dealt the next card
-    # A resend of the host's choice (ply `start`) is now refused: its position changed since.
+    assert [m for m in guest.pending() if m["type"] == "refused"] == []
+    assert (1, "dive 2") in [(seat, str(a)) for seat, a in room.state.history()[start : start + 2]]
+    # A resend of the host's choice (ply `start`) is refused: its position changed since.
     host.pending()
     await host.act("dive 1", ply=start)
     refused = await host.next("refused")
     assert f"chosen at ply {start}" in refused["reason"] and "choose again" in refused["reason"]
-    # So is one made before the host's own earlier decision, even inside one simultaneous choice.
+    # A double click: the second act, for the ply the first one already answered, is refused.
     now = (guest.view or {})["ply"]
-    await guest.act((guest.view or {})["legal"][0], ply=now)
+    legal = (guest.view or {})["legal"]
+    await guest.act(legal[0], ply=now)
     await until(lambda: guest.seq == now + 1)
     guest.pending()
-    await guest.act((guest.view or {})["legal"][0] if (guest.view or {})["legal"] else "aim 1", ply=now)
-    assert "chosen at ply" in (await guest.next("refused"))["reason"]
+    await guest.act(legal[0], ply=now)
+    assert "choose again" in (await guest.next("refused"))["reason"]
+    assert room.state.ply == now + 1
 
 
 # --- 9. updates as small as the change ----------------------------------------------------------------
@@ -583,12 +599,18 @@ async def test_soccer_go_sends_its_card_table_once_and_updates_are_patches(
         assert snapshot["view"]["state"]["cards"]  # the whole table, once
         room = relay.app[HALL].rooms[host.room or ""]
         rng = random.Random(3)
+
+        def settled() -> bool:  # both have the room's view, and no choice is being sent again
+            same = (host.view or {})["ply"] == room.state.ply == (guest.view or {})["ply"]
+            return same and not host._resending and not guest._resending
+
         for _ in range(6):
             for client in (host, guest):
                 view = client.view or {}
                 if client.seat in view["to_move"] and view["legal"]:
-                    await client.act(rng.choice(view["legal"]), ply=view["ply"])
-            await until(lambda: (host.view or {})["ply"] == room.state.ply == (guest.view or {})["ply"])
+                    ply = view["ply"]
+                    await client.act(rng.choice(view["legal"]), ply=ply)
+                    await until(lambda ply=ply: room.state.ply > ply and settled())  # type: ignore[misc]
         with_table = len(encode("update", view=room.state.view(None)))
         while (msg := await ws.receive(timeout=0.5)).type == aiohttp.WSMsgType.TEXT:
             frames.append(msg.data)
