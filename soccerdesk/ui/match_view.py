@@ -353,6 +353,7 @@ class MatchView(QWidget):
         self._log_follows = True  # the log shows its newest line unless the player scrolled up
         self._logged: list[dict[str, Any]] | None = None  # the events last written to the log
         self._log_rebuilding = False
+        self._log_follow_due = False
         self._status_text = ""  # the session's last word on what to do now
         self.view_data: dict[str, Any] | None = None
 
@@ -842,6 +843,7 @@ class MatchView(QWidget):
         self._log_entries.append(entry)
         if entry.visible_to(self._log_seat):
             self.log.appendPlainText(entry.text)
+            self._follow_log_soon()
 
     def _forget_undone(self, ply: Any) -> None:
         """A view from before lines already logged (an undo): the lines of the plies taken back go."""
@@ -874,10 +876,30 @@ class MatchView(QWidget):
             self._log_follows = value >= self.log.verticalScrollBar().maximum()
 
     def _log_range_changed(self, _minimum: int, _maximum: int) -> None:
-        if self._log_follows and not self._log_rebuilding:
-            self._follow_log()
+        # Changed while the log lays itself out (a resize, lines laid out late): followed once
+        # that is over, from the event loop.
+        if not self._log_rebuilding:
+            self._follow_log_soon()
+
+    def _follow_log_soon(self) -> None:
+        """Show the log's end from the event loop's next turn (once for many lines added)."""
+        if self._log_follows and not self._log_follow_due:
+            self._log_follow_due = True
+            QTimer.singleShot(0, self._follow_log)
 
     def _follow_log(self) -> None:
+        self._log_follow_due = False
+        if not shiboken6.isValid(self.log):
+            return
+        # QPlainTextEdit lays a line out when it first paints it, and until then counts a
+        # wrapped line as one: the scroll bar's end then falls short of the last line. The
+        # lines that fit at the bottom are laid out first, so its end is the log's end.
+        document = self.log.document()
+        layout = document.documentLayout()
+        block, height, room = document.lastBlock(), 0.0, self.log.viewport().height() * 1.5
+        while block.isValid() and height < room:
+            height += layout.blockBoundingRect(block).height()
+            block = block.previous()
         bar = self.log.verticalScrollBar()
         bar.setValue(bar.maximum())
         self._log_follows = True

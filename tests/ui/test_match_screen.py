@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from driving import click_action, click_on_screen, ready
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QCheckBox, QSpinBox
 
@@ -198,9 +199,11 @@ def press(window: MainWindow, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.Ke
 
 
 def newest_line_in_sight(view: MatchView) -> bool:
+    """The end of the log's last line lies inside the log's visible box."""
     log = view.log
-    bottom = log.cursorForPosition(QPoint(4, log.viewport().height() - 4)).blockNumber()
-    return bottom >= log.document().blockCount() - 1
+    end = QTextCursor(log.document())
+    end.movePosition(QTextCursor.MoveOperation.End)
+    return log.viewport().rect().contains(log.cursorRect(end))
 
 
 # --- the log ---------------------------------------------------------------------------
@@ -465,3 +468,26 @@ def test_the_lock_of_a_copy_that_is_gone_is_taken_over(qtbot, window: MainWindow
     assert Path(str(autosave) + ".lock").exists()
     assert window.open_path(autosave)
     assert window.match_view is not None
+
+
+def test_a_long_match_opened_from_a_file_shows_the_end_of_its_log(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    """Issue 13.2 with many lines at once (a resumed match): wrapped lines not yet painted once
+    made the log's scroll range fall short of its last line."""
+    from soccerdesk.rules import get_game
+    from soccerdesk.ui.screenshot import SEED, middle_position
+    from soccerdesk.ui.session import APP_KEY
+
+    fit_on_screen(window)
+    game = get_game("soccer-go")
+    record = middle_position(game, SEED)
+    record[APP_KEY] = {"players": [{"kind": "human", "name": "Home"}, {"kind": "human", "name": "Away"}]}
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(record))
+    assert window.open_path(path)
+    view = window.match_view
+    qtbot.waitUntil(lambda: view.stack.currentWidget() is view.handover_page, timeout=10_000)
+    qtbot.mouseClick(view.handover_page.button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: ready(view) and view.view_data is not None, timeout=10_000)
+    qtbot.wait(300)
+    assert view.log.verticalScrollBar().maximum() > 0 and len(view.log_lines()) > 40
+    assert newest_line_in_sight(view)
