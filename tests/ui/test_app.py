@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from driving import click_action, play_to_end, ready
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QPushButton, QSpinBox
+from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QLabel, QPushButton, QSpinBox
 
 from soccerdesk.rules import GAMES
 from soccerdesk.ui.boards import BOARD_MODULES, BoardConfig, BoardMissing, make_board
@@ -479,6 +479,8 @@ def test_the_keyboard_focus_and_the_chosen_card_wear_different_frames(qtbot, win
     home = window.home
     qtbot.mouseClick(home.cards["soccero"], Qt.MouseButton.LeftButton)
     other = home.cards["pawn-soccer"]
+    window.activateWindow()  # focus is drawn in the active window only
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5_000)
     other.setFocus(Qt.FocusReason.TabFocusReason)
     qtbot.waitUntil(other.hasFocus, timeout=2_000)
 
