@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from driving import click_on_screen
+from driving import click_on_screen, ready
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QSpinBox, QWidget
 
@@ -143,12 +143,7 @@ def on_handover(view: MatchView) -> bool:
 
 def deciding(view: MatchView) -> bool:
     """The board waits for the player at the screen (no animation pending or playing)."""
-    return (
-        view.stack.currentWidget() is view.board_page
-        and bool(view.view_data and view.view_data.get("legal"))
-        and not view._queue
-        and not view.animating
-    )
+    return view.stack.currentWidget() is view.board_page and ready(view)
 
 
 def target_spot(view: MatchView, key: Any) -> QPoint:
