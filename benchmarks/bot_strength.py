@@ -87,7 +87,13 @@ def measure(
         with ProcessPoolExecutor(jobs) as pool:
             played = list(pool.map(_one_match, work))
     else:
-        played = [_one_match(job) for job in work]
+        played = []
+        for job in work:
+            played.append(_one_match(job))
+            if len(played) % 25 == 0:  # a long run says how far it has come
+                won = sum(1 for r, _ in played if r.winner == 0)
+                lost = sum(1 for r, _ in played if r.winner == 1)
+                print(f"    ... {len(played)}/{matches}: {won}-{lost}", file=sys.stderr, flush=True)
     results = [r for r, _ in played]
     cpu = [t for _, times in played for t in times]
     wins = sum(1 for r in results if r.winner == 0)

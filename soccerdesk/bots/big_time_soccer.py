@@ -47,6 +47,9 @@ KEEP_SHOT_INSIDE = 1.0
 KEEP_SHOT_OUTSIDE = 0.45
 KEEP_STAR = 0.6
 KEEP_DEFENSE = 0.35
+# Options closer than this (in goals) are worth a search's closer look; a clearer lead is
+# beyond what a fraction of a second of rollouts could overturn (a quarter of the decisions).
+CLOSE_CALL = 0.03
 
 
 class _Context:
@@ -187,6 +190,29 @@ class HeuristicBot(Bot):
         best = max(v for v, _, _ in scored)
         ties = [a for v, _, a in scored if v >= best - 1e-12]
         return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+
+    def close_call(self, state: State) -> bool:
+        """Whether this bot's two best options are within :data:`CLOSE_CALL` goals of each
+        other by its estimates (replies, discards and end offers always count as close): the
+        decisions where a closer look may find the better one."""
+        assert isinstance(state, BigTimeState)
+        players = state.current_players()
+        if state.phase in ("reply", "discard", "end_offer") or len(players) != 1:
+            return True
+        ctx = _Context(state, players[0])
+        legal: list[Any] = state.legal_actions(players[0])
+        values = sorted((self._value(ctx, a) for a in legal), reverse=True)
+        return len(values) > 1 and values[0] - values[1] < CLOSE_CALL
+
+    def ranked(self, state: State, seat: int, legal: list[Any]) -> list[Any]:
+        """``legal`` from the most to the least promising by this bot's estimates (its own
+        pick first): the short list a search looks at more closely."""
+        assert isinstance(state, BigTimeState)
+        ctx = _Context(state, seat)
+        if state.phase in ("reply", "discard", "end_offer"):
+            first = self.choose(state, seat, legal, random.Random(0))
+            return [first, *(a for a in legal if a != first)]
+        return sorted(legal, key=lambda a: -self._value(ctx, a))
 
     # --- the defender's answer ---------------------------------------------------------
 

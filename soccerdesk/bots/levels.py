@@ -53,18 +53,23 @@ EASY_SLIPS: dict[str, float] = {
 
 GAME_TUNING: dict[str, SearchSettings] = {
     # Chance decides most of a Big Time Soccer sequence (d20 charts, draws), so a full tree
-    # learns little in a fifth of a second: the search judges each action by short
-    # heuristic continuations, all actions on the same dice (paired), and leaves the
-    # heuristic's pick only for a lead of two standard errors.
+    # learns little in a fifth of a second: the search judges the heuristic's six most
+    # promising actions by heuristic continuations to the end of the possession (to the
+    # final whistle in the last cards of the match), all actions on the same dice (paired,
+    # the first roll stratified over its twenty faces), and leaves the heuristic's pick
+    # only for a lead of 1.5 standard errors.
     "big-time-soccer": SearchSettings(
         max_depth=1,
         paired=True,
-        rollout_turns=4,
+        stratify_first_roll=True,
+        rollout_turns=40,
+        rollout_plies=400,
+        rollout_random=0.0,
         goal_weight=1.0,
-        action_cap=16,
-        confidence=2.0,
+        action_cap=6,
+        confidence=1.5,
         min_gain=0.0,
-        min_visits=4,
+        min_visits=8,
     ),
     # Pawn Soccer has no dice in open play: every action is followed by the opponent's
     # greedy reply and our own next move, then judged; one round of all actions is enough.
@@ -201,7 +206,7 @@ EVALUATIONS: dict[str, Callable[[Bot], Evaluation]] = {
 """Per game: the search's evaluation built from the game's heuristic bot."""
 
 
-BIG_TIME_SOCCER_LATE = 24
+BIG_TIME_SOCCER_LATE = 8
 """Cards left in the second half's deck from which Big Time Soccer's search plays on to the
 final whistle: from there the score and the clock, not expected goals, decide what is best."""
 
@@ -257,7 +262,18 @@ def search_bot(game_id: str, budget: float | None, name: str, max_iterations: in
         name=name,
         stop=STOPS.get(game_id),
         mixer=_mixer(game_id, name, heuristic),
+        shortlist=getattr(heuristic, "ranked", None),
+        worth_searching=_worth_searching(game_id, heuristic),
     )
+
+
+def _worth_searching(game_id: str, heuristic: Bot | None) -> Callable[[State], bool] | None:
+    """Big Time Soccer searches the heuristic's close calls, and every decision of the last
+    cards of a match (where the score and the clock, not expected goals, decide)."""
+    close_call = getattr(heuristic, "close_call", None)
+    if game_id != "big-time-soccer" or close_call is None:
+        return None
+    return lambda state: _big_time_soccer_late(state) or bool(close_call(state))
 
 
 def _normal(game_id: str) -> Bot:

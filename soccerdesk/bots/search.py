@@ -66,6 +66,9 @@ game may price them by what that seat knows, as its heuristic does)."""
 Mixer = Callable[[State, int, list[Action], random.Random], Action | None]
 """A game's own answer at some decisions (a mixed face-down pick, say), or ``None`` to search."""
 
+Shortlist = Callable[[State, int, list[Action]], list[Action]]
+"""Legal actions ordered from the most to the least promising by a game's rules of thumb."""
+
 Stop = Callable[[State, State], bool]
 """``stop(start, now)``: the rollout that began at ``start`` has reached a position worth
 judging (the end of a possession, say)."""
@@ -105,7 +108,9 @@ class SearchSettings:
     errors (and ``min_gain``) above nothing. With ``stratify_first_roll`` the first die roll
     (a chance node whose outcomes are all equally likely) after each root action is not drawn
     at random but stratified over the rounds (round ``r`` of ``n`` faces gets face ``(r + k) mod
-    n``), so a few rounds already weigh every face of that die by its exact chance.
+    n``), so a few rounds already weigh every face of that die by its exact chance; the later
+    rolls of a round come from a stream of their own, so the k-th roll after every action is
+    the same even when the actions lead to different card draws.
     """
 
     time_budget: float | None = 1.0
@@ -217,6 +222,8 @@ class SearchBot(Bot):
     ``mixer`` answers the decisions it knows better than a search (face-down picks, which a
     strong player mixes: :class:`soccerdesk.bots.soccer_go.GuessingPlayer`).
     Where ``worth_searching`` says no, the policy decides alone (no search, no wait).
+    ``shortlist`` orders a node's actions best first by the game's own judgement; then the
+    ``action_cap`` actions a node considers are the first of that list, not a random sample.
     """
 
     name = "search"
@@ -231,6 +238,7 @@ class SearchBot(Bot):
         stop: Stop | None = None,
         mixer: Mixer | None = None,
         worth_searching: Callable[[State], bool] | None = None,
+        shortlist: Shortlist | None = None,
     ) -> None:
         super().__init__(game_id)
         self.settings = settings
@@ -239,6 +247,7 @@ class SearchBot(Bot):
         self.stop = stop
         self.mixer = mixer
         self.worth_searching = worth_searching
+        self.shortlist = shortlist
         self.name = name
         self._searcher = 0
         self._deadline: float | None = None
@@ -387,7 +396,7 @@ class SearchBot(Bot):
         else:
             after = world.apply_unchecked(seat, action)
         self._check_clock()
-        value = self._rollout(after, rng, face)
+        value = self._rollout(after, rng, face, None if face is None else random.Random(face))
         return value if seat == 0 else -value
 
     def _iterate(self, root: _Node, world: State, searcher: int, rng: random.Random) -> None:
@@ -514,13 +523,19 @@ class SearchBot(Bot):
         cap = self.settings.action_cap
         if len(legal) <= cap:
             return set(legal)
+        if self.shortlist is not None:
+            listed = self.shortlist(state, seat, legal)[:cap]
+            preferred = node.preferred.get(seat, _NOTHING)
+            return {*listed, preferred} if preferred in legal else set(listed)
         if node.preferred or self.settings.policy_in_tree:
             preferred = self._preferred(node, state, seat, legal, rng)
             others = [a for a in legal if a != preferred]
             return {preferred, *rng.sample(others, cap - 1)}
         return set(rng.sample(legal, cap))
 
-    def _rollout(self, state: State, rng: random.Random, face: int | None = None) -> float:
+    def _rollout(
+        self, state: State, rng: random.Random, face: int | None = None, dice: random.Random | None = None
+    ) -> float:
         s = self.settings
         turns = 0
         last_seat: int | None = None
@@ -530,11 +545,14 @@ class SearchBot(Bot):
             if not players or self.stop is not None and state is not start and self.stop(start, state):
                 break
             if players == (CHANCE,):
-                outcomes = state.chance_outcomes() if face is not None else None
+                outcomes = state.chance_outcomes() if face is not None or dice is not None else None
                 if outcomes is not None and len({p for _, p in outcomes}) == 1:
-                    # The first die roll, stratified: this round's face (see stratify_first_roll).
-                    outcome = outcomes[face % len(outcomes)][0]  # type: ignore[operator]
-                    face = None
+                    if face is not None:
+                        # The first die roll, stratified: this round's face (see stratify_first_roll).
+                        outcome = outcomes[face % len(outcomes)][0]
+                        face = None
+                    else:  # later rolls from their own stream: the k-th roll alike for every action
+                        outcome = outcomes[dice.randrange(len(outcomes))][0]  # type: ignore[union-attr]
                 else:
                     outcome = sample_chance(state, rng)
                 state = state.apply_unchecked(CHANCE, outcome)

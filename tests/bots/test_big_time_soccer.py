@@ -130,3 +130,14 @@ def test_counts_the_cards_to_the_box_respecting_the_next_icons() -> None:
     Pass Diagonal Right 1 (then Dribble) open a two-card way into the box with this hand."""
     state = position(ball="M2L", hands=(["SIN", "PA1P", "DA1D", "PDR1D", "C", "I"], ["C"]))
     assert decide(state, HOME) in {"play PDR1D A1C", "play PA1P A1L"}
+
+
+def test_the_search_looks_closer_only_at_close_calls_and_lists_the_heuristics_best_first() -> None:
+    """A shot from the box with an Inside card is far ahead of anything else: no close call."""
+    bot = make_bot("heuristic", "big-time-soccer")
+    box = position(ball="A2C", hands=(["SIN", "PL1P", "C"], []), next_req="shot")
+    assert decide(box, HOME) == "shoot SIN"
+    legal = box.legal_actions(HOME)
+    assert bot.ranked(box, HOME, legal)[0] == GAME.parse_action("shoot SIN")  # type: ignore[attr-defined]
+    assert sorted(map(str, bot.ranked(box, HOME, legal))) == sorted(map(str, legal))  # type: ignore[attr-defined]
+    assert not bot.close_call(box)  # type: ignore[attr-defined]

@@ -362,3 +362,75 @@ def test_unfinished_matches_are_judged_by_goal_difference() -> None:
     state._set_meta(PILE.new_match(seed=1).info, None, ())
     assert 0.5 < state_value(state, goal_difference, 0.5) < 1.0
     assert state_value(PileState(0, 0, (0, 1)), goal_difference, 0.5) == -1.0
+
+
+# --- exact chance at the first roll, short lists, hooks ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DieState(State):
+    """Seat 0 picks "bold" (a d20: 1-6 scores, else concedes) or "calm" (1-9 scores, else concedes)."""
+
+    pick: str | None
+    goals: tuple[int, int]
+
+    def current_players(self) -> tuple[int, ...]:
+        if sum(self.goals):
+            return ()
+        return (0,) if self.pick is None else (CHANCE,)
+
+    def _legal_actions(self, seat: int) -> list[Any]:
+        return ["bold", "calm"]
+
+    def _chance_outcomes(self) -> list[tuple[Any, float]]:
+        return [(face, 1 / 20) for face in range(1, 21)]
+
+    def _apply(self, seat: int, action: Any, events: list[Event]) -> State:
+        if seat == CHANCE:
+            scores = action <= (6 if self.pick == "bold" else 9)
+            return replace(self, goals=(1, 0) if scores else (0, 1))
+        return replace(self, pick=action)
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return self.goals
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        return {"pick": self.pick}
+
+
+DIE = _bind(DieState, "die", DieState(None, (0, 0)))
+
+
+def test_stratified_rounds_weigh_every_face_of_the_first_roll_by_its_exact_chance() -> None:
+    """Twenty paired rounds meet each face of the d20 once: the means are the chart's own."""
+    bot = SearchBot("die", _paired(max_iterations=40, stratify_first_roll=True, confidence=0.0))
+    assert bot.decide(DIE.new_match(seed=1), 0, random.Random(5)) == "calm"
+    assert bot.last_statistics["bold"] == (20, pytest.approx((6 - 14) / 20))
+    assert bot.last_statistics["calm"] == (20, pytest.approx((9 - 11) / 20))
+
+
+def test_a_short_list_sets_the_actions_a_node_considers() -> None:
+    def from_the_top(state: State, seat: int, legal: list[Any]) -> list[Any]:
+        return sorted(legal, key=lambda n: abs(n - 42))
+
+    bot = SearchBot("target", _paired(max_iterations=30, action_cap=3), policy=_first, shortlist=from_the_top)
+    assert bot.decide(TARGET.new_match(seed=1), 0, random.Random(1)) == 42
+    assert set(bot.last_statistics) == {41, 42, 43, 0}  # the short list and the policy's own pick
+
+
+def _first(state: State, seat: int, legal: list[Any], rng: random.Random) -> Any:
+    return legal[0]
+
+
+def test_where_searching_is_not_worth_it_the_policy_decides_alone() -> None:
+    bot = SearchBot("target", _settings(max_iterations=30), policy=_first, worth_searching=lambda state: False)
+    assert bot.decide(TARGET.new_match(seed=1), 0, random.Random(1)) == 0
+
+
+def test_a_mixer_answers_the_decisions_it_knows() -> None:
+    def names_seven(state: State, seat: int, legal: list[Any], rng: random.Random) -> Any:
+        return 7
+
+    bot = SearchBot("target", _settings(max_iterations=30), policy=_first, mixer=names_seven)
+    assert bot.decide(TARGET.new_match(seed=1), 0, random.Random(1)) == 7
