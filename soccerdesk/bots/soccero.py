@@ -117,13 +117,28 @@ CHANCE_WEIGHT = 0.6
 OUT = -150.0
 """The ball over a line (the other side's throw, goal kick or fetch)."""
 
+DANGER = 1.0
+"""How much of an opponent's chance to step onto the ball the attack fears."""
 
-def _danger(s: SocceroState, seat: int, sq: int) -> float:
+CHASERS = 2
+"""Players, besides the nearest, that go for the ball while the other side has it."""
+
+ATTACK_SHIFT = 6
+"""Rows the team's shape moves up the field, past the ball's row, while it has the ball."""
+
+DEFENCE_SHIFT = 2
+"""Rows the team's shape drops back, behind the ball's row, while the other side has it."""
+
+
+def _danger(s: SocceroState, seat: int, sq: int, vacated: int = -1, filled: int = -1) -> float:
     """The chance that an opponent can step onto ``sq`` on his next movement roll.
 
     A player moves in a straight line and needs at least the distance on the die (the
     rest is used by team-mates), so the nearest opponent with a clear line of ``d <= 6``
     squares gets there on ``7 - d`` faces of six (rulebook "Stealing the Ball").
+
+    ``vacated`` and ``filled``: a team-mate's move from one square to another, looked at
+    before it is made (he may stand in an opponent's line and block it).
     """
     b = s.board
     occ = s.occupancy()
@@ -132,13 +147,15 @@ def _danger(s: SocceroState, seat: int, sq: int) -> float:
         for d, t in enumerate(ray[:6], 1):
             if d >= nearest:
                 break
+            if t == filled:
+                break
             q = occ.get(t)
-            if q is None:
+            if q is None or t == vacated:
                 continue
             if team_of(q) != seat and q != s.forced:
                 nearest = d
             break
-    return (7 - nearest) / 6
+    return DANGER * (7 - nearest) / 6
 
 
 def _shot_routes(s: SocceroState, seat: int, start: int) -> list[tuple[int, bool, bool, bool, float, float]]:
@@ -291,7 +308,8 @@ def _move_value(s: SocceroState, seat: int) -> float:
     holder = s.holder
     here = _held_value(s, seat, s.ball)
     if holder < 0 or holder == s.red or s.pos[holder] != s.ball or s.forced >= 0:
-        return here + 10.0
+        # The holder may not carry: the turn brings team-mates up to pass to next turn.
+        return here + 10.0 + RUN_UP * max(0, RUNNERS - _runners_ahead(s, seat))
     b = s.board
     occ = s.occupancy()
     best_by_length = [here] * 7
@@ -310,6 +328,22 @@ def _move_value(s: SocceroState, seat: int) -> float:
         reach = max(reach, best_by_length[k])
         total += reach / 6
     return total + 10.0
+
+
+RUNNERS = 2
+"""Team-mates a side with the ball wants ahead of it to pass to."""
+
+RUN_UP = 30.0
+"""Worth of a movement turn, per runner missing, when the holder may not carry the ball."""
+
+RUN = 8.0
+"""Per row a team-mate runs up the field while his side has the ball (until he is well ahead of it)."""
+
+
+def _runners_ahead(s: SocceroState, seat: int) -> int:
+    """Field players of ``seat`` at least three rows nearer the goal than the ball."""
+    line = _progress(s, seat, s.ball) + 3
+    return sum(1 for p in team_players(seat) if p % PLAYERS and s.pos[p] >= 0 and _progress(s, seat, s.pos[p]) >= line)
 
 
 def _kick_values(s: SocceroState, seat: int, normal: bool) -> dict[tuple[bool, int], float]:
@@ -424,13 +458,13 @@ def _role_target(s: SocceroState, seat: int, p: int) -> int:
         x = min(max(b.xs[ball], min(b.goal_columns)), max(b.goal_columns))
         return line * b.columns + x
     have_ball = s.holder >= 0 and team_of(s.holder) == seat
-    home = s.game.formation["receiving"][p % PLAYERS]  # type: ignore[attr-defined]
+    home = _home(s, p % PLAYERS)
     home = home if own == LOW else b.mirror(home)
     bx, by = b.xs[ball], b.ys[ball]
     hx, hy = b.xs[home], b.ys[home]
     # Shift the shape towards the ball: up the field when attacking, back when defending.
     step = 1 if own == LOW else -1
-    shift = (by - (b.rows // 2)) + (6 * step if have_ball else -2 * step)
+    shift = (by - (b.rows // 2)) + (ATTACK_SHIFT * step if have_ball else -DEFENCE_SHIFT * step)
     y = min(max(hy + shift, 0), b.rows - 1)
     x = min(max((hx * 2 + bx) // 3, 0), b.columns - 1)
     return y * b.columns + x
@@ -444,7 +478,7 @@ class _StepJudge:
     once per decision instead of once per step: a decision often has 80 steps or more.
     """
 
-    __slots__ = ("s", "seat", "board", "_movers", "_chasers", "_targets", "_pressure", "_holding", "_lanes")
+    __slots__ = ("s", "seat", "board", "_movers", "_chasers", "_targets", "_pressure", "_holding", "_lanes", "_lines")
 
     def __init__(self, s: SocceroState, seat: int) -> None:
         self.s = s
@@ -461,6 +495,7 @@ class _StepJudge:
         self._pressure: dict[int, int] = {}
         self._holding: dict[int, float] = {}
         self._lanes: frozenset[int] | None = None
+        self._lines: frozenset[int] | None = None
 
     def value(self, step: Step) -> float:
         s = self.s
@@ -489,7 +524,7 @@ class _StepJudge:
             s = self.s
             to_ball = self.board.distances[s.ball]
             ranked = sorted(team_players(self.seat), key=lambda q: to_ball[s.pos[q]])
-            self._chasers = frozenset(ranked[1:3])
+            self._chasers = frozenset(ranked[1 : 1 + CHASERS])
         return self._chasers
 
     def _target(self, p: int) -> int:
@@ -513,9 +548,9 @@ class _StepJudge:
                 value -= 150
             return value
         if step.ball >= 0 and step.ball == step.end:
-            return 500.0 + _progress(s, seat, step.ball)
+            return 500.0 + 2 * self._held(step.ball)  # a loose ball picked up and carried on
         if holder < 0 and step.end == s.ball:
-            return 600.0
+            return 520.0 + 2 * self._held(s.ball)  # stepping onto it keeps the carry for later
         chasing = holder < 0 or team_of(holder) != seat
         if chasing and s.ball >= 0 and p in self._chasing_players():
             to_ball = b.distances[s.ball]
@@ -525,10 +560,30 @@ class _StepJudge:
         to_target = b.distances[self._target(p)]
         value = 5.0 * (to_target[step.start] - to_target[step.end])
         if not chasing and holder >= 0:
+            if p % PLAYERS and _progress(s, seat, step.start) < _progress(s, seat, s.ball) + 6:
+                value += RUN * (_progress(s, seat, step.end) - _progress(s, seat, step.start))
             # Support: a team-mate the ball can reach along a clear line, where no opponent
             # will step in next roll, is a pass waiting to be played.
             value += SUPPORT * (self._receiving(step.end) - self._receiving(step.start))
+            # Cover: a team-mate standing in an opponent's line to the ball blocks the steal.
+            near = self._near_ball()
+            if step.start in near or step.end in near:
+                risk_before = _danger(s, seat, s.ball)
+                risk_after = _danger(s, seat, s.ball, step.start, step.end)
+                value += 2 * (risk_before - risk_after) * self._loss()
         return value
+
+    def _near_ball(self) -> frozenset[int]:
+        """Squares on the straight lines within six of the ball (where a player changes who can reach it)."""
+        near = self._lines
+        if near is None:
+            near = self._lines = frozenset(t for ray in self.board.rays[self.s.ball] for t in ray[:6])
+        return near
+
+    def _loss(self) -> float:
+        """What losing the ball where it lies costs (our attack and their counter)."""
+        s, seat = self.s, self.seat
+        return _attack_value(s, seat, s.ball) + 0.5 * _attack_value(s, 1 - seat, s.ball) + 40
 
     def _receiving(self, sq: int) -> float:
         """What a team-mate on ``sq`` is worth as a receiver of the next kick."""
@@ -558,13 +613,31 @@ def _open_lanes(s: SocceroState, ball: int) -> frozenset[int]:
     return frozenset(out)
 
 
+FORMATION = ("K2", "E9", "K9", "Q9", "D13", "H12", "N12", "R13", "K13", "F16", "P16")
+"""Where the bot's players stand, by player number, for a team defending row 1 (the other
+end mirrors it): a keeper, three at the back, four across the middle, one behind and two
+beside the centre circle. Players move three or four squares a turn between them, so the
+set-up decides much of the shape: this one has team-mates ahead of the ball to pass to and
+players near the other goal to win the ball back high up. The centre pair of the team
+kicking off stands where the rules put it."""
+
+
+def _home(s: SocceroState, number: int) -> int:
+    """The formation square of player ``number`` (0 = keeper) of a team defending row 1."""
+    homes = _HOMES.get(id(s.board))
+    if homes is None:
+        homes = _HOMES[id(s.board)] = tuple(s.board.square(name) for name in FORMATION)
+    return homes[number]
+
+
+_HOMES: dict[int, tuple[int, ...]] = {}
+
+
 def _placement_home(s: SocceroState) -> int:
     """The formation square of the player being placed (``pending[0]``), seen from its end."""
     p = s.pending[0]
-    team = team_of(p)
-    name = "kickoff" if team == s.team else "receiving"
-    home = s.game.formation[name][p % PLAYERS]  # type: ignore[attr-defined]
-    return home if s.defends(team) == LOW else s.board.mirror(home)
+    home = _home(s, p % PLAYERS)
+    return home if s.defends(team_of(p)) == LOW else s.board.mirror(home)
 
 
 def _free_move(s: SocceroState, seat: int, legal: list[Any], rng: random.Random) -> Any:
