@@ -43,6 +43,7 @@ from soccerdesk.net.protocol import PROTOCOL_VERSION, apply_patch  # noqa: E402
 from soccerdesk.rules import GAMES  # noqa: E402
 
 ANSWER_TIMEOUT = 5.0
+HELLO = {"type": "hello", "version": PROTOCOL_VERSION, "client": "relay_load"}
 
 
 @dataclass
@@ -73,6 +74,7 @@ class Seat:
         self.acted_at = -1
         self.changed = asyncio.Event()
         self.resending: set[asyncio.Task[None]] = set()
+        self.claim_bot = False  # claim the relay's bot for the absent opponent when its countdown ends
 
     async def request(self, frame: dict[str, Any], answer: str) -> dict[str, Any]:
         await self.ws.send_str(json.dumps(frame))
@@ -101,17 +103,22 @@ class Seat:
             # Both seats chose at once and the other one landed first: the same choice is sent
             # again with the new ply, as the client library does (the latency counts from the first send).
             self.stats.resent += 1
-            frame = json.dumps({"type": "act", "action": data["action"], "ply": data["again"]})
-            task = asyncio.get_running_loop().create_task(self.ws.send_str(frame))
-            self.resending.add(task)
-            task.add_done_callback(self.resending.discard)
+            self._send_soon({"type": "act", "action": data["action"], "ply": data["again"]})
         elif kind == "refused":
             self.stats.refused += 1
             self.waiting = None
         elif kind == "finished":
             self.result = data["result"]
+        elif kind == "countdown" and self.claim_bot and (data["countdown"] or {}).get("expired"):
+            self.claim_bot = False
+            self._send_soon({"type": "claim", "take": "bot"})
         elif kind == "error":
             self.stats.errors.append(data["code"])
+
+    def _send_soon(self, frame: dict[str, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(self.ws.send_str(json.dumps(frame)))
+        self.resending.add(task)
+        task.add_done_callback(self.resending.discard)
 
     async def play(self, stop_at: float) -> None:
         """Act on the latest view after a think time; a reader task keeps the view fresh."""
@@ -166,7 +173,7 @@ async def one_match(
     host, guest = Seat(host_ws, stats, rng, think), Seat(guest_ws, stats, rng, think)
     try:
         for seat in (host, guest):
-            await seat.request({"type": "hello", "version": PROTOCOL_VERSION, "client": "relay_load"}, "welcome")
+            await seat.request(HELLO, "welcome")
         await host.request({"type": "create", "game": game, "seat": 0}, "snapshot")
         await guest.request({"type": "join", "room": host.room}, "snapshot")
         stats.held += 1
@@ -182,6 +189,43 @@ async def one_match(
         await guest_ws.close()
 
 
+async def bot_match(
+    session: aiohttp.ClientSession, url: str, game: str, stats: Stats, rng: random.Random, think: float, stop_at: float
+) -> None:
+    """A match against the relay's bot: the guest joins and goes for good; once its abandonment
+    countdown (5 s) has run out, the host lets the relay's bot play it, and plays on."""
+    host = Seat(await session.ws_connect(url, heartbeat=30), stats, rng, think)
+    guest_ws = await session.ws_connect(url, heartbeat=30)
+    guest = Seat(guest_ws, stats, rng, think)
+    try:
+        for seat in (host, guest):
+            await seat.request(HELLO, "welcome")
+        await host.request({"type": "create", "game": game, "seat": 0, "abandon_seconds": 5}, "snapshot")
+        await guest.request({"type": "join", "room": host.room}, "snapshot")
+        await guest_ws.close()
+        host.claim_bot = True
+        stats.held += 1
+        await host.play(stop_at)
+        stats.held -= 1
+        stats.finished += host.result is not None
+    finally:
+        await host.ws.close()
+
+
+async def bystander(session: aiohttp.ClientSession, url: str, stop_at: float, rtts: list[float]) -> None:
+    """A connection in no room that sends ping every 0.2 s and times each pong."""
+    async with session.ws_connect(url, heartbeat=30) as ws:
+        await ws.send_str(json.dumps(HELLO))
+        await ws.receive(timeout=30)
+        while time.monotonic() < stop_at - 1.0:
+            await asyncio.sleep(0.2)
+            sent = time.perf_counter()
+            await ws.send_str('{"type":"ping"}')
+            while json.loads((await ws.receive(timeout=30)).data)["type"] != "pong":
+                pass
+            rtts.append(time.perf_counter() - sent)
+
+
 async def match_slot(
     session: aiohttp.ClientSession,
     url: str,
@@ -191,6 +235,7 @@ async def match_slot(
     think: float,
     start_at: float,
     stop_at: float,
+    against_bot: bool = False,
 ) -> None:
     """Keep one match running in this slot until the end: a finished match is replaced."""
     rng = random.Random(index)
@@ -200,7 +245,7 @@ async def match_slot(
         game = games[(index + n) % len(games)]
         n += 1
         try:
-            await one_match(session, url, game, stats, rng, think, stop_at)
+            await (bot_match if against_bot else one_match)(session, url, game, stats, rng, think, stop_at)
         except (ConnectionError, aiohttp.ClientError, TimeoutError) as exc:
             stats.errors.append(f"{type(exc).__name__}: {exc}")
             await asyncio.sleep(0.5)
@@ -226,7 +271,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         [sys.executable, *(["-m", "cProfile", "-o", args.profile] if args.profile else []), "-m", "server", "--host", "127.0.0.1", "--port", "0", "--db", args.db or str(Path(tmp.name) / "relay.sqlite3"),
          "--ip-connections", str(4 * args.matches + 100), "--rooms-per-minute", str(100 * args.matches), "--message-rate", "100",
          "--ip-message-rate", str(max(1000, 100 * args.matches)), "--log-level", "WARNING"],
-        cwd=ROOT, stdout=subprocess.PIPE, text=True,
+        cwd=args.relay_root or ROOT, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
         assert relay.stdout is not None
@@ -247,14 +292,24 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 )
                 for i in range(args.matches)
             ]
+            bot_stats = Stats()
+            slots.extend(
+                asyncio.create_task(
+                    match_slot(session, url, games, 10_000 + i, bot_stats, args.think, now, stop_at, against_bot=True)
+                )
+                for i in range(args.bot_matches)
+            )
+            pings: list[float] = []
+            slots.append(asyncio.create_task(bystander(session, url, stop_at, pings)))
             measured_from = now + ramp + 2.0
             actions_at_start = 0
-            latencies_from = 0
+            latencies_from = pings_from = bot_actions_from = 0
             cpu_from = (cpu_seconds(relay.pid), cpu_seconds(os.getpid()))
             while time.monotonic() < stop_at:
                 await asyncio.sleep(1.0)
                 if time.monotonic() >= measured_from and not actions_at_start:
                     actions_at_start, latencies_from = stats.actions, len(stats.latencies)
+                    pings_from, bot_actions_from = len(pings), bot_stats.actions
                     measured_from = time.monotonic()
                     cpu_from = (cpu_seconds(relay.pid), cpu_seconds(os.getpid()))
                 if stats.held >= args.matches * 0.98:
@@ -266,6 +321,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             actions_measured = stats.actions - actions_at_start
             await asyncio.gather(*slots, return_exceptions=True)
         lat = sorted(stats.latencies[latencies_from:]) or [float("nan")]
+        ping = sorted(pings[pings_from:]) or [float("nan")]
         peak_rss = max(rss_held) if rss_held else rss_kib(relay.pid)
         return {
             "matches": args.matches,
@@ -276,6 +332,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "latency_p99_ms": round(1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))], 2),
             "latency_mean_ms": round(1000 * statistics.fmean(lat), 2),
             "latency_samples": len(lat),
+            "bystander_ping_p50_ms": round(1000 * ping[len(ping) // 2], 2),
+            "bystander_ping_p99_ms": round(1000 * ping[min(len(ping) - 1, int(len(ping) * 0.99))], 2),
+            "bystander_ping_samples": len(ping),
+            "bot_matches": args.bot_matches,
+            "actions_against_bots": bot_stats.actions - bot_actions_from,
             "relay_rss_start_mib": round(base_rss / 1024, 1),
             "relay_rss_held_mib": round(peak_rss / 1024, 1),
             "relay_kib_per_match": round((peak_rss - base_rss) / max(1, stats.peak_held), 1),
@@ -311,9 +372,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--db", default="", help="the relay's database (default: a file in a temporary folder; ':memory:' for none)"
     )
+    p.add_argument(
+        "--bot-matches",
+        type=int,
+        default=0,
+        help="more matches, each against the relay's own bot (the host plays; the relay's bot thinks for the other seat)",
+    )
+    p.add_argument(
+        "--relay-root",
+        default="",
+        help="run the relay of another soccerdesk tree (an older commit, to compare; with --protocol it speaks)",
+    )
+    p.add_argument(
+        "--protocol", type=int, default=PROTOCOL_VERSION, help="the protocol version the bots say hello with"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--profile", default="", help="run the relay under cProfile and write its statistics to this file")
     args = p.parse_args(argv)
+    HELLO["version"] = args.protocol
     # The bots' process is tuned like the relay's (server/__main__.py), so its garbage
     # collections do not show up as relay latency.
     gc.collect()
@@ -330,6 +406,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"action -> update latency: p50 {report['latency_p50_ms']} ms, p99 {report['latency_p99_ms']} ms "
               f"({report['latency_samples']} samples)")  # fmt: skip
+        print(f"bystander ping          : p50 {report['bystander_ping_p50_ms']} ms, p99 "
+              f"{report['bystander_ping_p99_ms']} ms ({report['bystander_ping_samples']} samples; "
+              f"{report['bot_matches']} matches against the relay's bot, {report['actions_against_bots']} actions)")  # fmt: skip
         print(f"relay memory            : {report['relay_rss_start_mib']} MiB idle, {report['relay_rss_held_mib']} MiB "
               f"held, {report['relay_kib_per_match']} KiB per match")  # fmt: skip
         print(f"cpu                     : relay {report['relay_cpu_cores']} cores, bots {report['bots_cpu_cores']} cores, "

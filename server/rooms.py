@@ -614,7 +614,12 @@ class Room:
             if not self.closed:
                 self._advance([])  # think again about whatever is to decide now
             return
-        nxt = state.apply(seat, action)
+        try:
+            nxt = state.apply(seat, action)
+        except RulesError as exc:  # a bot's bug must not stall the match either
+            log.error("room %s: the bot for seat %d chose %s, which is illegal (%s)", self.code, seat, action, exc)
+            action = rng.choice(state.legal_actions(seat))
+            nxt = state.apply(seat, action)
         self._moved(state, seat, nxt)
         self.state = nxt
         self._advance([(seat, str(action))], actor=-1)
