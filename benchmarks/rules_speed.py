@@ -3,7 +3,9 @@
 
 An "action" is one legal-move generation + one apply (a chance draw counts too).
 Prints actions per second for each game and its ratio to python-chess. Machines are
-shared and noisy: read the ratios, which are measured in one run, not the raw figures.
+shared and noisy, so each game is timed in short slices taking turns with python-chess
+(load that comes and goes weighs on both alike), and on this process's CPU time rather
+than the wall clock (time spent waiting for a core does not count). Read the ratios.
 
     python benchmarks/rules_speed.py [--seconds 3] [--game soccer-go]
 """
@@ -13,51 +15,79 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 
 from soccerdesk.rules import CHANCE, GAMES, get_game, sample_chance
 
 VARIANTS = {"soccero": [{}, {"extended": True}], "big-time-soccer": [{}, {"mode": "cup"}]}
+SLICES = 6  # turns each side takes per measurement
 
 
-def game_rate(game_id: str, options: dict, seconds: float) -> float:
+def game_player(game_id: str, options: dict) -> Callable[[], int]:
+    """A function that plays random matches of the game for one action at a time (the count)."""
     game = get_game(game_id)
     rng = random.Random(1)
-    actions = 0
     seed = 0
-    deadline = time.perf_counter() + seconds
-    start = time.perf_counter()
-    while time.perf_counter() < deadline:
-        state = game.new_match(seed=seed, **options)
-        seed += 1
-        while True:
-            players = state.current_players()
-            if not players:
-                break
-            seat = players[0]
-            if seat == CHANCE:
-                action = sample_chance(state, rng)
-            else:
-                legal = state.legal_actions(seat)
-                action = legal[rng.randrange(len(legal))]
-            state = state.apply(seat, action)
-            actions += 1
-    return actions / (time.perf_counter() - start)
+    state = game.new_match(seed=seed, **options)
+
+    def step() -> int:
+        nonlocal state, seed
+        players = state.current_players()
+        if not players:
+            seed += 1
+            state = game.new_match(seed=seed, **options)
+            return 0
+        seat = players[0]
+        if seat == CHANCE:
+            action = sample_chance(state, rng)
+        else:
+            legal = state.legal_actions(seat)
+            action = legal[rng.randrange(len(legal))]
+        state = state.apply(seat, action)
+        return 1
+
+    return step
 
 
-def chess_rate(seconds: float) -> float:
+def chess_player() -> Callable[[], int]:
     import chess
 
     rng = random.Random(1)
+    board = chess.Board()
+
+    def step() -> int:
+        nonlocal board
+        if board.is_game_over(claim_draw=False) or board.ply() >= 400:
+            board = chess.Board()
+            return 0
+        moves = list(board.legal_moves)
+        board.push(moves[rng.randrange(len(moves))])
+        return 1
+
+    return step
+
+
+def timed(step: Callable[[], int], seconds: float) -> tuple[int, float]:
+    """(actions, CPU seconds) of ``step`` run for about ``seconds`` of this process's CPU time."""
+    clock = time.process_time
     actions = 0
-    deadline = time.perf_counter() + seconds
-    start = time.perf_counter()
-    while time.perf_counter() < deadline:
-        board = chess.Board()
-        while not board.is_game_over(claim_draw=False) and board.ply() < 400:
-            moves = list(board.legal_moves)
-            board.push(moves[rng.randrange(len(moves))])
-            actions += 1
-    return actions / (time.perf_counter() - start)
+    start = clock()
+    deadline = start + seconds
+    while clock() < deadline:
+        for _ in range(50):
+            actions += step()
+    return actions, clock() - start
+
+
+def paired_rates(game: Callable[[], int], chess: Callable[[], int], seconds: float) -> tuple[float, float]:
+    """Rates (actions per CPU second) of a game and of python-chess, timed in alternating slices."""
+    totals = [0, 0.0, 0, 0.0]
+    for _ in range(SLICES):
+        for i, step in ((0, chess), (2, game)):
+            n, t = timed(step, seconds / SLICES)
+            totals[i] += n
+            totals[i + 1] += t
+    return totals[2] / totals[3], totals[0] / totals[1]
 
 
 def main() -> None:
@@ -65,15 +95,22 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--game", choices=GAMES, action="append")
     args = parser.parse_args()
-    reference = chess_rate(args.seconds)
-    print(f"{'python-chess (reference)':40s} {reference:12,.0f} actions/s   ratio 1.00")
+    chess = chess_player()
+    references = []
+    rows = []
     for game_id in args.game or GAMES:
         for options in VARIANTS.get(game_id, [{}]):
             label = game_id + "".join(f" {k}={v}" for k, v in options.items())
-            rate = game_rate(game_id, options, args.seconds)
-            print(f"{label:40s} {rate:12,.0f} actions/s   ratio {rate / reference:.2f}")
-    again = chess_rate(args.seconds)
-    print(f"{'python-chess (again, for drift)':40s} {again:12,.0f} actions/s   ratio {again / reference:.2f}")
+            rate, reference = paired_rates(game_player(game_id, options), chess, args.seconds)
+            references.append(reference)
+            rows.append((label, rate, reference))
+    mean = sum(references) / len(references)
+    print(f"{'python-chess (reference, mean)':40s} {mean:12,.0f} actions/s   ratio 1.00")
+    for label, rate, reference in rows:
+        print(
+            f"{label:40s} {rate:12,.0f} actions/s   ratio {rate / reference:.2f}   (python-chess beside it {reference:,.0f})"
+        )
+    print(f"{'python-chess spread (lowest / highest)':40s} {min(references) / max(references):12.2f}")
 
 
 if __name__ == "__main__":

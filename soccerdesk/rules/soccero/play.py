@@ -365,13 +365,36 @@ def crowded_squares(s: S, team: int) -> frozenset[int]:
     return found
 
 
+def crowded_lines(s: S, team: int) -> tuple[frozenset[int], frozenset[int]]:
+    """Rows and columns (board indices) with more than ``adjacent_limit`` - 2 players of ``team``:
+    where two more of them might make a line too long; cached (worked out with :func:`_crowded`)."""
+    cache = s._shape
+    key = ("lines", team)
+    if cache is not None and key in cache:
+        return cache[key]
+    mates, _ = team_shape(s, team)
+    memo = shape_memo(s)
+    found = memo.get(("lines", mates, s.cfg.adjacent_limit))
+    if found is None:
+        _crowded(s, mates)
+        found = memo[("lines", mates, s.cfg.adjacent_limit)]
+    s._shape[key] = found  # type: ignore[index]
+    return found
+
+
 def _crowded(s: S, mates: frozenset[int]) -> frozenset[int]:
     b = s.board
     rays = b.rays
     limit = s.cfg.adjacent_limit
     rows = [b.ys[m] for m in mates]
     cols = [b.xs[m] for m in mates]
-    if max(map(rows.count, rows), default=0) < limit and max(map(cols.count, cols), default=0) < limit:
+    in_row = list(map(rows.count, rows))
+    in_column = list(map(cols.count, cols))
+    shape_memo(s)[("lines", mates, limit)] = (
+        frozenset([y for y, n in zip(rows, in_row, strict=True) if n > limit - 2]),
+        frozenset([x for x, n in zip(cols, in_column, strict=True) if n > limit - 2]),
+    )
+    if max(in_row, default=0) < limit and max(in_column, default=0) < limit:
         return frozenset()  # nobody can make a line of more than ``limit``
     near = {ray[0] for m in mates for d, ray in enumerate(rays[m]) if ray and d % 2 == 0 and ray[0] not in mates}
     crowded = set()
@@ -466,7 +489,13 @@ def player_reach(s: S, p: int, occ: dict[int, int], limit: int, only_empty: bool
         prefix = ray_bits[d]
         top = limit if limit < len(ray) else len(ray)
         # The free run: squares up to the first player (or the limit).
-        free = top if not taken & prefix[top] else _free_run(start, ray, prefix, taken, limit)[0]
+        blocked = taken & prefix[top]
+        if not blocked:
+            free = top
+        elif ray[0] > start:  # squares numbered upwards along the ray: the lowest bit is the nearest
+            free = ray.index((blocked & -blocked).bit_length() - 1)
+        else:
+            free = ray.index(blocked.bit_length() - 1)
         moves = line_moves[d]
         if not doubt_bits & prefix[free]:
             out.extend(moves[:free])
@@ -484,7 +513,8 @@ def player_reach(s: S, p: int, occ: dict[int, int], limit: int, only_empty: bool
 
 def _free_run(start: int, ray: tuple[int, ...], prefix: tuple[int, ...], blockers: int, limit: int) -> tuple[int, int]:
     """(free, top): how many squares of ``ray`` from ``start`` are free of ``blockers`` (bit mask) up to
-    ``top``, the limit or the edge; ``prefix`` is the ray's :attr:`Board.ray_bits`."""
+    ``top``, the limit or the edge; ``prefix`` is the ray's :attr:`Board.ray_bits`. (The same steps are
+    written out in :func:`player_reach`, the hot path, to save a call per line.)"""
     top = limit if limit < len(ray) else len(ray)
     blocked = blockers & prefix[top]
     if not blocked:
@@ -725,8 +755,20 @@ class _Rests:
         _, self.movers = movement_plan(s, points)
         self.steal = steal_square(s, s.team)
         self.basic = not s.cfg.extended
-        self.rows, self.cols = _crowded_lines(s) if self.basic else (frozenset(), frozenset())
+        self.rows, self.cols = crowded_lines(s, s.team) if self.basic else (frozenset(), frozenset())
         self.sure = 1  # a move of all the points leaves nothing to use
+        if not (self.rows or self.cols):
+            # Nothing to trim: per player, the lengths with witness moves in two directions or more.
+            need = (1 << points) - 2
+            once = twice = 0
+            for entry in self.movers:
+                several = (entry[3].get("dirs") or self._dirs(entry))[1]
+                twice |= once & several
+                once |= several
+                if twice & need == need:
+                    break  # the players after these need not be looked at
+            self.sure |= twice & need
+            return
         for rest in range(1, points):
             found = 0
             for entry in self.movers:
@@ -737,18 +779,22 @@ class _Rests:
                         self.sure |= 1 << rest
                         break
 
+    def _dirs(self, entry: Entry) -> tuple[tuple[int, ...], int]:
+        """Per length, the directions of the player's witness moves before trimming; and the lengths
+        with two directions or more (bits). Kept with the player's moves (they are reused while valid)."""
+        by_length = [0] * (MAX_STEP + 1)
+        area = self.board.penalty_area_of
+        for k, d, end, _ in entry[1]:
+            if end != self.steal and not (self.basic and area[end] >= 0):
+                by_length[k] |= 1 << d
+        several = sum(1 << k for k, ways in enumerate(by_length) if ways & (ways - 1))
+        found = entry[3]["dirs"] = (tuple(by_length), several)
+        return found
+
     def ways(self, entry: Entry, rest: int) -> int:
         """The directions of ``entry``'s player's witness moves of ``rest`` squares (bits)."""
-        p, moves, _, store = entry
-        dirs = store.get("dirs")
-        if dirs is None:
-            by_length = [0] * (MAX_STEP + 1)
-            area = self.board.penalty_area_of
-            for k, d, end, _ in moves:
-                if end != self.steal and not (self.basic and area[end] >= 0):
-                    by_length[k] |= 1 << d
-            dirs = store["dirs"] = tuple(by_length)
-        ways: int = dirs[rest]
+        p = entry[0]
+        ways: int = (entry[3].get("dirs") or self._dirs(entry))[0][rest]
         if ways and (self.rows or self.cols):
             b = self.board
             start = self.pos[p]
@@ -772,25 +818,6 @@ class _Rests:
                         return True
                     ways &= ways - 1
         return can_use(moved_by(s, p, end), rest)
-
-
-def _crowded_lines(s: S) -> tuple[frozenset[int], frozenset[int]]:
-    """Rows and columns where two more of the turn team's players might make a line too long (basic
-    rules: more than ``adjacent_limit`` - 2 of them stand there); memoised by line-up."""
-    line_up = s.pos[s.team * PLAYERS : s.team * PLAYERS + PLAYERS]
-    memo = shape_memo(s)
-    key = ("lines", line_up, s.cfg.adjacent_limit)
-    found = memo.get(key)
-    if found is None:
-        b = s.board
-        ys = sorted([b.ys[q] for q in line_up if q >= 0])
-        xs = sorted([b.xs[q] for q in line_up if q >= 0])
-        crowd = s.cfg.adjacent_limit - 2  # sorted: a value crowd places on is the same one
-        found = memo[key] = (
-            frozenset([ys[i] for i in range(len(ys) - crowd) if ys[i] == ys[i + crowd]]),
-            frozenset([xs[i] for i in range(len(xs) - crowd) if xs[i] == xs[i + crowd]]),
-        )
-    return found
 
 
 def _rests(s: S, points: int) -> _Rests:
