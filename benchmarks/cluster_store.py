@@ -8,7 +8,9 @@ and measures, side by side for ``appendfsync always`` and ``everysec``:
 
 1. *Appends*: ``--rooms`` rooms each appending one action after another for ``--seconds``
    (no think time: the most Redis can take from one node): appends per second and p50/p99
-   latency of an acknowledged append (the fenced Lua script of ``server.redis_store``).
+   latency of an acknowledged append (the fenced Lua script of ``server.redis_store``); then
+   the same at the issue's loads (``--paced``: 500 and 1,000 rooms, ``--think`` 1 s between
+   a room's actions).
 2. *Matches*: ``--matches`` whole matches of every game, real rooms (``server.rooms.Room``)
    played with random legal actions, every write through the Journal (each action awaited
    until Redis acknowledged it, as a player would wait): CPU milliseconds of this process
@@ -40,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from redis.asyncio import Redis  # noqa: E402
 
-from server.cluster import Cluster, Journal  # noqa: E402
+from server.cluster import Cluster  # noqa: E402
 from server.rooms import Room, RoomSettings  # noqa: E402
 from server.store import RoomStore  # noqa: E402
 from soccerdesk.rules import GAMES, get_game  # noqa: E402
@@ -95,8 +97,9 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-async def appends(node: Cluster, rooms: int, seconds: float) -> dict[str, float]:
-    codes = [f"B{i:05d}" for i in range(rooms)]
+async def appends(node: Cluster, rooms: int, seconds: float, think: float = 0.0) -> dict[str, float]:
+    """``rooms`` rooms appending one action after another (``think``: mean seconds between)."""
+    codes = [f"A{rooms}T{int(think * 1000)}N{i:05d}" for i in range(rooms)]
     for code in codes:
         assert await node.claim_new(code)
         await node.store.save_room(code, {"code": code, "match": 1})
@@ -105,7 +108,12 @@ async def appends(node: Cluster, rooms: int, seconds: float) -> dict[str, float]
 
     async def one_room(code: str) -> None:
         ply = 0
+        rng = random.Random(code)
+        if think:
+            await asyncio.sleep(rng.uniform(0, think))  # the rooms do not all start at once
         while time.monotonic() < stop:
+            if think:
+                await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
             started = time.perf_counter()
             await node.store.append_actions(code, 1, ply, [(ply % 2, f"move {ply}")])
             latencies.append(time.perf_counter() - started)
@@ -145,7 +153,7 @@ async def play(room: Room, peers: list[Any], rng: random.Random, flush: Any) -> 
 
 async def matches_redis(node: Cluster, redis: RedisProcess, count: int) -> dict[str, dict[str, float]]:
     out = {}
-    journal = Journal(node.store)
+    journal = node.journal
     for number, game_id in enumerate(GAMES):
         game = get_game(game_id)
         codes = [f"M{number}{i:04d}" for i in range(count)]
@@ -156,7 +164,7 @@ async def matches_redis(node: Cluster, redis: RedisProcess, count: int) -> dict[
 
         async def one(code: str, seed: int, game: Any = game) -> int:
             room = Room(code, game, game.resolve_options({}), RoomSettings(), journal)  # type: ignore[arg-type]
-            peers = [journal.peer(code, Quiet()), journal.peer(code, Quiet())]
+            peers = [Quiet(), Quiet()]
             return await play(room, peers, random.Random(seed), lambda: journal.flush(code))
 
         plies = sum(await asyncio.gather(*(one(code, i) for i, code in enumerate(codes))))
@@ -225,6 +233,7 @@ async def run(fsync: str, args: argparse.Namespace) -> dict[str, Any]:
         await node.start()
         try:
             result: dict[str, Any] = {"appends": await appends(node, args.rooms, args.seconds)}
+            result["paced"] = {n: await appends(node, n, args.paced_seconds, args.think) for n in args.paced}
             result["matches"] = await matches_redis(node, redis, args.matches)
             result["leases"] = await leases_and_limits(node, args.rooms)
         finally:
@@ -239,6 +248,9 @@ def main() -> None:
     p.add_argument("--rooms", type=int, default=500, help="rooms appending at once (default 500)")
     p.add_argument("--seconds", type=float, default=10.0, help="seconds of appending (default 10)")
     p.add_argument("--matches", type=int, default=20, help="whole matches per game (default 20)")
+    p.add_argument("--paced", type=int, nargs="*", default=[500, 1000], help="rooms at once with think time")
+    p.add_argument("--think", type=float, default=1.0, help="mean seconds between a paced room's actions")
+    p.add_argument("--paced-seconds", type=float, default=20.0, help="seconds of each paced run (default 20)")
     args = p.parse_args()
     print(
         f"redis-server: {subprocess.run(['redis-server', '--version'], capture_output=True, text=True).stdout.strip()}"
@@ -253,6 +265,12 @@ def main() -> None:
     for fsync, r in results.items():
         a = r["appends"]
         print(f"{fsync:<12}{a['appends/s']:>12.0f}{a['p50 ms']:>10.2f}{a['p99 ms']:>10.2f}")
+
+    print(f"\n1b. appends with think time ({args.think} s mean), {args.paced_seconds:.0f} s each")
+    print(f"{'appendfsync':<12}{'rooms':>7}{'appends/s':>12}{'p50 ms':>10}{'p99 ms':>10}")
+    for fsync, r in results.items():
+        for n, a in r["paced"].items():
+            print(f"{fsync:<12}{n:>7}{a['appends/s']:>12.0f}{a['p50 ms']:>10.2f}{a['p99 ms']:>10.2f}")
 
     print(f"\n2. whole matches, {args.matches} per game, random legal play (at most {MAX_PLIES} plies)")
     head = (

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import json
 import logging
 import os
@@ -78,12 +79,13 @@ return fence
 """
 
 # KEYS: lease1, fence1, lease2, fence2 ... ARGV: node, ttl ms, fence1, fence2 ...
-# Returns one flag per room: 1 renewed, 0 taken over by another node (the fence moved on).
+# Returns one flag per room: 1 renewed, 0 taken over by another node (the fence moved on) or
+# deleted (its fence retired, with a time to live).
 _RENEW = """
 local out = {}
 for i = 1, #KEYS / 2 do
   local fence = ARGV[2 + i]
-  if redis.call('GET', KEYS[2 * i]) == fence then
+  if redis.call('GET', KEYS[2 * i]) == fence and redis.call('PTTL', KEYS[2 * i]) == -1 then
     redis.call('SET', KEYS[2 * i - 1], ARGV[1] .. ' ' .. fence, 'PX', ARGV[2])
     out[i] = 1
   else
@@ -163,7 +165,8 @@ class LeaseKeeper:
         return node, int(fence)
 
     async def renew(self) -> list[str]:
-        """Renew every lease held; the codes of the rooms lost to another node (``on_lost`` told)."""
+        """Renew every lease held; the codes of the rooms lost (taken over by another node, or
+        deleted), each told to ``on_lost``."""
         codes = list(self.held)
         lost: list[str] = []
         for start in range(0, len(codes), _RENEW_BATCH):
@@ -177,7 +180,7 @@ class LeaseKeeper:
                     del self.held[code]
                     lost.append(code)
         for code in lost:
-            log.warning("room %s was taken over by another node", code)
+            log.info("room %s is no longer this node's (taken over or deleted)", code)
             if self.on_lost is not None:
                 self.on_lost(code)
         return lost
@@ -362,6 +365,14 @@ class _Outgoing:
     message: dict[str, Any] | None = None
 
 
+def _resume_instead(item: _Outgoing) -> _Outgoing:
+    """A frame whose writes failed, turned into a close that makes its client resume."""
+    if item.code is not None or item.message is None or "text" not in item.message:
+        return item
+    body = {"peer": item.message["peer"], "close": ["server_busy", "the match could not be saved; reconnect to resume"]}
+    return _Outgoing(item.channel, json.dumps(body, separators=(",", ":")), message=body)
+
+
 def peer_id(peer: Peer) -> str:
     """A name for a connection of this node, unique while it is open."""
     return str(getattr(peer, "peer_id", None) or f"{id(peer):x}")
@@ -473,6 +484,7 @@ class Bus:
     on_forward: Handler | None = None
     on_deliver: Handler | None = None
     on_reconnect: Callable[[], None] | None = None
+    durable: Callable[[], asyncio.Future[None] | None] | None = None
     rooms: set[str] = field(default_factory=set)  # inboxes listened to (rooms owned here)
     local: dict[str, Peer] = field(default_factory=dict)  # this node's clients in rooms owned elsewhere
     _remote: dict[tuple[str, str], RemotePeer] = field(default_factory=dict)
@@ -526,7 +538,8 @@ class Bus:
 
     def post(self, node: str, message: dict[str, Any]) -> None:
         """Queue a message for a node's channel (sent in order by the sender task)."""
-        self._outbox.put_nowait(_Outgoing(self.node_channel(node), json.dumps(message, separators=(",", ":"))))
+        data = json.dumps(message, separators=(",", ":"))
+        self._outbox.put_nowait(_Outgoing(self.node_channel(node), data, message=message))
 
     def post_forward(self, code: str, message: dict[str, Any]) -> None:
         """Queue a client's message for the room's owner (in order with everything posted)."""
@@ -538,12 +551,22 @@ class Bus:
         await self._outbox.join()
 
     async def _send(self) -> None:
-        """Publish queued messages in order, many per round trip when they pile up."""
+        """Publish queued messages in order, many per round trip when they pile up.
+
+        Frames for clients wait, as a connection's do, until the writes made before them are in
+        Redis (``durable``); if those writes failed, each client is asked to resume instead.
+        """
         while True:
             batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 256:
                 batch.append(self._outbox.get_nowait())
             try:
+                committed = self.durable() if self.durable is not None else None
+                if committed is not None:
+                    try:
+                        await asyncio.shield(committed)
+                    except Exception:
+                        batch = [_resume_instead(item) for item in batch]
                 pipe = self.redis.pipeline(transaction=False)
                 for item in batch:
                     pipe.publish(item.channel, item.data)
@@ -648,66 +671,73 @@ class Peer(Protocol):
     def close(self, code: str, message: str) -> None: ...
 
 
-@dataclass(slots=True)
-class _Step:
-    write: Callable[..., Awaitable[None]] | None  # a store call, awaited
-    say: Callable[..., None] | None  # or a peer's send/close, called
-    args: tuple[Any, ...]
-
-
 class Journal:
-    """A room's writes to Redis, in order, and what it says to its peers held back behind them.
+    """The rooms' writes to Redis behind the relay's store seam (:class:`server.rooms.Store`):
+    the write methods are synchronous, as :mod:`server.rooms` calls them, and :meth:`durable`
+    says when what was written is stored.
 
-    :mod:`server.rooms` calls its store and its peers synchronously. Given a Journal as its
-    store and :meth:`peer` wrappers as its peers, a room keeps doing so, and still nothing it
-    says after a write reaches anyone before Redis has acknowledged that write: each room has
-    one queue of steps (writes and frames, in the order the room made them), worked through
-    by one task; a frame with no write ahead of it goes out at once.
+    Each room's writes go to Redis in the order the room made them, one after another (a task
+    per room that has writes waiting); different rooms write at the same time. :meth:`durable`
+    is a future done once every write made so far, of any room, is acknowledged by Redis
+    (``None`` if none is waiting): the relay's connections wait on it before they send a frame,
+    and so does the :class:`Bus` for clients of other nodes, so nothing is announced before it
+    is in Redis.
 
-    If a write fails (Redis away, :class:`~server.redis_store.NotOwner`, a conflict), the
-    room in memory is ahead of Redis: its queued frames are dropped (they announced what was
-    not stored), later steps of that room are ignored, and ``on_failure(code, error)`` tells
-    the relay, which drops the room from memory and asks its clients to resume (they get the
-    room as Redis has it) and then calls :meth:`reset`.
+    If a write fails (Redis away, :class:`~server.redis_store.NotOwner`, a conflict), the room
+    in memory is ahead of Redis: its later writes are dropped, the futures that covered the
+    write fail (the connections waiting on them close, and their clients reconnect and
+    resume), and ``on_failure(code, error)`` tells the relay, which drops the room from memory
+    (a resume rebuilds it from Redis) and then calls :meth:`reset`.
     """
 
     def __init__(self, store: RedisRoomStore, on_failure: Callable[[str, Exception], None] | None = None) -> None:
         self.store = store
         self.on_failure = on_failure
-        self._queues: dict[str, deque[_Step]] = {}
+        self._queues: dict[str, deque[tuple[int, Callable[..., Awaitable[None]], tuple[Any, ...]]]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._failed: set[str] = set()
+        self._next = 0  # number of the next write
+        self._open: set[int] = set()  # writes not acknowledged (nor dropped) yet
+        self._lowest: list[int] = []  # a heap of the open writes (and some done ones, skipped)
+        self._waiters: deque[tuple[int, asyncio.Future[None]]] = deque()  # (last write covered, future)
 
-    # --- the writes a room makes (server.rooms.Store) ------------------------------------
+    # --- the writes a room makes ------------------------------------------------------------
 
     def save_room(self, code: str, doc: dict[str, Any]) -> None:
         # A copy as it is now: the room goes on changing while the write waits its turn.
-        self._step(code, _Step(self.store.save_room, None, (code, json.loads(json.dumps(doc)))))
+        self._write(code, self.store.save_room, (code, json.loads(json.dumps(doc))))
 
     def append_actions(self, code: str, match: int, first_ply: int, actions: Iterable[tuple[int, str]]) -> None:
-        self._step(code, _Step(self.store.append_actions, None, (code, match, first_ply, list(actions))))
+        self._write(code, self.store.append_actions, (code, match, first_ply, list(actions)))
 
     def drop_match(self, code: str, match: int) -> None:
-        self._step(code, _Step(self.store.drop_match, None, (code, match)))
+        self._write(code, self.store.drop_match, (code, match))
 
     def delete_room(self, code: str) -> None:
-        self._step(code, _Step(self.store.delete_room, None, (code,)))
+        self._write(code, self.store.delete_room, (code,))
 
-    # --- peers ---------------------------------------------------------------------------
+    def durable(self) -> asyncio.Future[None] | None:
+        """A future done when every write made so far is in Redis, or ``None`` if it already is."""
+        if not self._open:
+            return None
+        last = self._next - 1
+        if self._waiters and self._waiters[-1][0] == last:
+            return self._waiters[-1][1]
+        future = asyncio.get_running_loop().create_future()
+        self._waiters.append((last, future))
+        return future
 
-    def peer(self, code: str, inner: Peer) -> GatedPeer:
-        """``inner`` as room ``code`` should see it: what it is sent waits for earlier writes."""
-        return GatedPeer(self, code, inner)
+    # --- for the relay and the tests --------------------------------------------------------
 
     def pending(self, code: str) -> int:
-        """Steps of the room not done yet."""
+        """Writes of the room not done yet."""
         return len(self._queues.get(code, ()))
 
     def failed(self, code: str) -> bool:
         return code in self._failed
 
     async def flush(self, code: str | None = None) -> None:
-        """Wait until every step queued so far (of one room, or all) is done or dropped."""
+        """Wait until every write made so far (of one room, or all) is done or dropped."""
         while True:
             tasks = [task for c, task in self._tasks.items() if code is None or c == code]
             if not tasks:
@@ -715,79 +745,66 @@ class Journal:
             await asyncio.wait(tasks)
 
     def reset(self, code: str) -> None:
-        """Forget a failed room: its next steps run again (it was reloaded from Redis)."""
+        """Forget a failed room: its next writes are made again (it was reloaded from Redis)."""
         self._failed.discard(code)
 
-    # --- the queue -------------------------------------------------------------------------
+    # --- the queues ------------------------------------------------------------------------
 
-    def _step(self, code: str, step: _Step) -> None:
+    def _write(self, code: str, call: Callable[..., Awaitable[None]], args: tuple[Any, ...]) -> None:
         if code in self._failed:
             return
+        number = self._next
+        self._next += 1
+        self._open.add(number)
+        heapq.heappush(self._lowest, number)
         queue = self._queues.get(code)
-        if queue is None and step.say is not None:
-            step.say(*step.args)  # nothing to wait for
-            return
         if queue is None:
             queue = self._queues[code] = deque()
             self._tasks[code] = asyncio.get_running_loop().create_task(self._work(code, queue))
-        queue.append(step)
+        queue.append((number, call, args))
 
-    async def _work(self, code: str, queue: deque[_Step]) -> None:
+    async def _work(self, code: str, queue: deque[tuple[int, Callable[..., Awaitable[None]], tuple[Any, ...]]]) -> None:
         try:
             while queue:
-                step = queue[0]
-                if step.write is not None:
-                    try:
-                        await step.write(*step.args)
-                    except Exception as exc:
-                        self._fail(code, exc)
-                        return
-                elif step.say is not None:
-                    try:
-                        step.say(*step.args)
-                    except Exception:  # one connection's failure must not hold up the room
-                        log.exception("room %s: a frame could not be handed over", code)
+                number, call, args = queue[0]
+                try:
+                    await call(*args)
+                except Exception as exc:
+                    self._fail(code, number, queue, exc)
+                    return
                 queue.popleft()
+                self._done(number)
         finally:
             del self._tasks[code]
-            if queue:  # steps came in after a failure was reset: carry on with them
+            if queue:  # writes came in after a failure was reset: carry on with them
                 self._tasks[code] = asyncio.get_running_loop().create_task(self._work(code, queue))
             else:
                 del self._queues[code]
 
-    def _fail(self, code: str, exc: Exception) -> None:
+    def _done(self, number: int) -> None:
+        self._open.discard(number)
+        while self._lowest and self._lowest[0] not in self._open:
+            heapq.heappop(self._lowest)
+        lowest_open = self._lowest[0] if self._lowest else self._next
+        while self._waiters and self._waiters[0][0] < lowest_open:
+            future = self._waiters.popleft()[1]
+            if not future.done():
+                future.set_result(None)
+
+    def _fail(self, code: str, number: int, queue: deque[Any], exc: Exception) -> None:
         detail = exc.detail if isinstance(exc, StoreUnavailable) else str(exc)
         log.error("room %s: a write to Redis failed (%s); the room is dropped from memory", code, detail)
         self._failed.add(code)
-        self._queues[code].clear()
+        for waiting, future in self._waiters:
+            if waiting >= number and not future.done():
+                future.set_exception(exc)
+                future.exception()  # retrieved: the connections waiting on it close
+        dropped = [n for n, _, _ in queue]
+        queue.clear()
+        for n in dropped:
+            self._done(n)
         if self.on_failure is not None:
             self.on_failure(code, exc)
-
-
-class GatedPeer:
-    """A peer whose frames wait for the room's earlier writes (see :class:`Journal`)."""
-
-    __slots__ = ("journal", "code", "inner")
-
-    def __init__(self, journal: Journal, code: str, inner: Peer) -> None:
-        self.journal, self.code, self.inner = journal, code, inner
-
-    def send(self, text: str) -> None:
-        self.journal._step(self.code, _Step(None, self.inner.send, (text,)))
-
-    def close(self, code: str, message: str) -> None:
-        self.journal._step(self.code, _Step(None, self.inner.close, (code, message)))
-
-    @property
-    def version(self) -> int:
-        return int(getattr(self.inner, "version", 1))
-
-    @property
-    def ip(self) -> str | None:
-        return getattr(self.inner, "ip", None)
-
-    def __repr__(self) -> str:
-        return f"GatedPeer({self.code}, {self.inner!r})"
 
 
 # --- Redis's health ------------------------------------------------------------------------------
@@ -870,10 +887,12 @@ class Cluster:
         self.leases = LeaseKeeper(redis, self.node, prefix, ttl, on_lost=self._lost)
         self.store = RedisRoomStore(redis, prefix, fence_of=self.leases.fence)
         self.bus = Bus(redis, self.node, prefix)
+        self.journal = Journal(self.store)
+        self.bus.durable = self.journal.durable
         self.limits = limits or ClusterLimits(redis, prefix)
         self.health = Health(redis)
         self.on_lost: Callable[[str], None] | None = None
-        self._gated: dict[tuple[str, str], GatedPeer] = {}  # clients of other nodes in rooms owned here
+        self._visitors: dict[tuple[str, str], str] = {}  # (node, peer) of other nodes' clients -> room
         self._tasks: list[asyncio.Task[None]] = []
 
     @classmethod
@@ -903,8 +922,8 @@ class Cluster:
 
     def _lost(self, code: str) -> None:
         self._background(self.bus.leave_room(code))
-        for key in [key for key, peer in self._gated.items() if peer.code == code]:
-            del self._gated[key]
+        for key in [key for key, room in self._visitors.items() if room == code]:
+            del self._visitors[key]
             self.bus.forget_peer(*key)
         if self.on_lost is not None:
             self.on_lost(code)
@@ -966,21 +985,19 @@ class Cluster:
                 raise RoomMoving(code)
             await asyncio.sleep(self.leases.ttl / 8)
 
-    def handle_forward(self, room: Any, body: dict[str, Any], journal: Journal) -> None:
+    def handle_forward(self, room: Any, body: dict[str, Any]) -> None:
         """On the owner: a message forwarded by the client's node, applied to ``room``.
 
-        The client is a :class:`RemotePeer` behind the room's :class:`Journal`, the same
-        object for every message of that connection; a refusal goes back to it as an
-        ``error``, and wrong codes or tokens count against the client's address.
+        The client is a :class:`RemotePeer`, the same object for every message of that
+        connection; a refusal goes back to it as an ``error``, and wrong codes or tokens count
+        against the client's address.
         """
         key = (str(body["node"]), str(body["peer"]))
         msg = body["msg"]
-        peer = self._gated.get(key)
-        if peer is None:
-            remote = self.bus.remote_peer(key[0], key[1], int(body.get("version", 1)), body.get("ip"))
-            peer = self._gated[key] = journal.peer(room.code, remote)
+        peer = self.bus.remote_peer(key[0], key[1], int(body.get("version", 1)), body.get("ip"))
+        self._visitors[key] = room.code
         if msg["type"] in ("leave", "gone"):
-            del self._gated[key]
+            self._visitors.pop(key, None)
             self.bus.forget_peer(*key)
         try:
             dispatch(room, peer, msg)
@@ -1008,7 +1025,6 @@ __all__ = [
     "Bus",
     "Cluster",
     "ClusterLimits",
-    "GatedPeer",
     "Health",
     "Journal",
     "LeaseKeeper",

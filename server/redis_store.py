@@ -93,9 +93,10 @@ class RecordConflict(RuntimeError):
 
 
 # Each script checks the fence first: ARGV[1] is the fence this node holds ('' : unfenced).
+# A fence with a time to live is retired: its room was deleted (see _DELETE).
 _FENCE_CHECK = """
-if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then
-  return redis.error_reply('NOTOWNER the room is owned by another node now')
+if ARGV[1] ~= '' and (redis.call('GET', KEYS[1]) ~= ARGV[1] or redis.call('PTTL', KEYS[1]) ~= -1) then
+  return redis.error_reply('NOTOWNER the room is owned by another node now, or was deleted')
 end
 """
 
@@ -145,6 +146,10 @@ return redis.call('DEL', KEYS[2])
 # KEYS: room hash, rooms zset, fence, lease. ARGV: fence ('' : only if nobody owns the room), code,
 # the prefix of the room's records.
 _DELETE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('ZREM', KEYS[2], ARGV[2])
+  return 0
+end
 if ARGV[1] ~= '' then
   if redis.call('GET', KEYS[3]) ~= ARGV[1] then
     return redis.error_reply('NOTOWNER the room is owned by another node now')
@@ -156,8 +161,9 @@ local match = redis.call('HGET', KEYS[1], 'match')
 if match then redis.call('DEL', ARGV[3] .. match) end
 redis.call('DEL', KEYS[1], KEYS[4])
 redis.call('ZREM', KEYS[2], ARGV[2])
--- The fencing counter outlives the room for a day, so a room made again under the same code
--- never hands out a fence that a node which owned the old room could still hold.
+-- The fencing counter outlives the room for a day, retired (its time to live says so: no write
+-- and no renewal passes it), so a room made again under the same code never hands out a fence
+-- that a node which owned the old room could still hold.
 redis.call('EXPIRE', KEYS[3], 86400)
 return 1
 """
@@ -285,7 +291,8 @@ class RedisRoomStore:
         return doc, [json.loads(entry) for entry in entries]
 
     async def delete_room(self, code: str) -> None:
-        """Delete a room, its record, fence and lease: the owner may, or anyone once nobody owns it."""
+        """Delete a room, its record and lease (its fence is retired): the owner may, or anyone
+        once nobody owns it. A room already gone is no error."""
         fence = "" if self.fence_of is None else str(self.fence_of(code) or "")
         keys = [self.room_key(code), self.rooms_key, self.fence_key(code), self.lease_key(code)]
         await guarded(self._delete(keys, [fence, code, f"{self.prefix}record:{code}:"]))

@@ -1,5 +1,5 @@
-"""A real ``redis-server`` for the cluster tests (a uniquely named module, so test modules can
-import it whichever conftest is loaded first).
+"""A real ``redis-server`` for the cluster tests, and a client connection as the relay sends to
+it (a uniquely named module, so test modules can import it whichever conftest is loaded first).
 
 The server runs on a free loopback port with its data in a directory of its own, with the
 append-only file on and ``appendfsync always`` (see ``conftest.py`` for why).
@@ -7,12 +7,15 @@ append-only file on and ``appendfsync always`` (see ``conftest.py`` for why).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import shutil
 import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 REDIS_SERVER = shutil.which("redis-server") or next(
     (p for p in ("/usr/bin/redis-server", "/usr/sbin/redis-server") if Path(p).exists()), None
@@ -103,3 +106,69 @@ class RedisServer:
                 self.process.kill()
                 self.process.wait(10)
         self.process = None
+
+
+class Connection:
+    """A client connection as the relay's ``Connection`` sends to it: frames in order, each only
+    once every write made before it is in Redis (``durable()``, as ``server.relay`` waits on its
+    store's); if those writes failed, the connection closes instead (the client would resume).
+
+    ``on_frame(frame)``, if given, looks at each frame as it goes out.
+    """
+
+    def __init__(self, name: str, durable: Any, on_frame: Any = None) -> None:
+        self.name = name
+        self.version = 2
+        self.ip = "198.51.100.9"
+        self.durable = durable
+        self.on_frame = on_frame
+        self.frames: list[dict[str, Any]] = []
+        self.closed: tuple[str, str] | None = None
+        self._queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    def send(self, text: str) -> None:
+        self._queue.put_nowait(("text", text))
+
+    def close(self, code: str, message: str) -> None:
+        self._queue.put_nowait(("close", (code, message)))
+
+    async def _write(self) -> None:
+        while True:
+            kind, payload = await self._queue.get()
+            try:
+                if self.closed is not None:
+                    continue
+                committed = self.durable()
+                if committed is not None:
+                    try:
+                        await asyncio.shield(committed)
+                    except Exception as exc:
+                        self.closed = ("internal", f"not stored: {exc}")
+                        continue
+                if kind == "close":
+                    self.closed = payload
+                else:
+                    frame = json.loads(payload)
+                    if self.on_frame is not None:
+                        self.on_frame(self, frame)
+                    self.frames.append(frame)
+            finally:
+                self._queue.task_done()
+
+    async def drained(self) -> None:
+        """Until every frame given so far has gone out (or been dropped)."""
+        await self._queue.join()
+
+    def stop(self) -> None:
+        self._writer.cancel()
+
+    def views(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["type"] in ("update", "snapshot")]
+
+    def last_view(self) -> dict[str, Any] | None:
+        views = self.views()
+        return views[-1]["view"] if views else None
+
+    def token(self) -> str:
+        return str(next(f["token"] for f in self.frames if f["type"] == "joined"))

@@ -228,3 +228,29 @@ async def test_a_node_told_of_a_lost_room_stops_listening_to_it(redis_server: Re
     finally:
         await a.stop()
         await b.stop()
+
+
+async def test_a_room_is_deleted_by_its_owner_or_once_nobody_owns_it(redis_client: Redis) -> None:
+    keeper_a, store_a = node(redis_client, "a", ttl=30.0)
+    keeper_b, store_b = node(redis_client, "b", ttl=30.0)
+    sweeper = RedisRoomStore(redis_client, fence_of=lambda code: None)  # a node owning nothing
+    for code in ("ABCDEF", "GHJKMN"):
+        assert await keeper_a.acquire(code)
+        await store_a.save_room(code, doc(code))
+        await store_a.append_actions(code, 1, 0, [(-1, "toss 0")])
+    with pytest.raises(NotOwner):  # a lives and owns the room: nobody else deletes it
+        await sweeper.delete_room("ABCDEF")
+    with pytest.raises(NotOwner):
+        await store_b.delete_room("ABCDEF")
+    await store_a.delete_room("ABCDEF")  # the owner may (a room closed by its players)
+    assert not await store_b.has_room("ABCDEF")
+    await store_a.delete_room("ABCDEF")  # gone already: no error
+    with pytest.raises(NotOwner, match="deleted"):  # its fence is retired: no write brings it back
+        await store_a.append_actions("ABCDEF", 1, 1, [(0, "pass 1")])
+    assert await keeper_a.renew() == ["ABCDEF"]  # nor any renewal
+    await keeper_a.release("GHJKMN")
+    await sweeper.delete_room("GHJKMN")  # nobody owns it (a stale room): anyone may
+    assert await store_b.room_count() == 0
+    assert not await redis_client.exists("soccerdesk:record:GHJKMN:1", "soccerdesk:record:ABCDEF:1")
+    # The fences outlive the rooms (a day), so a room made again under a code starts higher.
+    assert await keeper_b.acquire("ABCDEF") == 2

@@ -15,9 +15,9 @@ import pytest
 pytest.importorskip("redis", reason="the redis package is not installed (pip install redis)")
 
 from redis.asyncio import Redis  # noqa: E402
-from redis_helpers import RedisServer  # noqa: E402
+from redis_helpers import Connection, RedisServer  # noqa: E402
 
-from server.cluster import Cluster, GatedPeer, Journal, RemoteRoom, _cancel_all, dispatch  # noqa: E402
+from server.cluster import Cluster, RemoteRoom, _cancel_all, dispatch  # noqa: E402
 from server.rooms import Player, Room, RoomSettings  # noqa: E402
 from server.store import RoomStore  # noqa: E402
 from soccerdesk.net.protocol import ProtocolError, error  # noqa: E402
@@ -27,41 +27,14 @@ GAME = "soccer-go" if "soccer-go" in GAMES else next(iter(GAMES))
 CODE = "PQRSTU"
 
 
-class Client:
-    """A client's connection: the frames it was sent, and whether its node closed it."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.version = 2
-        self.ip = "198.51.100.9"
-        self.frames: list[dict[str, Any]] = []
-        self.closed: tuple[str, str] | None = None
-
-    def send(self, text: str) -> None:
-        self.frames.append(json.loads(text))
-
-    def close(self, code: str, message: str) -> None:
-        self.closed = (code, message)
-
-    def views(self) -> list[dict[str, Any]]:
-        return [f for f in self.frames if f["type"] in ("update", "snapshot")]
-
-    def last_view(self) -> dict[str, Any] | None:
-        views = self.views()
-        return views[-1]["view"] if views else None
-
-    def token(self) -> str:
-        return str(next(f["token"] for f in self.frames if f["type"] == "joined"))
-
-
 class Node:
     """One relay node, as far as rooms go: its own rooms run here, others are forwarded."""
 
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
-        self.journal = Journal(cluster.store)
+        self.journal = cluster.journal
         self.rooms: dict[str, Room] = {}
-        self.peers: dict[int, GatedPeer] = {}
+        self.clients: list[Connection] = []
         cluster.bus.on_forward = self.forwarded
 
     @classmethod
@@ -71,22 +44,22 @@ class Node:
         return cls(cluster)
 
     def forwarded(self, code: str, body: dict[str, Any]) -> None:
-        self.cluster.handle_forward(self.rooms[code], body, self.journal)
+        self.cluster.handle_forward(self.rooms[code], body)
 
-    async def create(self, client: Client) -> Room:
+    def connect(self, name: str) -> Connection:
+        """A client connecting to this node (its frames wait for this node's writes)."""
+        client = Connection(name, self.journal.durable)
+        self.clients.append(client)
+        return client
+
+    async def create(self, client: Connection) -> Room:
         assert await self.cluster.claim_new(CODE)
         game = get_game(GAME)
         room = self.rooms[CODE] = Room(CODE, game, game.resolve_options({}), RoomSettings(), self.journal)  # type: ignore[arg-type]
-        room.seat_host(self.peer(client), client.name, 0)
+        room.seat_host(client, client.name, 0)
         return room
 
-    def peer(self, client: Client) -> GatedPeer:
-        peer = self.peers.get(id(client))
-        if peer is None:
-            peer = self.peers[id(client)] = self.journal.peer(CODE, client)
-        return peer
-
-    async def enter(self, client: Client, msg: dict[str, Any]) -> Room | RemoteRoom:
+    async def enter(self, client: Connection, msg: dict[str, Any]) -> Room | RemoteRoom:
         """join / resume / spectate: the room here if this node owns it or takes it over, else forwarded."""
         room: Room | RemoteRoom | None = self.rooms.get(CODE)
         if room is None:
@@ -98,12 +71,11 @@ class Node:
         self.message(room, client, msg)
         return room
 
-    def message(self, room: Room | RemoteRoom, client: Client, msg: dict[str, Any]) -> None:
-        peer = client if isinstance(room, RemoteRoom) else self.peer(client)
+    def message(self, room: Room | RemoteRoom, client: Connection, msg: dict[str, Any]) -> None:
         try:
-            dispatch(room, peer, msg)
+            dispatch(room, client, msg)
         except ProtocolError as exc:
-            peer.send(error(exc.code, exc.message))
+            client.send(error(exc.code, exc.message))
 
     async def die(self) -> None:
         """As a SIGKILL looks from Redis: renewals stop, connections close, nothing is released."""
@@ -114,6 +86,8 @@ class Node:
     async def quiet(self) -> None:
         await self.journal.flush()
         await self.cluster.bus.flush()
+        for client in self.clients:
+            await client.drained()
 
 
 @pytest.fixture
@@ -121,11 +95,13 @@ async def nodes(redis_server: RedisServer) -> AsyncIterator[list[Node]]:
     made = [await Node.start(redis_server.url, name) for name in ("a", "b", "c")]
     yield made
     for node in made:
+        for client in node.clients:
+            client.stop()
         if node.cluster._tasks:
             await node.cluster.stop()
 
 
-async def settle(nodes: list[Node], room: Room, clients: list[Client]) -> None:
+async def settle(nodes: list[Node], room: Room, clients: list[Connection]) -> None:
     """Until every client has the view of the room's latest ply."""
     for _ in range(500):
         for node in nodes:
@@ -136,7 +112,7 @@ async def settle(nodes: list[Node], room: Room, clients: list[Client]) -> None:
     raise AssertionError(f"frames did not arrive: {[c.last_view() and c.last_view()['ply'] for c in clients]}")
 
 
-def choose(client: Client, rng: random.Random) -> dict[str, Any]:
+def choose(client: Connection, rng: random.Random) -> dict[str, Any]:
     """An act message chosen from the client's own latest view only."""
     view = client.last_view()
     assert view is not None and view["legal"], f"{client.name}'s frames say what it may play"
@@ -146,8 +122,8 @@ def choose(client: Client, rng: random.Random) -> dict[str, Any]:
 async def play(
     nodes: list[Node],
     room: Room,
-    seats: list[tuple[Node, Room | RemoteRoom, Client]],
-    watchers: list[Client],
+    seats: list[tuple[Node, Room | RemoteRoom, Connection]],
+    watchers: list[Connection],
     rng: random.Random,
     plies: int | None = None,
 ) -> None:
@@ -162,7 +138,7 @@ async def play(
         await settle(nodes, room, clients)
 
 
-def check_views(game: Any, room: Room, seats: list[tuple[Client, int | None]], since: int = 0) -> None:
+def check_views(game: Any, room: Room, seats: list[tuple[Connection, int | None]], since: int = 0) -> None:
     """Every view each client got is its own seat's view of that ply, as the record replays it."""
     states = game.replay(game.dump(room.state))
     for client, seat in seats:
@@ -174,7 +150,7 @@ def check_views(game: Any, room: Room, seats: list[tuple[Client, int | None]], s
 
 async def test_players_on_two_nodes_and_a_spectator_on_a_third(nodes: list[Node]) -> None:
     a, b, c = nodes
-    host, guest, spectator = Client("Host"), Client("Guest"), Client("Spectator")
+    host, guest, spectator = a.connect("Host"), b.connect("Guest"), c.connect("Spectator")
     room = await a.create(host)
     guest_room = await b.enter(guest, {"type": "join", "room": CODE, "name": "Guest"})
     spectator_room = await c.enter(spectator, {"type": "spectate", "room": CODE})
@@ -197,7 +173,7 @@ async def test_players_on_two_nodes_and_a_spectator_on_a_third(nodes: list[Node]
 
 async def test_the_owner_dies_mid_match_and_another_node_takes_over(nodes: list[Node]) -> None:
     a, b, c = nodes
-    host, guest = Client("Host"), Client("Guest")
+    host, guest = a.connect("Host"), b.connect("Guest")
     room = await a.create(host)
     guest_room = await b.enter(guest, {"type": "join", "room": CODE, "name": "Guest"})
     await settle(nodes, room, [host, guest])
@@ -216,7 +192,7 @@ async def test_the_owner_dies_mid_match_and_another_node_takes_over(nodes: list[
 
     # Both reconnect through the load balancer with their tokens: the guest to node b, which takes
     # the room over from Redis once a's lease has lapsed; the host to node c, which forwards to b.
-    guest2, host2 = Client("Guest"), Client("Host")
+    guest2, host2 = b.connect("Guest"), c.connect("Host")
     took = await b.enter(guest2, {"type": "resume", "room": CODE, "token": guest.token(), "match": 1, "seq": 0})
     assert isinstance(took, Room) and b.cluster.leases.fence(CODE) == 2
     assert [[s, str(x)] for s, x in took.state.history()] == acknowledged  # nothing acknowledged lost
@@ -240,7 +216,7 @@ async def test_the_owner_dies_mid_match_and_another_node_takes_over(nodes: list[
     single.chance_seed = doc["chance_seed"]
     single.state = game.new_match(seed=doc["record_seed"], **doc["options"])
     single.started = True
-    seats = [Client("one"), Client("two")]
+    seats = [b.connect("one"), b.connect("two")]
     single.seats = [Player("x", "one", True, seats[0]), Player("y", "two", False, seats[1])]
     single._advance([])
     for seat, action in record:
