@@ -221,6 +221,15 @@ def test_the_board_says_what_to_do_now(qtbot, states: list[State]) -> None:
     assert said["pass"].startswith("Your attack, pass ") and said["mark"].startswith("Defend: click ")
     assert "goal" in said["shoot"] and "dive" in said["save"]
     assert "keep your hand" in said["swap"] and "no card" in said["no"]
+    # A spectator is told whose decision the table waits for; a replay says it is one.
+    watcher = SoccerGoBoard(BoardConfig(GAME, None))
+    for state in states[::7]:
+        if state.current_players() and CHANCE not in state.current_players():
+            view = state.view(None)
+            names = [("Home", "Away")[seat] for seat in state.current_players()]
+            assert all(name in watcher.status(view) for name in names), (watcher.status(view), names)
+    replay = SoccerGoBoard(BoardConfig(GAME, 0, reveal_all=True))
+    assert replay.status({**states[5].view(0), "legal": []}).startswith("Replay")
     # Written above the table, in a band that also brings the board's shape near the match
     # screen's (1000 x 640 left an empty band above and below it in a 1280 x 800 window).
     shape = board.itemsBoundingRect()

@@ -111,6 +111,24 @@ def mark_card(p: QPainter, r: QRectF, lit: bool, selected: bool, previewed: bool
     p.drawRoundedRect(box, 9, 9)
 
 
+def deciding_seats(state: dict[str, Any]) -> list[int]:
+    """The seats whose decision the position waits for (a spectator's board names them)."""
+    phase = state.get("phase")
+    if phase in ("pass", "shot", "tackle", "kick"):
+        chosen = state.get("chosen") or [False, False]
+        return [seat for seat in (0, 1) if not chosen[seat]]
+    named_by = (state.get("named") or {}).get("seat")
+    seat = {
+        "block": 1 - named_by if named_by in (0, 1) else None,
+        "pass-reply": state.get("reply"),
+        "shot-reply": state.get("reply"),
+        "swap": state.get("drawing"),
+        "counter": state.get("attacker"),
+        "narrow": state.get("defender"),
+    }.get(str(phase))
+    return [seat] if seat in (0, 1) else []
+
+
 def in_words(printed: str) -> str:
     """A card name printed in capitals, in ordinary type ("PASS RE-TAKE" -> "Pass Re-Take");
     two-letter abbreviations stay ("ATTACKING GK" -> "Attacking GK")."""
@@ -307,11 +325,14 @@ class SoccerGoBoard(ClickBoard):
         if view.get("terminal") or phase == "over":
             return self.full_time_words(view)
         if not legal:
+            if self.config.reveal_all:
+                return "Replay: each step shows the position after one action (← and → step through it)."
             if state.get("my_choice"):
                 return f"You chose: {self.describe(state['my_choice'])}. Waiting for {other}…"
             if phase in ("toss", "deal", "draw"):
                 return "Dealing the cards…" if phase != "draw" else "A power card is drawn…"
-            return f"Waiting for {other}…"
+            waiting = " and ".join(self.name(seat) for seat in deciding_seats(state))
+            return f"Waiting for {waiting or other}…"
         or_card = ", or play a power card" if any(t.startswith("play ") for t in legal) else ""
         verbs = {t.split()[0] for t in legal}
         if "pass" in verbs:
