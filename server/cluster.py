@@ -17,14 +17,17 @@ one node at a time runs the rules:
   rebuilds the room from Redis (:meth:`Cluster.claim`): the document and the record, replayed
   with the rules. The record is the whole truth; what each node holds in memory is a cache.
 * **Messages between nodes** (:class:`Bus`, Redis pub/sub). The owner listens on the room's
-  inbox channel ``P room:CODE:in``; a node whose client is in a room it does not own forwards
-  that client's messages there (:meth:`Bus.forward`, which says whether anyone listened: a
-  silent inbox means the owner is gone, and the room can be claimed once its lease lapses).
-  The owner answers each client through that client's node channel ``P node:NODE``, as a
+  inbox channel ``P room:CODE:in``; a node whose client is in a room it does not own holds a
+  :class:`RemoteRoom` for it, whose methods (those of :class:`server.rooms.Room`) forward the
+  client's messages there, in order. The owner applies them (:meth:`Cluster.handle_forward`)
+  and answers each client through that client's node channel ``P node:NODE``, as a
   :class:`RemotePeer`, which a room treats like any local connection: each seat still gets
-  only its own view, spectators only public information.
-* **Writes before words** (:class:`Journal`): a room's writes go to Redis in order, and what
-  the room says to its peers after a write waits until Redis has acknowledged it.
+  only its own view, spectators only public information. A forwarded message nobody heard
+  means the owner is gone: the client is asked to reconnect, and its ``resume`` lets a living
+  node take the room over (:meth:`Cluster.wait_claim`).
+* **Writes before words** (:class:`Journal`, the relay's store seam): each room's writes go to
+  Redis in order, and :meth:`Journal.durable` tells the connections (and the bus) when what
+  was written is in Redis, so that no frame announces what is not stored.
 * **Limits** (:class:`ClusterLimits`): sliding windows counted in Redis, so that messages per
   second, rooms per minute and wrong codes or tokens per minute hold across every node.
 * **Redis down** (:class:`Health`): calls fail fast with
