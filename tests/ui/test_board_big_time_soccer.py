@@ -21,6 +21,7 @@ from soccerdesk.ui.boards.big_time_soccer import (
     Board,
     name_rect,
     name_text,
+    roll_words,
     short_name,
     zone_words,
 )
@@ -187,6 +188,10 @@ def test_the_log_names_zones_as_the_readers_board_labels_them(qtbot: Any, match_
                 assert not code.search(said), said
                 checked[int(seat != mover)] += 1
     assert checked[0] > 10 and checked[1] > 10  # read by the mover and by the other side
+    # A hot-seat log read again by the other player: the same board, the other reader's frame.
+    event = {"kind": "play", "text": "Seat 1 plays Pass Ahead 2 to A1C", "data": {"seat": 1}}
+    assert boards[0].event_text(event, reader=1) == "Seat 1 plays Pass Ahead 2 to A1 centre"
+    assert boards[0].event_text(event, reader=0) == "Seat 1 plays Pass Ahead 2 to D2 centre"
 
 
 def test_every_zone_in_event_texts_is_said_in_words(qtbot: Any, match_states: list[State]) -> None:
@@ -199,6 +204,12 @@ def test_every_zone_in_event_texts_is_said_in_words(qtbot: Any, match_states: li
     for event in zoned:
         said = board.event_text(event)
         assert not re.search(r"\b[DMA][12][LCR]\b|\bits\b|seat \d's [DMA]", said), (event["text"], said)
+
+
+def test_a_die_roll_is_said_in_words(qtbot: Any) -> None:
+    """The d20's caption and the rolling line: "aimed goal kick", not "aimed"; "goal kick", not "goal_kick"."""
+    assert roll_words("goal_kick") == "goal kick" and roll_words("aimed") == "aimed goal kick"
+    assert all("_" not in roll_words(chart) for chart in ("goal_kick", "defense", "red", "stoppage", "shootout"))
 
 
 def test_card_faces_are_card_names_not_codes() -> None:

@@ -87,12 +87,14 @@ class BoardScene(QGraphicsScene):
         words = verb.replace("-", " ")
         return f"{words[:1].upper()}{words[1:]} {rest}".rstrip()
 
-    def event_text(self, event: dict[str, Any]) -> str:
+    def event_text(self, event: dict[str, Any], reader: int | None = None) -> str:
         """An event (``Event.to_json()``) told in words, as this board labels things.
 
         The match screen shows it in "What happened" and under animations. The default is the
         rules' own text; boards whose rules text names things from the mover's side or by code
-        (zones, card codes) say it as the viewer's board shows it.
+        (zones, card codes) say it as the viewer's board shows it. ``reader``: the seat whose
+        board the line is read beside, when not the one drawn now (a hot-seat log shown again
+        to the other player); boards that draw every seat alike ignore it.
         """
         return str(event.get("text", ""))
 

@@ -115,6 +115,20 @@ SIDE_WORDS = {"L": "left", "C": "centre", "R": "right"}
 ZONE_IN_TEXT = re.compile(r"(?:\b(?:its|[Ss]eat [01]'s) )?\b((?:D|M|A)[12])([LCR])\b")
 
 
+ROLL_WORDS = {
+    "aimed": "aimed goal kick",
+    "defense": "defence",
+    "red": "red card?",
+    "stoppage": "stoppage time",
+    "shootout": "shoot-out kick",
+}
+
+
+def roll_words(chart: str) -> str:
+    """What a d20 roll decides, in words ("goal_kick" -> "goal kick", "red" -> "red card?")."""
+    return ROLL_WORDS.get(chart, chart.replace("_", " "))
+
+
 def zone_words(zone: str) -> str:
     """``"A1C"`` -> ``"A1 centre"`` (the zone's row, then its side of the field)."""
     return f"{zone[:2]} {SIDE_WORDS[zone[2]]}" if len(zone) == 3 and zone[2] in SIDE_WORDS else zone
@@ -197,21 +211,22 @@ class Board(ClickBoard):
         row, col = ROWS.index(name[:2]), COLUMNS.index(name[2])
         return QRectF(FIELD.x() + col * ZONE_W, FIELD.y() + (5 - row) * ZONE_H, ZONE_W, ZONE_H)
 
-    def mirrored(self, zone: str, seat: int) -> str:
-        """A zone named in ``seat``'s frame, named in the viewer's frame (the field turned round)."""
-        if seat == self.me or len(zone) != 3:
+    def mirrored(self, zone: str, seat: int, reader: int | None = None) -> str:
+        """A zone named in ``seat``'s frame, named in the frame of ``reader`` (default: the
+        viewer's frame the field is drawn in; the other frame is the field turned round)."""
+        if seat == (self.me if reader is None else reader) or len(zone) != 3:
             return zone
         return ROWS[5 - ROWS.index(zone[:2])] + COLUMNS[2 - COLUMNS.index(zone[2])]
 
-    def event_text(self, event: dict[str, Any]) -> str:
+    def event_text(self, event: dict[str, Any], reader: int | None = None) -> str:
         """The rules name zones in the frame of the team the event is about ("Seat 1 plays
         Pass Ahead 2 to A1C"); the reader sees them on this board, in the viewer's frame
-        ("... to D2 centre")."""
+        ("... to D2 centre"), or in ``reader``'s frame when given."""
         text = str(event.get("text", ""))
         seat = (event.get("data") or {}).get("seat")
         if seat not in (0, 1):
             return text
-        return ZONE_IN_TEXT.sub(lambda m: zone_words(self.mirrored(m.group(1) + m.group(2), seat)), text)
+        return ZONE_IN_TEXT.sub(lambda m: zone_words(self.mirrored(m.group(1) + m.group(2), seat, reader)), text)
 
     def card_name(self, code: str) -> str:
         card = self.cards.get(code)
@@ -803,7 +818,7 @@ class Board(ClickBoard):
             # The d20.
             die = QRectF(rr.width() - 62, 2, 58, 58)
             draw_d20(p, die, roll[0] if roll else None)
-            label = "rolling…" if rolling else (roll[1].replace("_", " ") if roll and roll[1] else "d20")
+            label = "rolling…" if rolling else (roll_words(roll[1]) if roll and roll[1] else "d20")
             caption(p, QRectF(rr.width() - 76, 62, 84, 14), label)
             caption(p, QRectF(rr.width() - 76, 76, 84, 14), f"{chits} chits left")
 
@@ -829,7 +844,7 @@ class Board(ClickBoard):
         if view.get("terminal") or phase == "over":
             return self.full_time_words(view)
         if state.get("rolling"):
-            return f"Rolling the die ({state['rolling'].replace('_', ' ')})…"
+            return f"Rolling the die ({roll_words(state['rolling'])})…"
         pending = state.get("pending") or {}
         if phase == "reply":
             card = pending.get("card")

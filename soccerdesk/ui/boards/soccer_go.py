@@ -213,9 +213,9 @@ class SoccerGoBoard(ClickBoard):
             action_text, super().describe(action_text)
         )
 
-    def event_text(self, event: dict[str, Any]) -> str:
+    def event_text(self, event: dict[str, Any], reader: int | None = None) -> str:
         """The rules' text with card names in ordinary type, as the board says them elsewhere."""
-        return self._printed.sub(lambda m: in_words(m.group(0)), super().event_text(event))
+        return self._printed.sub(lambda m: in_words(m.group(0)), super().event_text(event, reader))
 
     def card_name(self, code: str) -> str:
         """A power card by its name, as written in a sentence ("def-block-3" -> "Block",
