@@ -67,7 +67,8 @@ def invariant_breaches(prev: SocceroState, action: Any, s: SocceroState) -> list
         k = B.distance(action.start, action.end)
         if s.phase == "moving" and (s.team, s.points) != (prev.team, prev.points - k):
             out.append(f"{prev.points} points, a move of {k}, then {s.points} left")
-        if s.phase != "moving" and k != prev.points and not s.setpiece:
+        sanction = s.setpiece or any(e.kind in ("foul", "offside") for e in s.events)  # (perhaps at full time)
+        if s.phase != "moving" and k != prev.points and not sanction:
             out.append(f"the turn ended with {prev.points - k} of its points unused")
     return out
 
