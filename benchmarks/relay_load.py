@@ -213,12 +213,12 @@ async def bot_match(
 
 
 async def bystander(session: aiohttp.ClientSession, url: str, stop_at: float, rtts: list[float]) -> None:
-    """A connection in no room that sends ping every 0.2 s and times each pong."""
+    """A connection in no room that sends ping every 0.05 s and times each pong."""
     async with session.ws_connect(url, heartbeat=30) as ws:
         await ws.send_str(json.dumps(HELLO))
         await ws.receive(timeout=30)
         while time.monotonic() < stop_at - 1.0:
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.05)
             sent = time.perf_counter()
             await ws.send_str('{"type":"ping"}')
             while json.loads((await ws.receive(timeout=30)).data)["type"] != "pong":
@@ -295,7 +295,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             bot_stats = Stats()
             slots.extend(
                 asyncio.create_task(
-                    match_slot(session, url, games, 10_000 + i, bot_stats, args.think, now, stop_at, against_bot=True)
+                    match_slot(
+                        session, url, games, 10_000 + i, bot_stats, args.bot_think, now, stop_at, against_bot=True
+                    )
                 )
                 for i in range(args.bot_matches)
             )
@@ -385,6 +387,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument(
         "--protocol", type=int, default=PROTOCOL_VERSION, help="the protocol version the bots say hello with"
+    )
+    p.add_argument(
+        "--bot-think",
+        type=float,
+        default=1.0,
+        help="mean seconds the players of --bot-matches wait before each action (default 1.0)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--profile", default="", help="run the relay under cProfile and write its statistics to this file")

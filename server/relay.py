@@ -198,7 +198,8 @@ class Connection:
         self.room: Room | None = None
         self.strikes = 0
         self._last_warning = 0.0
-        self._queue: asyncio.Queue[str | _Close | None] = asyncio.Queue()
+        # Each frame waits for the commit of the writes made before it was queued (if any).
+        self._queue: asyncio.Queue[tuple[str | _Close | None, asyncio.Future[None] | None]] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
         self._closing = False
         self._abort: asyncio.Task[Any] | None = None
@@ -217,27 +218,33 @@ class Connection:
                 self.ws.close(code=1008, message=b"not reading; reconnect to resume")
             )
             return
-        self._queue.put_nowait(text)
+        self._queue.put_nowait((text, self._commit()))
+
+    def _commit(self) -> asyncio.Future[None] | None:
+        """The store's pending commit a frame queued now must wait for (``None``: nothing pending)."""
+        return None if self.durable is None else self.durable()
 
     def close(self, code: str, message: str) -> None:
         """Send ``error`` ``code`` and close; later messages to this connection are dropped."""
         if not self._closing:
             self._closing = True
-            self._queue.put_nowait(_Close(code, message))
+            self._queue.put_nowait((_Close(code, message), self._commit()))
 
     async def _write(self) -> None:
         """Send what is queued, in order. Any failure ends the connection, loudly: a writer
         that stopped quietly would leave the client waiting for frames that never come."""
         while True:
-            item = await self._queue.get()
+            item, committed = await self._queue.get()
             if item is None:
                 return
             try:
                 # Nothing is acknowledged before it is committed: the frame may tell of an
                 # action written in this turn of the loop, committed at the start of the next.
-                committed = self.durable() if self.durable is not None else None
+                # A frame queued while nothing was waiting to be committed goes at once.
                 if committed is not None:
-                    await asyncio.shield(committed)
+                    if not committed.done():
+                        await asyncio.shield(committed)
+                    committed.result()  # a failed commit: close loudly (below), nothing is sent
                 if isinstance(item, _Close):
                     await self.ws.send_str(error(item.code, item.message))
                     await self.ws.close(code=1000 if item.code == "replaced" else 1008, message=item.code.encode())
@@ -254,7 +261,7 @@ class Connection:
 
     async def finish(self) -> None:
         """Stop the writer after what is queued has been sent (or the socket died)."""
-        self._queue.put_nowait(None)
+        self._queue.put_nowait((None, None))
         # asyncio.wait neither raises the writer's end nor its cancellation (a client that
         # read nothing was cut off): either way it is over, or stopped after a second.
         await asyncio.wait({self._writer}, timeout=1.0)
