@@ -910,10 +910,10 @@ class Cluster:
         self._tasks = [asyncio.create_task(self.leases.run()), asyncio.create_task(self.health.run())]
 
     async def stop(self) -> None:
-        """Give every room up (others may take them at once) and close the connection.
-
-        The relay first waits for its rooms' writes (``Journal.flush``).
-        """
+        """Finish the rooms' writes and messages, give every room up (others may take them at
+        once) and close the connection."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.journal.flush(), 5.0)
         await _cancel_all(self._tasks)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.bus.flush(), 2.0)
