@@ -686,16 +686,25 @@ class Journal:
     and so does the :class:`Bus` for clients of other nodes, so nothing is announced before it
     is in Redis.
 
-    If a write fails (Redis away, :class:`~server.redis_store.NotOwner`, a conflict), the room
-    in memory is ahead of Redis: its later writes are dropped, the futures that covered the
-    write fail (the connections waiting on them close, and their clients reconnect and
-    resume), and ``on_failure(code, error)`` tells the relay, which drops the room from memory
-    (a resume rebuilds it from Redis) and then calls :meth:`reset`.
+    While Redis does not answer, a write is tried again for ``retry_for`` seconds (every write
+    can be repeated safely: an append already made is recognised), so a restart of Redis only
+    delays the frames. If a write fails for good (Redis away longer,
+    :class:`~server.redis_store.NotOwner`, a conflict), the room in memory is ahead of Redis:
+    its later writes are dropped, the futures that covered the write fail (the connections
+    waiting on them close, and their clients reconnect and resume), and ``on_failure(code,
+    error)`` tells the relay, which drops the room from memory (a resume rebuilds it from
+    Redis) and then calls :meth:`reset`.
     """
 
-    def __init__(self, store: RedisRoomStore, on_failure: Callable[[str, Exception], None] | None = None) -> None:
+    def __init__(
+        self,
+        store: RedisRoomStore,
+        on_failure: Callable[[str, Exception], None] | None = None,
+        retry_for: float = 5.0,
+    ) -> None:
         self.store = store
         self.on_failure = on_failure
+        self.retry_for = retry_for
         self._queues: dict[str, deque[tuple[int, Callable[..., Awaitable[None]], tuple[Any, ...]]]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._failed: set[str] = set()
@@ -771,7 +780,7 @@ class Journal:
             while queue:
                 number, call, args = queue[0]
                 try:
-                    await call(*args)
+                    await self._try(call, args)
                 except Exception as exc:
                     self._fail(code, number, queue, exc)
                     return
@@ -783,6 +792,20 @@ class Journal:
                 self._tasks[code] = asyncio.get_running_loop().create_task(self._work(code, queue))
             else:
                 del self._queues[code]
+
+    async def _try(self, call: Callable[..., Awaitable[None]], args: tuple[Any, ...]) -> None:
+        """One write, tried again while Redis does not answer (for ``retry_for`` seconds)."""
+        give_up = time.monotonic() + self.retry_for
+        pause = 0.05
+        while True:
+            try:
+                await call(*args)
+                return
+            except StoreUnavailable:
+                if time.monotonic() + pause > give_up:
+                    raise
+                await asyncio.sleep(pause)
+                pause = min(1.0, pause * 2)
 
     def _done(self, number: int) -> None:
         self._open.discard(number)

@@ -111,6 +111,7 @@ async def test_a_failed_write_stops_the_rooms_frames(node: Cluster, redis_server
     check = redis_sync.Redis.from_url(redis_server.url, socket_timeout=0.2, socket_connect_timeout=0.2)
     failures: list[tuple[str, Exception]] = []
     node.journal.on_failure = lambda c, e: failures.append((c, e))
+    node.journal.retry_for = 0.5  # Redis stays away longer than that
     try:
         code = "GHJKMN"
         room, players = await start_match(node, code, Watch(check, code))
@@ -140,6 +141,35 @@ async def test_a_failed_write_stops_the_rooms_frames(node: Cluster, redis_server
         node.journal.reset(code)
         rebuilt = Room.from_doc(*loaded, node.journal)  # type: ignore[arg-type]
         assert rebuilt.state.ply == stored
+    finally:
+        check.close()
+        for player in players:
+            player.stop()
+
+
+async def test_a_short_redis_restart_only_delays_the_frames(node: Cluster, redis_server: RedisServer) -> None:
+    check = redis_sync.Redis.from_url(redis_server.url, socket_timeout=0.2, socket_connect_timeout=0.2)
+    failures: list[tuple[str, Exception]] = []
+    node.journal.on_failure = lambda c, e: failures.append((c, e))
+    try:
+        code = "PQRSTU"
+        watch = Watch(check, code)
+        room, players = await start_match(node, code, watch)
+        play_some(room, players, 10, random.Random(5))
+        await node.journal.flush()
+        redis_server.kill()
+        play_some(room, players, 20, random.Random(6))  # moves made while Redis is down
+        await asyncio.sleep(0.3)
+        assert node.journal.pending(code) > 0  # waiting, not failed
+        redis_server.start()
+        await asyncio.wait_for(node.journal.flush(), 10.0)
+        for player in players:
+            await player.drained()
+        assert failures == [] and watch.early == []
+        assert all(player.closed is None for player in players)
+        assert [f for f in players[0].frames if f["type"] == "update"][-1]["seq"] == room.state.ply
+        loaded = await node.store.load_room(code)
+        assert loaded is not None and loaded[1] == [[s, str(a)] for s, a in room.state.history()]
     finally:
         check.close()
         for player in players:
