@@ -61,6 +61,13 @@ async def start_match(node: Cluster, code: str, watch: Watch) -> tuple[Room, lis
     return room, players
 
 
+async def settled(node: Cluster, players: list[Connection]) -> None:
+    """Until every write is done (or dropped) and every frame has gone out (or been dropped)."""
+    await node.journal.flush()
+    for player in players:
+        await player.drained()
+
+
 @pytest.fixture
 async def node(redis_server: RedisServer) -> AsyncIterator[Cluster]:
     made = Cluster(Redis.from_url(redis_server.url, socket_timeout=1.0, socket_connect_timeout=1.0), ttl=1.0)
@@ -80,9 +87,7 @@ async def test_frames_follow_their_writes_and_a_takeover_replays_the_record(
         watch = Watch(check, code)
         room, players = await start_match(node, code, watch)
         play_some(room, players, 60, random.Random(7))
-        await node.journal.flush()
-        for player in players:
-            await player.drained()
+        await settled(node, players)
         assert watch.early == []
         assert node.journal.pending(code) == 0 and node.journal.durable() is None
         for player in players:
@@ -115,18 +120,14 @@ async def test_a_failed_write_stops_the_rooms_frames(node: Cluster, redis_server
     try:
         code = "GHJKMN"
         room, players = await start_match(node, code, Watch(check, code))
-        await node.journal.flush()
-        for player in players:
-            await player.drained()
+        await settled(node, players)
         stored = room.state.ply
         seen = [len(player.frames) for player in players]
 
         redis_server.kill()
         play_some(room, players, stored + 6, random.Random(3))  # the room runs ahead of Redis
         assert room.state.ply > stored
-        await asyncio.wait_for(node.journal.flush(), 10.0)
-        for player in players:
-            await player.drained()
+        await asyncio.wait_for(settled(node, players), 10.0)
         assert [code for code, _ in failures] == [code] and isinstance(failures[0][1], StoreUnavailable)
         assert node.journal.failed(code)
         # Nothing of what was not stored reached anyone; their connections closed instead.
@@ -162,9 +163,7 @@ async def test_a_short_redis_restart_only_delays_the_frames(node: Cluster, redis
         await asyncio.sleep(0.3)
         assert node.journal.pending(code) > 0  # waiting, not failed
         redis_server.start()
-        await asyncio.wait_for(node.journal.flush(), 10.0)
-        for player in players:
-            await player.drained()
+        await asyncio.wait_for(settled(node, players), 10.0)
         assert failures == [] and watch.early == []
         assert all(player.closed is None for player in players)
         assert [f for f in players[0].frames if f["type"] == "update"][-1]["seq"] == room.state.ply
