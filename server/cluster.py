@@ -476,9 +476,10 @@ class Bus:
     to that client's connection, registered in :attr:`local` by :class:`RemoteRoom` (or to
     ``on_deliver(peer, message)`` if set). A message posted with :meth:`post_forward` that no
     owner heard (the owner died) closes its client's connection with ``server_busy``: the app
-    reconnects, and its ``resume`` lets a living node take the room over. ``on_reconnect()``
-    runs after the subscription was re-established following a Redis outage: messages
-    published meanwhile were lost, so the relay asks the clients concerned to resume.
+    reconnects, and its ``resume`` lets a living node take the room over. When the subscription
+    comes back after a Redis outage, frames sent meanwhile were lost: every connection in
+    :attr:`local` is closed the same way (its client resumes with a full snapshot), and
+    ``on_reconnect()`` is told.
     """
 
     redis: Redis
@@ -620,7 +621,11 @@ class Bus:
                 self._pubsub = await self._subscribe()
                 self._subscribed.set()
                 if not first:
-                    log.info("messages between nodes flow again")
+                    log.info("messages between nodes flow again; %d clients are asked to resume", len(self.local))
+                    for name in list(self.local):
+                        self._deliver(
+                            name, {"close": ["server_busy", "the relay lost touch with its database; resume"]}
+                        )
                     if self.on_reconnect is not None:
                         self.on_reconnect()
                 first, delay = False, 0.05

@@ -15,8 +15,24 @@ pytest.importorskip("redis", reason="the redis package is not installed (pip ins
 from redis.asyncio import Redis  # noqa: E402
 from redis_helpers import RedisServer  # noqa: E402
 
-from server.cluster import Bus, RemotePeer  # noqa: E402
+from server.cluster import Bus, RemotePeer, RemoteRoom  # noqa: E402
 from server.redis_store import StoreUnavailable  # noqa: E402
+
+
+class Watcher:
+    """A connection of a client node (what RemoteRoom forwards for)."""
+
+    version = 2
+    ip = "198.51.100.3"
+
+    def __init__(self) -> None:
+        self.closed: tuple[str, str] | None = None
+
+    def send(self, text: str) -> None:
+        pass
+
+    def close(self, code: str, message: str) -> None:
+        self.closed = (code, message)
 
 
 class Node:
@@ -92,6 +108,10 @@ async def test_forward_to_the_owner_and_frames_back_in_order(nodes: tuple[Node, 
 async def test_the_bus_comes_back_after_redis_restarts(nodes: tuple[Node, Node], redis_server: RedisServer) -> None:
     owner, other = nodes
     await owner.bus.listen_room("ABCDEF")
+    watching = Watcher()
+    RemoteRoom(other.bus, "ABCDEF").spectate(watching)  # a client of b in a room owned by a
+    await other.bus.flush()
+    assert (await next_item(owner.forwarded))[1]["msg"]["type"] == "spectate" and other.bus.local
     redis_server.kill()
     with pytest.raises(StoreUnavailable, match="database"):
         await other.bus.forward("ABCDEF", {"node": "b", "peer": "1", "msg": {}})
@@ -103,6 +123,8 @@ async def test_the_bus_comes_back_after_redis_restarts(nodes: tuple[Node, Node],
             await asyncio.sleep(0.05)
 
     await asyncio.wait_for(settled(), 10.0)
+    # Frames to b's client may have been lost meanwhile: it is asked to resume.
+    assert watching.closed is not None and watching.closed[0] == "server_busy" and not other.bus.local
     body = {"node": "b", "peer": "1", "version": 2, "msg": {"type": "chat", "text": "still here?"}}
     assert await other.bus.forward("ABCDEF", body)
     assert await next_item(owner.forwarded) == ("ABCDEF", body)
