@@ -1,8 +1,9 @@
 """Redis persistence of rooms, for several relay nodes sharing one Redis.
 
 The same operations as the SQLite :class:`server.store.RoomStore`, under the same names and
-arguments, but ``async`` (every call is a round trip to Redis; the caller awaits it before it
-tells anyone that an action happened: an action is acknowledged once it is in Redis).
+arguments, but ``async`` (every call is a round trip to Redis). Rooms reach it through
+:class:`server.cluster.Journal`, which gives them the synchronous writes and ``durable()`` of
+the relay's store seam: an action is acknowledged once it is in Redis.
 
 What lives where (``P`` is the key prefix, ``soccerdesk:`` unless told otherwise)::
 
@@ -15,8 +16,8 @@ What lives where (``P`` is the key prefix, ``soccerdesk:`` unless told otherwise
     P lease:CODE           the room's owner lease, "NODE FENCE", with a time to live
 
 Seat tokens are never written to Redis: a seat's ``token``, if a document still has one,
-is replaced by ``token_hash`` (the hex SHA-256 of the token, :func:`hash_token`, the field and
-hash the SQLite store keeps too) before the document leaves the process, so a copy of the
+is replaced by ``token_hash`` (the hex SHA-256 of the token, :func:`server.rooms.hash_token`,
+the field and hash the SQLite store keeps too) before the document leaves the process, so a copy of the
 database (a backup, a replica, an AOF file) cannot be used to take a seat. A relay checks a
 presented token by hashing it and comparing the hashes.
 
@@ -34,7 +35,6 @@ by itself once Redis is back.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -43,6 +43,7 @@ from typing import Any
 from redis import exceptions as redis_errors
 from redis.asyncio import BlockingConnectionPool, Redis
 
+from server.rooms import hash_token
 from soccerdesk.net.protocol import ProtocolError
 
 DEFAULT_PREFIX = "soccerdesk:"
@@ -65,11 +66,6 @@ def connect(url: str, pool_size: int = POOL_SIZE, timeout: float = 2.0) -> Redis
         url, max_connections=pool_size, timeout=timeout, socket_timeout=timeout, socket_connect_timeout=timeout
     )
     return Redis.from_pool(pool)  # closing the client closes its connections
-
-
-def hash_token(token: str) -> str:
-    """What the store keeps of a seat token: its SHA-256, in hex."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 class StoreUnavailable(ProtocolError):
