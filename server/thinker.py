@@ -36,6 +36,9 @@ class Thinker:
         self.budget = budget
         self.charge = charge
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="relay-think")
+        # Work without a budget (replaying a stored match) has a thread of its own, so a long
+        # replay never makes the bots' moves wait past their budget.
+        self._unbudgeted = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="relay-load")
 
     async def run(
         self, work: Callable[..., T], *args: Any, budget: float | None = None, address: str | None = None
@@ -47,7 +50,7 @@ class Thinker:
             while not self.charge(address):
                 await asyncio.sleep(CHARGE_PAUSE)
         limit = self.budget if budget is None else budget
-        future = asyncio.get_running_loop().run_in_executor(self._pool, work, *args)
+        future = asyncio.get_running_loop().run_in_executor(self._pool if limit else self._unbudgeted, work, *args)
         if not limit:
             return await future
         started = time.monotonic()
@@ -60,6 +63,7 @@ class Thinker:
     def close(self) -> None:
         """Stop taking work; jobs still running finish in their threads."""
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._unbudgeted.shutdown(wait=False, cancel_futures=True)
 
 
 __all__ = ["Thinker"]

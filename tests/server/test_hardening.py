@@ -404,6 +404,17 @@ async def test_the_bots_moves_are_counted_against_the_address_that_set_them_goin
         thinker.close()
 
 
+async def test_a_long_replay_does_not_make_a_bot_wait_past_its_budget() -> None:
+    thinker = Thinker(workers=1, budget=0.5)
+    try:
+        replay = asyncio.create_task(thinker.run(time.sleep, 1.0, budget=0))  # no budget: a replay
+        await asyncio.sleep(0.05)
+        assert await thinker.run(sum, [1, 2]) == 3  # would time out if it queued behind the replay
+        await replay
+    finally:
+        thinker.close()
+
+
 async def test_a_bot_driven_by_one_address_spends_its_message_budget(
     relay: RunningRelay, clients: list[RelayClient]
 ) -> None:
