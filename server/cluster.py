@@ -173,7 +173,9 @@ class LeaseKeeper:
         codes = list(self.held)
         lost: list[str] = []
         for start in range(0, len(codes), _RENEW_BATCH):
-            batch = codes[start : start + _RENEW_BATCH]
+            batch = [code for code in codes[start : start + _RENEW_BATCH] if code in self.held]  # some may be gone
+            if not batch:
+                continue
             fences = [self.held[code] for code in batch]
             keys = [key for code in batch for key in (self.lease_key(code), self.fence_key(code))]
             flags = await guarded(self._renew(keys, [self.node, self.ttl_ms, *fences]))
