@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import mul
 
 Matrix = Sequence[Sequence[float]]
 
@@ -42,7 +43,7 @@ class Solution:
 
 def row_payoffs(values: Matrix, columns: Sequence[float]) -> list[float]:
     """The row player's value of each pick against the column mix ``columns``."""
-    return [sum(v * q for v, q in zip(row, columns, strict=True)) for row in values]
+    return [sum(map(mul, row, columns)) for row in values]
 
 
 def column_payoffs(values: Matrix, rows: Sequence[float]) -> list[float]:
@@ -76,11 +77,11 @@ def solve(values: Matrix, rounds: int = ROUNDS) -> Solution:
         p = _regret_mix(row_regret)
         q = _regret_mix(col_regret)
         payoff = row_payoffs(values, q)
-        mean = sum(a * b for a, b in zip(p, payoff, strict=True))
+        mean = sum(map(mul, p, payoff))
         row_regret = [max(0.0, r + u - mean) for r, u in zip(row_regret, payoff, strict=True)]
         p = _regret_mix(row_regret)
         against = column_payoffs(values, p)
-        mean = sum(a * b for a, b in zip(q, against, strict=True))
+        mean = sum(map(mul, q, against))
         col_regret = [max(0.0, r + mean - u) for r, u in zip(col_regret, against, strict=True)]
         q = _regret_mix(col_regret)
         for i in range(n):
