@@ -1,0 +1,185 @@
+"""The match review: chances from each chair's view, exact at full time, agreeing with the
+search bot's own evaluation, turning points, kept with the record."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import pytest
+
+from soccerdesk.bots import make_bot
+from soccerdesk.bots.levels import search_bot
+from soccerdesk.bots.search import state_value
+from soccerdesk.learn import review
+from soccerdesk.rules import GAMES, get_game
+from soccerdesk.sim import play_match
+
+WORLDS = 3
+"""Worlds per chair in these tests (the app judges more; fewer keep the tests quick)."""
+
+
+@cache
+def _match(game_id: str, seed: int = 7) -> dict[str, Any]:
+    bots = [make_bot("heuristic", game_id) for _ in (0, 1)]
+    result = play_match(game_id, bots, seed, swap=False, options={})
+    assert result.record is not None
+    return result.record
+
+
+@cache
+def _review(game_id: str) -> review.Review:
+    return review.review_match(_match(game_id), worlds=WORLDS)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_full_time_is_the_result(game_id: str) -> None:
+    record = _match(game_id)
+    final = get_game(game_id).load(record)
+    found = _review(game_id)
+    assert len(found.home) == len(record["actions"]) + 1
+    winner = final.winner
+    expected = 0.5 if winner is None else 1.0 if winner == 0 else 0.0
+    assert found.home[-1] == expected
+    if winner is not None:
+        assert found.chance(winner, len(found.home) - 1) == 1.0
+        assert found.chance(1 - winner, len(found.home) - 1) == 0.0
+    assert all(0.0 <= v <= 1.0 for v in found.home)
+    # Before the kick-off nobody leads: the search bot sees an even match.
+    assert found.home[0] == pytest.approx(0.5, abs=0.1)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_estimates_agree_with_the_search_bots_evaluation(game_id: str) -> None:
+    """Where the search bot's evaluation (what it judges the end of a playout by) says one side
+    is clearly ahead, the review gives that side the better chance."""
+    record = _match(game_id)
+    states = get_game(game_id).replay(record)
+    found = _review(game_id)
+    bot = search_bot(game_id, None, "hard", max_iterations=1)
+    agree = disagree = 0
+    for index, state in enumerate(states[:-1]):
+        seats = review.chairs(state)
+        if len(seats) != 1:
+            continue
+        world = state.determinize(seats[0], random.Random(index))
+        judged = state_value(world, bot.evaluation, bot.settings.goal_weight, seats[0])
+        if abs(judged) < 0.2:
+            continue  # the evaluation sees a close match: no side to agree on
+        if (judged > 0) == (found.home[index] > 0.5):
+            agree += 1
+        else:
+            disagree += 1
+    assert agree >= 10
+    assert agree >= 4 * disagree
+
+
+def test_an_estimate_is_the_mean_of_the_search_bots_playouts() -> None:
+    record = _match("big-time-soccer")
+    states = get_game("big-time-soccer").replay(record)
+    index = next(i for i, s in enumerate(states) if s.current_players() == (1,) and s.score == (0, 0) and i > 20)
+    rng = random.Random(3)
+    worlds = [states[index].determinize(1, rng) for _ in range(3)]
+    assert any(w != states[index] for w in worlds)  # the other side's hand is a guess
+    rng = random.Random(3)
+    expected = sum(review.playout_value(states[index].determinize(1, rng), 1, rng) for _ in range(3)) / 3
+    assert review.seat_value(states[index], 1, random.Random(3), worlds=3) == pytest.approx(expected)
+    assert review.home_chance(states[index], random.Random(3), worlds=3) == pytest.approx((1 + expected) / 2)
+
+
+@pytest.mark.parametrize("game_id", ["soccer-go", "big-time-soccer"])
+def test_the_review_never_knows_what_the_deciding_seat_could_not_see(game_id: str) -> None:
+    record = _match(game_id)
+    states = get_game(game_id).replay(record)
+    differed = 0
+    for index in range(1, len(states) - 1, 7):
+        state = states[index]
+        seats = review.chairs(state)
+        if len(seats) != 1:
+            continue
+        other = state.determinize(seats[0], random.Random(index + 1000))
+        assert other.view(seats[0]) == state.view(seats[0])
+        differed += other != state
+        assert review.home_chance(other, random.Random(index)) == pytest.approx(
+            review.home_chance(state, random.Random(index))
+        )
+    assert differed > 3  # the check met positions with something hidden
+
+
+def test_slices_in_any_order_give_the_same_review() -> None:
+    record = _match("pawn-soccer")
+    parts = review.slices(record, size=50)
+    assert parts[0][0] == 0 and parts[-1][1] == len(record["actions"]) + 1
+    home: dict[int, list[float]] = {}
+    for start, stop in reversed(parts):
+        home[start] = review.estimate_slice("pawn-soccer", record, start, stop, WORLDS)
+    joined = [v for start, _ in parts for v in home[start]]
+    assert review.build(record, joined) == _review("pawn-soccer")
+
+
+def test_progress_is_reported_slice_by_slice() -> None:
+    finished = _match("soccer-go")
+    record = {**finished, "actions": finished["actions"][:70]}  # a match saved before its end
+    seen: list[tuple[int, int]] = []
+    review.review_match(record, progress=lambda done, total: seen.append((done, total)), size=30, worlds=1)
+    total = len(record["actions"]) + 1
+    assert seen[-1] == (total, total)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    assert len(seen) == len(review.slices(record, 30))
+
+
+def test_turning_points_are_the_biggest_swings_apart() -> None:
+    home = [0.5, 0.5, 0.52, 0.9, 0.88, 0.86, 0.84, 0.4, 0.42, 0.41, 0.45, 0.6, 1.0]
+    # Swings: 0.38 at 3, 0.44 at 7, 0.40 at 12, 0.15 at 11 (too near 12).
+    assert review.turning_points(home) == (3, 7, 12)
+    assert review.turning_points(home, count=1) == (7,)
+    # Two big swings side by side are one turning point: the bigger one (the first of equals).
+    assert review.turning_points([0.5, 0.9, 0.5, 0.5, 0.5], count=2) == (1,)
+    assert review.turning_points([0.5, 0.8, 0.3, 0.3, 0.3], count=2) == (2,)
+    assert review.turning_points([0.5, 0.52, 0.5, 0.53]) == ()  # no swing big enough
+    found = _review("big-time-soccer")
+    biggest = max(abs(found.swing(i)) for i in range(1, len(found.home)))
+    assert found.turning and max(abs(found.swing(i)) for i in found.turning) == biggest
+
+
+def test_kept_with_the_record_and_read_back() -> None:
+    record = _match("soccer-go")
+    found = _review("soccer-go")
+    kept = review.attach(record, found)
+    assert review.stored(kept) == found
+    assert review.stored(record) is None
+    assert get_game("soccer-go").load(kept) == get_game("soccer-go").load(record)  # replays as before
+    # A match that went on since: the review is not its review.
+    shorter = {**kept, "actions": kept["actions"][:-1]}
+    assert review.stored(shorter) is None
+    with pytest.raises(review.ReviewError):
+        review.attach(shorter, found)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"version": 99},
+        {"home": [2.0]},
+        {"home": "many"},
+        {"turning": [0]},
+        {"turning": ["x"]},
+    ],
+)
+def test_a_damaged_review_is_refused(damage: dict[str, Any]) -> None:
+    record = _match("soccer-go")
+    kept = review.attach(record, _review("soccer-go"))
+    broken = {**kept, "review": {**kept["review"], **damage}}
+    if "home" in damage and damage["home"] == [2.0]:
+        broken["review"]["home"] = [*kept["review"]["home"][:-1], 2.0]
+    with pytest.raises(review.ReviewError):
+        review.stored(broken)
+
+
+def test_estimates_for_a_position_outside_the_match_are_refused() -> None:
+    record = _match("soccer-go")
+    with pytest.raises(ValueError, match="outside"):
+        review.estimate_slice("soccer-go", record, 0, len(record["actions"]) + 5)
+    with pytest.raises(review.ReviewError):
+        review.build(record, [0.5])
