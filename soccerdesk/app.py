@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import gc
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -124,12 +125,39 @@ def run_app(data_dir: Path | None = None) -> int:
     window = MainWindow(settings)
     window.home.games_loaded.connect(tune_gc)
     tune_gc()
-    window.show()
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
+    _quit_on_signals(loop, app)
+    window.show()
     with loop:
         loop.run_until_complete(closed.wait())
+        # The window has closed its match (and saved it): a decision the bot process is still
+        # thinking about is not needed, so the process is ended now rather than waited for.
+        if window.bot_pool is not None:
+            window.bot_pool.shutdown(wait=True, cancel_futures=True)
     return 0
+
+
+QUIT_SIGNALS = ("SIGTERM", "SIGINT", "SIGHUP")
+"""Signals that end the app the way its Quit menu does: the match is saved, the bot process ended."""
+
+
+def _quit_on_signals(loop: asyncio.AbstractEventLoop, app: QApplication) -> None:
+    """Close every window when asked to end by a signal (``kill``, Ctrl+C, a closed terminal).
+
+    Left to Python's defaults, SIGTERM ends the process on the spot (no autosave flush, the bot
+    process left for its watchdog) and SIGINT raises KeyboardInterrupt inside whatever Qt callback
+    runs. The event loop's own signal handling wakes it through a pipe, so the handler runs on the
+    UI thread between two events.
+    """
+    for name in QUIT_SIGNALS:
+        signum = getattr(signal, name, None)
+        if signum is None:  # SIGHUP on Windows
+            continue
+        try:
+            loop.add_signal_handler(signum, app.closeAllWindows)
+        except (NotImplementedError, RuntimeError, ValueError):  # an event loop without signal support
+            signal.signal(signum, lambda *_: loop.call_soon_threadsafe(app.closeAllWindows))
 
 
 if __name__ == "__main__":
