@@ -342,8 +342,10 @@ def view_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict[str,
     that never changes (Soccer-Go's card table) is never in a patch, so it crosses the
     wire once per connection, in the ``snapshot``.
 
-    Lists are compared with Python's ``==`` first (fast, but blind to ``1`` turning into
-    ``true`` or ``1.0`` deep inside a list). Views never do that: a field keeps its JSON type.
+    Values of the same type are compared with Python's ``==`` first, which is fast but
+    takes ``1``, ``1.0`` and ``true`` for the same inside an object or a list; a value
+    whose own type changes is always patched. Views keep each field's JSON type, so
+    nothing is missed.
     """
     ops: list[dict[str, Any]] = []
     _diff(old, new, "", ops)
@@ -352,31 +354,33 @@ def view_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict[str,
 
 def _diff(old: Mapping[str, Any], new: Mapping[str, Any], path: str, ops: list[dict[str, Any]]) -> None:
     for key, value in new.items():
-        if key in old:
-            _diff_value(old[key], value, f"{path}/{_pointer_token(key)}", ops)
-        else:
+        if key not in old:
             ops.append({"op": "add", "path": f"{path}/{_pointer_token(key)}", "value": value})
+            continue
+        before = old[key]
+        if before is not value and (type(before) is not type(value) or before != value):
+            _changed(before, value, f"{path}/{_pointer_token(key)}", ops)
     if old.keys() != new.keys():
         ops.extend({"op": "remove", "path": f"{path}/{_pointer_token(key)}"} for key in old if key not in new)
 
 
-def _diff_value(before: Any, value: Any, path: str, ops: list[dict[str, Any]]) -> None:
-    if before is value:
-        return
-    if type(before) is not type(value):
-        ops.append({"op": "replace", "path": path, "value": value})
-    elif isinstance(value, dict):
-        _diff(before, value, path, ops)
-    elif before != value:
+def _changed(before: Any, value: Any, path: str, ops: list[dict[str, Any]]) -> None:
+    """Patch ``path`` from ``before`` to ``value``, which differ."""
+    if type(before) is type(value):
+        if isinstance(value, dict):
+            _diff(before, value, path, ops)
+            return
         if isinstance(value, list) and len(value) == len(before):
             changed = [
-                i for i, (a, b) in enumerate(zip(before, value, strict=True)) if a != b or type(a) is not type(b)
+                i
+                for i, (a, b) in enumerate(zip(before, value, strict=True))
+                if a is not b and (type(a) is not type(b) or a != b)
             ]
             if 2 * len(changed) <= len(value):
                 for i in changed:
-                    _diff_value(before[i], value[i], f"{path}/{i}", ops)
+                    _changed(before[i], value[i], f"{path}/{i}", ops)
                 return
-        ops.append({"op": "replace", "path": path, "value": value})
+    ops.append({"op": "replace", "path": path, "value": value})
 
 
 def _pointer_token(key: str) -> str:

@@ -160,9 +160,10 @@ def test_a_view_patch_turns_the_old_view_into_the_new_and_leaves_the_old_alone(
 def test_a_field_that_changes_its_json_type_is_patched() -> None:
     from soccerdesk.net.protocol import view_patch
 
-    assert view_patch({"a": 1, "b": {"c": 0}}, {"a": True, "b": {"c": False}}) == [
+    assert view_patch({"a": 1, "b": {"c": 0, "d": 1}}, {"a": True, "b": {"c": False, "d": 2}}) == [
         {"op": "replace", "path": "/a", "value": True},
         {"op": "replace", "path": "/b/c", "value": False},
+        {"op": "replace", "path": "/b/d", "value": 2},
     ]
 
 
