@@ -1,0 +1,398 @@
+"""The match review on screen: a chart of each side's chance of winning, under the replay.
+
+:class:`ReviewChart` draws a :class:`soccerdesk.learn.review.Review` with QPainter in the
+board's colours (grass, chalk lines, the team colours): the home side's chance as a line over
+the pitch green, the away side's share below it, the 50% line, the turning points as rings and
+the replay's current position as an upright line. Clicking the chart (or pressing a key while
+it has the focus) asks the replay to go there: :attr:`ReviewChart.position_chosen`.
+
+:class:`ReviewPanel` works the review out in the background, a slice of positions at a time in
+the bot process (:func:`soccerdesk.ui.bot_pool.shared_bot_pool`), shows a progress bar while it
+does, then the chart and one line on the biggest turning point. A record that already keeps its
+review (``record["review"]``) shows at once; a newly worked out review is handed back with the
+record (:attr:`ReviewPanel.ready`) and written into the match file when one is given, so
+opening it again is instant.
+
+:func:`attach_review` puts a panel under a :class:`soccerdesk.ui.replay.ReplayViewer` and
+links the two: the chart follows the replay, and a click on the chart moves the replay.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen
+from PySide6.QtWidgets import QLabel, QProgressBar, QSizePolicy, QVBoxLayout, QWidget
+
+from soccerdesk.learn import review as reviews
+from soccerdesk.learn.review import Review
+from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
+
+if TYPE_CHECKING:
+    from soccerdesk.ui.replay import ReplayViewer
+
+HOME_COLOUR = QColor("#1f5fbf")
+AWAY_COLOUR = QColor("#e07b00")
+"""The boards' default team colours (:class:`soccerdesk.ui.boards.TeamColours`)."""
+
+MARGIN = 8
+AXIS = 44
+"""Pixels kept left of the plot for the 0/50/100% labels."""
+
+
+class ReviewChart(QWidget):
+    """Seat 0's chance of winning along a match (see the module docstring)."""
+
+    position_chosen = Signal(int)
+
+    def __init__(
+        self,
+        names: tuple[str, str] = ("Home", "Away"),
+        colours: tuple[QColor, QColor] = (HOME_COLOUR, AWAY_COLOUR),
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("review-chart")
+        self.setMinimumHeight(110)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.names = names
+        self.colours = colours
+        self.review: Review | None = None
+        self.current = 0
+        self.setToolTip("Each side's chance of winning, as the search bot judged it. Click to go there.")
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+        return QSize(640, 140)
+
+    # --- what it shows --------------------------------------------------------------
+
+    def set_review(self, review: Review | None) -> None:
+        self.review = review
+        self.update()
+
+    def set_current(self, index: int) -> None:
+        self.current = index
+        self.update()
+
+    # --- geometry (public so tests can click where a person would) -------------------
+
+    def plot_rect(self) -> QRectF:
+        return QRectF(AXIS, MARGIN, max(1, self.width() - AXIS - MARGIN), max(1, self.height() - 2 * MARGIN))
+
+    def x_of(self, index: int) -> float:
+        """The x coordinate of position ``index`` on the chart."""
+        plot = self.plot_rect()
+        last = max(1, len(self.review.home) - 1) if self.review is not None else 1
+        return plot.left() + plot.width() * index / last
+
+    def y_of(self, chance: float) -> float:
+        """The y coordinate of a home chance of ``chance``."""
+        plot = self.plot_rect()
+        return plot.bottom() - plot.height() * chance
+
+    def index_at(self, x: float) -> int:
+        """The position nearest to ``x``."""
+        if self.review is None:
+            return 0
+        plot = self.plot_rect()
+        last = len(self.review.home) - 1
+        return max(0, min(last, round((x - plot.left()) / plot.width() * last)))
+
+    # --- input ------------------------------------------------------------------------
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt API)
+        if self.review is None or event.button() != Qt.MouseButton.LeftButton:
+            super().mousePressEvent(event)
+            return
+        self.position_chosen.emit(self.index_at(event.position().x()))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
+        """Left/Right: one position; Page Up/Down or T: the previous/next turning point."""
+        if self.review is None:
+            super().keyPressEvent(event)
+            return
+        key = event.key()
+        last = len(self.review.home) - 1
+        turning = self.review.turning
+        target: int | None = None
+        if key == Qt.Key.Key_Left:
+            target = max(0, self.current - 1)
+        elif key == Qt.Key.Key_Right:
+            target = min(last, self.current + 1)
+        elif key in (Qt.Key.Key_PageDown, Qt.Key.Key_T):
+            target = next((i for i in turning if i > self.current), turning[0] if turning else None)
+        elif key == Qt.Key.Key_PageUp:
+            target = next((i for i in reversed(turning) if i < self.current), turning[-1] if turning else None)
+        if target is None:
+            super().keyPressEvent(event)
+            return
+        self.position_chosen.emit(target)
+
+    # --- drawing ----------------------------------------------------------------------
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt API)
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.fillRect(self.rect(), GRASS_DARK)
+        plot = self.plot_rect()
+        painter.fillRect(plot, GRASS_LIGHT)
+        faint = QColor(LINE)
+        faint.setAlpha(110)
+        painter.setPen(QPen(faint, 1, Qt.PenStyle.DashLine))
+        painter.drawLine(QPointF(plot.left(), self.y_of(0.5)), QPointF(plot.right(), self.y_of(0.5)))
+        painter.setPen(LINE)
+        for chance, label in ((1.0, "100%"), (0.5, "50%"), (0.0, "0%")):
+            painter.drawText(QRectF(0, self.y_of(chance) - 8, AXIS - 4, 16), Qt.AlignmentFlag.AlignRight, label)
+        painter.setPen(QPen(LINE, 1))
+        painter.drawRect(plot)
+        if self.review is None or len(self.review.home) < 2:
+            painter.end()
+            return
+        home = self.review.home
+        line = QPainterPath(QPointF(self.x_of(0), self.y_of(home[0])))
+        for index in range(1, len(home)):
+            line.lineTo(self.x_of(index), self.y_of(home[index]))
+        # The home side's chance fills from the top in its colour, the away side's from the bottom.
+        for colour, edge in ((self.colours[0], plot.top()), (self.colours[1], plot.bottom())):
+            area = QPainterPath(line)
+            area.lineTo(plot.right(), edge)
+            area.lineTo(plot.left(), edge)
+            area.closeSubpath()
+            fill = QColor(colour)
+            fill.setAlpha(90)
+            painter.fillPath(area, fill)
+        painter.setPen(QPen(LINE, 2))
+        painter.drawPath(line)
+        for index in self.review.turning:
+            centre = QPointF(self.x_of(index), self.y_of(home[index]))
+            painter.setPen(QPen(QColor("#111111"), 3))
+            painter.drawEllipse(centre, 6, 6)
+            painter.setPen(QPen(QColor("#ffd23f"), 2))
+            painter.drawEllipse(centre, 6, 6)
+        x = self.x_of(min(self.current, len(home) - 1))
+        painter.setPen(QPen(QColor("#ffffff"), 2))
+        painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
+        painter.setPen(LINE)
+        for seat, flags, y in (
+            (0, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, plot.top() + 2),
+            (1, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom, plot.bottom() - 18),
+        ):
+            chance = self.review.chance(seat, min(self.current, len(home) - 1))
+            painter.drawText(
+                QRectF(plot.left() + 6, y, plot.width() - 12, 16), flags, f"{self.names[seat]} {chance:.0%}"
+            )
+        painter.end()
+
+
+def turning_line(review: Review, names: tuple[str, str], describe: list[str] | None = None) -> str:
+    """One line on the match's biggest turning point, in words (``describe[i]``: what action i did)."""
+    if not review.turning:
+        return "No single action changed the match much: it was decided bit by bit."
+    index = max(review.turning, key=lambda i: abs(review.swing(i)))
+    swing = review.swing(index)
+    gainer = 0 if swing > 0 else 1
+    what = f" ({'; '.join(describe[index - 1].splitlines())})" if describe and 0 < index <= len(describe) else ""
+    return (
+        f"Biggest turning point: step {index}{what}: {names[gainer]}'s chance of winning rose "
+        f"from {review.chance(gainer, index - 1):.0%} to {review.chance(gainer, index):.0%}. "
+        f"Rings mark the {len(review.turning)} biggest swings; click the chart to go there."
+    )
+
+
+class ReviewPanel(QWidget):
+    """The review of one match record, worked out in the background (see the module docstring).
+
+    Signals: ``ready(dict)``, the record keeping its review, once it is worked out;
+    ``failed(str)``, why it could not be.
+    """
+
+    ready = Signal(object)
+    failed = Signal(str)
+
+    POLL_MS = 40
+
+    def __init__(
+        self,
+        record: Mapping[str, Any],
+        *,
+        names: tuple[str, str] = ("Home", "Away"),
+        colours: tuple[QColor, QColor] = (HOME_COLOUR, AWAY_COLOUR),
+        path: Path | None = None,
+        executor: Executor | None = None,
+        describe: list[str] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("review-panel")
+        self.record = dict(record)
+        self.names = names
+        self.path = path
+        self.describe = describe
+        self.chart = ReviewChart(names, colours)
+        self.progress = QProgressBar()
+        self.progress.setObjectName("review-progress")
+        self.progress.setFormat("Working out the review… %p%")
+        self.caption = QLabel("")
+        self.caption.setObjectName("review-caption")
+        self.caption.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.chart)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.caption)
+        self._executor = executor
+        self._own_executor: ThreadPoolExecutor | None = None
+        self._pending: Future[list[float]] | None = None
+        self._slices: list[tuple[int, int]] = []
+        self._home: list[float] = []
+        self._poll = QTimer(self)
+        self._poll.setInterval(self.POLL_MS)
+        self._poll.timeout.connect(self._collect)
+        self.review: Review | None = None
+        try:
+            kept = reviews.stored(self.record)
+        except reviews.ReviewError:
+            kept = None  # damaged: worked out again below
+        if kept is not None:
+            self._show(kept)
+        else:
+            self.caption.setText("The search bot is judging every position of the match, as each side saw it…")
+            self.progress.setRange(0, reviews.positions(self.record))
+            self.progress.setValue(0)
+            self._slices = reviews.slices(self.record)
+            self._poll.start()
+            self._submit_next()
+
+    @property
+    def working(self) -> bool:
+        return self.review is None and self._poll.isActive()
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            from soccerdesk.ui.bot_pool import shared_bot_pool
+
+            self._executor = shared_bot_pool()
+        return self._executor
+
+    def _submit_next(self) -> None:
+        start, stop = self._slices[0]
+        game_id = str(self.record.get("game"))
+        try:
+            self._pending = self._pool().submit(reviews.estimate_slice, game_id, self.record, start, stop)
+        except RuntimeError:  # the bot process is gone: work here, on a thread of this process
+            if self._own_executor is None:
+                self._own_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soccerdesk-review")
+            self._executor = self._own_executor
+            self._pending = self._executor.submit(reviews.estimate_slice, game_id, self.record, start, stop)
+
+    def _collect(self) -> None:
+        """On the UI thread: take a finished slice, ask for the next one."""
+        future = self._pending
+        if future is None or not future.done():
+            return
+        self._pending = None
+        try:
+            part = future.result()
+        except Exception as exc:  # noqa: BLE001 - shown to the user, the replay stays usable
+            self._poll.stop()
+            self.progress.hide()
+            self.caption.setText(f"The review could not be worked out: {exc}")
+            self.failed.emit(str(exc))
+            return
+        self._home.extend(part)
+        self._slices.pop(0)
+        self.progress.setValue(len(self._home))
+        if self._slices:
+            self._submit_next()
+            return
+        self._poll.stop()
+        found = reviews.build(self.record, self._home)
+        self.record = reviews.attach(self.record, found)
+        if self.path is not None:
+            _write_record(self.path, self.record)
+        self._show(found)
+        self.ready.emit(self.record)
+
+    def _show(self, found: Review) -> None:
+        self.review = found
+        self.progress.hide()
+        self.chart.set_review(found)
+        self.caption.setText(turning_line(found, self.names, self.describe))
+
+    def close_work(self) -> None:
+        """Stop working (the viewer closes): a slice being worked out is dropped."""
+        self._poll.stop()
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        if self._own_executor is not None:
+            self._own_executor.shutdown(wait=False, cancel_futures=True)
+            self._own_executor = None
+
+
+def _write_record(path: Path, record: Mapping[str, Any]) -> None:
+    """Write ``record`` into its match file (whole or not at all)."""
+    tmp = path.with_name(path.name + ".review-tmp")
+    tmp.write_text(json.dumps(record, indent=1), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def attach_review(
+    viewer: ReplayViewer,
+    record: Mapping[str, Any],
+    *,
+    path: Path | None = None,
+    executor: Executor | None = None,
+) -> ReviewPanel:
+    """A :class:`ReviewPanel` for ``record`` under ``viewer``'s board, linked to its slider."""
+    colours = (viewer.board.config.colours.home, viewer.board.config.colours.away)
+    describe = [viewer.log.item(i).text() for i in range(viewer.log.count())]
+    panel = ReviewPanel(record, names=viewer.names, colours=colours, path=path, executor=executor, describe=describe)
+    layout = viewer.layout()
+    assert isinstance(layout, QVBoxLayout)
+    layout.insertWidget(layout.count() - 1, panel)  # above the replay's controls
+    panel.chart.set_current(viewer.index)
+    panel.chart.position_chosen.connect(viewer.slider.setValue)
+    viewer.slider.valueChanged.connect(panel.chart.set_current)
+    viewer.closed.connect(panel.close_work)
+    return panel
+
+
+def take_review_screenshot(game_id: str, path: Path, size: tuple[int, int] = (1280, 860), seed: int = 7) -> None:
+    """``soccerdesk --screenshot review:GAME PATH``: the review of a seeded bot-vs-bot match of
+    ``game_id`` (chart and board, the replay at the biggest turning point) drawn into a PNG."""
+    from PySide6.QtWidgets import QApplication
+
+    from soccerdesk.rules import get_game
+    from soccerdesk.ui.replay import ReplayViewer
+    from soccerdesk.ui.screenshot import ScreenshotError, bot_match
+
+    app = QApplication.instance()
+    if app is None:
+        raise ScreenshotError("a QApplication must exist first")
+    game = get_game(game_id)
+    record = game.dump(bot_match(game, seed))
+    record = reviews.attach(record, reviews.review_match(record))
+    viewer = ReplayViewer(game, record)
+    panel = attach_review(viewer, record)
+    assert panel.review is not None
+    if panel.review.turning:
+        viewer.slider.setValue(max(panel.review.turning, key=lambda i: abs(panel.review.swing(i))))  # type: ignore[union-attr]
+    viewer.resize(*size)
+    viewer.show()
+    for _ in range(5):
+        app.processEvents()
+    viewer.view.fit()
+    app.processEvents()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not viewer.grab().save(str(path), "PNG"):
+        raise ScreenshotError(f"cannot write {path}")
+    viewer.close()

@@ -1,0 +1,135 @@
+"""The review chart under the replay: worked out in the background with progress, kept with
+the record (opening again is instant), clicking the chart moves the replay there."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clicking import click
+from PySide6.QtCore import QPoint, Qt
+
+from soccerdesk.bots import make_bot
+from soccerdesk.learn import review
+from soccerdesk.rules import get_game
+from soccerdesk.sim import play_match
+from soccerdesk.ui.replay import ReplayViewer
+from soccerdesk.ui.review_chart import ReviewChart, attach_review
+
+WORLDS = 2
+
+
+@cache
+def _record(game_id: str = "pawn-soccer", seed: int = 7) -> dict[str, Any]:
+    result = play_match(game_id, [make_bot("heuristic", game_id) for _ in (0, 1)], seed, swap=False, options={})
+    assert result.record is not None
+    return result.record
+
+
+@cache
+def _reviewed(game_id: str = "pawn-soccer") -> dict[str, Any]:
+    record = _record(game_id)
+    return review.attach(record, review.review_match(record, worlds=WORLDS))
+
+
+def _viewer(qtbot, record: dict[str, Any]) -> ReplayViewer:
+    viewer = ReplayViewer(get_game(str(record["game"])), record)
+    qtbot.addWidget(viewer)
+    viewer.resize(1000, 760)
+    viewer.show()
+    qtbot.waitExposed(viewer)
+    return viewer
+
+
+def test_a_kept_review_shows_at_once_and_a_click_moves_the_replay(qtbot) -> None:
+    record = _reviewed()
+    viewer = _viewer(qtbot, record)
+    panel = attach_review(viewer, record, executor=ThreadPoolExecutor(max_workers=1))
+    assert panel.review == review.stored(record)  # nothing worked out again
+    assert not panel.working and panel.progress.isHidden()
+    assert "turning point" in panel.caption.text()
+    chart = panel.chart
+    qtbot.waitUntil(lambda: chart.isVisible() and chart.height() < 300)
+    target = max(panel.review.turning, key=lambda i: abs(panel.review.swing(i)))
+    spot = QPoint(round(chart.x_of(target)), chart.height() // 2)
+    click(qtbot, chart, spot, "the review chart")
+    assert viewer.index == target
+    assert viewer.slider.value() == target
+    assert chart.current == target  # the chart's marker follows the replay
+    viewer.slider.setValue(3)
+    assert chart.current == 3
+    # Keys: the next turning point, one step back.
+    chart.setFocus()
+    qtbot.keyClick(chart, Qt.Key.Key_PageDown)
+    assert viewer.index == next(i for i in panel.review.turning if i > 3)
+    qtbot.keyClick(chart, Qt.Key.Key_Left)
+    assert viewer.index == next(i for i in panel.review.turning if i > 3) - 1
+
+
+def test_worked_out_in_the_background_with_progress_then_kept_in_the_file(qtbot, tmp_path: Path) -> None:
+    record = {**_record(), "actions": _record()["actions"][:90]}  # a saved match, cut short to keep this quick
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    viewer = _viewer(qtbot, record)
+    seen: list[int] = []
+    pool = ThreadPoolExecutor(max_workers=1)
+    panel = attach_review(viewer, record, path=path, executor=pool)
+    panel.progress.valueChanged.connect(seen.append)
+    assert panel.working and not panel.progress.isHidden()
+    assert panel.progress.maximum() == len(record["actions"]) + 1
+    with qtbot.waitSignal(panel.ready, timeout=60_000) as ready:
+        pass
+    kept = ready.args[0]
+    assert seen == sorted(seen) and len(seen) == len(review.slices(record)) and seen[-1] == panel.progress.maximum()
+    assert panel.progress.isHidden() and panel.review is not None
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved == kept and review.stored(saved) == panel.review
+    assert get_game("pawn-soccer").load(saved) == get_game("pawn-soccer").load(record)
+    # Opening the file again: the review is there at once.
+    again = attach_review(_viewer(qtbot, saved), saved, executor=pool)
+    assert again.review == panel.review and not again.working
+    pool.shutdown()
+
+
+def test_the_chart_in_the_bot_process(qtbot) -> None:
+    """The real path: slices worked out by the app's bot process."""
+    from soccerdesk.ui.bot_pool import BotProcess
+
+    record = {**_record("soccer-go"), "actions": _record("soccer-go")["actions"][:30]}
+    pool = BotProcess()
+    try:
+        viewer = _viewer(qtbot, record)
+        panel = attach_review(viewer, record, executor=pool)
+        with qtbot.waitSignal(panel.ready, timeout=90_000):
+            pass
+        expected = review.review_match(record)
+        assert panel.review == expected  # the same figures in either process
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def test_clicks_on_an_empty_chart_do_nothing(qtbot) -> None:
+    chart = ReviewChart()
+    qtbot.addWidget(chart)
+    chart.resize(400, 120)
+    chart.show()
+    chosen: list[int] = []
+    chart.position_chosen.connect(chosen.append)
+    qtbot.mouseClick(chart, Qt.MouseButton.LeftButton, pos=QPoint(200, 60))
+    assert chosen == []
+    assert chart.index_at(200) == 0
+
+
+@pytest.mark.parametrize("x, expected", [(0, 0), (10_000, 99)])
+def test_index_at_stays_inside_the_match(qtbot, x: int, expected: int) -> None:
+    chart = ReviewChart()
+    qtbot.addWidget(chart)
+    chart.resize(400, 120)
+    record = {"game": "pawn-soccer", "seed": 0, "options": {}, "actions": [[0, "x"]] * 99}
+    chart.set_review(review.build(record, [0.5] * 100))
+    assert chart.index_at(x) == expected
+    assert chart.index_at(chart.x_of(40)) == 40
