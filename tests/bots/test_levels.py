@@ -129,13 +129,14 @@ def test_a_stubborn_bot_would_repeat_pawn_soccer_positions_without_its_memory(mo
     assert avoidable_repetitions(remembering) == 0
 
 
-@pytest.mark.parametrize("game_id", ["pawn-soccer", "soccero", "big-time-soccer"])
+@pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("level", ["random", "easy", "normal", "hard"])
 def test_no_bot_plays_into_a_third_occurrence_it_could_avoid(game_id: str, level: str) -> None:
-    """Issue 15: no position occurs three times while the bot to move had another way."""
+    """Issue 15: no position occurs three times while the bot to move had another way.
+    (Against Soccer-Go the stubborn bot would never end a shootout: random plays it there.)"""
     bots = [
         search_bot(game_id, None, level, max_iterations=8) if level == "hard" else make_bot(level, game_id),
-        _Stubborn(game_id),
+        make_bot("random", game_id) if game_id == "soccer-go" else _Stubborn(game_id),
     ]
     assert avoidable_repetitions(_match(game_id, bots, 3)) == 0
 
