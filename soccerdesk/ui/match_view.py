@@ -59,7 +59,7 @@ MAX_ANIMATIONS = 3
 """At most this many animations before one position is shown (the latest ones)."""
 
 WAIT_FOR_SHOW = "Wait for the last move to finish showing."
-FULL_TIME_HINT = "Full time: the match is over. Rematch, replay or go home from the summary."
+FULL_TIME_HINT = "Full time: the match is over. Result shows the score, a rematch and the replay."
 
 
 @dataclass(frozen=True)
@@ -435,8 +435,16 @@ class MatchView(QWidget):
         self.rules_button = QPushButton("Rules")
         self.rules_button.setToolTip("How to play this game, and our rulings (F1)")
         self.rules_button.clicked.connect(self.help_requested)
+        # After full time, in Undo's place: back to the result (and its Rematch and Replay) from
+        # "Look at the board".
+        self.result_button = QPushButton("Result")
+        self.result_button.setObjectName("result")
+        self.result_button.setToolTip("The final score, a rematch and the replay")
+        self.result_button.clicked.connect(lambda: self.stack.setCurrentWidget(self.summary_page))
+        self.result_button.hide()
         buttons = QHBoxLayout()
         buttons.addWidget(self.undo_button)
+        buttons.addWidget(self.result_button)
         buttons.addWidget(self.rules_button)
         buttons.addWidget(self.home_button)
         side = QWidget()
@@ -735,6 +743,8 @@ class MatchView(QWidget):
         self.summary_page.rematch.setEnabled(True)
         self.stack.setCurrentWidget(self.summary_page)
         self.undo_button.setEnabled(False)
+        self.undo_button.hide()
+        self.result_button.show()
 
     def _replay(self) -> None:
         record = self.session.record()

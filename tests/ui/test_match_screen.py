@@ -362,6 +362,10 @@ def test_after_full_time_a_click_on_the_board_says_the_match_is_over(qtbot, wind
     assert hint.startswith("Full time") and "Wait" not in hint, hint
     click_on_screen(view.view.viewport(), QPoint(5, 5))
     assert view.hint_label.text().startswith("Full time")
+    # The result, with its Rematch and Replay, is one click away again.
+    assert not view.undo_button.isVisible()
+    click_on_screen(view.result_button, view.result_button.rect().center())
+    assert view.summary_page.isVisible() and view.summary_page.rematch.isEnabled()
 
 
 # --- animations in words ---------------------------------------------------------------
