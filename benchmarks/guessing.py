@@ -28,7 +28,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from soccerdesk.bots import make_bot
-from soccerdesk.bots.guessing import exploitability, solve
+from soccerdesk.bots.guessing import exploitability, row_payoffs, solve
 from soccerdesk.bots.levels import GUESSING
 from soccerdesk.bots.soccer_go import GuessingPlayer, HeuristicBot, guessing_matrix, open_picks
 from soccerdesk.rules import CHANCE, get_game, sample_chance
@@ -64,12 +64,17 @@ def _world(state: SoccerGoState, seat: int, rng: random.Random) -> SoccerGoState
     return world
 
 
-def measure(matches: int, worlds: int, seed: int) -> dict[str, dict[str, list[float]]]:
-    """Exploitability of each mix at every face-down pick, grouped by kind of pick."""
+Found = dict[str, dict[str, list[float]]]
+
+
+def measure(matches: int, worlds: int, seed: int) -> tuple[Found, Found]:
+    """Exploitability of each mix at every face-down pick, grouped by kind of pick, and what
+    each mix wins beyond the game's value against the heuristic's own mix (normal's habits)."""
     game = get_game("soccer-go")
     heuristic = HeuristicBot("soccer-go")
     players = {name: GuessingPlayer(heuristic, *GUESSING[name]) for name in ("hard", "expert")}
-    found: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    found: Found = defaultdict(lambda: defaultdict(list))
+    gained: Found = defaultdict(lambda: defaultdict(list))
     for m in range(matches):
         state = game.new_match(seed=seed + m)
         rng = random.Random(seed + m)
@@ -98,7 +103,12 @@ def measure(matches: int, worlds: int, seed: int) -> dict[str, dict[str, list[fl
                         share = dict(zip(own_rows, own_mix, strict=True))
                         mixes[name] = [share.get(a, 0.0) for a in rows]
                     kind = _kind(rows[0])
+                    habits = heuristic.pick_weights(open_picks(chair), 1 - seat, columns)
+                    against_habits = row_payoffs(values, [w / sum(habits) for w in habits])
                     for name, mix in mixes.items():
+                        gain = sum(p * v for p, v in zip(mix, against_habits, strict=True)) - game_value.value
+                        gained[name][kind].append(gain)
+                        gained[name]["all"].append(gain)
                         gap = exploitability(values, mix, game_value.value)
                         found[name][kind].append(gap)
                         found[name]["all"].append(gap)
@@ -107,7 +117,7 @@ def measure(matches: int, worlds: int, seed: int) -> dict[str, dict[str, list[fl
         for name, total in picks_in_match.items():
             found[name]["per match"].append(total)
         print(f"  match {m + 1}/{matches}: score {state.score}", flush=True)
-    return found
+    return found, gained
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -117,13 +127,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    found = measure(args.matches, args.worlds, args.seed)
+    found, gained = measure(args.matches, args.worlds, args.seed)
     print(
         f"Soccer-Go guessing games: {args.matches} normal-vs-normal matches, seed {args.seed}, "
         f"reference matrix over {args.worlds} worlds ({time.perf_counter() - start:.0f} s)"
     )
     print("exploitability in goals (mean ± 95% half-interval); 'per match' sums both seats' picks")
-    kinds = ["all", "pass", "mark", "shot", "save", "sign", "per match"]
+    _table(found, ["all", "pass", "mark", "shot", "save", "sign", "per match"])
+    print("gain in goals a pick beyond the game's value against the heuristic's own mix (normal's habits)")
+    _table(gained, ["all", "pass", "mark", "shot", "save", "sign"])
+    return 0
+
+
+def _table(found: Found, kinds: list[str]) -> None:
     print(f"  {'mix':<12}" + "".join(f"{k:>22}" for k in kinds))
     for name in MIXES:
         cells = []
@@ -135,7 +151,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 cells.append("-")
         print(f"  {name:<12}" + "".join(f"{c:>22}" for c in cells))
-    return 0
 
 
 if __name__ == "__main__":
