@@ -3,11 +3,14 @@
 Every candidate action is applied to the (determinized) state and the position that
 follows is scored from the bot's side. The score rewards what the issue asks of the
 bot: a ball that is far up the board and can travel further by a chain of passes to
-team-mates within reach, a clear shot, pawns kept between the ball and its own goal
-and a goalkeeper in place, pressure on an opposing ball-carrier; it charges for cards,
-lost pawns, penalties given away and opposing pawns that could steal the ball.
-Set-up follows a fixed formation, penalties are a uniformly random 1-3 (the choice
-that cannot be read), and the substitute replaces a pawn carrying a yellow card.
+team-mates within reach, a shot (worth a goal when the other side can neither steal
+the ball nor block every open line in its one move), team-mates up the board while its
+side attacks, a goalkeeper in place, pressure on an opposing ball-carrier; it charges
+for cards, lost pawns, penalties given away and opposing pawns that could steal the
+ball. A steal is judged after the other side's best steal back, so the two sides do not
+take the ball from each other on one square for ever. Set-up follows a fixed formation,
+penalties are a uniformly random 1-3 (the choice that cannot be read), and the
+substitute replaces a pawn carrying a yellow card.
 """
 
 from __future__ import annotations
@@ -41,18 +44,17 @@ GOAL = 10_000.0
 PENALTY_AGAINST = 0.66 * GOAL  # a penalty goes in two times in three
 POSSESSION = 400.0
 PROGRESS = 12.0  # per row the ball is up the board
-REACH = 8.0  # per row a chain pass could carry it further next turn
+REACH = 45.0  # per row up the board the ball could be carried to by a chain pass next turn
 SHOT_CERTAIN = 0.95 * GOAL  # the holder shoots now
 SHOT_UNSTOPPABLE = 0.8 * GOAL  # the holder can score next turn whatever the other side does
 SHOT_NOW = 700.0  # the holder could score next turn unless the other side answers
-SHOT_REACHABLE = 600.0  # a team-mate reachable by a chain pass could shoot
+SHOT_REACHABLE = 2_500.0  # a team-mate reachable by a chain pass could shoot
 STEAL_THREAT_ORTHOGONAL = 260.0
 STEAL_THREAT_DIAGONAL = 150.0
 STEAL_THREAT_CARDED = 60.0  # a diagonal steal by a pawn already on a yellow card expels it
-PAWN = 700.0  # a pawn on the board (a red card costs one)
+PAWN = 1_200.0  # a pawn on the board (a red card costs one for the rest of the match)
 YELLOW_CARD = 90.0
 KEEPER_IN_PLACE = 300.0
-GOAL_SIDE = 120.0  # per pawn between the ball and its own goal (up to three)
 PRESSURE = 30.0  # per square the nearest pawn is from an opposing ball-carrier
 LOOSE_BALL = 40.0  # per square closer to a loose ball than the nearest opponent
 SUPPORT = 15.0  # per row up the board of each attacking pawn (not the keeper or the last defender)
@@ -239,7 +241,7 @@ def _attack(state: PawnState, seat: int, mine: list[int], theirs: list[int]) -> 
             if t in team and t not in reached:
                 reached.add(t)
                 frontier.append(t)
-    value += REACH * (max(progress[sq] for sq in reached) - progress[ball])
+    value += REACH * max(progress[sq] for sq in reached)
     if any(sq != ball and _can_shoot(state, seat, sq) for sq in reached):
         value += SHOT_REACHABLE
     # Opposing pawns that could steal next turn.
@@ -257,18 +259,19 @@ def _attack(state: PawnState, seat: int, mine: list[int], theirs: list[int]) -> 
 
 
 def _defence(state: PawnState, seat: int, mine: list[int], holder: int) -> float:
-    """Goalkeeper in place and pawns between the ball and the own goal: up to three while
-    the other side has the ball (or nobody does), one while ``seat`` attacks; the others
-    go forward to be passed to."""
+    """A goalkeeper in place; while ``seat`` has the ball, its other pawns up the board.
+
+    No pawns are held back between the ball and the own goal: one move a turn and a pass
+    of two squares mean that a pawn held back is one nobody can pass to, and self-play with
+    three held back ran into the turn limit (about one goal a match).
+    """
     value = KEEPER_IN_PLACE if state.keeper_square(seat) >= 0 else 0.0
-    progress = state.rules.board.progress[seat]
-    ball_progress = progress[state.ball]
-    behind = sum(1 for sq in mine if progress[sq] < ball_progress)
     if holder != seat:
-        return value + GOAL_SIDE * min(behind, 3)
+        return value
+    progress = state.rules.board.progress[seat]
     keeper = 1 if value else 0
     ahead = sum(progress[sq] for sq in mine) - sum(sorted(progress[sq] for sq in mine)[: keeper + 1])
-    return value + GOAL_SIDE * min(behind, keeper + 1) + SUPPORT * ahead
+    return value + SUPPORT * ahead
 
 
 def _steal_back(state: PawnState, seat: int, value: float) -> float:

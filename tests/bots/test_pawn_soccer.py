@@ -118,14 +118,11 @@ def test_beats_random() -> None:
     assert wins >= 3
 
 
-def _repeats(state: State, plies: int) -> int:
-    """The most times one position (the full state but its turn count) occurs at a decision
-    in ``plies`` actions of heuristic self-play from ``state``."""
-    from collections import Counter
-    from dataclasses import fields
-
+def _steals(state: State, plies: int) -> int:
+    """Steals in ``plies`` actions of the heuristic's own choices (without the repetition
+    memory every bot's decide() has) from ``state``."""
     rng = random.Random(0)
-    seen: Counter[tuple[object, ...]] = Counter()
+    steals = 0
     for _ in range(plies):
         if state.is_terminal():
             break
@@ -133,21 +130,20 @@ def _repeats(state: State, plies: int) -> int:
         if seat == CHANCE:
             state = state.apply(seat, sample_chance(state, rng))
             continue
-        seen[tuple(getattr(state, f.name) for f in fields(state) if f.compare and f.name != "turns")] += 1  # type: ignore[arg-type]
-        # The heuristic's own choice, without the repetition memory every bot's decide() has:
-        # it must not shuffle by itself.
         legal = state.legal_actions(seat)
-        state = state.apply(seat, legal[0] if len(legal) == 1 else BOT.choose(state, seat, legal, rng))
-    return max(seen.values())
+        action = legal[0] if len(legal) == 1 else BOT.choose(state, seat, legal, rng)
+        steals += str(action).startswith("steal")
+        state = state.apply(seat, action)
+    return steals
 
 
 def test_no_endless_steal_back_in_front_of_goal() -> None:
     """A position from a recorded match where both sides used to steal the ball back and forth
-    on C2 for the rest of the match (each steal followed by the other side's)."""
+    on C2 for the rest of the match (118 steals in 120 actions before the fix)."""
     s = pos(
         ["C1", "A2", "C3", "E3", "D6", "B9"], ["B2", "C2", "A6", "A7", "E9", "D11"], "B2", ORANGE, yellow=["B2", "C2"]
     )
-    assert _repeats(s, 120) < 3
+    assert _steals(s, 120) < 8
 
 
 def test_a_steal_is_judged_after_the_steal_back() -> None:
