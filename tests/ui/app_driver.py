@@ -187,7 +187,8 @@ def _smoke_game(window, game_id: str) -> Iterator[Wait]:  # type: ignore[no-unty
     where = view.view.viewport().mapToGlobal(view.view.mapFromScene(board.pos_of(key)))
     under = QApplication.widgetAt(where)
     shown, selection = view.view_data, board.paths.selection
-    say(f"CLICK {where.x()} {where.y()} {game_id}-{key!r} under={type(under).__name__}")
+    on_board = under is view.view.viewport()
+    say(f"CLICK {where.x()} {where.y()} {game_id}-{key!r} on-board={on_board}")
     deadline = time.monotonic() + 10.0
 
     def taken() -> bool:
@@ -195,9 +196,9 @@ def _smoke_game(window, game_id: str) -> Iterator[Wait]:  # type: ignore[no-unty
 
     yield lambda: taken() or time.monotonic() > deadline
     if taken():
-        say(f"TAKEN {game_id}")
+        say(f"TAKEN {game_id} on-board={on_board}")
     else:
-        say(f"NOT-TAKEN {game_id} under={type(under).__name__} viewport={view.view.viewport() is under}")
+        say(f"NOT-TAKEN {game_id} on-board={on_board} under={type(under).__name__}")
     say("KEY ctrl+h")
     yield lambda: window.pages.currentWidget() is window.home
 
