@@ -29,6 +29,35 @@ from soccerdesk.ui.boards import BoardScene
 Request = Callable[[], tuple[str, Mapping[str, Any], int] | None]
 
 
+class BotWork:
+    """Calls run in the app's bot process (or the executor given), and on a thread of this
+    process once that process is gone. Hints and the match review share it."""
+
+    def __init__(self, executor: Executor | None = None, name: str = "soccerdesk-learn") -> None:
+        self._executor = executor
+        self._own: ThreadPoolExecutor | None = None
+        self._name = name
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Future[Any]:
+        if self._executor is None:
+            from soccerdesk.ui.bot_pool import shared_bot_pool
+
+            self._executor = shared_bot_pool()
+        try:
+            return self._executor.submit(fn, *args)
+        except RuntimeError:  # the bot process is gone (shut down or died)
+            if self._own is None:
+                self._own = ThreadPoolExecutor(max_workers=1, thread_name_prefix=self._name)
+            self._executor = self._own
+            return self._own.submit(fn, *args)
+
+    def close(self) -> None:
+        """Drop the calls queued on this process's own thread (the bot process is not ours to end)."""
+        if self._own is not None:
+            self._own.shutdown(wait=False, cancel_futures=True)
+            self._own = None
+
+
 class HintControl(QWidget):
     """A Hint button and the hint's line (see the module docstring). Signal ``given(int)``: the seat."""
 
@@ -47,8 +76,7 @@ class HintControl(QWidget):
         self.setObjectName("hint-control")
         self.board = board
         self.request = request
-        self._executor = executor
-        self._own_executor: ThreadPoolExecutor | None = None
+        self._work = BotWork(executor, "soccerdesk-hint")
         self._pending: tuple[Future[tuple[str, str, float | None]], int, int, str] | None = None
         self._rng = random.Random()
         self.button = QPushButton("Hint")
@@ -87,24 +115,11 @@ class HintControl(QWidget):
         game_id, record, seat = asked
         ply = len(record.get("actions", ()))
         seed = self._rng.randrange(2**62)
-        future = self._submit(game_id, dict(record), seat, seed)
+        future = self._work.submit(hint_for_record, game_id, dict(record), seat, seed)
         self._pending = (future, seat, ply, game_id)
         self.button.setEnabled(False)
         self.line.setText("Thinking about a hint…")
         self._poll.start()
-
-    def _submit(self, game_id: str, record: dict[str, Any], seat: int, seed: int) -> Future[Any]:
-        if self._executor is None:
-            from soccerdesk.ui.bot_pool import shared_bot_pool
-
-            self._executor = shared_bot_pool()
-        try:
-            return self._executor.submit(hint_for_record, game_id, record, seat, seed)
-        except RuntimeError:  # the bot process is gone: think on a thread of this process
-            if self._own_executor is None:
-                self._own_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soccerdesk-hint")
-            self._executor = self._own_executor
-            return self._executor.submit(hint_for_record, game_id, record, seat, seed)
 
     def _collect(self) -> None:
         """On the UI thread: show the answer if it is still about the position on screen."""
@@ -135,6 +150,4 @@ class HintControl(QWidget):
     def close_work(self) -> None:
         self._pending = None
         self._poll.stop()
-        if self._own_executor is not None:
-            self._own_executor.shutdown(wait=False, cancel_futures=True)
-            self._own_executor = None
+        self._work.close()

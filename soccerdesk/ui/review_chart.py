@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QSizePolicy, QVBoxLayout, QW
 
 from soccerdesk.learn import review as reviews
 from soccerdesk.learn.review import Review
+from soccerdesk.ui.hint import BotWork
 from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
 
 if TYPE_CHECKING:
@@ -248,8 +249,7 @@ class ReviewPanel(QWidget):
         layout.addWidget(self.chart)
         layout.addWidget(self.progress)
         layout.addWidget(self.caption)
-        self._executor = executor
-        self._own_executor: ThreadPoolExecutor | None = None
+        self._work = BotWork(executor, "soccerdesk-review")
         self._pending: Future[list[float]] | None = None
         self._slices: list[tuple[int, int]] = []
         self._home: list[float] = []
@@ -275,23 +275,11 @@ class ReviewPanel(QWidget):
     def working(self) -> bool:
         return self.review is None and self._poll.isActive()
 
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            from soccerdesk.ui.bot_pool import shared_bot_pool
-
-            self._executor = shared_bot_pool()
-        return self._executor
-
     def _submit_next(self) -> None:
         start, stop = self._slices[0]
-        game_id = str(self.record.get("game"))
-        try:
-            self._pending = self._pool().submit(reviews.estimate_slice, game_id, self.record, start, stop)
-        except RuntimeError:  # the bot process is gone: work here, on a thread of this process
-            if self._own_executor is None:
-                self._own_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soccerdesk-review")
-            self._executor = self._own_executor
-            self._pending = self._executor.submit(reviews.estimate_slice, game_id, self.record, start, stop)
+        self._pending = self._work.submit(
+            reviews.estimate_slice, str(self.record.get("game")), self.record, start, stop
+        )
 
     def _collect(self) -> None:
         """On the UI thread: take a finished slice, ask for the next one."""
@@ -333,9 +321,7 @@ class ReviewPanel(QWidget):
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
-        if self._own_executor is not None:
-            self._own_executor.shutdown(wait=False, cancel_futures=True)
-            self._own_executor = None
+        self._work.close()
 
 
 def _write_record(path: Path, record: Mapping[str, Any]) -> None:
