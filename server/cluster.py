@@ -362,12 +362,18 @@ Handler = Callable[[str, dict[str, Any]], Awaitable[None] | None]
 
 @dataclass(frozen=True, slots=True)
 class _Outgoing:
-    """A message waiting to be published; a forward to a room's owner also keeps its room and body."""
+    """A message waiting to be published; a forward to a room's owner also keeps its room and
+    body, a frame for a client the writes it must wait for (``durable()`` when it was posted)."""
 
     channel: str
     data: str
     code: str | None = None
     message: dict[str, Any] | None = None
+    committed: asyncio.Future[None] | None = None
+
+
+def _failed(committed: asyncio.Future[None] | None) -> bool:
+    return committed is not None and committed.done() and committed.exception() is not None
 
 
 def _resume_instead(item: _Outgoing) -> _Outgoing:
@@ -545,7 +551,8 @@ class Bus:
     def post(self, node: str, message: dict[str, Any]) -> None:
         """Queue a message for a node's channel (sent in order by the sender task)."""
         data = json.dumps(message, separators=(",", ":"))
-        self._outbox.put_nowait(_Outgoing(self.node_channel(node), data, message=message))
+        committed = self.durable() if self.durable is not None else None
+        self._outbox.put_nowait(_Outgoing(self.node_channel(node), data, message=message, committed=committed))
 
     def post_forward(self, code: str, message: dict[str, Any]) -> None:
         """Queue a client's message for the room's owner (in order with everything posted)."""
@@ -559,20 +566,19 @@ class Bus:
     async def _send(self) -> None:
         """Publish queued messages in order, many per round trip when they pile up.
 
-        Frames for clients wait, as a connection's do, until the writes made before them are in
-        Redis (``durable``); if those writes failed, each client is asked to resume instead.
+        Frames for clients wait, as a connection's do, until the writes made before they were
+        posted are in Redis (``durable``); if those writes failed, the client is asked to resume
+        instead.
         """
         while True:
             batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 256:
                 batch.append(self._outbox.get_nowait())
             try:
-                committed = self.durable() if self.durable is not None else None
-                if committed is not None:
-                    try:
-                        await asyncio.shield(committed)
-                    except Exception:
-                        batch = [_resume_instead(item) for item in batch]
+                waits = {item.committed for item in batch if item.committed is not None}
+                if waits:
+                    await asyncio.wait(waits)
+                    batch = [_resume_instead(item) if _failed(item.committed) else item for item in batch]
                 pipe = self.redis.pipeline(transaction=False)
                 for item in batch:
                     pipe.publish(item.channel, item.data)
