@@ -16,6 +16,7 @@ import hashlib
 import importlib.util
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import venv
@@ -196,30 +197,40 @@ def main(argv: list[str]) -> int:
         return 0
     if command == "test":
         env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
-        return subprocess.run([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT, env=env).returncode
+        return run_child([str(PYTHON), "-m", "pytest", *rest], env=env)
     if command == "sim":
-        return subprocess.run([str(PYTHON), "-m", "soccerdesk.sim", *rest], cwd=ROOT).returncode
-    # play: the desktop app once it exists, else a bot-vs-bot match in the simulator
+        return run_child([str(PYTHON), "-m", "soccerdesk.sim", *rest])
+    # play: the desktop app (extra args go to it, e.g. --screenshot GAME PATH)
+    return run_child([str(PYTHON), "-m", "soccerdesk", *rest])
+
+
+def run_child(cmd: list[str], env: dict[str, str] | None = None) -> int:
+    """Run ``cmd`` to its end and return its exit code; the way it is asked to end is its own.
+
+    Ctrl+C in a terminal reaches the child as well as this script: the child ends in its own way
+    (the app saves the match and ends its bot process, pytest prints its summary) and this script
+    only waits — it would otherwise stop with a KeyboardInterrupt and kill the child a quarter
+    of a second later. A SIGTERM or SIGHUP sent to this script alone is passed on to the child.
+    """
+    child = subprocess.Popen(cmd, cwd=ROOT, env=env)
+
+    def pass_on(signum: int, _frame: object) -> None:
+        child.send_signal(signum)
+
+    handlers: dict[str, Callable[[int, object], None]] = {
+        "SIGINT": lambda _signum, _frame: None,
+        "SIGTERM": pass_on,
+        "SIGHUP": pass_on,
+    }
+    before = {}
+    for name, handler in handlers.items():
+        if hasattr(signal, name):  # no SIGHUP on Windows
+            before[getattr(signal, name)] = signal.signal(getattr(signal, name), handler)
     try:
-        subprocess.run([str(PYTHON), "-c", "import soccerdesk.app"], cwd=ROOT, check=True, capture_output=True)
-    except subprocess.CalledProcessError:
-        return subprocess.run(
-            [
-                str(PYTHON),
-                "-m",
-                "soccerdesk.sim",
-                "--game",
-                "soccer-go",
-                "--players",
-                "heuristic",
-                "random",
-                "--matches",
-                "20",
-                *rest,
-            ],
-            cwd=ROOT,
-        ).returncode
-    return subprocess.run([str(PYTHON), "-m", "soccerdesk", *rest], cwd=ROOT).returncode
+        return child.wait()
+    finally:
+        for signum, previous in before.items():
+            signal.signal(signum, previous)
 
 
 if __name__ == "__main__":

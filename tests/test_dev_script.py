@@ -8,6 +8,9 @@ apt-get as root, or print the exact command to run.
 from __future__ import annotations
 
 import importlib.util
+import os
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -165,3 +168,55 @@ def test_the_offscreen_check_does_not_ask_for_the_xcb_libraries(
 def test_this_machine_has_what_the_offscreen_tests_need() -> None:
     """The real check, with the real ldd on this checkout's .venv (the tests run offscreen here)."""
     assert dev.qt_missing_libraries("offscreen") == []
+
+
+# A child that takes a moment to end cleanly, as the app does (it saves, ends its bot process).
+CHILD = """
+import signal, sys, time
+def end(signum, frame):
+    time.sleep(0.5)
+    print("child ended cleanly on", signal.Signals(signum).name, flush=True)
+    sys.exit(3)
+signal.signal(signal.SIGINT, end)
+signal.signal(signal.SIGTERM, end)
+print("ready", flush=True)
+time.sleep(60)
+"""
+PARENT = f"""
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("dev", {str(ROOT / "scripts" / "dev.py")!r})
+dev = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(dev)
+sys.exit(dev.run_child([sys.executable, "-c", {CHILD!r}]))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGTERM are POSIX")
+@pytest.mark.parametrize(
+    ("how", "signum"),
+    [("ctrl-c", signal.SIGINT), ("kill", signal.SIGTERM)],
+)
+def test_dev_py_lets_its_child_end_in_its_own_way(how: str, signum: int) -> None:
+    """``dev.py play`` and Ctrl+C (the terminal signals the whole group) or ``kill`` of dev.py alone:
+    the app gets the signal once and all the time it needs; dev.py returns its exit code, quietly."""
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert parent.stdout is not None and parent.stdout.readline().strip() == "ready"
+        if how == "ctrl-c":
+            os.killpg(parent.pid, signum)
+        else:
+            parent.send_signal(signum)
+        out, err = parent.communicate(timeout=30)
+    finally:
+        if parent.poll() is None:
+            os.killpg(parent.pid, signal.SIGKILL)
+            parent.communicate()
+    assert parent.returncode == 3, err
+    assert out.splitlines() == [f"child ended cleanly on {signal.Signals(signum).name}"]
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
