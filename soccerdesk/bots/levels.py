@@ -7,6 +7,11 @@
   decision, and never more than 1 s (the clock only binds on a slow or busy machine).
 - ``expert``: the search bot with ``EXPERT_ITERATIONS`` rollouts, never more than 3 s.
 
+In Soccer-Go both search levels mix their face-down picks by the guessing game's matrix
+(:data:`GUESSING`, :class:`soccerdesk.bots.soccer_go.GuessingPlayer`); ``hard`` leaves the
+power cards to the heuristic's exact turn planner, ``expert`` searches them too. Measured
+figures and the commands that made them: ``docs/bots.md``.
+
 An iteration cap, not the clock, is what sets a level's strength: the bot plays the same
 on a fast and a slow computer, a match replays the same, and the player does not wait a
 full second on every small step when a fifth of it is enough.
