@@ -503,18 +503,8 @@ async def _dispatch(app: web.Application, conn: Connection, msg: dict[str, Any])
     if room is None or room.closed:
         conn.room = None
         raise ProtocolError("not_ready", "create, join, resume or spectate a room first")
-    if kind == "act":
-        room.act(conn, msg["action"], msg.get("ply"))
-    elif kind == "chat":
-        room.say(conn, msg["text"])
-    elif kind == "rematch":
-        room.offer_rematch(conn)
-    elif kind == "claim":
-        room.claim(conn, msg["take"])
-    elif kind == "spectators":
-        room.allow_spectators(conn, msg["allow"])
-    elif kind == "leave":
-        room.leave(conn)
+    room.receive(conn, msg)
+    if kind == "leave":
         conn.room = None
 
 

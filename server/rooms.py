@@ -493,6 +493,25 @@ class Room:
 
     # --- playing ----------------------------------------------------------------------
 
+    def receive(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """One checked message of ``peer`` inside the room: ``act``, ``chat``, ``rematch``,
+        ``claim``, ``spectators`` or ``leave`` (``protocol.decode`` checked its fields)."""
+        kind = msg["type"]
+        if kind == "act":
+            self.act(peer, msg["action"], msg.get("ply"))
+        elif kind == "chat":
+            self.say(peer, msg["text"])
+        elif kind == "rematch":
+            self.offer_rematch(peer)
+        elif kind == "claim":
+            self.claim(peer, msg["take"])
+        elif kind == "spectators":
+            self.allow_spectators(peer, msg["allow"])
+        elif kind == "leave":
+            self.leave(peer)
+        else:
+            raise ProtocolError("unknown_type", f"{kind!r} is not a message inside a room")
+
     def act(self, peer: Peer, text: str, ply: int | None) -> None:
         """A seat's action: validated by the rules; refused ones change nothing.
 
