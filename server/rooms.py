@@ -660,6 +660,7 @@ class Room:
         submitted action it applies, so a client knows its action landed.
         """
         frames: dict[tuple[int | None, bool, bool], str] = {}
+        told = [(ev, _event_json(p, ev)) for p, ev in fresh]  # each event in words once, for every audience
         views: dict[int | None, dict[str, Any]] = {}
         ply, match = self.state.ply, self.match
         for peer, seat in self._audience():
@@ -682,7 +683,7 @@ class Room:
                     body.update(base=last[1], patch=view_patch(last[2], view))
                 else:
                     body["view"] = view
-                events = [_event_json(p, ev) for p, ev in fresh if ev.visible_to(seat)]
+                events = [said for ev, said in told if ev.visible_to(seat)]
                 text = frames[key] = encode("update", **body, events=events, yours=key[1])
             peer.send(text)
             self._seen[peer] = (match, ply)
