@@ -422,7 +422,9 @@ class MatchView(QWidget):
         self.log.setReadOnly(True)
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         log_bar = self.log.verticalScrollBar()
-        log_bar.valueChanged.connect(self._log_scrolled)
+        # Only the player's own scrolling (wheel, scroll bar, keys) decides whether the log follows:
+        # the log moves its scroll bar itself too, while it lays lines out.
+        log_bar.actionTriggered.connect(self._log_scrolled)
         # Lines are laid out (wrapped) lazily, so the bottom moves after a line is added: follow it.
         log_bar.rangeChanged.connect(self._log_range_changed)
         self.undo_button = QPushButton("Undo")
@@ -872,23 +874,22 @@ class MatchView(QWidget):
         self._rebuild_log()
 
     def _rebuild_log(self) -> None:
-        follows = self._log_follows
-        self._log_rebuilding = True
+        self._log_rebuilding = True  # emptied and filled again: no end moving to where the player is
         self.log.setPlainText("\n".join(e.text for e in self._log_entries if e.visible_to(self._log_seat)))
         self._log_rebuilding = False
-        self._log_follows = follows
-        if follows:
-            self._follow_log()
+        self._follow_log()
 
-    def _log_scrolled(self, value: int) -> None:
-        if not self._log_rebuilding:
-            # Scrolled up to read: the log stays there; back at the bottom: it follows again.
-            self._log_follows = value >= self.log.verticalScrollBar().maximum()
+    def _log_scrolled(self, _action: int) -> None:
+        # Scrolled up to read: the log stays there; back at the bottom: it follows again.
+        bar = self.log.verticalScrollBar()
+        self._log_follows = bar.sliderPosition() >= bar.maximum()
 
-    def _log_range_changed(self, _minimum: int, _maximum: int) -> None:
+    def _log_range_changed(self, _minimum: int, maximum: int) -> None:
         # Changed while the log lays itself out (a resize, lines laid out late): followed once
         # that is over, from the event loop.
         if not self._log_rebuilding:
+            if self.log.verticalScrollBar().value() >= maximum:
+                self._log_follows = True  # the end came to where the player had scrolled
             self._follow_log_soon()
 
     def _follow_log_soon(self) -> None:
@@ -899,8 +900,8 @@ class MatchView(QWidget):
 
     def _follow_log(self) -> None:
         self._log_follow_due = False
-        if not shiboken6.isValid(self.log):
-            return
+        if not shiboken6.isValid(self.log) or not self._log_follows:
+            return  # gone, or the player scrolled up to read since this was asked for
         # QPlainTextEdit lays a line out when it first paints it, and until then counts a
         # wrapped line as one: the scroll bar's end then falls short of the last line. The
         # lines that fit at the bottom are laid out first, so its end is the log's end.
@@ -912,7 +913,6 @@ class MatchView(QWidget):
             block = block.previous()
         bar = self.log.verticalScrollBar()
         bar.setValue(bar.maximum())
-        self._log_follows = True
 
     def log_follows(self) -> bool:
         """Whether the log keeps its newest line in sight (the player has not scrolled up)."""

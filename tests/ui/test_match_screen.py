@@ -216,7 +216,7 @@ def test_the_log_follows_the_newest_line_unless_the_player_scrolled_up(qtbot, wi
     bar = view.log.verticalScrollBar()
     for _ in range(40):
         play_clicks(qtbot, view, 1, rng)
-        assert newest_line_in_sight(view), view.log_lines()[-3:]
+        qtbot.waitUntil(lambda: newest_line_in_sight(view), timeout=1_000)  # at once, to a person
         if bar.maximum() > 3 * bar.pageStep() and view.stack.currentWidget() is view.board_page:
             break
     assert bar.maximum() > 0, "the log never outgrew its box"
@@ -230,6 +230,7 @@ def test_the_log_follows_the_newest_line_unless_the_player_scrolled_up(qtbot, wi
         if len(view.log_lines()) > lines:
             break
     assert len(view.log_lines()) > lines
+    qtbot.wait(100)
     assert bar.value() == read_at and not newest_line_in_sight(view)
     # Back at the bottom (a click below the handle until it gets there), the log follows again.
     for _ in range(50):
@@ -242,7 +243,7 @@ def test_the_log_follows_the_newest_line_unless_the_player_scrolled_up(qtbot, wi
         play_clicks(qtbot, view, 1, rng)
         if len(view.log_lines()) > lines:
             break
-    assert newest_line_in_sight(view)
+    qtbot.waitUntil(lambda: newest_line_in_sight(view), timeout=1_000)
 
 
 def test_undo_takes_the_undone_moves_out_of_the_log_and_the_replay(qtbot, window: MainWindow) -> None:
