@@ -9,7 +9,15 @@ import sys
 
 import pytest
 
-PURE = ["soccerdesk.rules", "soccerdesk.bots", "soccerdesk.net.protocol", "soccerdesk.sim"]
+PURE = [
+    "soccerdesk.rules",
+    "soccerdesk.bots",
+    "soccerdesk.net.protocol",
+    "soccerdesk.sim",
+    "soccerdesk.learn.review",
+    "soccerdesk.learn.hint",
+    "soccerdesk.learn.coach",
+]
 
 
 def _loaded_after_import(module: str, extra: str = "") -> set[str]:

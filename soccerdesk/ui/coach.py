@@ -1,0 +1,228 @@
+"""The guided first match on screen: the board, and beside it the coach panel.
+
+:class:`GuidedMatch` plays a :class:`soccerdesk.learn.coach.Coach` script. The board offers
+only the step's taught actions (the others are not highlighted and a click on them does
+nothing), and shows the action the coach points at as the board's own preview (its places
+marked). The coach panel says what to do in our own words, counts the steps, and has
+"Show me again" (the pointed places blink back on) and "Leave" (the match so far is kept in
+``path`` and resumes where it was left: :meth:`GuidedMatch.resume`).
+
+The other side's moves, dice and draws come from the coach (scripted replies, stacked
+outcomes, then a gentle bot) on the UI thread: the bots it falls back on answer in
+milliseconds. Once the steps are done the learner plays on freely against the gentle bot.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
+
+from soccerdesk.learn.coach import Coach, load_script
+from soccerdesk.rules import IllegalAction, State
+from soccerdesk.ui.boards import BoardConfig, make_board
+from soccerdesk.ui.match_view import BoardView, name_seats
+
+OTHERS_DELAY_MS = 350
+"""A pause before the other side answers, so the learner sees one move at a time."""
+
+
+class CoachPanel(QWidget):
+    """What the coach says: the title, the step count, the words, and two buttons."""
+
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("coach-panel")
+        self.setMinimumWidth(260)
+        self.title = QLabel(title)
+        self.title.setObjectName("coach-title")
+        self.title.setStyleSheet("font-size: 16pt; font-weight: bold;")
+        self.count = QLabel("")
+        self.count.setObjectName("coach-count")
+        self.words = QLabel("")
+        self.words.setObjectName("coach-words")
+        self.words.setWordWrap(True)
+        self.words.setTextFormat(Qt.TextFormat.PlainText)
+        self.words.setStyleSheet("font-size: 12pt;")
+        self.happened = QLabel("")
+        self.happened.setObjectName("coach-happened")
+        self.happened.setWordWrap(True)
+        self.happened.setTextFormat(Qt.TextFormat.PlainText)
+        self.show_me = QPushButton("Show me again")
+        self.show_me.setObjectName("coach-show-me")
+        self.leave = QPushButton("Leave (resume later)")
+        self.leave.setObjectName("coach-leave")
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.count)
+        layout.addWidget(self.words)
+        layout.addStretch(1)
+        layout.addWidget(QLabel("What just happened:"))
+        layout.addWidget(self.happened)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.show_me)
+        buttons.addWidget(self.leave)
+        layout.addLayout(buttons)
+
+
+class GuidedMatch(QWidget):
+    """A guided match (see the module docstring). Signal ``left(dict)``: the record when the learner leaves."""
+
+    left = Signal(object)
+
+    def __init__(
+        self,
+        coach: Coach,
+        state: State | None = None,
+        *,
+        path: Path | None = None,
+        others_delay_ms: int = OTHERS_DELAY_MS,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("guided-match")
+        self.coach = coach
+        self.path = path
+        self.names = ("Home", "Away") if coach.script.learner == 0 else ("Away", "Home")
+        self.board = make_board(BoardConfig(coach.script.game, perspective=coach.script.learner))
+        self.board.setParent(self)
+        self.view = BoardView(self.board)
+        self.panel = CoachPanel(coach.script.title)
+        splitter = QSplitter()
+        splitter.addWidget(self.view)
+        splitter.addWidget(self.panel)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter)
+        self.board.action_chosen.connect(self._chosen)
+        self.board.hint.connect(self.panel.happened.setText)
+        self.panel.show_me.clicked.connect(self._show_me)
+        self.panel.leave.clicked.connect(self.leave)
+        self._others = QTimer(self)
+        self._others.setSingleShot(True)
+        self._others.setInterval(others_delay_ms)
+        self._others.timeout.connect(self._other_moves)
+        self.state = coach.new_match() if state is None else state
+        self._other_moves()
+
+    @classmethod
+    def start(cls, game_id: str, *, path: Path | None = None, **kwargs: Any) -> GuidedMatch:
+        """A new guided match of ``game_id``, or the one left in ``path`` if there is one."""
+        if path is not None and path.is_file():
+            return cls.resume(path, **kwargs)
+        return cls(Coach(load_script(game_id)), path=path, **kwargs)
+
+    @classmethod
+    def resume(cls, path: Path, **kwargs: Any) -> GuidedMatch:
+        coach, state = Coach.resume(json.loads(path.read_text(encoding="utf-8")))
+        return cls(coach, state, path=path, **kwargs)
+
+    # --- the learner ---------------------------------------------------------------------
+
+    @property
+    def waiting(self) -> bool:
+        """The board waits for the learner (the other side has answered)."""
+        return not self._others.isActive() and self.coach.learner_decides(self.state)
+
+    def _chosen(self, text: str) -> None:
+        if not self.waiting:
+            return
+        try:
+            self.state = self.coach.play(self.state, text)
+        except IllegalAction as exc:
+            self.panel.happened.setText(str(exc).capitalize() + ".")
+            return
+        self._show()
+        self._save()
+        self._others.start()
+
+    def _show_me(self) -> None:
+        pointed = self.coach.pointed(self.state) if self.waiting else None
+        self.board.set_preview(pointed)
+
+    def leave(self) -> None:
+        self._others.stop()
+        self._save()
+        self.left.emit(self.coach.record(self.state))
+
+    # --- the other side ------------------------------------------------------------------
+
+    def _other_moves(self) -> None:
+        """Play the other side's answer (and dice, draws) up to the learner's next decision."""
+        events: list[str] = []
+        for _ in range(10_000):
+            found = self.coach.next_other(self.state)
+            if found is None:
+                break
+            seat, action = found
+            self.state = self.state.apply(seat, action)
+            self.coach.after(seat, action)
+            events.extend(e.text for e in self.state.events if e.visible_to(self.coach.script.learner))
+        if events:
+            self.panel.happened.setText(name_seats("\n".join(events), self.names, self.coach.script.game))
+        self._show()
+        self._save()
+
+    # --- the screen ----------------------------------------------------------------------
+
+    def _show(self) -> None:
+        learner = self.coach.script.learner
+        strayed = self.coach.stuck(self.state)
+        if strayed:
+            self.coach.let_go()
+        view = self.state.view(learner)
+        view["legal"] = self.coach.taught(self.state)
+        self.board.set_view(view)
+        step = self.coach.step
+        script = self.coach.script
+        if self.state.is_terminal():
+            words = self.board.full_time_words(view) + " " + script.finish
+        elif strayed:
+            words = "The match went another way than this lesson's. Play on as you like."
+        elif step is None:
+            words = script.finish
+        else:
+            words = step.say if self.coach.index or self.state.ply > 1 else f"{script.intro}\n\n{step.say}"
+        self.panel.words.setText(words)
+        total = len(script.steps)
+        self.panel.count.setText(
+            f"Step {self.coach.index + 1} of {total}" if step is not None else f"All {total} steps done"
+        )
+        self.view.fit()
+        self._show_me()
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(json.dumps(self.coach.record(self.state)), encoding="utf-8")
+        os.replace(tmp, self.path)
+
+
+def take_learn_screenshot(game_id: str, path: Path, size: tuple[int, int] = (1280, 800)) -> None:
+    """``soccerdesk --screenshot learn:GAME PATH``: the guided match's first step and its coach panel."""
+    from PySide6.QtWidgets import QApplication
+
+    from soccerdesk.ui.screenshot import ScreenshotError
+
+    app = QApplication.instance()
+    if app is None:
+        raise ScreenshotError("a QApplication must exist first")
+    screen = GuidedMatch.start(game_id, others_delay_ms=0)
+    screen.resize(*size)
+    screen.show()
+    for _ in range(5):
+        app.processEvents()
+    screen.view.fit()
+    screen._show_me()
+    app.processEvents()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not screen.grab().save(str(path), "PNG"):
+        raise ScreenshotError(f"cannot write {path}")
+    screen.close()

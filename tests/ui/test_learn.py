@@ -1,0 +1,100 @@
+"""Guided first matches played through by real clicks on the board, as a learner does: only
+the taught actions are on offer, the coach points at them, leaving and resuming keeps the
+place, and every step can be done to the end of the script."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from clicking import click, click_path, target_spot
+
+from soccerdesk.learn.coach import Coach, has_script, load_script
+from soccerdesk.rules import GAMES
+from soccerdesk.ui.coach import GuidedMatch
+
+SCRIPTED = [game for game in GAMES if has_script(game)]
+
+
+def _open(qtbot, screen: GuidedMatch) -> GuidedMatch:
+    qtbot.addWidget(screen)
+    screen.resize(1200, 780)
+    screen.show()
+    qtbot.waitExposed(screen)
+    return screen
+
+
+def _play_steps(qtbot, screen: GuidedMatch, until: int | None = None) -> int:
+    """Do the coach's steps by clicking the board; returns how many were done."""
+    coach = screen.coach
+    done = 0
+    while not coach.finished and (until is None or coach.index < until):
+        qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+        taught = coach.taught(screen.state)
+        legal = {str(a) for a in screen.state.legal_actions(coach.script.learner)}
+        assert taught and set(taught) <= legal
+        assert sorted(screen.board.legal()) == sorted(taught)  # nothing else is on offer
+        pointed = coach.pointed(screen.state)
+        assert screen.board.preview == pointed  # the coach points at it on the board
+        assert coach.step is not None and screen.panel.words.text().endswith(coach.step.say)
+        before = coach.index
+        click_path(qtbot, screen, pointed)
+        assert coach.index == before + 1
+        done += 1
+    return done
+
+
+@pytest.mark.parametrize("game_id", SCRIPTED)
+def test_the_guided_match_is_played_to_its_end_by_clicks(qtbot, game_id: str, tmp_path: Path) -> None:
+    screen = _open(qtbot, GuidedMatch.start(game_id, path=tmp_path / "learn.json", others_delay_ms=0))
+    script = load_script(game_id)
+    assert screen.panel.count.text() == f"Step 1 of {len(script.steps)}"
+    assert script.intro in screen.panel.words.text()
+    assert _play_steps(qtbot, screen) == len(script.steps)
+    qtbot.waitUntil(lambda: screen.waiting or screen.state.is_terminal(), timeout=10_000)
+    assert screen.panel.count.text() == f"All {len(script.steps)} steps done"
+    assert script.finish in screen.panel.words.text()
+    if not screen.state.is_terminal():  # free play: every legal action is on offer again
+        legal = {str(a) for a in screen.state.legal_actions(script.learner)}
+        assert set(screen.board.legal()) == legal
+
+
+def test_a_click_off_the_lesson_does_nothing(qtbot) -> None:
+    screen = _open(qtbot, GuidedMatch.start("pawn-soccer", others_delay_ms=0))
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    state = screen.state
+    legal = [str(a) for a in state.legal_actions(0)]
+    other = next(a for a in legal if a not in screen.coach.taught(state))  # legal, but not taught now
+    keys = screen.board.paths.paths.get(other)
+    assert keys is None  # the board does not even offer it
+    # Click the pawn that action would take to the centre: nothing is played.
+    square = other.split()[-1]
+    click(qtbot, screen.view.viewport(), target_spot(screen, ("sq", square)), f"the pawn on {square}")
+    assert screen.state is state and screen.coach.index == 0
+
+
+def test_leave_and_resume_where_it_was_left(qtbot, tmp_path: Path) -> None:
+    path = tmp_path / "learn-pawn-soccer.json"
+    screen = _open(qtbot, GuidedMatch.start("pawn-soccer", path=path, others_delay_ms=0))
+    _play_steps(qtbot, screen, until=4)
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    left: list[dict] = []
+    screen.left.connect(left.append)
+    click(qtbot, screen.panel.leave, what="Leave")
+    assert left and json.loads(path.read_text(encoding="utf-8")) == left[0]
+    index, ply = screen.coach.index, screen.state.ply
+    screen.close()
+    again = _open(qtbot, GuidedMatch.start("pawn-soccer", path=path, others_delay_ms=0))
+    assert again.coach.index == index == 4 and again.state.ply == ply
+    assert again.panel.count.text().startswith("Step 5 of")
+    assert _play_steps(qtbot, again) == len(again.coach.script.steps) - 4
+
+
+def test_resume_refuses_a_record_that_is_not_a_guided_match(tmp_path: Path) -> None:
+    from soccerdesk.learn.coach import ScriptError
+    from soccerdesk.rules import get_game
+
+    record = get_game("pawn-soccer").dump(get_game("pawn-soccer").new_match(seed=1))
+    with pytest.raises(ScriptError, match="not a guided match"):
+        Coach.resume(record)
