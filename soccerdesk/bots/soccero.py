@@ -1,13 +1,19 @@
-"""A heuristic Soccero manager: push the ball forward, support it, mark, shoot when in reach.
+"""A heuristic Soccero manager: carry and pass the ball up the field, shoot when it pays, press.
 
 It scores each legal action with plain football sense instead of searching:
 
-- with the ball: carry it towards the opponents' goal while out of shooting range; else
-  kick: each choice (shot or not, one die or two) is valued by the best route it would
-  allow, averaged over the distance dice, so shots come when the goal is in reach and the
-  dice follow the distances to the goal, team-mates and lines;
-- without it: the nearest players chase the ball (and steal it on the exact number),
-  the others hold a shape between the ball and their own goal; the goalkeeper stays home;
+- the ball is worth more the further up the field it is and the better the shot from
+  there (every route into the goal over the kick die and the distance dice, the keeper's
+  save counted), less the chance that an opponent steps onto it on his next roll (he
+  needs a clear straight line no longer than the die);
+- with the ball: a movement turn is valued by the best square the holder can carry it to
+  (averaged over the die) and, when he may not carry, by team-mates running up to be
+  passed to; each kick choice (shot or not, one die or two) by its expected best route
+  over the dice, so shots come when the goal is in reach;
+- moving with the ball: team-mates run up the field, towards squares a kick reaches
+  along a clear line, and step into an opponent's line to the holder to block the steal;
+- without it: the nearest players press the ball (and steal it on the exact number), the
+  others keep a shape that follows the ball; the goalkeeper stays home;
 - air balls are stopped by our players unless our own kick is going somewhere better;
 - set pieces: the nearest player takes them, free moves are declined unless forced.
 """
@@ -120,13 +126,13 @@ OUT = -150.0
 DANGER = 1.0
 """How much of an opponent's chance to step onto the ball the attack fears."""
 
-CHASERS = 2
+CHASERS = 3
 """Players, besides the nearest, that go for the ball while the other side has it."""
 
 ATTACK_SHIFT = 6
 """Rows the team's shape moves up the field, past the ball's row, while it has the ball."""
 
-DEFENCE_SHIFT = 2
+DEFENCE_SHIFT = 0
 """Rows the team's shape drops back, behind the ball's row, while the other side has it."""
 
 
