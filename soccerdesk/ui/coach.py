@@ -187,7 +187,7 @@ class GuidedMatch(QWidget):
         elif step is None:
             words = script.finish
         else:
-            words = step.say if self.coach.index or self.state.ply > 1 else f"{script.intro}\n\n{step.say}"
+            words = step.say if self.coach.index else f"{script.intro}\n\n{step.say}"
         self.panel.words.setText(words)
         total = len(script.steps)
         self.panel.count.setText(
