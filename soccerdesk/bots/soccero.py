@@ -524,12 +524,13 @@ class _StepJudge:
         return found
 
     def _chasing_players(self) -> frozenset[int]:
-        """The second and third nearest of our players to the ball (the nearest may be the
-        one already on it or about to reach it by another step)."""
+        """The field players ranked second to ``1 + CHASERS`` nearest to the ball (the nearest
+        may be the one already on it or about to reach it by another step)."""
         if self._chasers is None:
             s = self.s
             to_ball = self.board.distances[s.ball]
-            ranked = sorted(team_players(self.seat), key=lambda q: to_ball[s.pos[q]])
+            field = [q for q in team_players(self.seat) if q != goalkeeper(self.seat)]  # the keeper stays home
+            ranked = sorted(field, key=lambda q: to_ball[s.pos[q]])
             self._chasers = frozenset(ranked[1 : 1 + CHASERS])
         return self._chasers
 
@@ -553,9 +554,12 @@ class _StepJudge:
             if step.ball != step.end:
                 value -= 150
             return value
-        if step.ball >= 0 and step.ball == step.end:
+        keeper = p == goalkeeper(seat)
+        if keeper and b.penalty_area_of[s.ball] != s.defends(seat):
+            pass  # a loose ball outside his own penalty area is for the field players
+        elif step.ball >= 0 and step.ball == step.end:
             return 500.0 + 2 * self._held(step.ball)  # a loose ball picked up and carried on
-        if holder < 0 and step.end == s.ball:
+        elif holder < 0 and step.end == s.ball:
             return 520.0 + 2 * self._held(s.ball)  # stepping onto it keeps the carry for later
         chasing = holder < 0 or team_of(holder) != seat
         if chasing and s.ball >= 0 and p in self._chasing_players():
@@ -565,8 +569,8 @@ class _StepJudge:
             return 50.0 + 10 * (before - after) - (30 if after == 0 else 0)
         to_target = b.distances[self._target(p)]
         value = 5.0 * (to_target[step.start] - to_target[step.end])
-        if not chasing and holder >= 0:
-            if p % PLAYERS and _progress(s, seat, step.start) < _progress(s, seat, s.ball) + 6:
+        if not chasing and holder >= 0 and not keeper:
+            if _progress(s, seat, step.start) < _progress(s, seat, s.ball) + 6:
                 value += RUN * (_progress(s, seat, step.end) - _progress(s, seat, step.start))
             # Support: a team-mate the ball can reach along a clear line, where no opponent
             # will step in next roll, is a pass waiting to be played.

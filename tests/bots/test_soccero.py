@@ -182,3 +182,12 @@ def test_a_team_mate_steps_into_the_line_of_the_opponent_who_would_steal() -> No
     """The holder carried the ball last turn (red side up); a team-mate covers him instead."""
     s = position({5: "K10", 6: "M12", 15: "K14"}, holder=5, red=5, phase="moving", points=2)
     assert decide(s) == "move M12-K12"
+
+
+def test_the_keeper_leaves_the_pressing_to_field_players() -> None:
+    """The opponents have the ball at the halfway line; the keeper is as near to it as any of
+    his team-mates but stays home (only field players press)."""
+    s = position({0: "K6", 5: "M13", 15: "K12"}, holder=15, phase="moving", points=3)
+    for seed in range(5):
+        action = str(BOT.decide(s, 0, random.Random(seed)))
+        assert not action.startswith("move K6-") or B.ys[B.square(action.split("-")[1])] < B.ys[B.square("K6")]
