@@ -172,11 +172,12 @@ def test_this_machine_has_what_the_offscreen_tests_need() -> None:
 
 # A child that takes a moment to end cleanly, as the app does (it saves, ends its bot process).
 CHILD = """
-import signal, sys, time
+import os, signal, sys, time
 def end(signum, frame):
     time.sleep(0.5)
-    print("child ended cleanly on", signal.Signals(signum).name, flush=True)
-    sys.exit(3)
+    # os.write: the signal may come while print("ready") is still inside stdout's buffer
+    os.write(1, f"child ended cleanly on {signal.Signals(signum).name}\\n".encode())
+    os._exit(3)
 signal.signal(signal.SIGINT, end)
 signal.signal(signal.SIGTERM, end)
 print("ready", flush=True)
