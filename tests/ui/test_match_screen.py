@@ -15,7 +15,7 @@ from driving import click_action, click_on_screen, ready
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QCheckBox, QSpinBox
+from PySide6.QtWidgets import QApplication, QCheckBox, QScrollBar, QSpinBox, QStyle, QStyleOptionSlider
 
 from soccerdesk.rules import GAMES
 from soccerdesk.ui.animation import Animation, EventAnimation, animation_for
@@ -198,6 +198,16 @@ def press(window: MainWindow, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.Ke
     QTest.keyClick(window.windowHandle(), key, modifier)
 
 
+def click_scroll_bar_page(bar: QScrollBar, down: bool) -> None:
+    """Click a scroll bar's groove above (``down`` False) or below its handle: a page up or down."""
+    option = QStyleOptionSlider()
+    bar.initStyleOption(option)
+    part = QStyle.SubControl.SC_ScrollBarAddPage if down else QStyle.SubControl.SC_ScrollBarSubPage
+    groove = bar.style().subControlRect(QStyle.ComplexControl.CC_ScrollBar, option, part, bar)
+    assert not groove.isEmpty(), "nothing to scroll that way"
+    click_on_screen(bar, groove.center())
+
+
 def newest_line_in_sight(view: MatchView) -> bool:
     """The end of the log's last line lies inside the log's visible box."""
     log = view.log
@@ -221,7 +231,7 @@ def test_the_log_follows_the_newest_line_unless_the_player_scrolled_up(qtbot, wi
             break
     assert bar.maximum() > 0, "the log never outgrew its box"
     # The player scrolls up to read (a click in the scroll bar above its handle): it stays there.
-    click_on_screen(bar, QPoint(bar.width() // 2, bar.height() // 3))
+    click_scroll_bar_page(bar, down=False)
     read_at = bar.value()
     assert read_at < bar.maximum() and not view.log_follows()
     lines = len(view.log_lines())
@@ -236,7 +246,7 @@ def test_the_log_follows_the_newest_line_unless_the_player_scrolled_up(qtbot, wi
     for _ in range(50):
         if bar.value() == bar.maximum():
             break
-        click_on_screen(bar, QPoint(bar.width() // 2, bar.height() - 20))
+        click_scroll_bar_page(bar, down=True)
     assert view.log_follows()
     lines = len(view.log_lines())
     for _ in range(20):
