@@ -2,6 +2,8 @@
 
 soccerdesk                          # the app
 soccerdesk --screenshot GAME PATH   # render a mid-match position of GAME offscreen to a PNG
+soccerdesk --screenshot learn:GAME PATH    # the guided match's first step and its coach panel
+soccerdesk --screenshot review:GAME PATH   # the review (win-chance chart) of a seeded bot match
 soccerdesk --version
 """
 
@@ -23,6 +25,13 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
 from soccerdesk.rules import GAMES
 
+SCREENSHOT_KINDS = {
+    "": ("soccerdesk.ui.screenshot", "take_screenshot"),
+    "learn": ("soccerdesk.ui.coach", "take_learn_screenshot"),
+    "review": ("soccerdesk.ui.review_chart", "take_review_screenshot"),
+}
+"""``--screenshot [KIND:]GAME``: the module and function that draw each kind of picture."""
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="soccerdesk", description="Tabletop soccer games on your desktop.")
@@ -31,7 +40,8 @@ def _parser() -> argparse.ArgumentParser:
         "--screenshot",
         nargs=2,
         metavar=("GAME", "PATH"),
-        help=f"render a mid-match position of GAME ({', '.join(GAMES)}) to the PNG file PATH, without a screen",
+        help=f"render a mid-match position of GAME ({', '.join(GAMES)}) to the PNG file PATH, without a screen; "
+        "learn:GAME draws the guided match's first step, review:GAME the review of a seeded bot match",
     )
     parser.add_argument("--size", default="1280x800", help="window size for --screenshot (default 1280x800)")
     parser.add_argument(
@@ -47,7 +57,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         multiprocessing.freeze_support()
     args = _parser().parse_args(argv)
     if args.screenshot:
-        game_id, path = args.screenshot
+        what, path = args.screenshot
+        kind, _, game_id = what.rpartition(":")
+        if kind not in SCREENSHOT_KINDS:
+            print(f"soccerdesk: --screenshot takes GAME, learn:GAME or review:GAME, not {what!r}", file=sys.stderr)
+            return 2
         if game_id not in GAMES:
             print(f"soccerdesk: no game {game_id!r}; known games: {', '.join(GAMES)}", file=sys.stderr)
             return 2
@@ -58,12 +72,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         # Offscreen: a screenshot needs no display (CI, a server, a README build).
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        from soccerdesk.ui.screenshot import ScreenshotError, take_screenshot
+        import importlib
 
+        from soccerdesk.ui.screenshot import ScreenshotError
+
+        module, function = SCREENSHOT_KINDS[kind]
+        take = getattr(importlib.import_module(module), function)
         app = _application()
         _quiet_offscreen()
         try:
-            take_screenshot(game_id, Path(path), (width, height))
+            take(game_id, Path(path), (width, height))
         except ScreenshotError as exc:
             print(f"soccerdesk: cannot take a screenshot of {game_id}: {exc}", file=sys.stderr)
             return 1

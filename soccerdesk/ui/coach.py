@@ -16,16 +16,20 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
-from soccerdesk.learn.coach import Coach, load_script
-from soccerdesk.rules import IllegalAction, State
+from soccerdesk.learn.coach import Coach, ScriptError, load_script
+from soccerdesk.rules import Event, IllegalAction, State
 from soccerdesk.ui.boards import BoardConfig, make_board
 from soccerdesk.ui.match_view import BoardView, name_seats
+
+HAPPENED_LINES = 8
+"""Lines of "What just happened" shown at most (the latest)."""
 
 OTHERS_DELAY_MS = 350
 """A pause before the other side answers, so the learner sees one move at a time."""
@@ -162,11 +166,20 @@ class GuidedMatch(QWidget):
             seat, action = found
             self.state = self.state.apply(seat, action)
             self.coach.after(seat, action)
-            events.extend(e.text for e in self.state.events if e.visible_to(self.coach.script.learner))
+            events.extend(self._told(self.state.events))
         if events:
-            self.panel.happened.setText(name_seats("\n".join(events), self.names, self.coach.script.game))
+            text = "\n".join(events[-HAPPENED_LINES:])
+            self.panel.happened.setText(name_seats(text, self.names, self.coach.script.game))
         self._show()
         self._save()
+
+    def _told(self, events: Sequence[Event]) -> list[str]:
+        """The events the learner may see, in the board's words; a public line ("Home draws a
+        card") is left out when the learner's own line of its kind says it in full."""
+        learner = self.coach.script.learner
+        mine = {e.kind for e in events if e.audience is not None and learner in e.audience}
+        seen = [e for e in events if e.visible_to(learner) and (e.audience is not None or e.kind not in mine)]
+        return [w for w in (self.board.event_text(e.to_json(), learner) for e in seen) if w]
 
     # --- the screen ----------------------------------------------------------------------
 
@@ -214,7 +227,10 @@ def take_learn_screenshot(game_id: str, path: Path, size: tuple[int, int] = (128
     app = QApplication.instance()
     if app is None:
         raise ScreenshotError("a QApplication must exist first")
-    screen = GuidedMatch.start(game_id, others_delay_ms=0)
+    try:
+        screen = GuidedMatch.start(game_id, others_delay_ms=0)
+    except ScriptError as exc:
+        raise ScreenshotError(str(exc)) from None
     screen.resize(*size)
     screen.show()
     for _ in range(5):

@@ -98,3 +98,25 @@ def test_resume_refuses_a_record_that_is_not_a_guided_match(tmp_path: Path) -> N
     record = get_game("pawn-soccer").dump(get_game("pawn-soccer").new_match(seed=1))
     with pytest.raises(ScriptError, match="not a guided match"):
         Coach.resume(record)
+
+
+def test_what_just_happened_says_each_draw_once(qtbot) -> None:
+    screen = _open(qtbot, GuidedMatch.start("big-time-soccer", others_delay_ms=0))
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    lines = screen.panel.happened.text().splitlines()
+    assert "Home draws a card" not in lines  # said in full: "Home draws Pass Ahead 1, then Pass"
+    assert "Away draws a card" in lines  # Away's cards stay hidden
+    assert not any("Pass Left 2" in line for line in lines)
+    assert len(lines) <= 8
+
+
+def test_the_screenshot_command_draws_a_guided_match(tmp_path: Path) -> None:
+    from soccerdesk.app import main
+
+    path = tmp_path / "learn.png"
+    assert main(["--screenshot", "learn:pawn-soccer", str(path), "--size", "900x600"]) == 0
+    assert path.stat().st_size > 10_000
+    missing = [game for game in GAMES if game not in SCRIPTED]
+    for game in missing:
+        assert main(["--screenshot", f"learn:{game}", str(tmp_path / "none.png")]) == 1
+    assert main(["--screenshot", "lesson:pawn-soccer", str(tmp_path / "none.png")]) == 2

@@ -133,3 +133,11 @@ def test_index_at_stays_inside_the_match(qtbot, x: int, expected: int) -> None:
     chart.set_review(review.build(record, [0.5] * 100))
     assert chart.index_at(x) == expected
     assert chart.index_at(chart.x_of(40)) == 40
+
+
+def test_the_screenshot_command_draws_a_review(tmp_path: Path) -> None:
+    from soccerdesk.app import main
+
+    path = tmp_path / "review.png"
+    assert main(["--screenshot", "review:soccer-go", str(path), "--size", "900x700"]) == 0
+    assert path.stat().st_size > 10_000
