@@ -182,7 +182,11 @@ class MainWindow(QMainWindow):
         view.home_requested.connect(self.go_home)
         view.rematch_requested.connect(self.rematch)
         view.help_requested.connect(self.show_help)
-        view.replay_requested.connect(lambda record: self.show_replay(session.game, record, session.player_names()))
+        view.replay_requested.connect(
+            lambda record: self.show_replay(
+                session.game, record, session.player_names(), path=getattr(session, "autosave", None)
+            )
+        )
         self.pages.addWidget(view)
         self.pages.setCurrentWidget(view)
         self.setWindowTitle(f"soccerdesk — {session.game.title}")
@@ -280,7 +284,7 @@ class MainWindow(QMainWindow):
         # An online match may end before the rules say so (resigned, abandoned): over is over.
         over = isinstance(app, Mapping) and app.get("over") is True
         if over or game.load(record).is_terminal():
-            self.show_replay(game, record, names, (players[0].colour, players[1].colour))
+            self.show_replay(game, record, names, (players[0].colour, players[1].colour), path=Path(path))
             return True
         autosave = (
             Path(path)
@@ -299,10 +303,18 @@ class MainWindow(QMainWindow):
         return True
 
     def show_replay(
-        self, game: Game, record: Mapping[str, Any], names: tuple[str, str], colours: tuple[str, str] = ("", "")
+        self,
+        game: Game,
+        record: Mapping[str, Any],
+        names: tuple[str, str],
+        colours: tuple[str, str] = ("", ""),
+        path: Path | None = None,
     ) -> None:
+        """The replay viewer with the match review under it (worked out in the bot process and
+        kept in the match file ``path``, when there is one, so it shows at once next time)."""
         from soccerdesk.ui.match_view import team_colours
         from soccerdesk.ui.replay import ReplayViewer  # imported when first needed: a faster start
+        from soccerdesk.ui.review_chart import attach_review
 
         self._close_replay()
         try:
@@ -310,6 +322,7 @@ class MainWindow(QMainWindow):
         except (CorruptRecord, BoardMissing) as exc:
             self._error("This replay cannot be shown", str(exc))
             return
+        attach_review(viewer, record, path=path, executor=self._bot_pool())
         viewer.closed.connect(self._leave_replay)
         self.replay_view = viewer
         self.pages.addWidget(viewer)

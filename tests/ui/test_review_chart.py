@@ -141,3 +141,22 @@ def test_the_screenshot_command_draws_a_review(tmp_path: Path) -> None:
     path = tmp_path / "review.png"
     assert main(["--screenshot", "review:soccer-go", str(path), "--size", "900x700"]) == 0
     assert path.stat().st_size > 10_000
+
+
+def test_a_finished_match_file_opens_in_the_replay_with_its_review(qtbot, window, tmp_path: Path) -> None:
+    """The app's own path: Open a finished match -> replay with the review worked out in the bot
+    process and written into the file; opening it again shows the review at once."""
+    from soccerdesk.ui.review_chart import ReviewPanel
+
+    record = _record("soccer-go")
+    path = tmp_path / "finished.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert window.open_path(path)
+    panel = window.replay_view.findChild(ReviewPanel)
+    assert panel is not None and panel.working
+    qtbot.waitUntil(lambda: panel.review is not None, timeout=120_000)
+    assert review.stored(json.loads(path.read_text(encoding="utf-8"))) == panel.review
+    window.go_home()
+    assert window.open_path(path)
+    again = window.replay_view.findChild(ReviewPanel)
+    assert again is not panel and again.review == panel.review and not again.working
