@@ -176,7 +176,11 @@ class BotProcess(Executor):
                     if not future.set_running_or_notify_cancel():
                         continue  # cancelled while it waited in the queue
                     if connection is None:
-                        connection = self._start_process()
+                        try:
+                            connection = self._start_process()
+                        except Exception as exc:  # e.g. spawn refused in a script without a __main__ guard
+                            self._fail(future, f"the bot process could not start: {exc}")
+                            return
                     self._running = (future, fn, args, kwargs)
                 try:
                     connection.send((fn, args, kwargs))
@@ -207,13 +211,15 @@ class BotProcess(Executor):
         self._process = process
         return ours
 
-    def _fail(self, future: Future[Any]) -> None:
-        """The process is gone: ``future`` and every queued call fail; no call is taken any more."""
+    def _fail(self, future: Future[Any], why: str = "") -> None:
+        """The process is gone (or never came): ``future`` and every queued call fail; no call is
+        taken any more."""
         with self._lock:
             shut_down = self._cancel
             self._closed = True
             jobs, self._jobs = list(self._jobs), deque()
-        why = "the bot process was shut down" if shut_down else "the bot process ended unexpectedly"
+        if not why:
+            why = "the bot process was shut down" if shut_down else "the bot process ended unexpectedly"
         future.set_exception(BotProcessGone(why))
         for job in jobs:
             if job[0].set_running_or_notify_cancel():

@@ -94,3 +94,22 @@ def test_a_dead_bot_process_fails_its_calls_and_refuses_new_ones() -> None:
             pool.submit(pow, 2, 2)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def test_a_bot_process_that_cannot_start_fails_its_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spawning refused (a script without a ``__main__`` guard): the calls fail at once, so the
+    session falls back to thinking in its own process instead of waiting for ever."""
+
+    def refuse(self: bot_pool.BotProcess) -> None:
+        raise RuntimeError("An attempt has been made to start a new process before bootstrapping")
+
+    monkeypatch.setattr(bot_pool.BotProcess, "_start_process", refuse)
+    pool = bot_pool.BotProcess()
+    try:
+        first = pool.submit(pow, 2, 2)
+        with pytest.raises(bot_pool.BotProcessGone, match="could not start: An attempt"):
+            first.result(timeout=30)
+        with pytest.raises(bot_pool.BotProcessGone):
+            pool.submit(pow, 2, 2)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
