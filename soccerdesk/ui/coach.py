@@ -24,7 +24,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from soccerdesk.learn.coach import Coach, ScriptError, load_script
-from soccerdesk.rules import Event, IllegalAction, State
+from soccerdesk.rules import Event, IllegalAction, RulesError, State
 from soccerdesk.ui.boards import BoardConfig, make_board
 from soccerdesk.ui.match_view import BoardView, name_seats
 
@@ -116,15 +116,16 @@ class GuidedMatch(QWidget):
 
     @classmethod
     def start(cls, game_id: str, *, path: Path | None = None, **kwargs: Any) -> GuidedMatch:
-        """A new guided match of ``game_id``, or the one left in ``path`` if there is one."""
+        """The guided match of ``game_id`` left in ``path``, or a new one (when there is none, it
+        ended, or it cannot be resumed: a damaged file, a script changed since)."""
         if path is not None and path.is_file():
-            return cls.resume(path, **kwargs)
+            try:
+                coach, state = Coach.resume(json.loads(path.read_text(encoding="utf-8")))
+            except (ValueError, RulesError, OSError):  # ScriptError, CorruptRecord, bad JSON are ValueErrors
+                coach, state = None, None
+            if coach is not None and state is not None and coach.script.game == game_id and not state.is_terminal():
+                return cls(coach, state, path=path, **kwargs)
         return cls(Coach(load_script(game_id)), path=path, **kwargs)
-
-    @classmethod
-    def resume(cls, path: Path, **kwargs: Any) -> GuidedMatch:
-        coach, state = Coach.resume(json.loads(path.read_text(encoding="utf-8")))
-        return cls(coach, state, path=path, **kwargs)
 
     # --- the learner ---------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ Signals:
     open_requested(): the user wants to open a saved match file.
     online_requested(str): "host", "join" or "online" (handled by ``soccerdesk.ui.online``).
     help_requested(): show the rules of the selected game.
+    learn_requested(str): the game whose guided first match to start (or resume).
     games_loaded(): every game's rules and the bot levels are loaded and each board was drawn
         once offscreen (once; :attr:`HomeScreen.loaded` is true from then on).
 """
@@ -43,6 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from soccerdesk.bots import bot_names
+from soccerdesk.learn.coach import has_script
 from soccerdesk.rules import GAMES, Game, Option, get_game
 from soccerdesk.ui.art import game_pixmap
 from soccerdesk.ui.boards import board_available
@@ -285,6 +287,7 @@ class HomeScreen(QWidget):
     open_requested = Signal()
     online_requested = Signal(str)
     help_requested = Signal()
+    learn_requested = Signal(str)
     games_loaded = Signal()
 
     def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
@@ -392,6 +395,11 @@ class HomeScreen(QWidget):
         rules.setObjectName("how-to-play")
         rules.clicked.connect(self.help_requested)
         right.addWidget(rules)
+        self.learn_button = QPushButton("Learn to play: a guided first match")
+        self.learn_button.setObjectName("learn-to-play")
+        self.learn_button.setToolTip("A short match with a coach who shows each step (you can leave and come back)")
+        self.learn_button.clicked.connect(self._learn)
+        right.addWidget(self.learn_button)
         online = QGroupBox("Play over the network")
         online_row = QHBoxLayout(online)
         for label, kind in (("Host LAN game", "host"), ("Join", "join"), ("Play online", "online")):
@@ -404,6 +412,7 @@ class HomeScreen(QWidget):
 
         self.refresh_recent()
         self.start_button.setEnabled(False)
+        self.learn_button.setEnabled(False)
         # The rules of the four games take a moment to load: the window shows at once and
         # the cards fill in as each game arrives from a worker thread.
         # The loading starts just after the first paint, so the two do not compete.
@@ -480,8 +489,13 @@ class HomeScreen(QWidget):
         chosen = self.opponent.findText(str(self.settings.get("home/opponent", "")))
         self.opponent.setCurrentIndex(chosen if chosen >= 0 else max(0, self.opponent.findText("Computer — normal")))
 
+    def _learn(self) -> None:
+        if self.game_id is not None:
+            self.learn_requested.emit(self.game_id)
+
     def _update_start_button(self) -> None:
         self.start_button.setEnabled(self.loaded and self.game_id in self.games)
+        self.learn_button.setEnabled(self.loaded and self.game_id in self.games and has_script(self.game_id or ""))
         # While loading the button says so (greyed out, "Kick off" would look broken).
         self.start_button.setText(KICK_OFF if self.loaded else LOADING)
 

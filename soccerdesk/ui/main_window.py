@@ -90,10 +90,12 @@ class MainWindow(QMainWindow):
         self.home.open_requested.connect(self.open_dialog)
         self.home.online_requested.connect(self.open_online)
         self.home.help_requested.connect(self.show_help)
+        self.home.learn_requested.connect(self.show_learn)
         self.pages.addWidget(self.home)
         self.session: MatchSession | None = None
         self.match_view: MatchView | None = None
         self.replay_view: QWidget | None = None
+        self.learn_view: QWidget | None = None
         self.help_dialog: QDialog | None = None
         self.last_message = ""  # the text of the last message box (for tests and the status bar)
         self._build_menus()
@@ -212,6 +214,7 @@ class MainWindow(QMainWindow):
     def go_home(self) -> None:
         self._close_match()
         self._close_replay()
+        self._close_learn()
         self.home.refresh_recent()
         self.pages.setCurrentWidget(self.home)
         self.setWindowTitle("soccerdesk")
@@ -328,6 +331,31 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(viewer)
         self.pages.setCurrentWidget(viewer)
         self._update_actions()
+
+    def show_learn(self, game_id: str) -> None:
+        """The guided first match of ``game_id``, resumed where the learner left it (kept in the
+        data folder's ``learn/`` folder, apart from the matches listed on the home screen)."""
+        from soccerdesk.learn.coach import ScriptError
+        from soccerdesk.ui.coach import GuidedMatch
+
+        self._close_learn()
+        try:
+            screen = GuidedMatch.start(game_id, path=self.settings.data_dir / "learn" / f"{game_id}.json")
+        except (ScriptError, RulesError, BoardMissing, OSError, ValueError) as exc:
+            self._error("This guided match cannot start", str(exc))
+            return
+        screen.left.connect(lambda _record: self.go_home())
+        self.learn_view = screen
+        self.pages.addWidget(screen)
+        self.pages.setCurrentWidget(screen)
+        self.setWindowTitle(f"soccerdesk — {screen.coach.script.title}")
+        self._update_actions()
+
+    def _close_learn(self) -> None:
+        if self.learn_view is not None:
+            self.pages.removeWidget(self.learn_view)
+            self.learn_view.deleteLater()
+            self.learn_view = None
 
     def _leave_replay(self) -> None:
         back = self.match_view if self.match_view is not None else self.home

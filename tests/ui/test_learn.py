@@ -120,3 +120,31 @@ def test_the_screenshot_command_draws_a_guided_match(tmp_path: Path) -> None:
     for game in missing:
         assert main(["--screenshot", f"learn:{game}", str(tmp_path / "none.png")]) == 1
     assert main(["--screenshot", "lesson:pawn-soccer", str(tmp_path / "none.png")]) == 2
+
+
+def test_learn_to_play_from_the_home_screen_then_leave_and_come_back(qtbot, window) -> None:
+    home = window.home
+    click(qtbot, home.cards["soccer-go"], what="the Soccer-Go card")
+    qtbot.waitUntil(home.learn_button.isEnabled, timeout=20_000)
+    click(qtbot, home.learn_button, what="Learn to play")
+    screen = window.learn_view
+    assert isinstance(screen, GuidedMatch) and window.pages.currentWidget() is screen
+    _play_steps(qtbot, screen, until=2)
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    click(qtbot, screen.panel.leave, what="Leave")
+    assert window.pages.currentWidget() is home and window.learn_view is None
+    click(qtbot, home.learn_button, what="Learn to play")
+    again = window.learn_view
+    assert isinstance(again, GuidedMatch) and again.coach.index == 2
+    assert again.panel.count.text().startswith("Step 3 of")
+    # The guided match is kept apart from the matches the home screen lists to resume.
+    assert not any("soccer-go" in home.recent.item(i).text().lower() for i in range(home.recent.count()))
+
+
+def test_no_learn_button_for_a_game_without_a_guided_match(qtbot, window) -> None:
+    home = window.home
+    missing = [game for game in GAMES if game not in SCRIPTED]
+    for game in missing:
+        click(qtbot, home.cards[game], what=f"the {game} card")
+        qtbot.waitUntil(lambda: home.start_button.isEnabled(), timeout=20_000)
+        assert not home.learn_button.isEnabled()
