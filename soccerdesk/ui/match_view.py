@@ -49,7 +49,8 @@ from PySide6.QtWidgets import (
 from soccerdesk.rules.pawn_soccer import TEAM_NAMES as PAWN_SOCCER_SIDES
 from soccerdesk.ui.animation import DIE_SIDES, Animation, EventAnimation, animation_for
 from soccerdesk.ui.boards import BoardConfig, BoardScene, TeamColours, make_board
-from soccerdesk.ui.session import MatchSession
+from soccerdesk.ui.hint import HintControl
+from soccerdesk.ui.session import LocalSession, MatchSession
 from soccerdesk.ui.settings import ANIMATION_SPEEDS, text_colour_on
 
 if TYPE_CHECKING:
@@ -444,6 +445,10 @@ class MatchView(QWidget):
         self.result_button.setToolTip("The final score, a rematch and the replay")
         self.result_button.clicked.connect(lambda: self.stack.setCurrentWidget(self.summary_page))
         self.result_button.hide()
+        self.hint_control: HintControl | None = None
+        if isinstance(session, LocalSession):  # vs the computer and hot-seat; never online
+            self.hint_control = HintControl(self.board, session.hint_position)
+            self.hint_control.given.connect(session.count_hint)
         buttons = QHBoxLayout()
         buttons.addWidget(self.undo_button)
         buttons.addWidget(self.result_button)
@@ -463,6 +468,8 @@ class MatchView(QWidget):
             side_layout.addWidget(self._build_chat(session))
         if hasattr(session, "timer_changed"):
             session.timer_changed.connect(self.set_timer)
+        if self.hint_control is not None:
+            side_layout.addWidget(self.hint_control)
         side_layout.addLayout(buttons)
         side.setMinimumWidth(240)
 
@@ -560,6 +567,8 @@ class MatchView(QWidget):
     # --- from the session ------------------------------------------------------------
 
     def _on_view(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        if self.hint_control is not None:
+            self.hint_control.refresh()  # a hint is about one position: a new one drops it
         self._queue.append((view, events))
         if not self.animating and not self._pump_scheduled:
             # Drawn from the event loop: the session's own work for this move and the drawing

@@ -75,6 +75,7 @@ from typing import Any
 from PySide6.QtCore import QLockFile, QObject, QTimer, Signal
 
 from soccerdesk.bots import Bot, make_bot
+from soccerdesk.learn.hint import HINTS_KEY, hints_used
 from soccerdesk.rules import CHANCE, Game, IllegalAction, RulesError, State, sample_chance
 from soccerdesk.ui import bot_pool as bot_pool_module
 
@@ -265,6 +266,8 @@ class LocalSession(MatchSession):
                 seed = random.SystemRandom().randrange(2**31)
             states = [game.new_match(seed=seed, **dict(options or {}))]
         self._states: list[State] = states
+        self.hints = list(hints_used(record)) if record is not None else [0, 0]
+        """Hints each seat asked for in this match (kept in the record, :data:`HINTS_KEY`)."""
         # One match is open in one window at a time: its file is locked while this session lives.
         self._lock = lock_match_file(autosave) if autosave is not None else None
         start = states[-1]
@@ -368,8 +371,24 @@ class LocalSession(MatchSession):
         self.status.emit("Move taken back")
         self._advance(after_undo=True)
 
+    def hint_position(self) -> tuple[str, dict[str, Any], int] | None:
+        """What a hint may be asked about now: the game, the match record and the seat at the
+        screen, when that seat decides (not during a hand-over, never for a bot's seat)."""
+        seat, state = self._viewer, self.state
+        if self._closed or self._awaiting_takeover is not None or seat is None or seat not in self.local_seats():
+            return None
+        if seat not in state.current_players():
+            return None
+        return self.game.id, self.game.dump(state), seat
+
+    def count_hint(self, seat: int) -> None:
+        """A hint was shown to ``seat``: the record counts it."""
+        self.hints[seat] += 1
+        self._write_autosave()
+
     def record(self) -> dict[str, Any]:
         data = self.game.dump(self.state)
+        data[HINTS_KEY] = list(self.hints)
         state = self.state
         data[APP_KEY] = {
             "players": [p.to_json() for p in self.players],

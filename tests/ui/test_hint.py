@@ -106,3 +106,28 @@ def test_the_hint_shown_is_the_one_the_learn_module_gives(qtbot) -> None:
     expected = hint.suggest(state, screen.seat, seed)
     assert control.action == expected.action and control.line.text().endswith(expected.why)
     pool.shutdown()
+
+
+def test_hint_in_a_match_against_the_computer_is_counted_in_the_record(qtbot, window) -> None:
+    from clicking import click, click_path, deciding, start_match
+
+    view = start_match(qtbot, window, "pawn-soccer", ("bot", "easy"), {"quick_setup": True})
+    control = view.hint_control
+    assert control is not None and control.isVisible()
+    qtbot.waitUntil(lambda: deciding(view) and control.button.isEnabled(), timeout=20_000)
+    click(qtbot, control.button, what="Hint")
+    qtbot.waitUntil(lambda: control.action is not None, timeout=60_000)
+    session = window.session
+    assert control.action in view.board.legal() and view.board.preview == control.action
+    assert session.hints == [1, 0] and session.record()["hints"] == [1, 0]
+    hinted = control.action
+    click_path(qtbot, view, hinted)  # the learner takes the hint: it goes away
+    qtbot.waitUntil(lambda: control.action is None, timeout=20_000)
+    assert (0, hinted) in [(seat, str(action)) for seat, action in session.state.history()]
+    # The count survives saving and resuming.
+    record = session.record()
+    from soccerdesk.ui.session import LocalSession, Player
+
+    resumed = LocalSession(session.game, (Player("human", "Home"), Player("bot", "Away", bot="easy")), record=record)
+    assert resumed.hints == [1, 0]
+    resumed.close()
