@@ -15,7 +15,6 @@ milliseconds. Once the steps are done the learner plays on freely against the ge
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from soccerdesk.learn.coach import Coach, ScriptError, load_script
 from soccerdesk.rules import Event, IllegalAction, RulesError, State
 from soccerdesk.ui.boards import BoardConfig, make_board
 from soccerdesk.ui.match_view import BoardView, name_seats
+from soccerdesk.ui.session import write_match_file
 
 HAPPENED_LINES = 8
 """Lines of "What just happened" shown at most (the latest)."""
@@ -211,19 +211,15 @@ class GuidedMatch(QWidget):
         self._show_me()
 
     def _save(self) -> None:
-        if self.path is None:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(json.dumps(self.coach.record(self.state)), encoding="utf-8")
-        os.replace(tmp, self.path)
+        if self.path is not None:
+            write_match_file(self.path, json.dumps(self.coach.record(self.state)))
 
 
 def take_learn_screenshot(game_id: str, path: Path, size: tuple[int, int] = (1280, 800)) -> None:
     """``soccerdesk --screenshot learn:GAME PATH``: the guided match's first step and its coach panel."""
     from PySide6.QtWidgets import QApplication
 
-    from soccerdesk.ui.screenshot import ScreenshotError
+    from soccerdesk.ui.screenshot import ScreenshotError, save_picture
 
     app = QApplication.instance()
     if app is None:
@@ -234,12 +230,4 @@ def take_learn_screenshot(game_id: str, path: Path, size: tuple[int, int] = (128
         raise ScreenshotError(str(exc)) from None
     screen.resize(*size)
     screen.show()
-    for _ in range(5):
-        app.processEvents()
-    screen.view.fit()
-    screen._show_me()
-    app.processEvents()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not screen.grab().save(str(path), "PNG"):
-        raise ScreenshotError(f"cannot write {path}")
-    screen.close()
+    save_picture(screen, screen.view, path)

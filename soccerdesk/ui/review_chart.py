@@ -20,7 +20,6 @@ links the two: the chart follows the replay, and a click on the chart moves the 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from concurrent.futures import Executor, Future
 from pathlib import Path
@@ -34,6 +33,7 @@ from soccerdesk.learn import review as reviews
 from soccerdesk.learn.review import Review
 from soccerdesk.ui.hint import BotWork
 from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
+from soccerdesk.ui.session import write_match_file
 
 if TYPE_CHECKING:
     from soccerdesk.ui.replay import ReplayViewer
@@ -305,7 +305,7 @@ class ReviewPanel(QWidget):
         found = reviews.build(self.record, self._home)
         self.record = reviews.attach(self.record, found)
         if self.path is not None:
-            _write_record(self.path, self.record)
+            write_match_file(self.path, json.dumps(self.record, indent=1))
         self._show(found)
         self.ready.emit(self.record)
 
@@ -322,13 +322,6 @@ class ReviewPanel(QWidget):
             self._pending.cancel()
             self._pending = None
         self._work.close()
-
-
-def _write_record(path: Path, record: Mapping[str, Any]) -> None:
-    """Write ``record`` into its match file (whole or not at all)."""
-    tmp = path.with_name(path.name + ".review-tmp")
-    tmp.write_text(json.dumps(record, indent=1), encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def attach_review(
@@ -359,7 +352,7 @@ def take_review_screenshot(game_id: str, path: Path, size: tuple[int, int] = (12
 
     from soccerdesk.rules import get_game
     from soccerdesk.ui.replay import ReplayViewer
-    from soccerdesk.ui.screenshot import ScreenshotError, bot_match
+    from soccerdesk.ui.screenshot import ScreenshotError, bot_match, save_picture
 
     app = QApplication.instance()
     if app is None:
@@ -374,11 +367,4 @@ def take_review_screenshot(game_id: str, path: Path, size: tuple[int, int] = (12
         viewer.slider.setValue(max(panel.review.turning, key=lambda i: abs(panel.review.swing(i))))  # type: ignore[union-attr]
     viewer.resize(*size)
     viewer.show()
-    for _ in range(5):
-        app.processEvents()
-    viewer.view.fit()
-    app.processEvents()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not viewer.grab().save(str(path), "PNG"):
-        raise ScreenshotError(f"cannot write {path}")
-    viewer.close()
+    save_picture(viewer, viewer.view, path)

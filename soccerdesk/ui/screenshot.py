@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from soccerdesk.bots import make_bot
 from soccerdesk.rules import CHANCE, Game, State, get_game, sample_chance
 from soccerdesk.ui.boards import BoardMissing, board_available
-from soccerdesk.ui.match_view import MatchView
+from soccerdesk.ui.match_view import BoardView, MatchView
 from soccerdesk.ui.session import LocalSession, Player
 
 SEED = 7
@@ -80,12 +80,21 @@ def take_screenshot(game_id: str, path: Path, size: tuple[int, int] = (1280, 800
     view.show()
     session.start()  # a resumed match: its log tells every action so far
     session.take_over()  # both seats are people here: Home takes the screen at once, no cover
+    save_picture(view, view.view, path)
+    session.close()
+
+
+def save_picture(widget: QWidget, board_view: BoardView, path: Path) -> None:
+    """Let ``widget`` (shown) lay itself out, fit its board into ``board_view``, write it to the
+    PNG file ``path`` and close it."""
+    app = QApplication.instance()
+    if app is None:
+        raise ScreenshotError("a QApplication must exist first")
     for _ in range(5):
         app.processEvents()
-    view.view.fit()
+    board_view.fit()
     app.processEvents()
     path.parent.mkdir(parents=True, exist_ok=True)
-    if not view.grab().save(str(path), "PNG"):
+    if not widget.grab().save(str(path), "PNG"):
         raise ScreenshotError(f"cannot write {path}")
-    view.close()
-    session.close()
+    widget.close()

@@ -632,7 +632,7 @@ class LocalSession(MatchSession):
             return
         if self._writer is None:
             self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soccerdesk-autosave")
-        self._writer.submit(_write_file, self.autosave, json.dumps(self.record()))
+        self._writer.submit(write_match_file, self.autosave, json.dumps(self.record()))
 
     def flush_autosave(self) -> None:
         """Wait until every autosave handed to the writer is on disk."""
@@ -641,7 +641,7 @@ class LocalSession(MatchSession):
             self._writer = None
 
 
-def _write_file(path: Path, text: str) -> None:
+def write_match_file(path: Path, text: str) -> None:
     """Replace ``path`` by ``text`` atomically: a crash mid-write keeps the previous save."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
