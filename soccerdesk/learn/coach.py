@@ -60,6 +60,8 @@ class Script:
     options: Mapping[str, Any] = field(default_factory=dict)
     chance: tuple[str, ...] = ()
     """Outcomes stacked before the first step (the coin toss, the first deal)."""
+    replies: tuple[str, ...] = ()
+    """The other side's answers before the first step (its choice of ends, say)."""
     auto: tuple[str, ...] = ()
     """Patterns of actions the coach plays for the learner when the step teaches nothing at that
     moment (declining an offer that is not this lesson's subject)."""
@@ -130,6 +132,7 @@ def parse_script(game_id: str, data: Mapping[str, Any]) -> Script:
         steps=tuple(steps),
         options=dict(options),
         chance=_texts(data.get("chance"), f"{where} chance"),
+        replies=_texts(data.get("replies"), f"{where} replies"),
         auto=_texts(data.get("auto"), f"{where} auto"),
     )
 
@@ -163,7 +166,7 @@ class Coach:
         self.script = script
         self.game: Game = get_game(script.game)
         self.index = 0
-        self._replies: deque[str] = deque()
+        self._replies: deque[str] = deque(script.replies)
         self._chance: deque[str] = deque(script.chance)
         self._bot: Any = None
         self._chance.extend(script.steps[0].chance if script.steps else ())
