@@ -11,7 +11,8 @@ The levels are the real ones (``soccerdesk.bots.levels``: ``hard`` and ``expert`
 iteration cap per game under a 1 s / 3 s clock). To try other settings,
 ``--budget LEVEL=SECONDS`` gives a search level a clock only, and ``--iterations LEVEL=N``
 an iteration cap only (results then do not depend on how busy the machine is); the
-table shows the CPU time the search spent per decision.
+table shows the CPU time the search spent per decision. ``--slips X`` gives ``easy`` that
+share of random decisions instead of its own (``EASY_SLIPS``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,15 @@ from itertools import combinations
 from typing import Any
 
 from soccerdesk.bots import Bot, make_bot
-from soccerdesk.bots.levels import EXPERT_BUDGET, EXPERT_ITERATIONS, HARD_BUDGET, HARD_ITERATIONS, search_bot
+from soccerdesk.bots.levels import (
+    EASY_SLIPS,
+    EXPERT_BUDGET,
+    EXPERT_ITERATIONS,
+    HARD_BUDGET,
+    HARD_ITERATIONS,
+    EasyBot,
+    search_bot,
+)
 from soccerdesk.rules import GAMES, Action, State
 from soccerdesk.sim import MatchResult, percentile, play_match, wilson
 
@@ -58,13 +67,18 @@ class _CpuTimed(Bot):
 
 
 Limits = dict[str, tuple[float | None, int | None]]
-"""Search level -> (seconds a decision, iteration cap), where the command line overrides the level."""
+"""Search level -> (seconds a decision, iteration cap), where the command line overrides the
+level; under :data:`SLIPS`, easy's share of random decisions."""
+
+SLIPS = "slips"
 
 
 def _bot(name: str, game_id: str, limits: Limits) -> Bot:
     if name in limits:
         budget, iterations = limits[name]
         return search_bot(game_id, budget, name, max_iterations=iterations)
+    if name == "easy" and SLIPS in limits:
+        return EasyBot(game_id, slips=limits[SLIPS][0])
     return make_bot(name, game_id)
 
 
@@ -118,6 +132,9 @@ def measure(
 
 
 def _level_text(name: str, limits: Limits, game_id: str) -> str:
+    if name == "easy":
+        slips = limits[SLIPS][0] if SLIPS in limits else EASY_SLIPS[game_id]
+        return f"easy ({slips:.0%} slips)"
     if name not in limits:
         if name in SEARCH_LEVELS:
             seconds, caps = SEARCH_LEVELS[name]
@@ -167,9 +184,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget", action="append", default=[], metavar="LEVEL=SECONDS")
     parser.add_argument("--iterations", action="append", default=[], metavar="LEVEL=N", help="cap, no clock")
     parser.add_argument("--jobs", type=int, default=1, help="matches played in parallel processes")
+    parser.add_argument("--slips", type=float, help="easy's share of random decisions (default: EASY_SLIPS)")
     parser.add_argument("--json", action="store_true", help="also print one JSON line per pair")
     args = parser.parse_args(argv)
     limits = _parse_limits(args.budget, args.iterations)
+    if args.slips is not None:
+        if not 0.0 <= args.slips <= 1.0:
+            raise SystemExit(f"--slips takes a share between 0 and 1, not {args.slips}")
+        limits[SLIPS] = (args.slips, None)
     levels = [name for name in LADDER if name in args.levels]
     pairs = [(high, low) for low, high in combinations(levels, 2)]
     if args.pairs:
