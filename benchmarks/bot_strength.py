@@ -91,11 +91,13 @@ def _one_match(job: tuple[str, str, str, Limits, int, bool]) -> tuple[MatchResul
 
 
 def measure(
-    game_id: str, higher: str, lower: str, matches: int, seed: int, limits: Limits, jobs: int
+    game_id: str, higher: str, lower: str, matches: int, seed: int, limits: Limits, jobs: int, first: int = 0
 ) -> dict[str, Any]:
-    """Play ``matches`` matches of ``higher`` against ``lower``; the higher level's record."""
+    """Play ``matches`` matches of ``higher`` against ``lower``; the higher level's record.
+    ``first`` skips that many of them: a long run can be played in parts (same seeds and seats)."""
     seeds = random.Random(f"{seed}:{game_id}:{higher}:{lower}")
-    work = [(game_id, higher, lower, limits, seeds.randrange(2**31), i % 2 == 1) for i in range(matches)]
+    work = [(game_id, higher, lower, limits, seeds.randrange(2**31), i % 2 == 1) for i in range(matches)][first:]
+    matches = len(work)
     start = time.perf_counter()
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
@@ -185,6 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--iterations", action="append", default=[], metavar="LEVEL=N", help="cap, no clock")
     parser.add_argument("--jobs", type=int, default=1, help="matches played in parallel processes")
     parser.add_argument("--slips", type=float, help="easy's share of random decisions (default: EASY_SLIPS)")
+    parser.add_argument("--first", type=int, default=0, help="skip the first N of the matches (a run in parts)")
     parser.add_argument("--json", action="store_true", help="also print one JSON line per pair")
     args = parser.parse_args(argv)
     limits = _parse_limits(args.budget, args.iterations)
@@ -200,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for game_id in args.games:
         print(f"{game_id}: {args.matches} matches per pair, seats alternating, seed {args.seed}")
         for high, low in pairs:
-            row = measure(game_id, high, low, args.matches, args.seed, limits, args.jobs)
+            row = measure(game_id, high, low, args.matches, args.seed, limits, args.jobs, args.first)
             print_row(row, limits)
             if args.json:
                 print(json.dumps(row), file=sys.stderr)
