@@ -1,6 +1,7 @@
 """``soccerdesk-relay``: run the relay server.
 
 soccerdesk-relay --host 127.0.0.1 --port 8765 [--db PATH]
+soccerdesk-relay --port 8765 --redis redis://127.0.0.1:6379/0   # one node of a cluster
 python -m server --port 0          # any free port; the chosen one is printed
 """
 
@@ -26,6 +27,19 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
     p.add_argument("--port", type=int, default=d.port, help=f"TCP port (default {d.port}; 0 picks a free one)")
     p.add_argument(
         "--db", default="", help=f"SQLite file of the rooms (default {default_db_path()}; ':memory:' keeps nothing)"
+    )
+    p.add_argument(
+        "--redis",
+        default="",
+        metavar="URL",
+        help="redis://HOST:PORT/DB: join the cluster of relays sharing this Redis (rooms live there; --db is unused)",
+    )
+    p.add_argument("--node", default="", help="this node's name in the cluster (default: host, process id, random)")
+    p.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=d.lease_seconds,
+        help="with --redis: seconds after which a silent node's rooms are taken over by another",
     )
     p.add_argument("--max-rooms", type=int, default=d.max_rooms, help="live rooms (someone connected) at once")
     p.add_argument("--heartbeat", type=float, default=d.heartbeat, help="seconds between WebSocket pings")
@@ -82,6 +96,9 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
         bot_budget=a.bot_budget,
         bot_workers=max(1, a.bot_workers),
         trust_proxy=a.trust_proxy,
+        redis=a.redis,
+        node=a.node,
+        lease_seconds=a.lease_seconds,
     )
 
 
@@ -100,7 +117,8 @@ async def serve(settings: RelaySettings) -> None:
     # the interpreter lock; the event loop gets it back after at most one switch interval
     # each time it wakes. 1 ms instead of 5 ms keeps a bot from adding to a ping's answer.
     sys.setswitchinterval(0.001)
-    print(f"soccerdesk-relay listening on {relay.url} (database {settings.db_path()})", flush=True)
+    where = "Redis cluster" if settings.redis else f"database {settings.db_path()}"
+    print(f"soccerdesk-relay listening on {relay.url} ({where})", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

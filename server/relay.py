@@ -32,6 +32,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from server.cluster import Cluster, ClusterLimits, RemoteRoom, dispatch
+from server.node import ClusterHall
 from server.rooms import Hall, Room, RoomSettings, normalize_code
 from server.store import RoomStore
 from server.thinker import Thinker
@@ -87,6 +89,9 @@ class RelaySettings:
     games: tuple[str, ...] = ()  # game ids offered; () : every registered game whose rules load
     trust_proxy: bool = False  # behind a reverse proxy on this machine: limit by X-Real-IP / X-Forwarded-For
     host_app: bool = False  # runs inside a LAN host's app: when it stops, its players are told "host_left"
+    redis: str = ""  # "redis://HOST:PORT/DB": a node of a cluster, its rooms in Redis (db unused); "": SQLite
+    node: str = ""  # this node's name in the cluster ("": host, process id and a random tail)
+    lease_seconds: float = 4.0  # a dead node's rooms are taken over within about this
 
     def db_path(self) -> str:
         return self.db or str(default_db_path())
@@ -195,7 +200,7 @@ class Connection:
         self.bucket = TokenBucket(settings.message_rate, settings.message_burst)
         self.greeted = False
         self.version = PROTOCOL_VERSION  # what its hello named (rooms send version 2 messages by it)
-        self.room: Room | None = None
+        self.room: Room | RemoteRoom | None = None
         self.strikes = 0
         self._last_warning = 0.0
         # Each frame waits for the commit of the writes made before it was queued (if any).
@@ -286,7 +291,8 @@ HALL = web.AppKey("hall", Hall)
 SETTINGS = web.AppKey("settings", RelaySettings)
 LIMITS = web.AppKey("limits", AddressLimits)
 CONNECTIONS: web.AppKey[set[Connection]] = web.AppKey("connections")
-STORE = web.AppKey("store", RoomStore)
+STORE = web.AppKey("store", RoomStore)  # a single relay's (no --redis)
+CLUSTER = web.AppKey("cluster", Cluster)  # a cluster node's (--redis)
 GAME_LIST: web.AppKey[list[str]] = web.AppKey("games")
 
 
@@ -325,22 +331,54 @@ def create_app(settings: RelaySettings | None = None) -> web.Application:
 
 async def _hall_context(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
-    store = RoomStore(settings.db_path())
-    app[STORE] = store
     thinker = Thinker(settings.bot_workers, settings.bot_budget, charge=app[LIMITS].message)
-    app[HALL] = Hall(store, max_rooms=settings.max_rooms, thinker=thinker)
+    if settings.redis:
+        app[CLUSTER] = cluster = _cluster(settings)
+        await cluster.start()
+        hall: Hall = ClusterHall(cluster.journal, max_rooms=settings.max_rooms, thinker=thinker, cluster=cluster)  # type: ignore[arg-type]
+        log.info("relay node %s, rooms in Redis at %s", cluster.node, _without_password(settings.redis))
+    else:
+        app[STORE] = store = RoomStore(settings.db_path())
+        hall = Hall(store, max_rooms=settings.max_rooms, thinker=thinker)
+        log.info("relay store: %s", store.path)
+    app[HALL] = hall
+    app[SHARED_LIMITS] = app[CLUSTER].limits if settings.redis else _LocalLimits(app[LIMITS])
     sweeper = asyncio.create_task(_sweep(app))
-    log.info("relay store: %s", store.path)
     try:
         yield
     finally:
         sweeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper
-        for room in app[HALL].rooms.values():
-            room.stop_timers()
-        thinker.close()
-        store.close()
+        if isinstance(hall, ClusterHall):
+            await hall.close()
+            thinker.close()
+            await app[CLUSTER].stop()
+        else:
+            for room in hall.rooms.values():
+                room.stop_timers()
+            thinker.close()
+            app[STORE].close()
+
+
+def _cluster(settings: RelaySettings) -> Cluster:
+    """This node's part in the cluster on ``settings.redis``; limits counted in Redis."""
+    from server.redis_store import connect
+
+    redis = connect(settings.redis)
+    limits = ClusterLimits(
+        redis,
+        message_rate=settings.ip_message_rate,
+        guesses_per_minute=settings.guesses_per_minute,
+        rooms_per_minute=settings.rooms_per_minute,
+    )
+    return Cluster(redis, node=settings.node or None, ttl=settings.lease_seconds, limits=limits)
+
+
+def _without_password(url: str) -> str:
+    """A Redis URL fit for a log line (a password in it is left out)."""
+    head, at, tail = url.rpartition("@")
+    return f"{head.split('//', 1)[0]}//***@{tail}" if at else url
 
 
 async def _sweep(app: web.Application) -> None:
@@ -371,14 +409,18 @@ async def _index(request: web.Request) -> web.Response:
 async def _health(request: web.Request) -> web.Response:
     app = request.app
     hall = app[HALL]
-    return web.json_response(
-        {
-            "rooms": len(hall.rooms),
-            "live_rooms": hall.live_rooms(),
-            "connections": len(app[CONNECTIONS]),
-            "protocol": PROTOCOL_VERSION,
-        }
-    )
+    body: dict[str, Any] = {
+        "rooms": len(hall.rooms),
+        "live_rooms": hall.live_rooms(),
+        "connections": len(app[CONNECTIONS]),
+        "protocol": PROTOCOL_VERSION,
+    }
+    if CLUSTER in app:
+        cluster = app[CLUSTER]
+        body.update(node=cluster.node, redis="up" if cluster.health.up else "down")
+        if not cluster.health.up:  # a load balancer's health check sends new players elsewhere
+            return web.json_response(body, status=503)
+    return web.json_response(body)
 
 
 async def _websocket(request: web.Request) -> web.WebSocketResponse:
@@ -393,7 +435,7 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
         )
         await ws.close(code=1008, message=b"rate_limited")
         return ws
-    conn = Connection(ws, ip, settings, app[STORE].durable)
+    conn = Connection(ws, ip, settings, app[HALL].store.durable)
     app[CONNECTIONS].add(conn)
     silent = asyncio.get_running_loop().call_later(settings.hello_timeout, _hello_timed_out, conn)
     try:
@@ -457,7 +499,7 @@ def address_group(address: str) -> str:
 
 async def _receive(app: web.Application, conn: Connection, text: str) -> None:
     """One text frame: rate-limited, decoded, dispatched; every failure answered with an error."""
-    if not conn.bucket.take() or not app[LIMITS].message(conn.ip):
+    if not conn.bucket.take() or not await _shared(app).message(conn.ip):
         conn.flooding()
         return
     try:
@@ -503,16 +545,21 @@ async def _dispatch(app: web.Application, conn: Connection, msg: dict[str, Any])
     if room is None or room.closed:
         conn.room = None
         raise ProtocolError("not_ready", "create, join, resume or spectate a room first")
-    room.receive(conn, msg)
+    if isinstance(room, RemoteRoom):
+        dispatch(room, conn, msg)
+    else:
+        room.receive(conn, msg)
     if kind == "leave":
         conn.room = None
 
 
-async def _enter(app: web.Application, conn: Connection, msg: dict[str, Any], settings: RelaySettings) -> Room:
-    hall, limits = app[HALL], app[LIMITS]
+async def _enter(
+    app: web.Application, conn: Connection, msg: dict[str, Any], settings: RelaySettings
+) -> Room | RemoteRoom:
+    hall, limits = app[HALL], _shared(app)
     kind = msg["type"]
     if kind == "create":
-        if not limits.may_create(conn.ip):
+        if not await limits.may_create(conn.ip):
             raise ProtocolError("rate_limited", "too many rooms created from your address; wait a minute")
         offered = app[GAME_LIST]
         if msg["game"] not in offered:
@@ -522,9 +569,10 @@ async def _enter(app: web.Application, conn: Connection, msg: dict[str, Any], se
             turn_seconds=_at_least(msg.get("turn_seconds"), settings.min_seconds),
             abandon_seconds=_at_least(msg.get("abandon_seconds"), settings.min_seconds) or 120,
         )
-        return hall.create(
-            conn, msg["game"], msg.get("options", {}), room_settings, msg.get("name", ""), msg.get("seat")
-        )
+        args = (conn, msg["game"], msg.get("options", {}), room_settings, msg.get("name", ""), msg.get("seat"))
+        if isinstance(hall, ClusterHall):
+            return await hall.create_room(*args)
+        return hall.create(*args)
     # Wrong room codes are limited per address (codes are short enough to guess at); wrong
     # tokens per address and room, so a neighbour behind the same NAT guessing tokens of
     # one room does not lock anyone out of another. A resume with the right code and token
@@ -532,26 +580,56 @@ async def _enter(app: web.Application, conn: Connection, msg: dict[str, Any], se
     # rate_limited whatever else is wrong, so the answers say nothing about the code.
     code = normalize_code(msg["room"])
     tokens_key = f"{conn.ip} {code}"
-    limited = not limits.may_guess(conn.ip) or not limits.may_guess(tokens_key)
-    if kind != "resume" and not limits.may_guess(conn.ip):
+    address_ok = await limits.may_guess(conn.ip)
+    limited = not address_ok or not await limits.may_guess(tokens_key)
+    if kind != "resume" and not address_ok:
         raise ProtocolError("rate_limited", "too many wrong room codes or tokens; wait a minute")
     try:
-        room = await hall.find(code)
-        if kind == "join":
-            room.join(conn, msg.get("name", ""))
-        elif kind == "resume":
-            room.resume(conn, msg["token"], msg.get("match"), msg.get("seq"))
+        room: Room | RemoteRoom
+        if isinstance(hall, ClusterHall):
+            room = await hall.find_room(code)
         else:
-            room.spectate(conn)
+            room = await hall.find(code)
+        # A room of another node: the message goes to its owner, whose answers (and
+        # refusals) come back to this connection through the cluster's bus.
+        dispatch(room, conn, msg)
     except ProtocolError as exc:
         if exc.code == "no_room":
-            limits.wrong_guess(conn.ip)
+            await limits.wrong_guess(conn.ip)
         elif exc.code == "bad_token":
-            limits.wrong_guess(tokens_key)
+            await limits.wrong_guess(tokens_key)
         if kind == "resume" and exc.code in ("no_room", "bad_token") and limited:
             raise ProtocolError("rate_limited", "too many wrong room codes or tokens; wait a minute") from None
         raise
     return room
+
+
+class _LocalLimits:
+    """A single relay's :class:`AddressLimits` behind the awaited questions of a cluster's
+    :class:`server.cluster.ClusterLimits`, so that the relay asks both the same way."""
+
+    def __init__(self, limits: AddressLimits) -> None:
+        self.limits = limits
+
+    async def message(self, ip: str) -> bool:
+        return self.limits.message(ip)
+
+    async def may_guess(self, key: str) -> bool:
+        return self.limits.may_guess(key)
+
+    async def wrong_guess(self, key: str) -> None:
+        self.limits.wrong_guess(key)
+
+    async def may_create(self, ip: str) -> bool:
+        return self.limits.may_create(ip)
+
+
+SHARED_LIMITS: web.AppKey[_LocalLimits | ClusterLimits] = web.AppKey("shared_limits")
+
+
+def _shared(app: web.Application) -> _LocalLimits | ClusterLimits:
+    """The limits that count per client address: this relay's, or the whole cluster's."""
+    return app[SHARED_LIMITS]
 
 
 def _at_least(value: int | None, low: int) -> int | None:

@@ -949,16 +949,33 @@ class Hall:
     def create(
         self, peer: Peer, game_id: str, options: dict[str, Any], settings: RoomSettings, name: str, seat: int | None
     ) -> Room:
-        self._make_room()
-        try:
-            game = get_game(game_id)
-            resolved = game.resolve_options(options)
-        except RulesError as exc:
-            raise ProtocolError("bad_game", str(exc)) from None
+        game, resolved = self.prepare(game_id, options)
         code = new_code()
         while code in self.rooms or self.store.has_room(code):
             code = new_code()
-        room = Room(code, game, resolved, settings, self.store, self.thinker)
+        return self.open(code, game, resolved, settings, peer, name, seat)
+
+    def prepare(self, game_id: str, options: dict[str, Any]) -> tuple[Game, dict[str, Any]]:
+        """Before a room is made: room for it (else ``server_busy``), its game and its options."""
+        self._make_room()
+        try:
+            game = get_game(game_id)
+            return game, game.resolve_options(options)
+        except RulesError as exc:
+            raise ProtocolError("bad_game", str(exc)) from None
+
+    def open(
+        self,
+        code: str,
+        game: Game,
+        options: dict[str, Any],
+        settings: RoomSettings,
+        peer: Peer,
+        name: str,
+        seat: int | None,
+    ) -> Room:
+        """A new room under a free ``code``, its creator seated."""
+        room = Room(code, game, options, settings, self.store, self.thinker)
         self.rooms[code] = room
         room.seat_host(peer, name, seat)
         return room
@@ -980,16 +997,25 @@ class Hall:
                 if loaded is None:
                     raise ProtocolError("no_room", f"no room has the code {code!r}")
                 self._make_room()
-                loading = self._loading[code] = asyncio.get_running_loop().create_task(self._load(code, *loaded))
-                loading.add_done_callback(_report_failed_load)
-            try:
-                async with asyncio.timeout(self.load_budget or None):
-                    room = await asyncio.shield(loading)
-            except TimeoutError:
-                raise ProtocolError("server_busy", f"room {code} is still being loaded; try again") from None
+                loading = self._start_load(code, *loaded)
+            room = await self._wait_load(code, loading)
         if room.closed:
             raise ProtocolError("no_room", f"room {code} was closed")
         return room
+
+    def _start_load(self, code: str, doc: dict[str, Any], actions: list[list[Any]]) -> asyncio.Task[Room]:
+        """Replay a stored room in a worker; whoever asks for it meanwhile waits for the same load."""
+        loading = self._loading[code] = asyncio.get_running_loop().create_task(self._load(code, doc, actions))
+        loading.add_done_callback(_report_failed_load)
+        return loading
+
+    async def _wait_load(self, code: str, loading: asyncio.Task[Room]) -> Room:
+        """The room being loaded, or ``server_busy`` after ``load_budget`` seconds (the load goes on)."""
+        try:
+            async with asyncio.timeout(self.load_budget or None):
+                return await asyncio.shield(loading)
+        except TimeoutError:
+            raise ProtocolError("server_busy", f"room {code} is still being loaded; try again") from None
 
     async def _load(self, code: str, doc: dict[str, Any], actions: list[list[Any]]) -> Room:
         try:

@@ -5,6 +5,7 @@ is skipped at once."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import shutil
@@ -26,12 +27,13 @@ NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p
 
 
 class RelayNode:
-    """``python -m server`` on a free loopback port, its rooms in memory."""
+    """``python -m server`` on a free loopback port (its rooms in memory unless ``options`` say)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *options: str) -> None:
         self.port = free_port()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port), "--db", ":memory:"]
+            [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port)]
+            + list(options or ("--db", ":memory:"))
             + ["--trust-proxy", "--log-level", "WARNING"],
             cwd=REPO,
             stdout=subprocess.PIPE,
@@ -69,25 +71,25 @@ def nodes() -> Iterator[list[RelayNode]]:
             node.kill()
 
 
-@pytest.fixture
-def nginx(tmp_path: Path, nodes: list[RelayNode]) -> Iterator[int]:
-    """nginx running the shipped configuration in front of ``nodes``; its port."""
+@contextlib.contextmanager
+def serve_nginx(directory: Path, ports: list[int]) -> Iterator[int]:
+    """nginx running the shipped configuration in front of the relays on ``ports``; its port."""
     if NGINX is None:
         pytest.skip("nginx is not installed (Debian package nginx; .ci/run installs it as root)")
     port = free_port()
-    (tmp_path / "site.conf").write_text(site_conf([node.port for node in nodes], port))
-    temp = {name: tmp_path / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
-    (tmp_path / "nginx.conf").write_text(
-        f"daemon off;\nworker_processes 1;\npid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log info;\n"
+    (directory / "site.conf").write_text(site_conf(ports, port))
+    temp = {name: directory / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
+    (directory / "nginx.conf").write_text(
+        f"daemon off;\nworker_processes 1;\npid {directory}/nginx.pid;\nerror_log {directory}/error.log info;\n"
         "events { worker_connections 256; }\n"
         "http {\n"
-        f"    access_log {tmp_path}/access.log;\n"
+        f"    access_log {directory}/access.log;\n"
         + "".join(f"    {name}_temp_path {path};\n" for name, path in temp.items()).replace(
             "body_temp", "client_body_temp"
         )
-        + f"    include {tmp_path}/site.conf;\n}}\n"
+        + f"    include {directory}/site.conf;\n}}\n"
     )
-    command = [str(NGINX), "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")]
+    command = [str(NGINX), "-p", str(directory), "-c", str(directory / "nginx.conf")]
     checked = subprocess.run([*command, "-t"], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
     process = subprocess.Popen(command, stderr=subprocess.PIPE)
@@ -98,6 +100,12 @@ def nginx(tmp_path: Path, nodes: list[RelayNode]) -> Iterator[int]:
         process.wait(10)
         if process.stderr is not None:
             process.stderr.close()
+
+
+@pytest.fixture
+def nginx(tmp_path: Path, nodes: list[RelayNode]) -> Iterator[int]:
+    with serve_nginx(tmp_path, [node.port for node in nodes]) as port:
+        yield port
 
 
 @pytest.fixture

@@ -1,0 +1,181 @@
+"""A relay node of a cluster: the relay's :class:`~server.rooms.Hall`, with its rooms in Redis.
+
+``soccerdesk-relay --redis redis://HOST:PORT/DB`` builds a :class:`ClusterHall` instead of the
+SQLite-backed :class:`~server.rooms.Hall`. The rooms this node owns (it holds their lease,
+:mod:`server.cluster`) run here as usual, their writes going through the cluster's
+:class:`~server.cluster.Journal`; a room another node owns is reached through a
+:class:`~server.cluster.RemoteRoom`, which forwards the client's messages to the owner and
+hands the owner's frames back to the client's connection. What this node holds in memory is a
+cache: a room it loses (taken over, or a write that failed) is dropped, its clients are asked
+to resume, and whichever node they reach rebuilds it from Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.cluster import Cluster, RemoteRoom, RoomMissing
+from server.redis_store import StoreUnavailable
+from server.rooms import Hall, Peer, Room, RoomSettings, new_code, normalize_code
+from soccerdesk.net.protocol import ProtocolError
+
+log = logging.getLogger("soccerdesk.relay")
+
+RESUME = "this match moved to another server of the relay; reconnect to resume"
+
+
+@dataclass
+class ClusterHall(Hall):
+    """The rooms of one node of a cluster (see the module docstring).
+
+    ``create`` and ``find`` are awaited here (each asks Redis); everything else a room does is
+    the same as on a single relay.
+    """
+
+    cluster: Cluster | None = None
+    _releasing: set[str] = field(default_factory=set)
+    _jobs: set[asyncio.Task[Any]] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        assert self.cluster is not None, "a ClusterHall needs its cluster"
+        self.cluster.on_lost = self._lost
+        self.cluster.journal.on_failure = self._write_failed
+        self.cluster.bus.on_forward = self._forwarded
+
+    @property
+    def node(self) -> Cluster:
+        assert self.cluster is not None
+        return self.cluster
+
+    # --- entering -------------------------------------------------------------------------
+
+    async def create_room(
+        self, peer: Peer, game_id: str, options: dict[str, Any], settings: RoomSettings, name: str, seat: int | None
+    ) -> Room:
+        """A new room owned by this node (refused with ``server_busy`` while Redis is away)."""
+        game, resolved = self.prepare(game_id, options)
+        code = new_code()
+        while code in self.rooms or not await self.node.claim_new(code):
+            code = new_code()
+        return self.open(code, game, resolved, settings, peer, name, seat)
+
+    async def find_room(self, code: str) -> Room | RemoteRoom:
+        """The room with ``code``: here if this node owns it (or takes it over, its owner being
+        gone), else a :class:`RemoteRoom` that forwards to its owner."""
+        code = normalize_code(code)
+        room = self.rooms.get(code)
+        if room is None:
+            loading = self._loading.get(code)
+            if loading is None:
+                try:
+                    loaded = await self.node.wait_claim(code)
+                except RoomMissing:
+                    raise ProtocolError("no_room", f"no room has the code {code!r}") from None
+                room = self.rooms.get(code)  # it may have been loaded here while we waited
+                if room is None and (loading := self._loading.get(code)) is None:
+                    if loaded is None:
+                        return RemoteRoom(self.node.bus, code)
+                    try:
+                        self._make_room()
+                    except ProtocolError:
+                        await self._give_up(code)
+                        raise
+                    loading = self._start_load(code, *loaded)
+            if room is None:
+                assert loading is not None
+                room = await self._wait_load(code, loading)
+        if room.closed:
+            raise ProtocolError("no_room", f"room {code} was closed")
+        return room
+
+    # --- messages from other nodes' clients ------------------------------------------------
+
+    async def _forwarded(self, code: str, body: dict[str, Any]) -> None:
+        """A message for a room of this node from a client of another node (in order)."""
+        room = self.rooms.get(code)
+        if room is None and (loading := self._loading.get(code)) is not None:
+            with contextlib.suppress(Exception):  # a failed load is logged where it failed
+                room = await asyncio.shield(loading)
+        if room is None or room.closed:
+            # Not (or no longer) here: the client asks again and reaches whoever owns it.
+            peer = self.node.bus.remote_peer(str(body["node"]), str(body["peer"]), int(body.get("version", 1)))
+            if body.get("msg", {}).get("type") != "gone":
+                peer.close("server_busy", RESUME)
+            self.node.bus.forget_peer(str(body["node"]), str(body["peer"]))
+            return
+        self.node.handle_forward(room, body)
+
+    # --- rooms leaving this node --------------------------------------------------------------
+
+    def _drop(self, code: str, why: str) -> None:
+        """Forget a room this node no longer runs; its clients reconnect and resume elsewhere."""
+        room = self.rooms.pop(code, None)
+        if room is None:
+            return
+        room.stop_timers()
+        for peer, _ in room._audience():
+            peer.close("server_busy", why)
+
+    def _lost(self, code: str) -> None:
+        self._drop(code, RESUME)
+
+    def _write_failed(self, code: str, exc: Exception) -> None:
+        self._drop(code, "the match could not be saved; reconnect to resume")
+        self.node.journal.reset(code)
+        self._spawn(self._give_up(code))
+
+    def _unload(self, room: Room) -> None:
+        super()._unload(room)  # a closed room's delete goes through the journal
+        self._spawn(self._give_up(room.code))
+
+    async def _give_up(self, code: str) -> None:
+        """Release the room's lease once its writes are done, unless it came back meanwhile."""
+        if code in self._releasing:
+            return
+        self._releasing.add(code)
+        try:
+            await self.node.journal.flush(code)
+            if code not in self.rooms and code not in self._loading:
+                await self.node.release(code)
+        except StoreUnavailable as exc:
+            log.warning("room %s: its lease could not be given back (%s); it lapses by itself", code, exc.detail)
+        finally:
+            self._releasing.discard(code)
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._jobs.add(task)
+        task.add_done_callback(self._jobs.discard)
+
+    def sweep(self, idle_seconds: float, keep_seconds: float) -> None:
+        """Unload idle rooms; delete rooms untouched for ``keep_seconds`` that nobody owns."""
+        now = time.monotonic()
+        for room in list(self.rooms.values()):
+            if room.closed or (not room.has_peers() and now - room.last_active > idle_seconds):
+                self._unload(room)
+        self._spawn(self._delete_stale(time.time() - keep_seconds))
+
+    async def _delete_stale(self, older_than: float) -> None:
+        try:
+            for code in await self.node.store.stale_rooms(older_than):
+                if code not in self.rooms and await self.node.leases.acquire(code) is not None:
+                    await self.node.store.delete_room(code)  # the lease goes with it
+                    self.node.leases.held.pop(code, None)
+        except StoreUnavailable as exc:
+            log.warning("old rooms not deleted this time: %s", exc.detail)
+
+    async def close(self) -> None:
+        """Stop the rooms' timers; the cluster then finishes their writes and gives them up."""
+        for room in self.rooms.values():
+            room.stop_timers()
+        for task in list(self._jobs):
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(task, 2.0)
+
+
+__all__ = ["ClusterHall"]

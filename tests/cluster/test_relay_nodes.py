@@ -1,0 +1,286 @@
+"""Real relay processes (``python -m server --redis URL``) sharing a real ``redis-server``, played
+by the app's own client (:class:`soccerdesk.net.client.RelayClient`, which reconnects and
+resumes by itself): players on different nodes, a spectator on a third, the owner node killed
+with SIGKILL mid-match, Redis killed and restarted mid-match, and nginx in front of two nodes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("redis", reason="the redis package is not installed (pip install redis)")
+
+from redis_helpers import RedisServer  # noqa: E402
+from test_nginx import RelayNode, serve_nginx  # noqa: E402
+
+from server.redis_store import RedisRoomStore, as_text  # noqa: E402
+from server.rooms import Player, Room, RoomSettings  # noqa: E402
+from server.store import RoomStore  # noqa: E402
+from soccerdesk.net.client import RelayClient, RelayError  # noqa: E402
+from soccerdesk.rules import GAMES, get_game  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+GAME = "soccer-go" if "soccer-go" in GAMES else next(iter(GAMES))
+LEASE = 1.0  # seconds: a killed node's rooms move within about this
+
+
+class Node(RelayNode):
+    """``python -m server --redis URL`` on a free loopback port."""
+
+    def __init__(self, redis_url: str, name: str) -> None:
+        super().__init__(
+            *("--redis", redis_url, "--node", name, "--lease-seconds", str(LEASE)),
+            *("--message-rate", "500", "--ip-message-rate", "5000"),
+        )
+        self.name = name
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+
+class Seat:
+    """A player (or spectator) with the app's client, keeping every whole view it was sent."""
+
+    def __init__(self, url: str, name: str) -> None:
+        self.views: list[tuple[int, int, dict[str, Any]]] = []  # (match, seq, view)
+        self.errors: list[dict[str, Any]] = []
+        self.client = RelayClient(url, name=name, on_message=self._take, pauses=(0.2, 0.3, 0.5), heartbeat=5.0)
+
+    def _take(self, msg: dict[str, Any]) -> None:
+        if msg["type"] in ("snapshot", "update"):
+            self.views.append((msg["match"], msg["seq"], msg["view"]))
+        elif msg["type"] == "error":
+            self.errors.append(msg)
+
+    async def close(self) -> None:
+        await self.client.close()
+
+
+@pytest.fixture
+def nodes(redis_server: RedisServer) -> Iterator[list[Node]]:
+    made = [Node(redis_server.url, name) for name in ("a", "b", "c")]
+    try:
+        yield made
+    finally:
+        for node in made:
+            node.kill()
+
+
+async def until(check: Any, timeout: float = 20.0, what: str = "") -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not check():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting: {what}")
+        await asyncio.sleep(0.01)
+
+
+async def start_match(host: Seat, guest: Seat) -> str:
+    await host.client.connect()
+    joined = await host.client.create(GAME, seat=0)
+    code = str(joined["room"])
+    await guest.client.connect()
+    await guest.client.join(code)
+    return code
+
+
+async def play(players: list[Seat], rng: random.Random, plies: int | None = None) -> None:
+    """Each player moves from its own latest view (and nothing else) until the end or ``plies``;
+    once per view it was sent (a resumed seat's snapshot is a new view: it chooses again)."""
+    sent: dict[int, int] = {}
+    deadline = asyncio.get_running_loop().time() + 60.0
+    while True:
+        states = [p.client for p in players]
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(
+                f"the match stalled: {[(c.status, c.seq, c.view and c.view.get('legal')) for c in states]}"
+            )
+        if all(c.result is not None for c in states) or (plies is not None and min(c.seq for c in states) >= plies):
+            return
+        for i, (p, c) in enumerate(zip(players, states, strict=True)):
+            view = c.view
+            if (
+                c.status == "connected"
+                and c.result is None
+                and view is not None
+                and view.get("legal")
+                and sent.get(i) != len(p.views)
+            ):
+                sent[i] = len(p.views)
+                await c.act(rng.choice(view["legal"]), ply=c.seq)
+        await asyncio.sleep(0.005)
+
+
+def check_views(record: dict[str, Any], seats: list[tuple[Seat, int | None]]) -> None:
+    """Every view each client was sent is its own seat's view of that ply of the final record:
+    nothing it was shown was lost or changed, and no seat saw more than its own view."""
+    game = get_game(GAME)
+    states = game.replay(record)
+    for seat, which in seats:
+        assert seat.views, "frames came"
+        for match, seq, view in seat.views:
+            assert match == 1
+            assert view == json.loads(json.dumps(states[seq].view(which))), (which, seq)
+
+
+async def stored(url: str, code: str) -> tuple[dict[str, Any], list[list[Any]]]:
+    store = RedisRoomStore.from_url(url)
+    try:
+        loaded = await store.load_room(code)
+    finally:
+        await store.close()
+    assert loaded is not None
+    return loaded
+
+
+def single_relay_record(doc: dict[str, Any], record: list[list[Any]]) -> list[list[Any]]:
+    """The record one relay (SQLite, one process) makes of the same players' moves and seeds."""
+    game = get_game(GAME)
+    room = Room(doc["code"], game, doc["options"], RoomSettings(), RoomStore(":memory:"))
+    room.chance_seed = doc["chance_seed"]
+    room.state = game.new_match(seed=doc["record_seed"], **doc["options"])
+    room.started = True
+
+    class Quiet:
+        def send(self, text: str) -> None:
+            pass
+
+        def close(self, code: str, message: str) -> None:
+            pass
+
+    peers = [Quiet(), Quiet()]
+    room.seats = [Player("x", "one", True, peers[0]), Player("y", "two", False, peers[1])]
+    room._advance([])
+    for seat, action in record:
+        if seat >= 0:
+            room.act(peers[seat], action, None)
+    return [[s, str(x)] for s, x in room.state.history()]
+
+
+async def test_players_on_two_nodes_and_a_spectator_on_a_third(nodes: list[Node], redis_server: RedisServer) -> None:
+    a, b, c = nodes
+    host, guest, watcher = Seat(a.url, "Host"), Seat(b.url, "Guest"), Seat(c.url, "Watcher")
+    try:
+        code = await start_match(host, guest)
+        await watcher.client.connect()
+        joined = await watcher.client.spectate(code)
+        assert joined["token"] is None and joined["seat"] is None
+        await play([host, guest], random.Random(3))
+        await until(lambda: watcher.client.record is not None, what="the spectator's record")
+        record = host.client.record
+        assert record is not None and record == guest.client.record == watcher.client.record
+        assert sum(1 for seat, _ in record["actions"] if seat == 1) > 5  # the guest, on node b, did play
+        check_views(record, [(host, 0), (guest, 1), (watcher, None)])
+        assert not host.errors and not guest.errors and not watcher.errors
+        doc, actions = await stored(redis_server.url, code)
+        assert actions == record["actions"] and doc["result"] == host.client.result
+    finally:
+        for seat in (host, guest, watcher):
+            await seat.close()
+
+
+async def test_owner_killed_mid_match_players_resume_elsewhere(nodes: list[Node], redis_server: RedisServer) -> None:
+    a, b, c = nodes
+    host, guest = Seat(a.url, "Host"), Seat(b.url, "Guest")
+    try:
+        code = await start_match(host, guest)  # node a owns the room (it was created there)
+        rng = random.Random(8)
+        await play([host, guest], rng, plies=30)
+        await until(lambda: host.client.seq == guest.client.seq, what="both at the same ply")
+        _, before = await stored(redis_server.url, code)
+        assert len(before) >= host.client.seq  # what was shown is stored
+
+        host.client.url = c.url  # the load balancer sends the host's reconnection to node c
+        a.kill()
+        await play([host, guest], rng)  # both reconnect and resume by themselves, and finish
+
+        record = host.client.record
+        assert record is not None and record == guest.client.record
+        assert record["actions"][: len(before)] == before  # nothing acknowledged was lost
+        check_views(record, [(host, 0), (guest, 1)])
+        doc, actions = await stored(redis_server.url, code)
+        assert actions == record["actions"]
+        assert single_relay_record(doc, actions) == actions
+    finally:
+        for seat in (host, guest):
+            await seat.close()
+
+
+async def test_redis_killed_and_restarted_mid_match(nodes: list[Node], redis_server: RedisServer) -> None:
+    a, b, _ = nodes
+    host, guest = Seat(a.url, "Host"), Seat(b.url, "Guest")
+    try:
+        code = await start_match(host, guest)
+        rng = random.Random(21)
+        await play([host, guest], rng, plies=20)
+        redis_server.kill()  # SIGKILL: only what the append-only file holds comes back
+        await asyncio.sleep(0.5)
+        redis_server.start()
+        await play([host, guest], rng)
+        record = host.client.record
+        assert record is not None and record == guest.client.record
+        check_views(record, [(host, 0), (guest, 1)])  # every view shown is in the final record
+        _, actions = await stored(redis_server.url, code)
+        assert actions == record["actions"]
+    finally:
+        for seat in (host, guest):
+            await seat.close()
+
+
+@pytest.fixture
+def nginx(tmp_path: Path, nodes: list[Node]) -> Iterator[int]:
+    """nginx with the shipped configuration in front of nodes a and b; its port."""
+    with serve_nginx(tmp_path, [node.port for node in nodes[:2]]) as port:
+        yield port
+
+
+@pytest.fixture
+async def through(nginx: int) -> AsyncIterator[str]:
+    url = f"ws://127.0.0.1:{nginx}/ws"
+    probe = RelayClient(url, reconnect=False)
+    try:
+        for _ in range(100):  # nginx may need a moment to listen
+            try:
+                await probe.connect()
+                break
+            except RelayError:
+                await asyncio.sleep(0.05)
+    finally:
+        await probe.close()
+    yield url
+
+
+async def test_nginx_create_kill_a_node_resume(through: str, nodes: list[Node], redis_server: RedisServer) -> None:
+    host, guest = Seat(through, "Host"), Seat(through, "Guest")
+    try:
+        code = await start_match(host, guest)
+        rng = random.Random(30)
+        await play([host, guest], rng, plies=16)
+        owner = await lease_holder(redis_server.url, code)
+        next(node for node in nodes if node.name == owner).kill()
+        await play([host, guest], rng)
+        record = host.client.record
+        assert record is not None and record == guest.client.record
+        check_views(record, [(host, 0), (guest, 1)])
+        assert await lease_holder(redis_server.url, code) != owner
+    finally:
+        for seat in (host, guest):
+            await seat.close()
+
+
+async def lease_holder(url: str, code: str) -> str:
+    from redis.asyncio import Redis
+
+    redis = Redis.from_url(url)
+    try:
+        value = await redis.get(f"soccerdesk:lease:{code}")
+    finally:
+        await redis.aclose()
+    assert value is not None
+    return as_text(value).rsplit(" ", 1)[0]
