@@ -2,12 +2,20 @@
 
     .venv/bin/python benchmarks/relay_load.py --matches 500 --duration 60
     .venv/bin/python benchmarks/relay_load.py --matches 50 --duration 10 --think 0.2 --game soccer-go
+    .venv/bin/python benchmarks/relay_load.py --nodes 2 --matches 1000      # two nodes on one Redis
+    .venv/bin/python benchmarks/relay_load.py --compare 500,1000 --duration 30
+        # side by side: one node with SQLite, one with Redis, two with Redis, at each count
 
 The relay runs as its own process (``python -m server``, SQLite persistence on, in a
 temporary folder) so its CPU and memory are its own; this process plays both seats of
 every match. Each bot waits a think time (uniform 0.5–1.5 × ``--think`` seconds) and
 then plays a random legal action of its view; a finished match is replaced by a new one,
 so N matches are held all along. Traffic goes only to 127.0.0.1.
+
+With ``--nodes N`` (or ``--redis``) the relays are N nodes of a cluster (``--redis URL``) on a
+``redis-server`` started here (temporary folder, append-only file, ``appendfsync always`` as
+server/deploy/README.md asks); the host of match ``i`` plays through node ``i % N`` and its
+guest through a node chosen so that half the matches have their players on different nodes.
 
 Printed: matches held concurrently, actions per second, p50/p99 latency from sending an
 action to receiving the update that contains it, the relay's memory per match (resident
@@ -25,6 +33,7 @@ import gc
 import json
 import os
 import random
+import socket
 import statistics
 import subprocess
 import sys
@@ -166,10 +175,17 @@ class Seat:
 
 
 async def one_match(
-    session: aiohttp.ClientSession, url: str, game: str, stats: Stats, rng: random.Random, think: float, stop_at: float
+    session: aiohttp.ClientSession,
+    urls: tuple[str, str],
+    game: str,
+    stats: Stats,
+    rng: random.Random,
+    think: float,
+    stop_at: float,
 ) -> None:
-    host_ws = await session.ws_connect(url, heartbeat=30)
-    guest_ws = await session.ws_connect(url, heartbeat=30)
+    """A match whose host plays through ``urls[0]`` and guest through ``urls[1]``."""
+    host_ws = await session.ws_connect(urls[0], heartbeat=30)
+    guest_ws = await session.ws_connect(urls[1], heartbeat=30)
     host, guest = Seat(host_ws, stats, rng, think), Seat(guest_ws, stats, rng, think)
     try:
         for seat in (host, guest):
@@ -190,12 +206,18 @@ async def one_match(
 
 
 async def bot_match(
-    session: aiohttp.ClientSession, url: str, game: str, stats: Stats, rng: random.Random, think: float, stop_at: float
+    session: aiohttp.ClientSession,
+    urls: tuple[str, str],
+    game: str,
+    stats: Stats,
+    rng: random.Random,
+    think: float,
+    stop_at: float,
 ) -> None:
     """A match against the relay's bot: the guest joins and goes for good; once its abandonment
     countdown (5 s) has run out, the host lets the relay's bot play it, and plays on."""
-    host = Seat(await session.ws_connect(url, heartbeat=30), stats, rng, think)
-    guest_ws = await session.ws_connect(url, heartbeat=30)
+    host = Seat(await session.ws_connect(urls[0], heartbeat=30), stats, rng, think)
+    guest_ws = await session.ws_connect(urls[1], heartbeat=30)
     guest = Seat(guest_ws, stats, rng, think)
     try:
         for seat in (host, guest):
@@ -228,7 +250,7 @@ async def bystander(session: aiohttp.ClientSession, url: str, stop_at: float, rt
 
 async def match_slot(
     session: aiohttp.ClientSession,
-    url: str,
+    urls: tuple[str, str],
     games: list[str],
     index: int,
     stats: Stats,
@@ -245,7 +267,7 @@ async def match_slot(
         game = games[(index + n) % len(games)]
         n += 1
         try:
-            await (bot_match if against_bot else one_match)(session, url, game, stats, rng, think, stop_at)
+            await (bot_match if against_bot else one_match)(session, urls, game, stats, rng, think, stop_at)
         except (ConnectionError, aiohttp.ClientError, TimeoutError) as exc:
             stats.errors.append(f"{type(exc).__name__}: {exc}")
             await asyncio.sleep(0.5)
@@ -264,31 +286,87 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
-    games = list(GAMES) if args.game == "all" else [args.game]
-    tmp = tempfile.TemporaryDirectory()
+def start_redis(directory: str) -> tuple[subprocess.Popen[bytes], str]:
+    """A ``redis-server`` on a free loopback port with its data in ``directory``; it and its URL."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--dir", directory, "--appendonly", "yes",
+         "--appendfsync", "always", "--save", "", "--logfile", ""],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    for _ in range(500):
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
+            s.sendall(b"PING\r\n")
+            if s.recv(64).startswith(b"+PONG"):
+                return server, f"redis://127.0.0.1:{port}/0"
+        time.sleep(0.02)
+    server.kill()
+    raise RuntimeError("redis-server did not start")
+
+
+def redis_info(url: str) -> dict[str, str]:
+    """``INFO`` of the benchmark's Redis, as text fields."""
+    host, port = url.removeprefix("redis://").split("/", 1)[0].split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as s:
+        s.sendall(b"INFO\r\n")
+        data = b""
+        while not data.endswith(b"\r\n") or data.count(b"\r\n") < 2 or len(data) < int(data[1 : data.index(b"\r\n")]):
+            data += s.recv(65536)
+    return dict(line.split(":", 1) for line in data.decode().splitlines()[1:] if ":" in line)
+
+
+def start_relay(args: argparse.Namespace, db: str, redis_url: str) -> tuple[subprocess.Popen[str], str]:
+    """One relay process (a cluster node if ``redis_url``); it and its WebSocket URL."""
+    store = ["--redis", redis_url] if redis_url else ["--db", db]
     relay = subprocess.Popen(
-        [sys.executable, *(["-m", "cProfile", "-o", args.profile] if args.profile else []), "-m", "server", "--host", "127.0.0.1", "--port", "0", "--db", args.db or str(Path(tmp.name) / "relay.sqlite3"),
+        [sys.executable, *(["-m", "cProfile", "-o", args.profile] if args.profile else []), "-m", "server", "--host", "127.0.0.1", "--port", "0", *store,
          "--ip-connections", str(4 * args.matches + 100), "--rooms-per-minute", str(100 * args.matches), "--message-rate", "100",
          "--ip-message-rate", str(max(1000, 100 * args.matches)), "--log-level", "WARNING"],
         cwd=args.relay_root or ROOT, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
+    assert relay.stdout is not None
+    line = relay.stdout.readline()
+    return relay, line.split(" on ", 1)[1].split(" ", 1)[0]
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    games = list(GAMES) if args.game == "all" else [args.game]
+    tmp = tempfile.TemporaryDirectory()
+    nodes = max(1, args.nodes)
+    redis_server, redis_url = start_redis(tmp.name) if args.redis or nodes > 1 else (None, "")
+    relays: list[subprocess.Popen[str]] = []
     try:
-        assert relay.stdout is not None
-        line = relay.stdout.readline()
-        url = line.split(" on ", 1)[1].split(" ", 1)[0]
+        urls = []
+        for n in range(nodes):
+            relay, node_url = start_relay(args, args.db or str(Path(tmp.name) / f"relay{n}.sqlite3"), redis_url)
+            relays.append(relay)
+            urls.append(node_url)
+        relay = relays[0]
+        url = urls[0]
         await asyncio.sleep(0.5)
-        base_rss = rss_kib(relay.pid)
+        base_rss = [rss_kib(r.pid) for r in relays]
+        redis_base = int(redis_info(redis_url)["used_memory"]) if redis_url else 0
         stats = Stats()
         connector = aiohttp.TCPConnector(limit=0)
         now = time.monotonic()
         ramp = min(10.0, args.matches * 0.01)
         stop_at = now + ramp + args.duration
-        rss_held: list[int] = []
+        rss_held: list[list[int]] = []
         async with aiohttp.ClientSession(connector=connector) as session:
             slots = [
                 asyncio.create_task(
-                    match_slot(session, url, games, i, stats, args.think, now + ramp * i / args.matches, stop_at)
+                    match_slot(
+                        session,
+                        (urls[i % nodes], urls[(i + i // nodes) % nodes]),
+                        games,
+                        i,
+                        stats,
+                        args.think,
+                        now + ramp * i / args.matches,
+                        stop_at,
+                    )
                 )
                 for i in range(args.matches)
             ]
@@ -296,7 +374,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             slots.extend(
                 asyncio.create_task(
                     match_slot(
-                        session, url, games, 10_000 + i, bot_stats, args.bot_think, now, stop_at, against_bot=True
+                        session,
+                        (urls[i % nodes],) * 2,
+                        games,
+                        10_000 + i,
+                        bot_stats,
+                        args.bot_think,
+                        now,
+                        stop_at,
+                        True,
                     )
                 )
                 for i in range(args.bot_matches)
@@ -306,26 +392,42 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             measured_from = now + ramp + 2.0
             actions_at_start = 0
             latencies_from = pings_from = bot_actions_from = 0
-            cpu_from = (cpu_seconds(relay.pid), cpu_seconds(os.getpid()))
+            cpu_from = ([cpu_seconds(r.pid) for r in relays], cpu_seconds(os.getpid()), redis_cpu(redis_server))
             while time.monotonic() < stop_at:
                 await asyncio.sleep(1.0)
                 if time.monotonic() >= measured_from and not actions_at_start:
                     actions_at_start, latencies_from = stats.actions, len(stats.latencies)
                     pings_from, bot_actions_from = len(pings), bot_stats.actions
                     measured_from = time.monotonic()
-                    cpu_from = (cpu_seconds(relay.pid), cpu_seconds(os.getpid()))
+                    cpu_from = ([cpu_seconds(r.pid) for r in relays], cpu_seconds(os.getpid()), redis_cpu(redis_server))
                 if stats.held >= args.matches * 0.98:
-                    rss_held.append(rss_kib(relay.pid))
+                    rss_held.append([rss_kib(r.pid) for r in relays])
             measured = time.monotonic() - measured_from
-            relay_cpu = (cpu_seconds(relay.pid) - cpu_from[0]) / measured
+            relay_cpus = [(cpu_seconds(r.pid) - c) / measured for r, c in zip(relays, cpu_from[0], strict=True)]
+            relay_cpu = sum(relay_cpus)
             players_cpu = (cpu_seconds(os.getpid()) - cpu_from[1]) / measured
+            redis_cores = (redis_cpu(redis_server) - cpu_from[2]) / measured
+            redis_used = int(redis_info(redis_url)["used_memory"]) if redis_url else 0
             load = os.getloadavg()[0]
             actions_measured = stats.actions - actions_at_start
             await asyncio.gather(*slots, return_exceptions=True)
         lat = sorted(stats.latencies[latencies_from:]) or [float("nan")]
         ping = sorted(pings[pings_from:]) or [float("nan")]
-        peak_rss = max(rss_held) if rss_held else rss_kib(relay.pid)
+        peak_rss_nodes = (
+            [max(col) for col in zip(*rss_held, strict=True)] if rss_held else [rss_kib(r.pid) for r in relays]
+        )
+        peak_rss = sum(peak_rss_nodes)
         return {
+            "setup": f"{nodes} node{'s' if nodes > 1 else ''} {'Redis' if redis_url else 'SQLite'}",
+            "nodes": nodes,
+            "store": "redis" if redis_url else "sqlite",
+            "node_rss_held_mib": [round(k / 1024, 1) for k in peak_rss_nodes],
+            "node_cpu_cores": [round(c, 2) for c in relay_cpus],
+            "relay_cpu_ms_per_action": round(1000 * relay_cpu * measured / max(1, actions_measured), 3),
+            "redis_cpu_cores": round(redis_cores, 2),
+            "redis_cpu_ms_per_action": round(1000 * redis_cores * measured / max(1, actions_measured), 3),
+            "redis_used_mib": round(redis_used / 2**20, 1),
+            "redis_bytes_per_held_match": round((redis_used - redis_base) / max(1, stats.peak_held)),
             "matches": args.matches,
             "concurrent_matches_held": stats.peak_held,
             "duration_s": round(measured, 1),
@@ -339,9 +441,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "bystander_ping_samples": len(ping),
             "bot_matches": args.bot_matches,
             "actions_against_bots": bot_stats.actions - bot_actions_from,
-            "relay_rss_start_mib": round(base_rss / 1024, 1),
+            "relay_rss_start_mib": round(sum(base_rss) / 1024, 1),
             "relay_rss_held_mib": round(peak_rss / 1024, 1),
-            "relay_kib_per_match": round((peak_rss - base_rss) / max(1, stats.peak_held), 1),
+            "relay_kib_per_match": round((peak_rss - sum(base_rss)) / max(1, stats.peak_held), 1),
             "matches_finished": stats.finished,
             "refused": stats.refused,
             "resent_after_a_race": stats.resent,
@@ -358,11 +460,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "cpus": os.cpu_count(),
         }
     finally:
-        relay.terminate()
-        relay.wait(timeout=10)
-        if relay.stdout is not None:
-            relay.stdout.close()
+        for relay in relays:
+            relay.terminate()
+            relay.wait(timeout=10)
+            if relay.stdout is not None:
+                relay.stdout.close()
+        if redis_server is not None:
+            redis_server.terminate()
+            redis_server.wait(timeout=10)
         tmp.cleanup()
+
+
+def redis_cpu(server: subprocess.Popen[bytes] | None) -> float:
+    return 0.0 if server is None else cpu_seconds(server.pid)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -394,6 +504,14 @@ def main(argv: list[str] | None = None) -> int:
         default=1.0,
         help="mean seconds the players of --bot-matches wait before each action (default 1.0)",
     )
+    p.add_argument("--nodes", type=int, default=1, help="relay processes; more than one are a cluster on Redis")
+    p.add_argument("--redis", action="store_true", help="keep the rooms in Redis even with one node")
+    p.add_argument(
+        "--compare",
+        default="",
+        metavar="COUNTS",
+        help="e.g. 500,1000: at each count, one node with SQLite, one with Redis, two with Redis, side by side",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--profile", default="", help="run the relay under cProfile and write its statistics to this file")
     args = p.parse_args(argv)
@@ -403,6 +521,8 @@ def main(argv: list[str] | None = None) -> int:
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
+    if args.compare:
+        return compare(args, [int(n) for n in args.compare.split(",")])
     report = asyncio.run(run(args))
     if args.json:
         print(json.dumps(report))
@@ -421,6 +541,10 @@ def main(argv: list[str] | None = None) -> int:
               f"held, {report['relay_kib_per_match']} KiB per match")  # fmt: skip
         print(f"cpu                     : relay {report['relay_cpu_cores']} cores, bots {report['bots_cpu_cores']} cores, "
               f"machine load average {report['load_average']} on {report['cpus']} cores")  # fmt: skip
+        print(f"nodes                   : {report['setup']}: RSS {report['node_rss_held_mib']} MiB, CPU "
+              f"{report['node_cpu_cores']} cores, {report['relay_cpu_ms_per_action']} CPU ms per action; Redis "
+              f"{report['redis_cpu_cores']} cores ({report['redis_cpu_ms_per_action']} ms per action), "
+              f"{report['redis_used_mib']} MiB, {report['redis_bytes_per_held_match']} bytes per held match")  # fmt: skip
         print(f"matches finished        : {report['matches_finished']}")
         print(f"lost                    : {lost} (unanswered {report['unanswered_actions']}, disconnects "
               f"{report['disconnects']}, score disagreements {report['score_disagreements']}); refused "
@@ -428,6 +552,32 @@ def main(argv: list[str] | None = None) -> int:
               f"{report['error_kinds']}")  # fmt: skip
         met = report["concurrent_matches_held"] >= 500 and report["latency_p99_ms"] <= 100 and lost == 0
         print(f"target (>= 500 held, p99 <= 100 ms, nothing lost): {'met' if met else 'NOT met'}")
+    return 0
+
+
+SETUPS = ((1, False), (1, True), (2, True))
+
+
+def compare(args: argparse.Namespace, counts: list[int]) -> int:
+    """One run per setup and count, one after the other, then a table of them side by side."""
+    rows = []
+    for count in counts:
+        for nodes, redis in SETUPS:
+            one = argparse.Namespace(**{**vars(args), "matches": count, "nodes": nodes, "redis": redis})
+            report = asyncio.run(run(one))
+            rows.append(report)
+            print(json.dumps(report), flush=True)
+    print()
+    print(f"{'setup':<16}{'asked':>6}{'held':>6}{'moves/s':>9}{'p50 ms':>8}{'p99 ms':>8}{'ping p99':>9}"
+          f"{'lost':>5}{'err':>5}  {'RSS per node MiB':<18}{'CPU per node':<14}{'ms/act':>7}{'Redis ms/act':>13}"
+          f"{'Redis B/match':>14}{'load':>6}")  # fmt: skip
+    for r in rows:
+        lost = r["unanswered_actions"] + r["disconnects"] + r["score_disagreements"]
+        print(f"{r['setup']:<16}{r['matches']:>6}{r['concurrent_matches_held']:>6}{r['actions_per_s']:>9}"
+              f"{r['latency_p50_ms']:>8}{r['latency_p99_ms']:>8}{r['bystander_ping_p99_ms']:>9}{lost:>5}{r['errors']:>5}  "
+              f"{'/'.join(map(str, r['node_rss_held_mib'])):<18}{'/'.join(map(str, r['node_cpu_cores'])):<14}"
+              f"{r['relay_cpu_ms_per_action']:>7}{r['redis_cpu_ms_per_action']:>13}{r['redis_bytes_per_held_match']:>14}"
+              f"{r['load_average']:>6}")  # fmt: skip
     return 0
 
 
