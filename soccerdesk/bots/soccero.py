@@ -123,6 +123,12 @@ CHANCE_WEIGHT = 0.6
 OUT = -150.0
 """The ball over a line (the other side's throw, goal kick or fetch)."""
 
+WEAK_SHOT = -80.0
+"""Extended rules: a shot the dice cannot carry into the goal (the defenders get the ball)."""
+
+CORNER = 60.0
+"""Extended rules: a shot the keeper saves (a corner kick for the shooters)."""
+
 DANGER = 1.0
 """How much of an opponent's chance to step onto the ball the attack fears."""
 
@@ -370,7 +376,7 @@ def _kick_values(s: SocceroState, seat: int, normal: bool) -> dict[tuple[bool, i
         saved = reach - scored
         # Saved: the keeper's ball (basic) or a corner for us (extended). No route: the
         # basic rules play it as a kick, the extended rules make it a weak shot (their ball).
-        shot = scored * GOAL + saved * (60.0 if extended else -40.0) + (1 - reach) * (-80.0 if extended else kick)
+        shot = scored * GOAL + saved * (CORNER if extended else -40.0) + (1 - reach) * (WEAK_SHOT if extended else kick)
         for dice, chances in ((1, _ONE_DIE), (2, _TWO_DICE)):
             p = chances.get(total, 0.0)
             out[(False, dice)] += p * kick
