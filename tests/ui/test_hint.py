@@ -131,3 +131,33 @@ def test_hint_in_a_match_against_the_computer_is_counted_in_the_record(qtbot, wi
     resumed = LocalSession(session.game, (Player("human", "Home"), Player("bot", "Away", bot="easy")), record=record)
     assert resumed.hints == [1, 0]
     resumed.close()
+
+
+def test_hot_seat_hints_go_to_the_player_at_the_screen_never_under_the_cover(qtbot) -> None:
+    from soccerdesk.ui.session import LocalSession, Player
+
+    game = get_game("soccer-go")
+    session = LocalSession(game, (Player("human", "Ann"), Player("human", "Bob")), seed=4)
+    handovers: list[int] = []
+    session.handover.connect(lambda seat, _name: handovers.append(seat))
+    session.start()
+    asked: list[int] = []
+    covered = 0
+    for _ in range(40):
+        state = session.state
+        if not handovers or handovers[-1] == session.viewer():
+            found = session.hint_position()
+            seat = session.viewer()
+            if seat in state.current_players():
+                assert found is not None and found[2] == seat and found[1] == game.dump(state)
+                asked.append(seat)
+                session.submit(str(state.legal_actions(seat)[0]))
+            else:
+                assert found is None
+        else:  # the hand-over cover: nobody's cards on screen, no hint for anyone
+            assert session.hint_position() is None
+            covered += 1
+            session.take_over()
+    assert covered >= 2
+    assert set(asked) == {0, 1}  # both players got to ask, each on their own turn
+    session.close()
