@@ -151,7 +151,8 @@ class ReviewChart(QWidget):
         painter.drawLine(QPointF(plot.left(), self.y_of(0.5)), QPointF(plot.right(), self.y_of(0.5)))
         painter.setPen(LINE)
         for chance, label in ((1.0, "100%"), (0.5, "50%"), (0.0, "0%")):
-            painter.drawText(QRectF(0, self.y_of(chance) - 8, AXIS - 4, 16), Qt.AlignmentFlag.AlignRight, label)
+            top = min(max(0.0, self.y_of(chance) - 8), self.height() - 16.0)  # inside the widget at both ends
+            painter.drawText(QRectF(0, top, AXIS - 4, 16), Qt.AlignmentFlag.AlignRight, label)
         painter.setPen(QPen(LINE, 1))
         painter.drawRect(plot)
         if self.review is None or len(self.review.home) < 2:
