@@ -40,11 +40,15 @@ class ScriptError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Step:
+    """One thing taught: ``repeat`` taught actions finish it (placing eleven players, say);
+    ``point`` lists the actions shown on the board, the first one on offer is pointed at."""
+
     say: str
     allow: tuple[str, ...]
-    point: str | None = None
+    point: tuple[str, ...] = ()
     replies: tuple[str, ...] = ()
     chance: tuple[str, ...] = ()
+    repeat: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,15 +107,18 @@ def parse_script(game_id: str, data: Mapping[str, Any]) -> Script:
         at = f"{where} step {n}"
         if not isinstance(raw, Mapping):
             raise ScriptError(f"{at} must be a table")
-        unknown = set(raw) - {"say", "allow", "point", "replies", "chance"}
+        unknown = set(raw) - {"say", "allow", "point", "replies", "chance", "repeat"}
         if unknown:
             raise ScriptError(f"{at}: unknown keys {sorted(unknown)}")
         allow = _texts(raw.get("allow"), f"{at} allow")
         if not allow:
             raise ScriptError(f"{at}: allow must name the actions the step teaches")
-        point = raw.get("point")
-        if point is not None and (not isinstance(point, str) or not any(fnmatch.fnmatchcase(point, p) for p in allow)):
-            raise ScriptError(f"{at}: point must be one of the allowed actions")
+        point = _texts(raw.get("point"), f"{at} point")
+        if not all(any(fnmatch.fnmatchcase(text, p) for p in allow) for text in point):
+            raise ScriptError(f"{at}: point must name allowed actions")
+        repeat = raw.get("repeat", 1)
+        if not isinstance(repeat, int) or isinstance(repeat, bool) or repeat < 1:
+            raise ScriptError(f"{at}: repeat must be a whole number from 1")
         steps.append(
             Step(
                 _text(raw, "say", at),
@@ -119,6 +126,7 @@ def parse_script(game_id: str, data: Mapping[str, Any]) -> Script:
                 point,
                 _texts(raw.get("replies"), f"{at} replies"),
                 _texts(raw.get("chance"), f"{at} chance"),
+                repeat,
             )
         )
     return Script(
@@ -166,6 +174,8 @@ class Coach:
         self.script = script
         self.game: Game = get_game(script.game)
         self.index = 0
+        self.done_in_step = 0
+        """Taught actions played in the current step so far (a step may ask for several)."""
         self._replies: deque[str] = deque(script.replies)
         self._chance: deque[str] = deque(script.chance)
         self._bot: Any = None
@@ -231,7 +241,7 @@ class Coach:
         step = self.step
         if step is None or not taught:
             return None
-        return step.point if step.point in taught else taught[0]
+        return next((text for text in step.point if text in taught), taught[0])
 
     def stuck(self, state: State) -> bool:
         """The learner decides but the step teaches nothing possible here (the match went
@@ -243,6 +253,7 @@ class Coach:
     def let_go(self) -> None:
         """Leave the script: the learner plays on freely (every legal action is on offer)."""
         self.index = len(self.script.steps)
+        self.done_in_step = 0
         self._replies.clear()
         self._chance.clear()
 
@@ -261,6 +272,10 @@ class Coach:
             return
         step = self.step
         if step is not None and any(fnmatch.fnmatchcase(text, p) for p in step.allow):
+            self.done_in_step += 1
+            if self.done_in_step < step.repeat:
+                return
+            self.done_in_step = 0
             self._replies.extend(step.replies)
             self.index += 1
             if self.step is not None:

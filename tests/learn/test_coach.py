@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from soccerdesk.learn.coach import Coach, ScriptError, check_script, has_script, load_script, parse_script
-from soccerdesk.rules import GAMES, IllegalAction
+from soccerdesk.rules import GAMES, IllegalAction, get_game
 
 SCRIPTED = [game for game in GAMES if has_script(game)]
 
@@ -90,6 +90,29 @@ def test_the_other_side_follows_the_script_then_a_gentle_bot() -> None:
     assert run()[1].history() == state.history()  # the same answers every time
 
 
+def test_a_step_of_several_actions_and_its_pointed_list() -> None:
+    """Soccero's formation: eleven placements make one step, each pointed at in turn."""
+    script = load_script("soccero")
+    step = script.steps[0]
+    assert step.repeat == 11 and len(step.point) == 11
+    coach = Coach(script)
+    state = coach.play_others(coach.new_match())
+    for n, square in enumerate(step.point):
+        assert coach.index == 0 and coach.done_in_step == n
+        assert coach.pointed(state) == square
+        if n == 5:  # left halfway through the line-up: resumed at the sixth player
+            again, _ = Coach.resume(coach.record(state))
+            assert (again.index, again.done_in_step) == (0, 5)
+        state = coach.play(state, square)
+    assert coach.index == 1 and coach.done_in_step == 0
+    state = coach.play_others(state)  # Away's line-up from the script, then the kick-off pass
+    quick = get_game("soccero").new_match(seed=script.seed, extended=True, quick_setup=True)
+    quick = quick.apply(-1, quick.game.parse_action("toss 0")).apply(1, quick.game.parse_action("defend 1"))
+    assert state.view(0)["state"]["players"] == quick.view(0)["state"]["players"]  # the standard formation
+    half, _ = Coach.resume(coach.record(state))
+    assert half.index == 1
+
+
 def test_resume_reaches_the_same_step_and_position() -> None:
     script = load_script("pawn-soccer")
     coach = Coach(script)
@@ -130,6 +153,8 @@ def test_a_match_that_leaves_the_script_is_let_go() -> None:
         ({"step": [{"allow": ["a"]}]}, "say"),
         ({"title": ""}, "title"),
         ({"options": "fast"}, "options"),
+        ({"step": [{"say": "x", "allow": ["a"], "repeat": 0}]}, "repeat"),
+        ({"step": [{"say": "x", "allow": ["a"], "point": ["a", "b"]}]}, "point"),
     ],
 )
 def test_a_broken_script_is_refused_saying_where(changes: dict[str, Any], message: str) -> None:
