@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,6 +11,17 @@ from PySide6.QtCore import QSettings
 
 from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.settings import AppSettings
+
+
+@pytest.fixture(autouse=True)
+def _collect_qt_garbage_here() -> Iterator[None]:
+    """After each test, free its left-over scenes and widgets on the GUI thread.
+
+    Left to the garbage collector, a scene a test dropped can be freed later on another thread
+    while one of its Qt timers is due: a crash in whatever test runs then (seen after the board
+    tests' every-legal-action runs)."""
+    yield
+    gc.collect()
 
 
 @pytest.fixture
