@@ -8,7 +8,11 @@ the ball nor block every open line in its one move), team-mates up the board whi
 side attacks, a goalkeeper in place, pressure on an opposing ball-carrier; it charges
 for cards, lost pawns, penalties given away and opposing pawns that could steal the
 ball. A steal is judged after the other side's best steal back, so the two sides do not
-take the ball from each other on one square for ever. Set-up follows a fixed formation,
+take the ball from each other on one square for ever. The attack is judged by how far up
+the board the team and a chain pass could take the ball, not by the holder's own square
+(worth little: the holder then ran on alone and lost the ball), and an opponent beside the
+holder costs little (with more the holder retreated or passed back from every marker and
+matches ran into the turn limit). Set-up follows a fixed formation,
 penalties are a uniformly random 1-3 (the choice that cannot be read), and the
 substitute replaces a pawn carrying a yellow card.
 """
@@ -43,21 +47,21 @@ FORMATION = ("D1", "D4", "C5", "E5", "C3", "E3", "D2", "B2", "F2", "D5", "C2", "
 GOAL = 10_000.0
 PENALTY_AGAINST = 0.66 * GOAL  # a penalty goes in two times in three
 POSSESSION = 400.0
-PROGRESS = 12.0  # per row the ball is up the board
+PROGRESS = 5.0  # per row the ball is up the board (more made the holder run on alone)
 REACH = 45.0  # per row up the board the ball could be carried to by a chain pass next turn
 SHOT_CERTAIN = 0.95 * GOAL  # the holder shoots now
 SHOT_UNSTOPPABLE = 0.8 * GOAL  # the holder can score next turn whatever the other side does
 SHOT_NOW = 700.0  # the holder could score next turn unless the other side answers
 SHOT_REACHABLE = 2_500.0  # a team-mate reachable by a chain pass could shoot
-STEAL_THREAT_ORTHOGONAL = 260.0
-STEAL_THREAT_DIAGONAL = 150.0
+STEAL_THREAT_ORTHOGONAL = 60.0
+STEAL_THREAT_DIAGONAL = 35.0
 STEAL_THREAT_CARDED = 60.0  # a diagonal steal by a pawn already on a yellow card expels it
 PAWN = 1_200.0  # a pawn on the board (a red card costs one for the rest of the match)
 YELLOW_CARD = 90.0
 KEEPER_IN_PLACE = 300.0
 PRESSURE = 30.0  # per square the nearest pawn is from an opposing ball-carrier
 LOOSE_BALL = 40.0  # per square closer to a loose ball than the nearest opponent
-SUPPORT = 15.0  # per row up the board of each attacking pawn (not the keeper or the last defender)
+SUPPORT = 40.0  # per row up the board of each attacking pawn (not the keeper or the last defender)
 
 
 class HeuristicBot(Bot):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from soccerdesk.bots import make_bot
 from soccerdesk.bots.pawn_soccer import HeuristicBot
@@ -119,10 +120,11 @@ def test_beats_random() -> None:
 
 
 def _steals(state: State, plies: int) -> int:
-    """Steals in ``plies`` actions of the heuristic's own choices (without the repetition
-    memory every bot's decide() has) from ``state``."""
+    """The most steals onto any one square in ``plies`` actions of the heuristic's own choices
+    (without the repetition memory every bot's decide() has) from ``state``. A loop takes the
+    ball back and forth on one square; steals spread over the match after goals are play."""
     rng = random.Random(0)
-    steals = 0
+    onto: Counter[str] = Counter()
     for _ in range(plies):
         if state.is_terminal():
             break
@@ -132,9 +134,10 @@ def _steals(state: State, plies: int) -> int:
             continue
         legal = state.legal_actions(seat)
         action = legal[0] if len(legal) == 1 else BOT.choose(state, seat, legal, rng)
-        steals += str(action).startswith("steal")
+        if str(action).startswith("steal"):
+            onto[str(action).split("-")[-1]] += 1
         state = state.apply(seat, action)
-    return steals
+    return max(onto.values(), default=0)
 
 
 def test_no_endless_steal_back_in_front_of_goal() -> None:
@@ -143,7 +146,7 @@ def test_no_endless_steal_back_in_front_of_goal() -> None:
     s = pos(
         ["C1", "A2", "C3", "E3", "D6", "B9"], ["B2", "C2", "A6", "A7", "E9", "D11"], "B2", ORANGE, yellow=["B2", "C2"]
     )
-    assert _steals(s, 120) < 8
+    assert _steals(s, 120) < 5
 
 
 def test_a_steal_is_judged_after_the_steal_back() -> None:
