@@ -1,4 +1,4 @@
-"""House style (STYLE.md 6): ruff clean and ruff-formatted everywhere; mypy clean on rules, bots, net and server."""
+"""House style (STYLE.md 6): ruff clean and ruff-formatted everywhere; mypy clean on rules, bots, learn, net and server."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_ruff_format_leaves_every_file_as_it_is() -> None:
 @pytest.mark.slow
 def test_mypy_is_clean_on_the_pure_layers_and_the_relay() -> None:
     out = subprocess.run(
-        [_tool("mypy"), "soccerdesk/rules", "soccerdesk/bots", "soccerdesk/net", "server"],
+        [_tool("mypy"), "soccerdesk/rules", "soccerdesk/bots", "soccerdesk/learn", "soccerdesk/net", "server"],
         cwd=ROOT,
         capture_output=True,
         text=True,
