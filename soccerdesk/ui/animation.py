@@ -66,13 +66,13 @@ def animation_for(
 
     Events are the rules' ``Event.to_json()`` dicts: a kind naming a roll or a die gets a
     rolling die (the number found in its data), a draw or a reveal of cards gets a card turn,
-    a goal a banner. Cards are shown by ``card_name(code)`` (the board's names for them),
+    a goal (the kind ``goal`` in every game) a banner. Cards are shown by ``card_name(code)`` (the board's names for them),
     never by their codes.
     """
     kind = str(event.get("kind", "")).lower()
     data = event.get("data") or {}
     text = str(event.get("text", ""))
-    if kind == "goal" or kind.startswith("goal") or kind.endswith("-goal"):
+    if kind == "goal":  # only a goal: not "goal_kick", "goal_kick_result" nor Soccero's "goal-kick"
         return Animation("goal", text)
     if any(word in kind for word in ("roll", "dice", "die", "d20")):
         value = next(

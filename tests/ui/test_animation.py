@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
 from PySide6.QtCore import Qt
 
+from soccerdesk.rules import CHANCE, GAMES, get_game
+from soccerdesk.rules.api import sample_chance
 from soccerdesk.ui.animation import Animation, EventAnimation, animation_for
 
 
@@ -43,3 +48,25 @@ def test_an_animation_ends_by_itself(qtbot) -> None:
     layer.resize(400, 300)
     with qtbot.waitSignal(layer.done, timeout=2_000):
         layer.play([Animation("card", "Pass 1 to 5", faces=("5", "3"))], speed=0.2)
+
+
+def _kinds_met_in_play(game_id: str, seeds: int = 3) -> set[str]:
+    """Every event kind random seeded matches of a game produce."""
+    kinds: set[str] = set()
+    for seed in range(seeds):
+        state = get_game(game_id).new_match(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_players()[0]
+            action = sample_chance(state, rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+            state = state.apply(seat, action)
+            kinds.update(event.kind for event in state.events)
+    return kinds
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_only_a_goal_gets_the_goal_banner(game_id: str) -> None:
+    kinds = _kinds_met_in_play(game_id) | {"goal", "goal_kick", "goal_kick_result", "goal-kick", "goalkeeper"}
+    for kind in sorted(kinds):
+        shown = animation_for({"kind": kind, "text": f"a {kind} event", "data": {}})
+        assert (shown is not None and shown.kind == "goal") == (kind == "goal"), kind
