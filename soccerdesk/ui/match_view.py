@@ -23,8 +23,8 @@ import html
 import math
 import re
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -66,14 +66,65 @@ FULL_TIME_HINT = "Full time: the match is over. Result shows the score, a rematc
 @dataclass(frozen=True)
 class LogEntry:
     """A line of "What happened": ``audience`` the seats that may read it (``None``: all),
-    ``ply`` the actions played when it happened (``None``: not known, never taken back)."""
+    ``ply`` the actions played when it happened (``None``: not known, never taken back).
+
+    A line written for an event keeps the ``event`` (``Event.to_json()``): it is told again in
+    the words of whoever reads the log (a hot-seat board names zones from its reader's side).
+    ``batch`` numbers the views the lines came with: the events of one action when no ``ply``
+    says so.
+    """
 
     text: str
     audience: tuple[int, ...] | None = None
     ply: int | None = None
+    event: dict[str, Any] | None = None
+    batch: int = 0
+    told: dict[int | None, str] = field(default_factory=dict, compare=False, repr=False)  # reader -> words
 
     def visible_to(self, seat: int | None) -> bool:
         return self.audience is None or seat in self.audience
+
+    def as_event(self) -> dict[str, Any]:
+        """What :func:`retold` looks at: the event's kind, data and audience."""
+        return {**(self.event or {}), "audience": self.audience}
+
+
+def _action_of(entry: LogEntry) -> Any:
+    """The action a line tells of: its ply, else the view it came with."""
+    return entry.ply if entry.ply is not None else ("view", entry.batch)
+
+
+def _twin_key(event: Mapping[str, Any]) -> tuple[str, Any]:
+    """What a secret and its public telling share: the kind's family ("draw-back" and "draw",
+    "swap" and "swap-detail") and the seat it is about (a secret's own seat if its data has none)."""
+    data = event.get("data") or {}
+    audience = event.get("audience")
+    seat = data.get("seat")
+    if seat is None and audience is not None and len(audience) == 1:
+        seat = audience[0]
+    return str(event.get("kind", "")).split("-")[0], seat
+
+
+def retold(events: Sequence[Mapping[str, Any]], sees: Callable[[Sequence[int]], bool]) -> set[int]:
+    """Indexes of the public events of one action that tell again, without the secret, a
+    private event whose audience ``sees`` accepts.
+
+    The rules tell a secret twice: in full to its owner (``audience`` set: "Home draws Dribble.")
+    and to everyone without it ("Home draws an attacking card."). A reader of the private line
+    reads only it, else the log would read as two draws. Each secret hides one public line of
+    its family about the same seat, the nearest; the other seat's public lines stay.
+    """
+    public = [i for i, event in enumerate(events) if event.get("audience") is None]
+    hidden: set[int] = set()
+    for i, event in enumerate(events):
+        audience = event.get("audience")
+        if audience is None or not sees(audience):
+            continue
+        key = _twin_key(event)
+        twins = [j for j in public if j not in hidden and _twin_key(events[j]) == key]
+        if twins:
+            hidden.add(min(twins, key=lambda j: abs(j - i)))
+    return hidden
 
 
 _SEAT = re.compile(r"\b[Ss]eat ([01])\b")
@@ -350,7 +401,12 @@ class MatchView(QWidget):
         self._animation_token = 0
         self._pump_scheduled = False
         self._log_entries: list[LogEntry] = []
+        self._log_shown: list[str] = []  # the lines the log shows now
+        self._log_batch = 0  # views whose events were logged (see LogEntry.batch)
         self._log_seat: int | None = local[0] if local else None
+        # Whose board the log's words follow: the reader's, or while nobody has the screen
+        # (a hot-seat hand-over) the last reader's, which the board still shows.
+        self._log_frame: int | None = self._log_seat
         self._log_follows = True  # the log shows its newest line unless the player scrolled up
         self._logged: list[dict[str, Any]] | None = None  # the events last written to the log
         self._log_rebuilding = False
@@ -670,8 +726,7 @@ class MatchView(QWidget):
             # tell how a die fell while it still rolls.
             self._logged = events
             self._forget_undone(view.get("ply"))
-            for event in events:
-                self.log_event(event)
+            self.log_events(events)
         self.view_data = view
         self._keyboard_index = -1
         self.keyboard_label.setText("")
@@ -848,7 +903,23 @@ class MatchView(QWidget):
 
     def log_event(self, event: dict[str, Any]) -> None:
         """Add an event (``Event.to_json()``, with the session's ``audience`` and ``ply``) to the log."""
-        self.log_text(self.board.event_text(event), event.get("audience"), event.get("ply"))
+        self.log_events([event])
+
+    def log_events(self, events: list[dict[str, Any]]) -> None:
+        """Add the events that came with one view to the log, in order."""
+        self._log_batch += 1
+        for event in events:
+            audience = event.get("audience")
+            self._log_entries.append(
+                LogEntry(
+                    "",
+                    tuple(audience) if audience is not None else None,
+                    event.get("ply"),
+                    {key: value for key, value in event.items() if key not in ("audience", "ply")},
+                    self._log_batch,
+                )
+            )
+        self._refresh_log()
 
     def log_text(self, text: str, audience: list[int] | None = None, ply: int | None = None) -> None:
         """Add a line to the event log (seat numbers become names).
@@ -856,15 +927,59 @@ class MatchView(QWidget):
         A line with an ``audience`` is shown only while one of those seats has the screen; a
         line with a ``ply`` goes when an undo takes that ply back.
         """
-        if not text:
-            return
-        entry = LogEntry(
-            name_seats(text, self.names, self.game.id), tuple(audience) if audience is not None else None, ply
+        if text:
+            self._log_batch += 1
+            self._log_entries.append(
+                LogEntry(text, tuple(audience) if audience is not None else None, ply, batch=self._log_batch)
+            )
+            self._refresh_log()
+
+    def _words(self, entry: LogEntry, reader: int | None) -> str:
+        """A line as ``reader`` reads it: an event in the words of their board, the sides by name."""
+        words = entry.told.get(reader)
+        if words is None:
+            text = entry.text if entry.event is None else self.board.event_text(entry.event, reader)
+            words = entry.told[reader] = name_seats(text, self.names, self.game.id) if text else ""
+        return words
+
+    def log_lines_for(self, reader: int | None, frame: int | None = None) -> list[str]:
+        """The log as ``reader`` (a seat, or ``None``: nobody's secrets) reads it: the lines they
+        may see, a public line left out where they read the secret it retells (:func:`retold`),
+        in the words of ``frame``'s board (default: the reader's)."""
+        frame = reader if reader is not None else frame
+        entries = self._log_entries
+        hidden: set[int] = set()
+        secret = {_action_of(e) for e in entries if reader is not None and e.audience and reader in e.audience}
+        if secret:
+            actions: dict[Any, list[int]] = {key: [] for key in secret}
+            for i, entry in enumerate(entries):
+                key = _action_of(entry)
+                if key in actions:
+                    actions[key].append(i)
+            for members in actions.values():
+                twins = retold([entries[i].as_event() for i in members], lambda audience: reader in audience)
+                hidden.update(members[j] for j in twins)
+        lines = (
+            self._words(entry, frame) for i, entry in enumerate(entries) if i not in hidden and entry.visible_to(reader)
         )
-        self._log_entries.append(entry)
-        if entry.visible_to(self._log_seat):
-            self.log.appendPlainText(entry.text)
-            self._follow_log_soon()
+        return [line for line in lines if line]
+
+    def _refresh_log(self) -> None:
+        """Show the log as the player at the screen reads it: new lines added at the end, or the
+        whole log written again when lines above changed (an undo, another reader)."""
+        lines = self.log_lines_for(self._log_seat, self._log_frame)
+        shown = self._log_shown
+        if len(lines) >= len(shown) and lines[: len(shown)] == shown:
+            for line in lines[len(shown) :]:
+                self.log.appendPlainText(line)
+            if len(lines) > len(shown):
+                self._follow_log_soon()
+        else:
+            self._log_rebuilding = True  # emptied and filled again: no end moving to where the player is
+            self.log.setPlainText("\n".join(lines))
+            self._log_rebuilding = False
+            self._follow_log()
+        self._log_shown = lines
 
     def _forget_undone(self, ply: Any) -> None:
         """A view from before lines already logged (an undo): the lines of the plies taken back go."""
@@ -873,20 +988,17 @@ class MatchView(QWidget):
         kept = [e for e in self._log_entries if e.ply is None or e.ply <= ply]
         if len(kept) != len(self._log_entries):
             self._log_entries = kept
-            self._rebuild_log()
+            self._refresh_log()
 
     def _show_log_for(self, seat: int | None) -> None:
-        """Rebuild the log for the player at the screen (hot-seat: hide the other's private lines)."""
+        """The log for the player at the screen (hot-seat: without the other's private lines,
+        zones named as the new reader's board labels them)."""
         if seat == self._log_seat:
             return
         self._log_seat = seat
-        self._rebuild_log()
-
-    def _rebuild_log(self) -> None:
-        self._log_rebuilding = True  # emptied and filled again: no end moving to where the player is
-        self.log.setPlainText("\n".join(e.text for e in self._log_entries if e.visible_to(self._log_seat)))
-        self._log_rebuilding = False
-        self._follow_log()
+        if seat is not None:
+            self._log_frame = seat
+        self._refresh_log()
 
     def _log_scrolled(self, _action: int) -> None:
         # Scrolled up to read: the log stays there; back at the bottom: it follows again.

@@ -29,18 +29,19 @@ from PySide6.QtWidgets import (
 
 from soccerdesk.rules import Event, Game, State
 from soccerdesk.ui.boards import BoardConfig, TeamColours, make_board
-from soccerdesk.ui.match_view import BoardView, name_seats, phase_text
+from soccerdesk.ui.match_view import BoardView, name_seats, phase_text, retold
 
 
 def revealed(events: Sequence[Event]) -> list[Event]:
     """The events of one action with nothing hidden, each said once.
 
-    A rules module tells a secret twice: in full to its owner (``audience`` set) and
-    in a public version of the same kind ("Home draws a card"). The replay shows every
-    secret, so a public event is left out when a private one of its kind says it in full.
+    A rules module tells a secret twice: in full to its owner (``audience`` set) and in a
+    public version ("Home draws an attacking card."). The replay shows every secret, so the
+    public version of each is left out (see :func:`~soccerdesk.ui.match_view.retold`).
     """
-    private_kinds = {event.kind for event in events if event.audience is not None}
-    return [event for event in events if event.audience is not None or event.kind not in private_kinds]
+    told = [{"kind": e.kind, "data": e.data, "audience": e.audience} for e in events]
+    hidden = retold(told, lambda _audience: True)
+    return [event for i, event in enumerate(events) if i not in hidden]
 
 
 PLAY_SPEEDS = {"Slow": 1400, "Normal": 700, "Fast": 250}
