@@ -343,9 +343,9 @@ class HomeScreen(QWidget):
         form.addRow("Opponent", self.opponent)
         self.side = QComboBox()
         self.side.setObjectName("side")
-        self.side.addItem("Home (kicks off first half)", 0)
+        self.side.addItem("Home", 0)
         self.side.addItem("Away", 1)
-        self.side.setToolTip("Which seat you take against the computer")
+        self.side.setToolTip("Which seat you take against the computer (a coin toss decides who kicks off)")
         self.side.setCurrentIndex(min(1, max(0, int(settings.get("home/side", 0)))))
         form.addRow("You play", self.side)
         self.names: list[QLineEdit] = []
