@@ -241,3 +241,19 @@ def test_every_card_name_fits_inside_the_border(qtbot: Any) -> None:
     assert "Dribble Diagonal Right 1" in broken
     assert all(len(line) >= 7 for lines in broken.values() for line in lines), broken  # no "1" alone
     assert broken["Pass Diagonal Right 2 + Outside Shot"] == ["Pass Diagonal Right 2", "+ Outside Shot"]
+
+
+def test_the_reply_prompt_says_when_no_card_can_answer(qtbot: Any, match_states: list[State]) -> None:
+    """QA: "Click a highlighted defensive card" was asked with no card to click."""
+    board = Board(BoardConfig(GAME, 0))
+    seen = set()
+    for view in decisions(match_states):
+        if view["state"]["phase"] != "reply":
+            continue
+        board.set_view(view)
+        prompt = board._status(view)
+        only_let_go = view["legal"] == ["reply none"]
+        seen.add(only_let_go)
+        assert ("highlighted" in prompt) != only_let_go, prompt
+        assert ("No card in your hand can answer: click Let it go." in prompt) == only_let_go, prompt
+    assert seen == {True, False}

@@ -849,8 +849,10 @@ class Board(ClickBoard):
         if phase == "reply":
             card = pending.get("card")
             what = f"played {self.cards.get(card, {}).get('name', card)}" if card else "tries to hold the ball"
-            if mine:
+            if mine and any(a.startswith("reply ") and a != "reply none" for a in view["legal"]):
                 return f"Defend? Your opponent {what}. Click a highlighted defensive card to answer, or let it go."
+            if mine:
+                return f"Your opponent {what}. No card in your hand can answer: click Let it go."
             return f"{other} may answer…"
         if phase == "discard":
             return "Choose the card to discard." if mine else "Your opponent discards a card…"
