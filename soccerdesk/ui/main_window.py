@@ -252,7 +252,9 @@ class MainWindow(QMainWindow):
         suggested = self.settings.saves_dir / f"{record['game']}.soccerdesk.json"
         path, _ = QFileDialog.getSaveFileName(self, "Save match", str(suggested), "soccerdesk matches (*.json)")
         if path:
-            self.save_to(Path(path))
+            chosen = Path(path)
+            # The Open dialog lists *.json only: a name typed without it would hide the save.
+            self.save_to(chosen if chosen.suffix.lower() == ".json" else chosen.with_name(chosen.name + ".json"))
 
     def save_to(self, path: Path) -> None:
         """Write the current match record to ``path``."""
