@@ -5,6 +5,7 @@ place, and every step can be done to the end of the script."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,70 @@ def test_the_guided_match_is_played_to_its_end_by_clicks(qtbot, game_id: str, tm
     if not screen.state.is_terminal():  # free play: every legal action is on offer again
         legal = {str(a) for a in screen.state.legal_actions(script.learner)}
         assert set(screen.board.legal()) == legal
+
+
+def _learner_moves(screen: GuidedMatch) -> list[tuple[str, dict, dict]]:
+    """What the learner played in the guided match so far, each with the view of the position
+    before and after it (replayed from the match record)."""
+    coach = screen.coach
+    states = coach.game.replay(coach.record(screen.state))
+    return [
+        (str(action), states[n].view(None), states[n + 1].view(None))
+        for n, (seat, action) in enumerate(states[-1].history())
+        if seat == coach.script.learner
+    ]
+
+
+def _pawn_soccer_sprint(text: str, before: dict, after: dict) -> bool:
+    verb, _, squares = text.partition(" ")
+    if verb != "move":
+        return False
+    start, end = squares.split("-")
+    lanes = {sq for end_ in before["state"]["board"]["ends"] for zone in end_["sprint_zones"] for sq in zone}
+    return start in lanes and abs(int(start[1:]) - int(end[1:])) >= 2
+
+
+def _scored(before: dict, after: dict, seat: int = 0) -> bool:
+    return after["score"][seat] > before["score"][seat]
+
+
+# What issue 18 asks each guided match to teach, as tests on the learner's own moves
+# (the action played, the position before it, the position after it).
+COVERED: dict[str, dict[str, Callable[[str, dict, dict], bool]]] = {
+    "pawn-soccer": {
+        "move": lambda text, before, after: text.startswith("move "),
+        "pass": lambda text, before, after: text.startswith("pass "),
+        "sprint zone": _pawn_soccer_sprint,
+        "long pass": lambda text, before, after: text.startswith("long "),
+        "steal": lambda text, before, after: text.startswith("steal "),
+        "kick at goal": lambda text, before, after: text.startswith("kick ") and _scored(before, after),
+        "penalty": lambda text, before, after: text.startswith("penalty ") and before["state"]["phase"] == "penalty",
+    },
+    "soccero": {
+        "formation": lambda text, before, after: text.startswith("place "),
+        "the move die": lambda text, before, after: text == "move",
+        "carrying": lambda text, before, after: (
+            text.startswith("move ") and text.split()[1].split("-")[1] == text.split()[-1] == after["state"]["ball"]
+        ),
+        "kicking with the kick die": lambda text, before, after: (
+            text.startswith("kick ") and before["state"]["setpiece"] is None
+        ),
+        "a header": lambda text, before, after: text.startswith("head "),
+        "a set piece": lambda text, before, after: (
+            text.startswith("kick ") and (before["state"]["setpiece"] or {}).get("kind") == "free-kick"
+        ),
+    },
+}
+
+
+@pytest.mark.parametrize("game_id", sorted(COVERED))
+def test_the_guided_match_teaches_what_the_issue_lists(qtbot, game_id: str) -> None:
+    screen = _open(qtbot, GuidedMatch.start(game_id, others_delay_ms=0))
+    _play_steps(qtbot, screen)
+    qtbot.waitUntil(lambda: screen.waiting or screen.state.is_terminal(), timeout=10_000)
+    played = _learner_moves(screen)
+    missing = [topic for topic, test in COVERED[game_id].items() if not any(test(*move) for move in played)]
+    assert not missing, f"the guided match of {game_id} never has the learner do: {missing}"
 
 
 def test_a_click_off_the_lesson_does_nothing(qtbot) -> None:
