@@ -13,7 +13,16 @@ from soccerdesk.resources import load_game_data
 from soccerdesk.rules import CHANCE, State, get_game, play_out
 from soccerdesk.ui.boards import make_board
 from soccerdesk.ui.boards.base import BoardConfig
-from soccerdesk.ui.boards.soccer_go import SoccerGoBoard, path_of
+from soccerdesk.ui.boards.soccer_go import (
+    POWER_CARD,
+    POWER_TEXT_MARGINS,
+    TEXT_SIZES,
+    SoccerGoBoard,
+    path_of,
+    power_cards,
+    power_text_size,
+    wrapped_height,
+)
 
 GAME = "soccer-go"
 
@@ -234,3 +243,15 @@ def test_the_board_says_what_to_do_now(qtbot, states: list[State]) -> None:
     # screen's (1000 x 640 left an empty band above and below it in a 1280 x 800 window).
     shape = board.itemsBoundingRect()
     assert shape.top() < 0 and shape.width() / shape.height() < 1.45
+
+
+def test_every_power_card_shows_its_whole_text(qtbot: Any) -> None:
+    """QA: Corner's last word was cut off the card. Every card of the game's data fits whole."""
+    box = POWER_CARD.adjusted(*POWER_TEXT_MARGINS)
+    cards = power_cards()
+    assert len(cards) >= 20 and "corner" in cards
+    for card_id, card in cards.items():
+        size = power_text_size(card["text"])
+        assert size in TEXT_SIZES
+        assert wrapped_height(card["text"], box.width(), size) <= box.height(), card_id
+    assert power_text_size(cards["corner"]["text"]) < TEXT_SIZES[0]  # the long one is set smaller, not cut

@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QLinearGradient, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QLinearGradient, QPainter, QPen
 
 from soccerdesk.resources import load_game_data
 from soccerdesk.ui.boards.drawing import (
@@ -74,6 +74,30 @@ def power_cards() -> dict[str, dict[str, Any]]:
     """Card id -> the power card's content data (name, timing, passes...)."""
     data = load_game_data("soccer-go")
     return {card["id"]: dict(card) for side in ("attacking", "defending") for card in data.get(side, [])}
+
+
+POWER_CARD = QRectF(0, 0, 276, 56)
+"""A power card in the hand panel."""
+POWER_TEXT_MARGINS = (12, 22, -8, -5)
+"""Where a power card's text is written: ``QRectF.adjusted`` of the card's rectangle."""
+TEXT_SIZES = (7.5, 7.25, 7.0, 6.75, 6.5, 6.25, 6.0)
+"""Font sizes a power card's text may take, largest first: the largest that shows it whole."""
+
+
+def wrapped_height(text: str, width: float, size: float) -> float:
+    """Height of ``text`` word-wrapped within ``width`` in :func:`ui_font` ``size``."""
+    flags = int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap)
+    return QFontMetricsF(ui_font(size)).boundingRect(QRectF(0, 0, width, 10_000), flags, text).height()
+
+
+def power_text_size(text: str, rect: QRectF = POWER_CARD) -> float:
+    """The largest of :data:`TEXT_SIZES` in which ``text`` fits a power card whole (never cut).
+
+    Measured a few pixels narrower than the card's text box: a painter's wrapping may differ
+    from the metrics' by a pixel or two.
+    """
+    box = rect.adjusted(*POWER_TEXT_MARGINS)
+    return next((s for s in TEXT_SIZES if wrapped_height(text, box.width() - 4, s) <= box.height()), TEXT_SIZES[-1])
 
 
 def timing_windows() -> dict[str, str]:
@@ -538,11 +562,11 @@ class SoccerGoBoard(ClickBoard):
         drawn = state.get("drawn")
         y = 142.0
         for card in hand:
-            self._power_card(QRectF(702, y, 276, 56), state, card)
+            self._power_card(POWER_CARD.translated(702, y), state, card)
             y += 60
         if drawn:
             self.add_text(QPointF(702, y + 2), "Drawn — keep it by swapping a card out:", 9, MUTED_TEXT, width=276)
-            self._power_card(QRectF(702, y + 20, 276, 56), state, drawn, clickable=False)
+            self._power_card(POWER_CARD.translated(702, y + 20), state, drawn, clickable=False)
             y += 78
         if not hand and not drawn:
             self.add_text(QPointF(702, y), "No power cards.", 10, MUTED_TEXT, width=276)
@@ -585,10 +609,9 @@ class SoccerGoBoard(ClickBoard):
             p.setPen(back.darker(130))
             p.drawText(r.adjusted(12, 9, -12, 0), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop, window)
             p.setPen(QColor("#1d1d1d"))
-            p.setFont(ui_font(7.5))
-            p.drawText(
-                r.adjusted(12, 24, -8, -6), Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap, info.get("text", "")
-            )
+            text = info.get("text", "")
+            p.setFont(ui_font(power_text_size(text, r)))
+            p.drawText(r.adjusted(*POWER_TEXT_MARGINS), Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap, text)
             if clickable:
                 self._mark_card(p, r, key)
 
