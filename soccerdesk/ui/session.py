@@ -411,6 +411,9 @@ class LocalSession(MatchSession):
         )
 
     def close(self) -> None:
+        if not self._closed:
+            # The thinking time since the last move counts too: save it as the match is left.
+            self._write_autosave()
         self._closed = True
         self._generation += 1
         self._poll.stop()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from clicking import click, start_match
+from clicking import click, click_path, start_match
 from driving import ready
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
@@ -47,3 +47,25 @@ def test_save_as_without_json_adds_it(
     assert asked == ["soccerdesk matches (*.json)"]
     assert [p.name for p in tmp_path.iterdir() if p.is_file() and p.suffix.lower() == ".json"] == [written]
     assert window.open_path(tmp_path / written)
+
+
+def test_time_played_keeps_the_thinking_since_the_last_move_when_resumed(qtbot, window: MainWindow) -> None:
+    """QA: 00:43 played before leaving, 00:35 after resuming from Recent (only moves saved it)."""
+    view = start_match(qtbot, window, "soccer-go", ("human", None), {"rounds": 1})
+    qtbot.waitUntil(lambda: ready(view), timeout=10_000)
+    shown = view.view_data
+    click_path(qtbot, view, shown["legal"][0])
+    qtbot.waitUntil(
+        lambda: view.view_data is not shown or view.stack.currentWidget() is view.handover_page, timeout=10_000
+    )
+    qtbot.wait(1_500)  # the player thinks, then leaves without moving
+    before = window.session.time_played()
+    assert before >= 1.5
+    click(qtbot, view.home_button, what="Home")
+    recent = window.home.recent
+    assert recent.count() >= 1 and recent.item(0).data(Qt.ItemDataRole.UserRole) is not None
+    click(qtbot, recent.viewport(), recent.visualItemRect(recent.item(0)).center(), "the newest recent match")
+    click(qtbot, window.home.resume_button, what="Resume")
+    assert window.match_view is not None
+    resumed = window.session.time_played()
+    assert before - 0.1 <= resumed < before + 1.0
