@@ -322,3 +322,34 @@ def test_keyboard_preview_says_moves_in_words(qtbot: Any, match_states: list[Sta
         _, a, b = text.replace("-", " ").split()
         assert a in words and b in words, (text, words)  # both squares, in words
     assert any(words.startswith("Place a pawn on ") for words in said.values())
+
+
+def test_the_turn_number_stays_while_the_side_that_moved_may_substitute(
+    qtbot: Any, match_states: list[State], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QA: "Turn 2 of 100 each" while Home could still substitute in its turn 1."""
+    board = board_for(qtbot, 0)
+    written: list[str] = []
+    add_text = board.add_text
+
+    def noted(pos: QPointF, text: str, *args: Any, **kwargs: Any) -> Any:
+        written.append(text)
+        return add_text(pos, text, *args, **kwargs)
+
+    monkeypatch.setattr(board, "add_text", noted)
+    shown_in_turn: dict[int, str] = {}
+    after_turns = 0
+    for state in match_states:
+        view = state.view(0)
+        phase, side = view["state"]["phase"], view["state"]["side_to_move"]
+        if phase not in ("turn", "chain", "after_turn"):
+            continue
+        written.clear()
+        board.set_view(view)
+        turn = next(t.split(" · ")[-1] for t in written if " of " in t and "each" in t)
+        if phase == "after_turn":
+            after_turns += 1
+            assert turn == shown_in_turn[side], (turn, shown_in_turn[side])
+        else:
+            shown_in_turn[side] = turn
+    assert after_turns > 0

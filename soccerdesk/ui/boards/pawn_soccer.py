@@ -83,6 +83,15 @@ def parse_square(name: str) -> tuple[int, int]:
     return ord(name[0]) - ord("A"), int(name[1:])
 
 
+def turns_finished(state: dict[str, Any]) -> int:
+    """Turns both sides have finished, as the view's ``turns`` counts them but for one case:
+    the rules count a turn at its move, yet while the side that moved may still substitute
+    (``after_turn``) its turn goes on ("Turn 1", not "Turn 2", until it ends)."""
+    played = state.get("turns", 0)
+    played = played if isinstance(played, int) else 0
+    return max(0, played - 1) if state.get("phase") == "after_turn" else played
+
+
 class Board(ClickBoard):
     """Pawn Soccer board scene (see the module docstring for the click paths)."""
 
@@ -645,12 +654,11 @@ class Board(ClickBoard):
         y += 66
         goals = state.get("goals_to_win")
         limit = state.get("turn_limit")
-        played = state.get("turns", 0)
         info = []
         if goals:
             info.append("Golden goal" if goals == 1 else f"First to {goals} goals")
         if limit:
-            info.append(f"turn {min(played // 2 + 1, limit)} of {limit} each")
+            info.append(f"turn {min(turns_finished(state) // 2 + 1, limit)} of {limit} each")
         self.add_text(QPointF(x + 12, y), " · ".join(info), 8.5, MUTED_TEXT, width=w - 24)
         y += 26
         self.add_text(QPointF(x + 12, y), self._status(view), 10.5, PANEL_TEXT, bold=True, width=w - 24)
