@@ -142,10 +142,18 @@ def test_a_click_off_the_lesson_does_nothing(qtbot) -> None:
     assert screen.state is state and screen.coach.index == 0
 
 
-def test_leave_and_resume_where_it_was_left(qtbot, tmp_path: Path) -> None:
-    path = tmp_path / "learn-pawn-soccer.json"
-    screen = _open(qtbot, GuidedMatch.start("pawn-soccer", path=path, others_delay_ms=0))
-    _play_steps(qtbot, screen, until=4)
+@pytest.mark.parametrize(
+    ("game_id", "until"),
+    [
+        ("pawn-soccer", 4),
+        ("pawn-soccer", 5),  # the ball on the long-pass square, the long pass still to come
+        ("soccero", 10),  # in the middle of the free kick: the free moves are next
+    ],
+)
+def test_leave_and_resume_where_it_was_left(qtbot, tmp_path: Path, game_id: str, until: int) -> None:
+    path = tmp_path / f"learn-{game_id}.json"
+    screen = _open(qtbot, GuidedMatch.start(game_id, path=path, others_delay_ms=0))
+    _play_steps(qtbot, screen, until=until)
     qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
     left: list[dict] = []
     screen.left.connect(left.append)
@@ -153,10 +161,10 @@ def test_leave_and_resume_where_it_was_left(qtbot, tmp_path: Path) -> None:
     assert left and json.loads(path.read_text(encoding="utf-8")) == left[0]
     index, ply = screen.coach.index, screen.state.ply
     screen.close()
-    again = _open(qtbot, GuidedMatch.start("pawn-soccer", path=path, others_delay_ms=0))
-    assert again.coach.index == index == 4 and again.state.ply == ply
-    assert again.panel.count.text().startswith("Step 5 of")
-    assert _play_steps(qtbot, again) == len(again.coach.script.steps) - 4
+    again = _open(qtbot, GuidedMatch.start(game_id, path=path, others_delay_ms=0))
+    assert again.coach.index == index == until and again.state.ply == ply
+    assert again.panel.count.text().startswith(f"Step {until + 1} of")
+    assert _play_steps(qtbot, again) == len(again.coach.script.steps) - until
 
 
 def test_resume_refuses_a_record_that_is_not_a_guided_match(tmp_path: Path) -> None:
