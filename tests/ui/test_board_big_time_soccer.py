@@ -18,6 +18,7 @@ from soccerdesk.ui.boards.base import BoardConfig
 from soccerdesk.ui.boards.big_time_soccer import (
     CARD_H,
     CARD_W,
+    KIND_WORDS,
     Board,
     name_rect,
     name_text,
@@ -237,9 +238,12 @@ def test_every_card_name_fits_inside_the_border(qtbot: Any) -> None:
         assert shown.replace("\n", " ") == short_name(card)
         if "\n" in shown:
             broken[short_name(card)] = shown.split("\n")
-    assert "Shot: Outside the Box" not in broken and "Pass Diagonal Right 2" not in broken
+    assert "Pass Diagonal Right 2" not in broken
+    assert broken["Shot at Net - Outside the Box"] == ["Shot at Net -", "Outside the Box"]
+    assert broken["Challenge/Intercept + Star"] == ["Challenge/Intercept", "+ Star"]
     assert "Dribble Diagonal Right 1" in broken
-    assert all(len(line) >= 7 for lines in broken.values() for line in lines), broken  # no "1" alone
+    # No "1" alone; a "+ ..." part may be short ("+ Star").
+    assert all(len(line) >= 7 or line.startswith("+ ") for lines in broken.values() for line in lines), broken
     assert broken["Pass Diagonal Right 2 + Outside Shot"] == ["Pass Diagonal Right 2", "+ Outside Shot"]
 
 
@@ -257,3 +261,13 @@ def test_the_reply_prompt_says_when_no_card_can_answer(qtbot: Any, match_states:
         assert ("highlighted" in prompt) != only_let_go, prompt
         assert ("No card in your hand can answer: click Let it go." in prompt) == only_let_go, prompt
     assert seen == {True, False}
+
+
+def test_a_card_face_and_the_log_call_a_card_by_one_name(qtbot: Any) -> None:
+    """QA: the log said "C/I + Star" and "Shot at Net - Outside the Box" for the cards named
+    "Challenge/Intercept + Star" and "Shot: Outside the Box" on the board. A face may leave out
+    what its icons show (", then Pass"), never say it otherwise."""
+    cards = Board(BoardConfig(GAME, 0)).cards
+    for card in cards.values():
+        assert card["name"].startswith(short_name(card)), (card["name"], short_name(card))
+    assert cards["STAR"]["name"] == short_name(cards["STAR"]) == KIND_WORDS["star"]

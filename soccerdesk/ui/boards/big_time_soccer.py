@@ -993,7 +993,7 @@ def name_text(card: Mapping[str, Any], width: float) -> tuple[QFont, str]:
 
 def short_name(card: Mapping[str, Any]) -> str:
     name = str(card.get("name", card.get("code", "")))
-    return name.split(",")[0].split(" (")[0].replace("Shot at Net - ", "Shot: ")
+    return name.split(",")[0].split(" (")[0]
 
 
 def paint_type_icon(p: QPainter, r: QRectF, kind: str) -> None:
