@@ -7,7 +7,8 @@ Nothing of the app is replaced: this script only makes the QApplication first, s
 can watch the window, and then calls the app's own ``main``. It reports what it sees on stdout,
 one line each, for the test to read:
 
-- ``think``: kicks off GAME against the hard bot, the bot moving first, with clicks on the home
+- ``think``: kicks off GAME against the expert bot (the slowest: the signal must come while it
+  thinks), the bot moving first, with clicks on the home
   screen; prints ``THINKING`` while the bot process works on its decision. Then ``signal`` waits
   for the test's signal, ``close`` closes the window as its title bar's close button does,
   ``leave`` presses Ctrl+H (back Home), kicks off again and closes the window once the bot has
@@ -132,7 +133,7 @@ def think(app, game_id: str, then: str = "signal") -> Iterator[Wait]:  # type: i
     yield lambda: _window(app) is not None and _window(app).home.loaded
     window = _window(app)
     app.lastWindowClosed.connect(lambda: say(f"CLOSED busy={_thinking()}"))
-    _kick_off_by_clicks(window, game_id, "hard", side=1)  # the player is Away: the bot kicks off
+    _kick_off_by_clicks(window, game_id, "expert", side=1)  # the player is Away: the bot kicks off
     # The player may have the first decisions (who starts can be drawn): they are made with the
     # keyboard until the bot is at work. Keys reach the window's shortcuts (Ctrl+Q, Ctrl+H) once
     # it is the active window.
@@ -145,7 +146,7 @@ def think(app, game_id: str, then: str = "signal") -> Iterator[Wait]:  # type: i
     elif then == "leave":
         _key(window, "H")
         say(f"LEFT busy={_thinking()} home={window.pages.currentWidget() is window.home}")
-        _kick_off_by_clicks(window, game_id, "hard", side=1)
+        _kick_off_by_clicks(window, game_id, "expert", side=1)
         first = window.session
         yield lambda: window.session is first and len(first.record()["actions"]) > 0
         say("ANSWERED")

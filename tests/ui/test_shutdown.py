@@ -45,9 +45,9 @@ def _assert_clean(app: App, code: int, err: str) -> None:
 def _quit_while_thinking(
     launch: Callable[..., App], tmp_path: Path, game_id: str, how: str, signum: int | None = None
 ) -> tuple[App, int, str]:
-    """Start a match against the hard bot and end the app while the bot thinks.
+    """Start a match against the expert bot and end the app while the bot thinks.
 
-    A hard bot answers in a fraction of a second: if it answered before the app ended, the
+    Even the expert bot answers in a fraction of a second: if it answered before the app ended, the
     attempt says nothing about quitting while it thinks and is made again (three times at most).
     """
     for attempt in range(3):
