@@ -102,11 +102,21 @@ CHOICE_WORDS: dict[tuple[str, str, object], str] = {
     ("pawn-soccer", "length", "golden_goal"): "The first goal (golden goal)",
     ("pawn-soccer", "long_pass", "own_half"): "The long-pass space's half",
     ("pawn-soccer", "long_pass", "opposite_half"): "The other half",
-    ("soccer-go", "joker_blocks", "joker"): "The BLOCK naming JOKER",
-    ("soccer-go", "joker_blocks", "copied"): "The BLOCK naming the copied card",
-    ("soccer-go", "joker_blocks", "either"): "Either BLOCK",
+    ("soccer-go", "joker_blocks", "joker"): "The Block naming Joker",
+    ("soccer-go", "joker_blocks", "copied"): "The Block naming the copied card",
+    ("soccer-go", "joker_blocks", "either"): "Either Block",
 }
 """Words for option choices whose identifier reads badly as it is (game id, option, choice)."""
+
+OPTION_WORDS: dict[tuple[str, str], tuple[str, str]] = {
+    ("soccer-go", "joker_blocks"): (
+        "Block that stops a Joker",
+        "Which Block card may answer a Joker: the one naming Joker, the one naming the card the Joker "
+        "copies, or either.",
+    ),
+}
+"""(label, tooltip) for options whose rules' words differ from the board's (game id, option):
+the cards are "Block" and "Joker" on screen, not the rulebook's capitals."""
 
 
 def choice_label(choice: object, game_id: str = "", option: str = "") -> str:
@@ -157,10 +167,11 @@ class OptionsForm(QWidget):
         for option in game.options:
             editor, reader = self._editor(game.id, option)
             editor.setObjectName(f"option-{option.name}")
-            if option.help:
-                editor.setToolTip(option.help)
-            label = QLabel(option.label)
-            label.setToolTip(option.help)
+            words, tip = OPTION_WORDS.get((game.id, option.name), (option.label, option.help))
+            if tip:
+                editor.setToolTip(tip)
+            label = QLabel(words)
+            label.setToolTip(tip)
             form.addRow(label, editor)
             self._readers[option.name] = reader
         if not game.options:

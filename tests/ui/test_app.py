@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -281,6 +282,9 @@ def test_every_option_reads_as_a_short_phrase(qtbot, window: MainWindow, game_id
             identifier = str(combo.itemData(i))
             assert "-" not in identifier or combo.itemText(i).lower() != identifier.replace("-", " "), identifier
     assert all("ruling" not in tip.lower() and "_" not in tip for tip in tips), tips
+    # Cards are named as the board names them ("Block", "Joker"), not in the rulebook's capitals.
+    shouted = [text for text in labels + choices + tips if re.search(r"\b[A-Z]{4,}\b", text)]
+    assert not shouted, shouted
 
 
 def test_pawn_soccer_log_uses_the_chosen_team_names(qtbot, window: MainWindow) -> None:
