@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QVBox
 from soccerdesk.learn.coach import Coach, ScriptError, load_script
 from soccerdesk.rules import Event, IllegalAction, RulesError, State
 from soccerdesk.ui.boards import BoardConfig, make_board
-from soccerdesk.ui.match_view import BoardView, name_seats
+from soccerdesk.ui.match_view import BoardView, name_seats, retold
 from soccerdesk.ui.session import write_match_file
 
 HAPPENED_LINES = 8
@@ -176,11 +176,16 @@ class GuidedMatch(QWidget):
 
     def _told(self, events: Sequence[Event]) -> list[str]:
         """The events the learner may see, in the board's words; a public line ("Home draws a
-        card") is left out when the learner's own line of its kind says it in full."""
+        card") is left out where the learner's own line tells it in full (as in a match's log)."""
         learner = self.coach.script.learner
-        mine = {e.kind for e in events if e.audience is not None and learner in e.audience}
-        seen = [e for e in events if e.visible_to(learner) and (e.audience is not None or e.kind not in mine)]
-        return [w for w in (self.board.event_text(e.to_json(), learner) for e in seen) if w]
+        seen = [
+            {**e.to_json(), "audience": None if e.audience is None else list(e.audience)}
+            for e in events
+            if e.visible_to(learner)
+        ]
+        twins = retold(seen, lambda audience: learner in audience)
+        told = (self.board.event_text(e, learner) for i, e in enumerate(seen) if i not in twins)
+        return [w for w in told if w]
 
     # --- the screen ----------------------------------------------------------------------
 

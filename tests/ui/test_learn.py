@@ -186,6 +186,24 @@ def test_what_just_happened_says_each_draw_once(qtbot) -> None:
     assert len(lines) <= 8
 
 
+def test_soccer_go_guided_match_tells_each_secret_once(qtbot) -> None:
+    """The learner's own draws and set-asides are told by name only, never also as the public
+    line the other side reads ("Home draws an attacking card." beside "Home draws Dribble.")."""
+    screen = _open(qtbot, GuidedMatch.start("soccer-go", others_delay_ms=0))
+    seen: list[str] = []
+    original = screen.panel.happened.setText
+
+    def record(text: str) -> None:
+        seen.extend(text.splitlines())
+        original(text)
+
+    screen.panel.happened.setText = record  # type: ignore[method-assign]
+    _play_steps(qtbot, screen)
+    public_twins = [line for line in seen if line.startswith("Home ") and " a " in line and "card" in line]
+    assert not public_twins
+    assert any(line.startswith("Home draws ") for line in seen)  # the learner's draws are told
+
+
 def test_the_screenshot_command_draws_a_guided_match(tmp_path: Path) -> None:
     from soccerdesk.app import main
 
