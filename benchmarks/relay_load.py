@@ -286,14 +286,14 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def start_redis(directory: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_redis(directory: str, fsync: str = "always") -> tuple[subprocess.Popen[bytes], str]:
     """A ``redis-server`` on a free loopback port with its data in ``directory``; it and its URL."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     server = subprocess.Popen(
         ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--dir", directory, "--appendonly", "yes",
-         "--appendfsync", "always", "--save", "", "--logfile", ""],
+         "--appendfsync", fsync, "--save", "", "--logfile", ""],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     for _ in range(500):
@@ -335,7 +335,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     games = list(GAMES) if args.game == "all" else [args.game]
     tmp = tempfile.TemporaryDirectory()
     nodes = max(1, args.nodes)
-    redis_server, redis_url = start_redis(tmp.name) if args.redis or nodes > 1 else (None, "")
+    redis_server, redis_url = start_redis(tmp.name, args.appendfsync) if args.redis or nodes > 1 else (None, "")
     relays: list[subprocess.Popen[str]] = []
     try:
         urls = []
@@ -506,6 +506,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--nodes", type=int, default=1, help="relay processes; more than one are a cluster on Redis")
     p.add_argument("--redis", action="store_true", help="keep the rooms in Redis even with one node")
+    p.add_argument(
+        "--appendfsync",
+        default="always",
+        choices=("always", "everysec", "no"),
+        help="the benchmark's Redis: when its append-only file is synced to disk (default always, as deployed)",
+    )
     p.add_argument(
         "--compare",
         default="",

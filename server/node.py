@@ -19,8 +19,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.cluster import Cluster, RemoteRoom, RoomMissing
-from server.redis_store import StoreUnavailable
+from server.cluster import Cluster, RemoteRoom, RoomMissing, peer_id
+from server.redis_store import StoreUnavailable, guarded
 from server.rooms import Hall, Peer, Room, RoomSettings, new_code, normalize_code
 from soccerdesk.net.protocol import ProtocolError
 
@@ -40,6 +40,8 @@ class ClusterHall(Hall):
     cluster: Cluster | None = None
     _releasing: set[str] = field(default_factory=set)
     _jobs: set[asyncio.Task[Any]] = field(default_factory=set)
+    _owners: dict[str, bytes] = field(default_factory=dict)  # rooms of this node's visitors -> lease seen
+    _watcher: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
         assert self.cluster is not None, "a ClusterHall needs its cluster"
@@ -92,6 +94,44 @@ class ClusterHall(Hall):
         if room.closed:
             raise ProtocolError("no_room", f"room {code} was closed")
         return room
+
+    # --- this node's clients in rooms owned elsewhere -----------------------------------------
+
+    def start(self) -> None:
+        """Start watching the owners of the rooms this node's clients visit (see :meth:`watch_owners`)."""
+        self._watcher = asyncio.get_running_loop().create_task(self._watch())
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.node.leases.ttl / 2)
+            try:
+                await self.watch_owners()
+            except StoreUnavailable as exc:
+                log.warning("cannot check the owners of visited rooms: %s", exc.detail)
+
+    async def watch_owners(self) -> None:
+        """Ask this node's clients to resume when the owner of the room they visit changed or
+        died: a client waiting for the other seat would otherwise never hear from its room
+        again (its next message would find the owner gone, but it has none to send)."""
+        visitors: dict[str, list[Peer]] = {}
+        for peer in self.node.bus.local.values():
+            room = getattr(peer, "room", None)
+            if isinstance(room, RemoteRoom):
+                visitors.setdefault(room.code, []).append(peer)
+        for code in [code for code in self._owners if code not in visitors]:
+            del self._owners[code]
+        if not visitors:
+            return
+        codes = list(visitors)
+        leases = await guarded(self.node.redis.mget([self.node.leases.lease_key(code) for code in codes]))
+        for code, lease in zip(codes, leases, strict=True):
+            if lease is not None and self._owners.setdefault(code, lease) == lease:
+                continue
+            self._owners.pop(code, None)
+            log.info("room %s lost its owner; %d clients of this node are asked to resume", code, len(visitors[code]))
+            for peer in visitors[code]:
+                self.node.bus.local.pop(peer_id(peer), None)
+                peer.close("server_busy", RESUME)
 
     # --- messages from other nodes' clients ------------------------------------------------
 
@@ -171,6 +211,8 @@ class ClusterHall(Hall):
 
     async def close(self) -> None:
         """Stop the rooms' timers; the cluster then finishes their writes and gives them up."""
+        if self._watcher is not None:
+            self._watcher.cancel()
         for room in self.rooms.values():
             room.stop_timers()
         for task in list(self._jobs):

@@ -335,7 +335,9 @@ async def _hall_context(app: web.Application) -> AsyncIterator[None]:
     if settings.redis:
         app[CLUSTER] = cluster = _cluster(settings)
         await cluster.start()
-        hall: Hall = ClusterHall(cluster.journal, max_rooms=settings.max_rooms, thinker=thinker, cluster=cluster)  # type: ignore[arg-type]
+        node = ClusterHall(cluster.journal, max_rooms=settings.max_rooms, thinker=thinker, cluster=cluster)  # type: ignore[arg-type]
+        node.start()
+        hall: Hall = node
         log.info("relay node %s, rooms in Redis at %s", cluster.node, _without_password(settings.redis))
     else:
         app[STORE] = store = RoomStore(settings.db_path())

@@ -217,7 +217,8 @@ class Room:
         self.started = False
         self.last_active = time.monotonic()
         self.store = store
-        self._deadlines: dict[int, float] = {}
+        self._deadlines: dict[int, float] = {}  # seat -> loop time its turn clock runs out
+        self._stored_clocks: dict[int, float] = {}  # seat -> time.time() it ran out, as stored (restored rooms)
         self._clock_handles: dict[int, asyncio.TimerHandle] = {}
         self._autoplay: set[int] = set()  # seats whose turn ran out: the bot finishes it
         # seat -> the ply since which its decision position is the same (see act())
@@ -253,6 +254,7 @@ class Room:
             "rematch": sorted(self.rematch_offers),
             "chat": self.chat,
             "started": self.started,
+            "clocks": self._wall_clocks(),
         }
 
     def _save(self) -> None:
@@ -308,6 +310,7 @@ class Room:
             if (text := clean_line(line["text"], MAX_CHAT_CHARS))
         ]
         room.started = doc["started"]
+        room._stored_clocks = {int(seat): float(at) for seat, at in doc.get("clocks", {}).items()}
         return room
 
     # --- who is here ------------------------------------------------------------------
@@ -819,9 +822,14 @@ class Room:
         to_move = set(self.state.current_players()) - set(self._bot_seats()) if self._running() else set()
         changed = False
         loop = asyncio.get_running_loop()
+        # A room restored from the store (a restart, another node's takeover) goes on with the
+        # turn clocks it had: a seat whose turn was running when the room was stored gets what
+        # was left of it, not a fresh turn.
+        stored, self._stored_clocks = self._stored_clocks, {}
         for seat in (0, 1):
             if seat in to_move and seat not in self._deadlines:
-                self._deadlines[seat] = loop.time() + seconds
+                left = max(0.0, stored[seat] - time.time()) if seat in stored else seconds
+                self._deadlines[seat] = loop.time() + left
                 self._clock_handles[seat] = loop.call_at(self._deadlines[seat], self._turn_timed_out, seat)
                 changed = True
             elif seat not in to_move and seat in self._deadlines:
@@ -829,7 +837,15 @@ class Room:
                 self._clock_handles.pop(seat).cancel()
                 changed = True
         if changed:
+            self._save()  # the deadlines are stored with the room
             self._broadcast(encode("clock", clock=self._clock_json()))
+
+    def _wall_clocks(self) -> dict[str, float]:
+        """The running turn clocks as ``time.time()`` values, to store (``{}``: none runs)."""
+        if not self._deadlines:
+            return {str(seat): at for seat, at in self._stored_clocks.items()}
+        offset = time.time() - asyncio.get_running_loop().time()
+        return {str(seat): round(at + offset, 3) for seat, at in self._deadlines.items()}
 
     def _clock_json(self) -> dict[str, float]:
         if not self._deadlines:

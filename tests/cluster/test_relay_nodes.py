@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 
 pytest.importorskip("redis", reason="the redis package is not installed (pip install redis)")
@@ -284,3 +285,82 @@ async def lease_holder(url: str, code: str) -> str:
         await redis.aclose()
     assert value is not None
     return as_text(value).rsplit(" ", 1)[0]
+
+
+async def test_limits_hold_across_nodes(redis_server: RedisServer) -> None:
+    """Rooms per minute from one address: counted in Redis, so two nodes together allow no more."""
+    made = [
+        RelayNode("--redis", redis_server.url, "--rooms-per-minute", "3", "--lease-seconds", str(LEASE))
+        for _ in range(2)
+    ]
+    clients = [RelayClient(f"ws://127.0.0.1:{node.port}/ws", reconnect=False) for node in made for _ in range(2)]
+    try:
+        answers = []
+        for client in clients:  # two on each node, one after another, from the same address
+            await client.connect()
+            try:
+                answers.append((await client.create(GAME))["type"])
+            except RelayError as exc:
+                answers.append(exc.code)
+        assert answers == ["joined", "joined", "joined", "rate_limited"]
+    finally:
+        for client in clients:
+            await client.close()
+        for node in made:
+            node.kill()
+
+
+async def test_redis_down_new_rooms_refused_then_back(nodes: list[Node], redis_server: RedisServer) -> None:
+    a = nodes[0]
+    client = RelayClient(a.url, reconnect=False)
+    try:
+        await client.connect()
+        redis_server.kill()
+        with pytest.raises(RelayError) as refused:
+            await client.create(GAME)
+        assert refused.value.code == "server_busy" and "database" in str(refused.value)
+        async with aiohttp.ClientSession() as session:
+            for _ in range(100):  # the node notices within a second or two
+                async with session.get(f"http://127.0.0.1:{a.port}/health") as response:
+                    if response.status == 503:
+                        assert (await response.json())["redis"] == "down"
+                        break
+                await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("/health did not say Redis is down")
+            redis_server.start()
+            for _ in range(100):  # and recovers by itself
+                async with session.get(f"http://127.0.0.1:{a.port}/health") as response:
+                    if response.status == 200:
+                        break
+                await asyncio.sleep(0.1)
+        assert (await client.create(GAME))["type"] == "joined"
+    finally:
+        await client.close()
+
+
+async def test_turn_clock_goes_on_after_a_takeover(nodes: list[Node]) -> None:
+    """The turn clock is stored with the room: after the owner dies, the new owner runs what was
+    left of the turn, not a fresh one."""
+    a, b, c = nodes
+    host, guest = Seat(a.url, "Host"), Seat(b.url, "Guest")
+    try:
+        await host.client.connect()
+        code = str((await host.client.create(GAME, seat=0, turn_seconds=60))["room"])
+        await guest.client.connect()
+        await guest.client.join(code)
+        await until(lambda: bool(host.client.clock), what="the clock starts")
+        before, seen = dict(host.client.clock), len(host.views)
+        await asyncio.sleep(3.0)
+        host.client.url = c.url
+        a.kill()
+        await until(lambda: host.client.status == "reconnecting", what="the host notices")
+        await until(lambda: len(host.views) > seen and bool(host.client.clock), what="resumed with a clock")
+        after = host.client.clock
+        assert after.keys() == before.keys()
+        for who, left in after.items():
+            assert left <= before[who] - 2.5, (before, after)  # about 3 s (and the takeover) went by
+            assert left >= before[who] - 15, (before, after)
+    finally:
+        for seat in (host, guest):
+            await seat.close()

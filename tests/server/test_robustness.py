@@ -188,6 +188,29 @@ async def test_clean_restart_in_process_keeps_rooms(db_path: Path) -> None:
         await relay.stop()
 
 
+async def test_a_turn_clock_goes_on_after_a_restart(db_path: Path) -> None:
+    """The turn clocks are stored with the room: after a restart a seat gets what was left of its
+    turn (the time the relay was away included), not a fresh turn."""
+    relay = await start_relay(relay_settings(db_path))
+    made: list[RelayClient] = []
+    try:
+        host, guest = await pair(relay, made, TOY, {"rounds": 2}, turn_seconds=60)
+        await until(lambda: bool(host.clock))
+        code, port, before = host.room, relay.port, dict(host.clock)
+        await asyncio.sleep(2.0)
+        await relay.stop()
+        relay = await start_relay(replace(relay_settings(db_path), port=port))
+        await until(lambda: host.status == "connected", timeout=10)
+        room = relay.app[HALL].rooms[code]  # type: ignore[index]
+        await until(lambda: room._clock_json().keys() == before.keys())
+        for seat, left in room._clock_json().items():
+            assert before[seat] - 10 < left <= before[seat] - 1.5, (before, room._clock_json())
+    finally:
+        for c in made:
+            await c.close()
+        await relay.stop()
+
+
 # --- bad input ------------------------------------------------------------------------------
 
 
