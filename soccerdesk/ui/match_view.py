@@ -175,7 +175,9 @@ def _soccero_phase(state: dict[str, Any]) -> list[str]:
 def _pawn_soccer_phase(state: dict[str, Any]) -> list[str]:
     if state.get("phase") == "setup":
         return ["Lining up"]
-    return [_turn_of(state.get("turns"), state.get("turn_limit"))]
+    from soccerdesk.ui.boards.pawn_soccer import turns_finished  # the board's own count
+
+    return [_turn_of(turns_finished(state), state.get("turn_limit"))]
 
 
 def _soccer_go_phase(state: dict[str, Any]) -> list[str]:

@@ -509,3 +509,34 @@ def test_a_long_match_opened_from_a_file_shows_the_end_of_its_log(qtbot, window:
     qtbot.wait(300)
     assert view.log.verticalScrollBar().maximum() > 0 and len(view.log_lines()) > 40
     assert newest_line_in_sight(view)
+
+
+def test_pawn_soccer_header_keeps_the_turn_while_the_side_that_moved_may_substitute() -> None:
+    """QA: the header said "Turn 2 of 100 each" while Home could still substitute in its turn 1;
+    the header and the board's panel tell one turn number."""
+    from soccerdesk.rules import get_game
+    from soccerdesk.ui.boards.pawn_soccer import turns_finished
+    from soccerdesk.ui.match_view import phase_text
+
+    game = get_game("pawn-soccer")
+    state = game.new_match(seed=5)
+    rng = random.Random(5)
+    shown_in_turn: dict[int, str] = {}
+    after_turns = 0
+    while not state.is_terminal() and state.ply < 400:
+        seat = state.current_players()[0]
+        if seat >= 0:
+            view = state.view(0)
+            inner = view["state"]
+            header = phase_text(view)
+            assert inner.get("phase") == "setup" or f"Turn {turns_finished(inner) // 2 + 1} of" in header, header
+            if inner.get("phase") == "after_turn":
+                after_turns += 1
+                assert header == shown_in_turn[inner["side_to_move"]]
+            elif inner.get("phase") in ("turn", "chain"):
+                shown_in_turn[inner["side_to_move"]] = header
+            state = state.apply(seat, rng.choice(state.legal_actions(seat)))
+        else:
+            outcomes = state.chance_outcomes()
+            state = state.apply(seat, rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+    assert after_turns > 0
