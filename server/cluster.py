@@ -214,12 +214,14 @@ class LeaseKeeper:
 # count weighted by how much of it still lies inside the sliding window. Redis's own clock
 # decides the time, so the nodes' clocks do not matter.
 # KEYS: the counter (a hash). ARGV: window ms, limit, mode ('take': count if allowed, 'peek':
-# only say, 'add': count in any case). Returns 1 if the event is (or would be) allowed, else 0.
+# only say, 'add': count in any case), and how many events (1 if not given). Returns 1 if the
+# events are (or would be) allowed, else 0.
 _WINDOW = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
+local n = tonumber(ARGV[4] or '1')
 local index = math.floor(now / window)
 local h = redis.call('HMGET', KEYS[1], 'w', 'c', 'p')
 local w = tonumber(h[1]) or index
@@ -231,9 +233,9 @@ if w ~= index then
 end
 local count = p * (1 - (now - index * window) / window) + c
 local allowed = 0
-if count + 1 <= limit then allowed = 1 end
+if count + n <= limit then allowed = 1 end
 if ARGV[3] == 'peek' or (ARGV[3] == 'take' and allowed == 0) then return allowed end
-redis.call('HSET', KEYS[1], 'w', index, 'c', c + 1, 'p', p)
+redis.call('HSET', KEYS[1], 'w', index, 'c', c + n, 'p', p)
 redis.call('PEXPIRE', KEYS[1], 2 * window)
 return allowed
 """
@@ -247,16 +249,16 @@ class _LocalWindow:
     current: int = 0
     previous: int = 0
 
-    def event(self, window_ms: int, limit: float, mode: str) -> bool:
+    def event(self, window_ms: int, limit: float, mode: str, n: int = 1) -> bool:
         now = int(time.time() * 1000)
         index = now // window_ms
         if index != self.index:
             self.previous = self.current if index == self.index + 1 else 0
             self.current, self.index = 0, index
         count = self.previous * (1 - (now - index * window_ms) / window_ms) + self.current
-        allowed = count + 1 <= limit
+        allowed = count + n <= limit
         if mode == "add" or (mode == "take" and allowed):
-            self.current += 1
+            self.current += n
         return allowed
 
 
@@ -298,21 +300,24 @@ class ClusterLimits:
         self._window = redis.register_script(_WINDOW)
         self._local: dict[tuple[str, str], _LocalWindow] = {}
         self._local_mode = False
+        self._pending: dict[str, int] = {}  # messages per address not counted in Redis yet
+        self._verdicts: dict[str, bool] = {}  # addresses Redis last found over the message limit
+        self._flush: asyncio.Task[None] | None = None
 
-    async def event(self, limit: Limit, key: str, mode: str = "take") -> bool:
-        """Count (``take``: only if allowed; ``add``: always) or check (``peek``) one event."""
+    async def event(self, limit: Limit, key: str, mode: str = "take", count: int = 1) -> bool:
+        """Count (``take``: only if allowed; ``add``: always) or check (``peek``) ``count`` events."""
         if mode not in ("take", "peek", "add"):
             raise ValueError(f"mode is take, peek or add, not {mode!r}")
         try:
             allowed = await guarded(
-                self._window([f"{self.prefix}limit:{limit.name}:{key}"], [limit.window_ms, limit.limit, mode])
+                self._window([f"{self.prefix}limit:{limit.name}:{key}"], [limit.window_ms, limit.limit, mode, count])
             )
         except StoreUnavailable as exc:
             if not self._local_mode:
                 log.warning("limits are counted on this node only until Redis answers again: %s", exc.detail)
                 self._local_mode = True
             window = self._local.setdefault((limit.name, key), _LocalWindow())
-            return window.event(limit.window_ms, limit.limit, mode)
+            return window.event(limit.window_ms, limit.limit, mode, count)
         if self._local_mode:
             log.info("limits are counted in Redis again")
             self._local_mode = False
@@ -320,7 +325,36 @@ class ClusterLimits:
         return bool(allowed)
 
     async def message(self, ip: str) -> bool:
+        """Whether the address may send one more message (see :meth:`message_now`, which the relay uses)."""
         return await self.event(self.messages, ip)
+
+    def message_now(self, ip: str) -> bool:
+        """Whether the address may send one more message, answered at once from what Redis said
+        last; the message is counted in Redis with the others of this turn of the event loop.
+
+        A message waits for no round trip to Redis (each would add its fsync to every action):
+        an address over the limit is stopped one round trip later than an exact count would
+        stop it, and its messages are refused until Redis's window lets them in again.
+        """
+        self._pending[ip] = self._pending.get(ip, 0) + 1
+        if self._flush is None:
+            self._flush = asyncio.get_running_loop().create_task(self._count())
+        return self._verdicts.get(ip, True)
+
+    async def _count(self) -> None:
+        await asyncio.sleep(0)  # what the rest of this turn of the loop receives goes with it
+        pending, self._pending = self._pending, {}
+        try:
+            verdicts = await asyncio.gather(*(self.event(self.messages, ip, "take", n) for ip, n in pending.items()))
+            for ip, allowed in zip(pending, verdicts, strict=True):
+                if allowed:
+                    self._verdicts.pop(ip, None)
+                else:
+                    self._verdicts[ip] = False
+        finally:
+            self._flush = None
+            if self._pending:
+                self._flush = asyncio.get_running_loop().create_task(self._count())
 
     async def may_guess(self, ip: str) -> bool:
         return await self.event(self.guesses, ip, "peek")

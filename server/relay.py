@@ -501,7 +501,7 @@ def address_group(address: str) -> str:
 
 async def _receive(app: web.Application, conn: Connection, text: str) -> None:
     """One text frame: rate-limited, decoded, dispatched; every failure answered with an error."""
-    if not conn.bucket.take() or not await _shared(app).message(conn.ip):
+    if not conn.bucket.take() or not _shared(app).message_now(conn.ip):
         conn.flooding()
         return
     try:
@@ -613,7 +613,7 @@ class _LocalLimits:
     def __init__(self, limits: AddressLimits) -> None:
         self.limits = limits
 
-    async def message(self, ip: str) -> bool:
+    def message_now(self, ip: str) -> bool:
         return self.limits.message(ip)
 
     async def may_guess(self, key: str) -> bool:

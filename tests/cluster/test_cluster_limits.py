@@ -90,3 +90,24 @@ async def test_limits_count_on_the_node_while_redis_is_away(
         assert not await b.may_create("203.0.113.7")
     finally:
         await close(a, b)
+
+
+async def test_messages_counted_in_batches_stop_a_flood_across_nodes(redis_server: RedisServer) -> None:
+    """message_now answers at once and counts in Redis a turn later: an address over the limit
+    on two nodes together is refused on both within one round trip."""
+    a, b = two_nodes(redis_server.url, message_rate=10)
+    try:
+        first = [a.message_now("203.0.113.7") for _ in range(6)] + [b.message_now("203.0.113.7") for _ in range(6)]
+        assert first == [True] * 12  # nothing known yet: let through, counted in the background
+        for _ in range(50):
+            await asyncio.sleep(0.02)
+            if not a.message_now("203.0.113.7") and not b.message_now("203.0.113.7"):
+                break
+        else:
+            raise AssertionError("the flood was not stopped")
+        assert a.message_now("198.51.100.1")  # another address is not affected
+        count = await a.redis.hget("soccerdesk:limit:msg:203.0.113.7", "c")
+        assert count is not None and int(count) <= 10  # refused batches are not counted
+    finally:
+        await asyncio.sleep(0.05)
+        await close(a, b)
