@@ -401,6 +401,7 @@ class MatchView(QWidget):
         self._keyboard_index = -1
         self._animation_pending = False
         self._animation_token = 0
+        self._taking_over = False  # the next view is the one a player takes the screen for
         self._pump_scheduled = False
         self._log_entries: list[LogEntry] = []
         self._log_shown: list[str] = []  # the lines the log shows now
@@ -646,7 +647,8 @@ class MatchView(QWidget):
                 # Another player took the screen: their view replaces the last one before any
                 # animation, so the previous player's cards are never shown to them.
                 self._show(view, events)
-            animations = self._animations_for(events)
+            animations = [] if self._taking_over else self._animations_for(events)
+            self._taking_over = False
             self._pending_view = (view, events)
             factor = ANIMATION_SPEEDS.get(self.speed, 1.0)
             # The very first position is shown at once: the deal before it is no show.
@@ -773,7 +775,17 @@ class MatchView(QWidget):
         # Flush what is queued first: it belongs to the player who is leaving the screen.
         self.skip_animation()
         self._pump()
-        if self.view_data is not None:  # a resumed match opens on the cover, before any view
+        if self.view_data is None:
+            # A resumed match opens on the cover, before any view: the position and the log
+            # as nobody's secrets show them, with the phase in the header, as on a live hand-over.
+            # No board is drawn under it: nobody has the screen yet.
+            cover = self.session.cover_view()
+            if cover is not None:
+                view, events = cover
+                self._logged = events
+                self.log_events(events)
+                self._update_header(view)
+        if self.view_data is not None:
             self.board.set_view(self._covered_view(), [])
         self._show_log_for(None)  # nobody's private lines while the screen changes hands
         # The keyboard preview may name the leaving player's secret pick ("Enter plays: pass 5").
@@ -789,6 +801,10 @@ class MatchView(QWidget):
         return view if view else {"legal": [], "state": {}}
 
     def _take_over(self) -> None:
+        # The player who takes the screen is shown the position at once, ready to be clicked:
+        # what happened while the cover was up is in the log, not replayed over the board
+        # (a click on the board would only have ended that show).
+        self._taking_over = True
         self.stack.setCurrentWidget(self.board_page)
         self.session.take_over()
 

@@ -164,6 +164,11 @@ class MatchSession(QObject):
     def take_over(self) -> None:
         """Hot-seat: the player announced by ``handover`` is at the screen now."""
 
+    def cover_view(self) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """Hot-seat, under the hand-over cover of a resumed match: the position as nobody's
+        secrets show it (nothing to play) and the events not shown yet, or ``None``."""
+        return None
+
     def can_undo(self) -> bool:
         return False
 
@@ -213,6 +218,17 @@ class _PendingEvents:
             out = sorted(out + self.private[seat], key=lambda entry: entry[0])
             self.private[seat] = []
         return [event for _order, event in out]
+
+    def take_all(self, seats: Sequence[int]) -> list[dict[str, Any]]:
+        """Every event not yet shown, public and each of ``seats``' private ones, in order
+        (private ones keep their ``audience``: a screen shows them only to their seats)."""
+        out = self.public
+        self.public = []
+        for seat in seats:
+            out = out + self.private[seat]
+            self.private[seat] = []
+        unique = {order: event for order, event in out}  # a line told to both seats is one line
+        return [unique[order] for order in sorted(unique)]
 
 
 class LocalSession(MatchSession):
@@ -353,6 +369,11 @@ class LocalSession(MatchSession):
         self._viewer = self._awaiting_takeover
         self._awaiting_takeover = None
         self._emit_view()
+
+    def cover_view(self) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        if self._awaiting_takeover is None:
+            return None
+        return self.state.view(None), self._events.take_all(self.local_seats())
 
     def can_undo(self) -> bool:
         return self._undo_target() is not None

@@ -1,0 +1,140 @@
+"""A hot-seat match, resumed and handed over, as the players at the screen meet it.
+
+Issue 13 (items 4 and 11), found again by QA in a real window: the resumed match's hand-over
+cover showed an empty "What happened" and the game's name where the phase belongs; and the
+first click on the board after "I am … — show my cards" only ended the deal's animation.
+Played as people play: the game, the opponent and Kick off clicked on the home screen, every
+action clicked on the board, Ctrl+H sent to the window, the match chosen in Recent and
+"Resume / replay" clicked.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from clicking import WAIT_MS, assert_targets_reachable, click, click_path, deciding, on_handover, start_match
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtTest import QTest
+
+from soccerdesk.ui.main_window import MainWindow
+from soccerdesk.ui.match_view import MatchView
+
+HOT_SEAT = ("human", None)
+SHORT = {
+    "soccer-go": {"rounds": 1},
+    "soccero": {"turns": 3, "quick_setup": True},
+    "pawn-soccer": {"goals": 1, "quick_setup": True},
+    "big-time-soccer": {},
+}
+"""Options that keep a match short (a real match is the same code, only longer)."""
+
+
+def take_screen(qtbot, view: MatchView) -> None:
+    """Click the hand-over cover's button if it shows; wait until the board waits for a click."""
+    qtbot.waitUntil(lambda: on_handover(view) or deciding(view), timeout=WAIT_MS)
+    if on_handover(view):
+        click(qtbot, view.handover_page.button, what="the hand-over button")
+    qtbot.waitUntil(lambda: deciding(view), timeout=WAIT_MS)
+
+
+def click_and_wait(qtbot, view: MatchView, rng: random.Random) -> None:
+    """Click one legal action on the board (checked to be played) and wait for what follows."""
+    shown = view.view_data
+    assert shown is not None
+    click_path(qtbot, view, rng.choice(sorted(shown["legal"])))
+    qtbot.waitUntil(lambda: view.view_data is not shown or not deciding(view), timeout=WAIT_MS)
+
+
+def play_a_few(qtbot, view: MatchView, decisions: int, rng: random.Random) -> None:
+    """Take the screen and click ``decisions`` legal actions, ending with the board waiting."""
+    for _ in range(decisions):
+        take_screen(qtbot, view)
+        assert view.view_data is not None
+        click_and_wait(qtbot, view, rng)
+    take_screen(qtbot, view)
+
+
+def go_home_and_resume(qtbot, window: MainWindow) -> MatchView:
+    """Ctrl+H to the window, the newest match clicked in Recent, then "Resume / replay"."""
+    window.activateWindow()
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.match_view is None and window.home.isVisible(), timeout=WAIT_MS)
+    recent = window.home.recent
+    click(qtbot, recent.viewport(), recent.visualItemRect(recent.item(0)).center(), "the newest recent match")
+    click(qtbot, window.home.resume_button, what="Resume / replay")
+    resumed = window.match_view
+    assert resumed is not None
+    return resumed
+
+
+@pytest.mark.parametrize("game_id", sorted(SHORT))
+def test_a_resumed_hot_seat_match_shows_what_happened_and_the_phase(qtbot, window: MainWindow, game_id: str) -> None:
+    view = start_match(qtbot, window, game_id, HOT_SEAT, SHORT[game_id])
+    play_a_few(qtbot, view, 4, random.Random(7))
+    public = view.log_lines_for(None, 0)  # what a live hand-over shows: nobody's secrets
+    assert public, "a few moves leave lines in the log"
+    phase = view.phase_label.text()
+    assert phase and phase != window.session.game.title
+    resumed = go_home_and_resume(qtbot, window)
+    assert resumed is not view
+    qtbot.waitUntil(lambda: on_handover(resumed) or deciding(resumed), timeout=WAIT_MS)
+    if on_handover(resumed):
+        # The cover of a resumed match reads as a live hand-over does.
+        assert resumed.board.view_data is None, "no hand is drawn under the cover"
+        assert resumed.log_lines() == public
+        assert resumed.phase_label.text() == phase
+        click(qtbot, resumed.handover_page.button, what="the hand-over button")
+        qtbot.waitUntil(lambda: deciding(resumed), timeout=WAIT_MS)
+    else:
+        # Only a position where both players see the same board resumes without a cover.
+        state = window.session.state
+        assert state.view(0)["state"] == state.view(1)["state"], f"{game_id} has secrets: it resumes on the cover"
+    # The player at the screen reads the whole log (their own secrets too) and the phase.
+    # (A live screen logs a player's secret when they next take the screen; the resumed one
+    # where it happened: the same lines, the public ones in the same order.)
+    seat = resumed.view_data["seat"]
+    lines = resumed.log_lines()
+    live = view.log_lines_for(seat, seat)
+    assert sorted(lines) == sorted(live)
+    assert [line for line in lines if line in public] == [line for line in live if line in public]
+    assert resumed.phase_label.text() == phase
+    assert_targets_reachable(resumed)
+
+
+def test_the_first_click_after_taking_the_screen_plays(qtbot, window: MainWindow) -> None:
+    """After "I am … — show my cards" the board is under the mouse at once: the player's first
+    click on a highlighted target plays it (no deal replayed over the board to eat it)."""
+    # Animations on, as a player has them (the tests' settings start with them off).
+    [normal] = [action for action in window.findChildren(QAction) if action.text() == "Normal"]
+    normal.trigger()
+    assert window.settings.animation_speed == "normal"
+    view = start_match(qtbot, window, "soccer-go", HOT_SEAT, SHORT["soccer-go"])
+    assert view.speed == "normal"
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(6):
+        qtbot.waitUntil(lambda: on_handover(view) or deciding(view), timeout=WAIT_MS)
+        if on_handover(view):
+            click(qtbot, view.handover_page.button, what="the hand-over button")
+            # Two turns of the event loop: when an animation would have begun.
+            QTest.qWait(0)
+            QTest.qWait(0)
+            qtbot.waitUntil(lambda: view.view_data is not None and not view._queue, timeout=WAIT_MS)
+            assert not view.animating, "an animation covers the board the player just took"
+            assert_targets_reachable(view)
+            checked += 1
+        assert deciding(view)
+        click_and_wait(qtbot, view, rng)  # asserts the click played
+    assert checked >= 2
+
+
+def test_a_resumed_cover_names_nobody_elses_secret(qtbot, window: MainWindow) -> None:
+    """Under the resumed cover only public lines show; each player's own lines come with their screen."""
+    view = start_match(qtbot, window, "soccer-go", HOT_SEAT, SHORT["soccer-go"])
+    play_a_few(qtbot, view, 3, random.Random(11))
+    secret = set(view.log_lines_for(0, 0)) - set(view.log_lines_for(None, 0))
+    resumed = go_home_and_resume(qtbot, window)
+    qtbot.waitUntil(lambda: on_handover(resumed), timeout=WAIT_MS)
+    assert not secret & set(resumed.log_lines())
