@@ -82,7 +82,9 @@ class HeuristicBot(Bot):
         if substitution is not None:
             return substitution
         if phase == AFTER:
-            return END
+            # End the turn, unless the list offered (repetition avoidance may shorten it) has not
+            # got it: then a substitution the list still holds.
+            return END if any(str(a) == str(END) for a in legal) else legal[rng.randrange(len(legal))]
         candidates = [a for a in legal if isinstance(a, PawnAction) and a.verb != "sub"]
         best: list[Action] = []
         best_value = float("-inf")

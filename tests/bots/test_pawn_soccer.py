@@ -158,3 +158,33 @@ def test_a_steal_is_judged_after_the_steal_back() -> None:
     after = s.apply(BLUE, GAME.parse_action("steal D4-D5"))
     plain = evaluate(after, BLUE)  # type: ignore[arg-type]
     assert _steal_back(after, BLUE, plain) < plain  # type: ignore[arg-type]
+
+
+def test_after_its_move_the_heuristic_chooses_from_the_list_it_is_offered() -> None:
+    """Repetition avoidance may offer a shorter list than the rules': the heuristic never plays
+    an action outside it (here, ending the turn when only substitutions are offered)."""
+    import random
+
+    from soccerdesk.bots.pawn_soccer import HeuristicBot
+    from soccerdesk.rules import get_game
+    from soccerdesk.rules.pawn_soccer import AFTER
+
+    game = get_game("pawn-soccer")
+    rng = random.Random(3)
+    state = game.new_match(seed=3)
+    bot = HeuristicBot("pawn-soccer")
+    checked = 0
+    while not state.is_terminal() and checked < 5 and state.ply < 3000:
+        seat = state.current_players()[0]
+        if seat < 0:
+            outcomes = state.chance_outcomes()
+            state = state.apply(seat, rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        legal = state.legal_actions(seat)
+        subs = [a for a in legal if str(a).startswith("sub")]
+        if state.phase == AFTER and subs:
+            chosen = bot.choose(state, seat, subs, random.Random(0))
+            assert str(chosen) in {str(a) for a in subs}
+            checked += 1
+        state = state.apply(seat, rng.choice(legal))
+    assert checked > 0
