@@ -58,9 +58,9 @@ def test_time_played_keeps_the_thinking_since_the_last_move_when_resumed(qtbot, 
     qtbot.waitUntil(
         lambda: view.view_data is not shown or view.stack.currentWidget() is view.handover_page, timeout=10_000
     )
-    qtbot.wait(1_500)  # the player thinks, then leaves without moving
+    # The player thinks (the clock runs from when the position is shown), then leaves without moving.
+    qtbot.waitUntil(lambda: window.session.time_played() >= 1.5, timeout=10_000)
     before = window.session.time_played()
-    assert before >= 1.5
     click(qtbot, view.home_button, what="Home")
     recent = window.home.recent
     assert recent.count() >= 1 and recent.item(0).data(Qt.ItemDataRole.UserRole) is not None
