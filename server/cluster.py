@@ -759,6 +759,7 @@ class Journal:
         self._open: set[int] = set()  # writes not acknowledged (nor dropped) yet
         self._lowest: list[int] = []  # a heap of the open writes (and some done ones, skipped)
         self._waiters: deque[tuple[int, asyncio.Future[None]]] = deque()  # (last write covered, future)
+        self._room_waiters: dict[str, deque[tuple[int, asyncio.Future[None]]]] = {}  # the same, per room
 
     # --- the writes a room makes ------------------------------------------------------------
 
@@ -785,6 +786,37 @@ class Journal:
         future = asyncio.get_running_loop().create_future()
         self._waiters.append((last, future))
         return future
+
+    def durable_for(self, code: str) -> asyncio.Future[None] | None:
+        """A future done when every write of room ``code`` made so far is in Redis (``None``: it is).
+
+        A frame about one room depends on that room's writes only: waiting for these instead of
+        :meth:`durable` keeps a slow write of one room from holding up every other room's frames.
+        """
+        queue = self._queues.get(code)
+        if not queue:
+            return None
+        last = queue[-1][0]
+        waiters = self._room_waiters.setdefault(code, deque())
+        if waiters and waiters[-1][0] == last:
+            return waiters[-1][1]
+        future = asyncio.get_running_loop().create_future()
+        waiters.append((last, future))
+        return future
+
+    def _room_done(self, code: str, number: int, exc: Exception | None = None) -> None:
+        """Room ``code``'s writes up to ``number`` are done (or, with ``exc``, every one failed)."""
+        waiters = self._room_waiters.get(code)
+        while waiters and (exc is not None or waiters[0][0] <= number):
+            future = waiters.popleft()[1]
+            if not future.done():
+                if exc is None:
+                    future.set_result(None)
+                else:
+                    future.set_exception(exc)
+                    future.exception()  # retrieved: the connections waiting on it close
+        if not waiters:
+            self._room_waiters.pop(code, None)
 
     # --- for the relay and the tests --------------------------------------------------------
 
@@ -833,6 +865,7 @@ class Journal:
                     return
                 queue.popleft()
                 self._done(number)
+                self._room_done(code, number)
         finally:
             del self._tasks[code]
             if queue:  # writes came in after a failure was reset: carry on with them
@@ -868,6 +901,7 @@ class Journal:
         detail = exc.detail if isinstance(exc, StoreUnavailable) else str(exc)
         log.error("room %s: a write to Redis failed (%s); the room is dropped from memory", code, detail)
         self._failed.add(code)
+        self._room_done(code, number, exc)
         for waiting, future in self._waiters:
             if waiting >= number and not future.done():
                 future.set_exception(exc)

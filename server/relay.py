@@ -191,10 +191,13 @@ class Connection:
         ip: str,
         settings: RelaySettings,
         durable: Callable[[], asyncio.Future[None] | None] | None = None,
+        durable_for: Callable[[str], asyncio.Future[None] | None] | None = None,
     ) -> None:
-        """``durable()``: a future to wait for before sending (the store's pending commit), or ``None``."""
+        """``durable()``: a future to wait for before sending (the store's pending commit), or ``None``;
+        ``durable_for(code)``, if given, the same for the writes of one room only (a cluster node's)."""
         self.ws = ws
         self.durable = durable
+        self.durable_for = durable_for
         self.ip = ip
         self.settings = settings
         self.bucket = TokenBucket(settings.message_rate, settings.message_burst)
@@ -226,7 +229,15 @@ class Connection:
         self._queue.put_nowait((text, self._commit()))
 
     def _commit(self) -> asyncio.Future[None] | None:
-        """The store's pending commit a frame queued now must wait for (``None``: nothing pending)."""
+        """The store's pending commit a frame queued now must wait for (``None``: nothing pending).
+
+        On a cluster node, a frame of a connection in a room waits for that room's writes only,
+        and one in a room owned by another node for none (the owner waited before sending it);
+        a frame before the connection is in a room (entering one) waits for every write.
+        """
+        room = self.room
+        if self.durable_for is not None and room is not None:
+            return None if isinstance(room, RemoteRoom) else self.durable_for(room.code)
         return None if self.durable is None else self.durable()
 
     def close(self, code: str, message: str) -> None:
@@ -437,7 +448,10 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
         )
         await ws.close(code=1008, message=b"rate_limited")
         return ws
-    conn = Connection(ws, ip, settings, app[HALL].store.durable)
+    hall = app[HALL]
+    conn = Connection(
+        ws, ip, settings, hall.store.durable, app[CLUSTER].journal.durable_for if CLUSTER in app else None
+    )
     app[CONNECTIONS].add(conn)
     silent = asyncio.get_running_loop().call_later(settings.hello_timeout, _hello_timed_out, conn)
     try:
