@@ -26,8 +26,9 @@ one node at a time runs the rules:
   means the owner is gone: the client is asked to reconnect, and its ``resume`` lets a living
   node take the room over (:meth:`Cluster.wait_claim`).
 * **Writes before words** (:class:`Journal`, the relay's store seam): each room's writes go to
-  Redis in order, and :meth:`Journal.durable` tells the connections (and the bus) when what
-  was written is in Redis, so that no frame announces what is not stored.
+  Redis in order, and :meth:`Journal.durable` (one room's writes: :meth:`Journal.durable_for`)
+  tells the connections (and the bus) when what was written is in Redis, so that no frame
+  announces what is not stored.
 * **Limits** (:class:`ClusterLimits`): sliding windows counted in Redis, so that messages per
   second, rooms per minute and wrong codes or tokens per minute hold across every node.
 * **Redis down** (:class:`Health`): calls fail fast with

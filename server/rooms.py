@@ -90,8 +90,8 @@ def chance_rng(chance_seed: int, ply: int) -> random.Random:
 class Store(Protocol):
     """Where rooms are kept: the seam between the relay and its storage.
 
-    :class:`server.store.RoomStore` (SQLite, one relay) implements it; a shared store for
-    several relays (Redis) is meant to implement the same methods. Writes may be batched:
+    :class:`server.store.RoomStore` (SQLite, one relay) implements it, and so does
+    :class:`server.cluster.Journal` (Redis, the nodes of a cluster, :mod:`server.node`). Writes may be batched:
     ``durable()`` returns an awaitable that is done once everything written so far is
     stored for good (``None`` if it already is), and the relay's connections wait on it
     before sending anything, so nothing is acknowledged before it is stored.
