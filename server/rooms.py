@@ -920,7 +920,12 @@ def _report_failed_load(task: asyncio.Task[Room]) -> None:
 
 
 def _event_json(ply: int, event: Event) -> dict[str, Any]:
-    return {"ply": ply, **event.to_json()}
+    """An event as the wire carries it. A private event (sent only to the seats it is for) says
+    so with ``audience``: the app then leaves out its public twin ("draws a card")."""
+    said = {"ply": ply, **event.to_json()}
+    if event.audience is not None:
+        said["audience"] = list(event.audience)
+    return said
 
 
 @dataclass

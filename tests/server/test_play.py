@@ -16,6 +16,7 @@ import pytest
 from relay_helpers import TOY, new_client, pair, play_to_end, until
 
 from server.relay import HALL, RunningRelay
+from server.rooms import _event_json
 from soccerdesk.net.client import RelayClient
 from soccerdesk.rules import GAMES, get_game
 
@@ -38,7 +39,8 @@ def check_nothing_hidden_leaked(relay: RunningRelay, code: str, client: RelayCli
             continue
         assert msg["view"] == states[msg["seq"]].view(seat), f"view at ply {msg['seq']} is not view({seat})"
         for event in msg["events"]:
-            allowed = [ev.to_json() for ev in states[event["ply"]].events if ev.visible_to(seat)]
+            told = (_event_json(event["ply"], ev) for ev in states[event["ply"]].events if ev.visible_to(seat))
+            allowed = [{k: v for k, v in said.items() if k != "ply"} for said in told]
             assert {k: v for k, v in event.items() if k != "ply"} in allowed, f"event {event} is not for seat {seat}"
         checked += 1
     return checked
@@ -84,3 +86,29 @@ async def test_welcome_lists_the_games_and_join_codes_are_short_and_distinct(
         codes.add(joined["room"])
         assert len(joined["room"]) == 6 and joined["token"] and len(joined["token"]) >= 20
     assert len(codes) == 5
+
+
+def test_a_private_event_names_its_audience_and_reaches_only_it() -> None:
+    """The wire form of an event: a secret told to one seat says so (``audience``), so a client
+    can leave its public twin out of that seat's log; a public event carries no audience."""
+    state = get_game("big-time-soccer").new_match(seed=3)
+    rng = random.Random(3)
+    private = public = None
+    while (private is None or public is None) and state.ply < 200:
+        seat = state.current_players()[0]
+        if seat < 0:
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            action = rng.choice(state.legal_actions(seat))
+        state = state.apply(seat, action)
+        for event in state.events:
+            said = _event_json(state.ply, event)
+            if event.audience is None:
+                assert "audience" not in said
+                public = said
+            else:
+                assert said["audience"] == list(event.audience)
+                assert not event.visible_to(None)  # never sent to a spectator
+                private = said
+    assert private is not None and public is not None
