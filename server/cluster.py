@@ -460,30 +460,18 @@ class RemoteRoom:
     def spectate(self, peer: Peer) -> None:
         self._forward(peer, {"type": "spectate", "room": self.code})
 
-    def act(self, peer: Peer, text: str, ply: int | None) -> None:
-        self._forward(peer, {"type": "act", "action": text, "ply": ply})
-
-    def say(self, peer: Peer, text: str) -> None:
-        self._forward(peer, {"type": "chat", "text": text})
-
-    def offer_rematch(self, peer: Peer) -> None:
-        self._forward(peer, {"type": "rematch"})
-
-    def claim(self, peer: Peer, take: str) -> None:
-        self._forward(peer, {"type": "claim", "take": take})
-
-    def allow_spectators(self, peer: Peer, allow: bool) -> None:
-        self._forward(peer, {"type": "spectators", "allow": allow})
-
-    def leave(self, peer: Peer) -> None:
-        self._forward(peer, {"type": "leave"}, stays=False)
+    def receive(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """An in-room message (``act``, ``chat``, ``rematch``, ``claim``, ``spectators``,
+        ``leave``), forwarded as it came: the owner's :meth:`server.rooms.Room.receive` reads it."""
+        self._forward(peer, msg, stays=msg["type"] != "leave")
 
     def disconnected(self, peer: Peer) -> None:
         self._forward(peer, {"type": "gone"}, stays=False)
 
 
 def dispatch(room: Any, peer: Peer, msg: dict[str, Any]) -> None:
-    """What a client asks of its room: the relay's table of message types to room methods."""
+    """What a client asks of its room: entering it and going away here, every message inside
+    it through the room's own ``receive`` (one table of message types, in ``Room.receive``)."""
     kind = msg["type"]
     if kind == "join":
         room.join(peer, msg.get("name", ""))
@@ -491,22 +479,10 @@ def dispatch(room: Any, peer: Peer, msg: dict[str, Any]) -> None:
         room.resume(peer, msg["token"], msg.get("match"), msg.get("seq"))
     elif kind == "spectate":
         room.spectate(peer)
-    elif kind == "act":
-        room.act(peer, msg["action"], msg.get("ply"))
-    elif kind == "chat":
-        room.say(peer, msg["text"])
-    elif kind == "rematch":
-        room.offer_rematch(peer)
-    elif kind == "claim":
-        room.claim(peer, msg["take"])
-    elif kind == "spectators":
-        room.allow_spectators(peer, msg["allow"])
-    elif kind == "leave":
-        room.leave(peer)
     elif kind == "gone":
         room.disconnected(peer)
     else:
-        raise ValueError(f"no room message is called {kind!r}")
+        room.receive(peer, msg)
 
 
 @dataclass

@@ -561,10 +561,7 @@ async def _dispatch(app: web.Application, conn: Connection, msg: dict[str, Any])
     if room is None or room.closed:
         conn.room = None
         raise ProtocolError("not_ready", "create, join, resume or spectate a room first")
-    if isinstance(room, RemoteRoom):
-        dispatch(room, conn, msg)
-    else:
-        room.receive(conn, msg)
+    room.receive(conn, msg)  # a room of another node forwards it to its owner
     if kind == "leave":
         conn.room = None
 
