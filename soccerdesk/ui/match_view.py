@@ -747,8 +747,12 @@ class MatchView(QWidget):
             self.hint_label.setText(self._status_text)  # the move has been shown: say what to do now
         if self.stack.currentWidget() is not self.summary_page:
             self.stack.setCurrentWidget(self.board_page)
-        if view.get("legal"):
+        if view.get("legal") and not self._typing_chat():
             self.view.setFocus()
+
+    def _typing_chat(self) -> bool:
+        """Whether the player is in the chat line: a new position must not take their typing away."""
+        return self.chat_edit is not None and self.chat_edit.hasFocus()
 
     def _on_refused(self, reason: str) -> None:
         reason = name_seats(reason, self.names, self.game.id)

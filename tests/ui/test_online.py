@@ -335,6 +335,36 @@ def test_the_online_match_screen_has_a_plain_text_chat(qtbot, tmp_path: Path) ->
     run_on_qt_loop(scenario)
 
 
+def test_a_new_position_does_not_take_the_chat_line_away_from_a_player_typing(qtbot, tmp_path: Path) -> None:
+    """Alice is typing when Bob's move arrives: her cursor and her half-typed line stay where they were."""
+    from PySide6.QtTest import QTest
+
+    async def scenario() -> None:
+        relay, alice, bob = await two_players(tmp_path)
+        try:
+            view = remote_match_view(qtbot, alice)
+            view.activateWindow()
+            await until(lambda: alice.view is not None and 0 in alice.view["to_move"] and bool(alice.view["legal"]))
+            await until(lambda: view.view.hasFocus())  # her turn: the board has the keyboard
+            assert view.chat_edit is not None
+            QTest.mouseClick(view.chat_edit, Qt.MouseButton.LeftButton)
+            QTest.keyClicks(view.chat_edit, "nice ")
+            ply = alice.view["ply"]
+            await alice.act(alice.view["legal"][0], ply=ply)
+            await until(lambda: bob.view is not None and 1 in bob.view["to_move"] and bool(bob.view["legal"]))
+            await bob.act(bob.view["legal"][0], ply=bob.view["ply"])
+            await until(lambda: view.view_data is not None and view.view_data["ply"] > ply + 1 and bool(view.view_data["legal"]))
+            assert view.chat_edit.hasFocus()
+            QTest.keyClicks(QApplication.focusWidget(), "move")
+            assert view.chat_edit.text() == "nice move"
+            view.session.close()
+        finally:
+            await bob.close()
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
+
+
 def test_turn_clock_and_abandonment_countdown_tick_on_screen(qtbot, tmp_path: Path) -> None:
     """Rules of the room: the per-turn clock and the absent player's countdown are shown counting down."""
 
