@@ -351,9 +351,16 @@ def test_a_new_position_does_not_take_the_chat_line_away_from_a_player_typing(qt
             QTest.keyClicks(view.chat_edit, "nice ")
             ply = alice.view["ply"]
             await alice.act(alice.view["legal"][0], ply=ply)
-            await until(lambda: bob.view is not None and 1 in bob.view["to_move"] and bool(bob.view["legal"]))
-            await bob.act(bob.view["legal"][0], ply=bob.view["ply"])
-            await until(lambda: view.view_data is not None and view.view_data["ply"] > ply + 1 and bool(view.view_data["legal"]))
+            # Bob plays until Alice has a decision to make again in a position of its own.
+            await until(lambda: alice.view["ply"] > ply)
+            while not alice.view["legal"]:
+                await until(lambda: bool(bob.view["legal"]) or bool(alice.view["legal"]))
+                if bob.view["legal"] and not alice.view["legal"]:
+                    moved = bob.view["ply"]
+                    await bob.act(bob.view["legal"][0], ply=moved)
+                    await until(lambda: bob.view["ply"] > moved)
+            await until(lambda: view.view_data is not None and view.view_data["ply"] == alice.view["ply"])
+            assert view.view_data["legal"] and view.view_data["ply"] > ply
             assert view.chat_edit.hasFocus()
             QTest.keyClicks(QApplication.focusWidget(), "move")
             assert view.chat_edit.text() == "nice move"
