@@ -8,11 +8,13 @@ ISMCTS with random rollouts, seats alternating, and prints the level's wins, los
 its share of the decided matches with a 95% Wilson interval, and the wall-clock and CPU time
 each side actually spent per decision.
 
-**Equal time.** Before each of its decisions the ISMCTS side gets a wall-clock budget equal to
-the mean time of the level's decisions so far in the same match (in the previous matches of
-the run while the level has not decided yet in this one; nothing at the very first decision
-of a run). Only real decisions count, on both sides: where one action is legal, both sides
-answer at once. Both sides run in the same process, one after the other, so a busy machine
+**Equal time.** Before each of its decisions the ISMCTS side gets the wall-clock budget that
+keeps its mean time per decision equal to the mean of the level's decisions so far in the
+same match (:func:`equal_time`: the level's mean, plus what the ISMCTS side was short of
+before, or less what it overran, up to three times the mean); while the level has not decided
+yet in a match, its mean in the previous matches of the run counts (at the very first
+decision of a run: nothing). Only real decisions count, on both sides: where one action is
+legal, both sides answer at once. Both sides run in the same process, one after the other, so a busy machine
 slows both alike. The budget bounds the search loop and each random rollout (a rollout still
 running at the deadline is cut and judged by the score at that moment: a lead wins, a level
 score draws). A decision always runs at least :data:`MIN_SIMULATIONS` simulations, the fewest
@@ -414,6 +416,22 @@ class Match:
     plies: int = 0
 
 
+CATCH_UP = 3.0
+"""A decision of the ISMCTS side may take up to this many times the level's mean to make up
+for time it was short of before (the level's decisions can get slower as a match goes on)."""
+
+
+def equal_time(level: Sequence[float], ismcts_spent: Sequence[float]) -> float:
+    """Seconds for the next decision of the ISMCTS side: what keeps its mean time per decision
+    equal to the level's mean so far (``level``), counting what it already spent and taking
+    at most :data:`CATCH_UP` times that mean in one decision (0 while the level has no times)."""
+    if not level:
+        return 0.0
+    mean = sum(level) / len(level)
+    owed = mean * (len(ismcts_spent) + 1) - sum(ismcts_spent)
+    return min(max(owed, 0.0), CATCH_UP * mean)
+
+
 def play(
     game_id: str, level: str, seed: int, level_seat: int, options: Mapping[str, Any], earlier: Sequence[float]
 ) -> Match:
@@ -440,8 +458,7 @@ def play(
                 action = ours.decide(state, seat, our_rng)
                 wall, cpu = match.level_s, match.level_cpu
             else:
-                spent = match.level_s or earlier
-                budget = sum(spent) / len(spent) if spent else 0.0
+                budget = equal_time(match.level_s or earlier, match.ismcts_s) if real else 0.0
                 action = theirs.decide(state, seat, budget)
                 wall, cpu = match.ismcts_s, match.ismcts_cpu
                 if real:

@@ -129,9 +129,18 @@ def test_a_match_records_both_sides_time_and_the_budgets_follow_the_level() -> N
     assert match.level_s and match.ismcts_s
     assert len(match.ismcts_budget) == len(match.ismcts_s) == len(match.simulations)
     assert all(n >= sparring.MIN_SIMULATIONS for n in match.simulations)
-    # Every budget is the mean of the level's decisions so far (or of the earlier matches,
-    # here 0.5 s, before its first): never more than the slowest of them.
-    assert max(match.ismcts_budget) <= max([0.5, *match.level_s])
+    # A budget follows the level's mean so far (here 0.5 s from earlier matches before its
+    # first decision), at most CATCH_UP times it.
+    assert max(match.ismcts_budget) <= sparring.CATCH_UP * max([0.5, *match.level_s])
     row = sparring.summarise("soccer-go", "normal", [match], 1.0)
     assert row["wins"] + row["losses"] + row["draws"] == 1
     assert row["goals"] == list(match.score)
+
+
+def test_equal_time_keeps_the_mean_per_decision_equal() -> None:
+    equal_time = sparring.equal_time
+    assert equal_time([], []) == 0.0
+    assert equal_time([0.1, 0.3], []) == pytest.approx(0.2)  # the level's mean
+    assert equal_time([0.1, 0.3], [0.1]) == pytest.approx(0.3)  # short by 0.1 before
+    assert equal_time([0.1, 0.3], [0.5]) == 0.0  # overran: nothing now
+    assert equal_time([0.1, 0.3], [0.0, 0.0, 0.0]) == pytest.approx(sparring.CATCH_UP * 0.2)
