@@ -106,18 +106,33 @@ def best_answer(values: Matrix, columns: Sequence[float]) -> int:
     return max(range(len(payoff)), key=lambda i: (payoff[i], -i))
 
 
+def transposed(values: Matrix) -> list[list[float]]:
+    """The same game from the column player's chair: its picks as rows, its values (the
+    negatives) as entries."""
+    return [[-values[i][j] for i in range(len(values))] for j in range(len(values[0]))]
+
+
+def swapped(game: Solution) -> Solution:
+    """The solution of :func:`transposed` ``values`` when ``game`` solves ``values``."""
+    return Solution(game.columns, game.rows, -game.value)
+
+
 def blend(safe: Sequence[float], greedy: Sequence[float], share: float) -> tuple[float, ...]:
     """``share`` of the mix ``greedy`` and the rest ``safe``."""
     return tuple((1.0 - share) * a + share * b for a, b in zip(safe, greedy, strict=True))
 
 
-def safe_exploit(values: Matrix, model: Sequence[float], slack: float, steps: int = 10) -> tuple[float, ...]:
+def safe_exploit(
+    values: Matrix, model: Sequence[float], slack: float, steps: int = 10, game: Solution | None = None
+) -> tuple[float, ...]:
     """A row mix that scores well against the column mix ``model`` (the opponent as we expect
     it to play) yet gives a best-answering opponent at most ``slack`` more than the game's
     value: the equilibrium blended with the best answer to ``model``, as far towards it as
     ``slack`` allows (the exploitability of the blend grows with the share, so the largest
-    share of ``steps`` that stays within ``slack`` is taken)."""
-    game = solve(values)
+    share of ``steps`` that stays within ``slack`` is taken). ``game``: the solution of
+    ``values`` when it is already known."""
+    if game is None:
+        game = solve(values)
     pure = [0.0] * len(values)
     pure[best_answer(values, model)] = 1.0
     best = game.rows
@@ -138,4 +153,6 @@ __all__ = [
     "row_payoffs",
     "safe_exploit",
     "solve",
+    "swapped",
+    "transposed",
 ]

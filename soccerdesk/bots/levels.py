@@ -8,9 +8,10 @@
 - ``expert``: the search bot with ``EXPERT_ITERATIONS`` rollouts, never more than 3 s.
 
 In Soccer-Go both search levels mix their face-down picks by the guessing game's matrix
-(:data:`GUESSING`, :class:`soccerdesk.bots.soccer_go.GuessingPlayer`); ``hard`` leaves the
-power cards to the heuristic's exact turn planner, ``expert`` searches them too. Measured
-figures and the commands that made them: ``docs/bots.md``.
+(:data:`GUESSING`, :class:`soccerdesk.bots.soccer_go.GuessingPlayer`) and leave the power
+cards to the heuristic's exact turn planner; ``expert`` models its opponent one level deeper
+(it may be the heuristic or ``hard``, learnt from the picks it shows). Measured figures and
+the commands that made them: ``docs/bots.md``.
 
 An iteration cap, not the clock, is what sets a level's strength: the bot plays the same
 on a fast and a slow computer, a match replays the same, and the player does not wait a
@@ -233,10 +234,12 @@ def _possession_over(start: State, now: State) -> bool:
 
 STOPS: dict[str, Stop] = {"big-time-soccer": _possession_over}
 
-GUESSING: dict[str, tuple[int, float]] = {"hard": (3, 0.03), "expert": (6, 0.03)}
+GUESSING: dict[str, tuple[int, float, int]] = {"hard": (3, 0.03, 1), "expert": (6, 0.03, 2)}
 """Soccer-Go's face-down picks per search level: determinized worlds of the guessing game's
-matrix, and the slack (goals a pick an opponent who knew the mix could win beyond the game's
-value) the mix may give up to play on the heuristic's habits."""
+matrix, the slack (goals a pick an opponent who knew the mix could win beyond the game's
+value) the mix may give up to play on the opponent's habits, and how deep it models the
+opponent (1: as the heuristic; 2: as the heuristic or as a level-1 player, learnt from the
+picks it shows)."""
 
 
 def _mixer(game_id: str, name: str, heuristic: Bot | None) -> Mixer | None:
@@ -245,8 +248,7 @@ def _mixer(game_id: str, name: str, heuristic: Bot | None) -> Mixer | None:
     from soccerdesk.bots.soccer_go import GuessingPlayer, HeuristicBot
 
     assert isinstance(heuristic, HeuristicBot)
-    worlds, slack = GUESSING[name]
-    return GuessingPlayer(heuristic, worlds, slack)
+    return GuessingPlayer(heuristic, *GUESSING[name])
 
 
 """Per game: where a rollout stops to be judged, besides its turn and ply caps."""
@@ -282,10 +284,10 @@ def _never(state: State) -> bool:
 def _worth_searching(game_id: str, name: str, heuristic: Bot | None) -> Callable[[State], bool] | None:
     """Big Time Soccer searches the heuristic's close calls, and every decision of the last
     cards of a match (where the score and the clock, not expected goals, decide). Soccer-Go's
-    hard level mixes its face-down picks and leaves the cards to the heuristic's exact turn
+    search levels mix their face-down picks and leave the cards to the heuristic's exact turn
     planner (a tree search of a fifth of a second did not play them better: 49.5% over 200
-    matches, issue 9); expert searches them too."""
-    if game_id == "soccer-go" and name == "hard":
+    matches, issue 9)."""
+    if game_id == "soccer-go":
         return _never
     close_call = getattr(heuristic, "close_call", None)
     if game_id != "big-time-soccer" or close_call is None:

@@ -27,12 +27,13 @@ never grows back, Rulings Soccer-Go 5), the goalkeeper rule and the second chanc
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from soccerdesk.bots import Bot
-from soccerdesk.bots.guessing import safe_exploit
+from soccerdesk.bots.guessing import safe_exploit, solve, swapped, transposed
 from soccerdesk.rules import CHANCE, Action, State, sample_chance
 from soccerdesk.rules.soccer_go import (
     ATTACKING,
@@ -58,6 +59,9 @@ from soccerdesk.rules.soccer_go import (
     PassTo,
     Play,
     Retire,
+    Save,
+    Shoot,
+    Show,
     SoccerGoData,
     SoccerGoState,
     Swap,
@@ -762,33 +766,113 @@ def guessing_matrix(
     return rows, columns, values
 
 
+SECRET_PICKS = (PassTo, Mark, Shoot, Save, Show)
+"""The kinds of face-down pick (a card play or a declined answer is made in the open)."""
+
+OPPONENTS = ("heuristic", "level 1")
+"""Who the level-2 player thinks it may be facing at a face-down pick: the heuristic's own mix
+(``normal``'s habits), or a player of the first level (``hard``): the equilibrium leaning
+towards the best answer to the heuristic, i.e. one who expects *us* to have its habits."""
+
+SURPRISE = 0.1
+"""Share of every opponent model's prediction spread evenly over all picks when judging a
+pick it made: one pick no model expected must not rule that model out for good."""
+
+
+def revealed_pick(history: Sequence[tuple[int, Action]], ply: int, other: int, laid: bool) -> Action | None:
+    """``other``'s face-down pick in the round where the seat facing it picked at ``ply`` (both
+    picks are shown the moment the second one is laid): the last one before ``ply`` when
+    ``other`` had laid first (``laid``), else the first one after. ``None`` if not laid yet.
+    Read only for rounds before the present one, where the pick has been shown."""
+    if laid:
+        earlier = (a for s, a in reversed(history[:ply]) if s == other and isinstance(a, SECRET_PICKS))
+        return next(earlier, None)
+    later = (a for s, a in history[ply + 1 :] if s == other and isinstance(a, SECRET_PICKS))
+    return next(later, None)
+
+
+def _normalised(weights: Sequence[float]) -> list[float]:
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+Prediction = tuple[bool, list[Action], dict[str, Sequence[float]]]
+"""At one of our face-down picks: whether the opponent had laid its pick first, its picks,
+and each opponent model's mix over them."""
+
+
 class GuessingPlayer:
     """Face-down picks for a search level: a mixed strategy of the guessing game.
 
     At a face-down pick it builds :func:`guessing_matrix` over ``worlds`` determinizations
     and plays :func:`soccerdesk.bots.guessing.safe_exploit`: the equilibrium mix, leaning
-    towards the best answer to the heuristic's own mix (what most opponents' picks look
-    like) only as far as leaves an opponent who knew the mix ``slack`` goals a pick. A card
-    the heuristic would play now is played first (it acts at once, in the open).
+    towards the best answer to a model of the opponent only as far as leaves an opponent who
+    knew the mix ``slack`` goals a pick. A card the heuristic would play now is played first
+    (it acts at once, in the open).
+
+    ``depth`` 1 (``hard``) models the opponent as the heuristic. ``depth`` 2 (``expert``)
+    thinks one level further: the opponent may also be a depth-1 player, who leans within
+    the same slack towards the best answer to *our* playing like the heuristic (its mix is
+    worked out on our own matrix, seen from its chair). Which of the two (:data:`OPPONENTS`)
+    the opponent is, it learns from the picks the opponent has shown in this match: each
+    model's chance of every shown pick, as predicted when it was made, weighs the model
+    (Bayes, from even odds); the mix answered is the models' mixes so weighted.
     """
 
-    def __init__(self, heuristic: HeuristicBot, worlds: int, slack: float) -> None:
+    def __init__(self, heuristic: HeuristicBot, worlds: int, slack: float, depth: int = 1) -> None:
         self.heuristic = heuristic
         self.worlds = worlds
         self.slack = slack
+        self.depth = depth
         self.last_mix: tuple[list[Action], tuple[float, ...], list[list[float]]] | None = None
         """The picks, the mix and the matrix of the last face-down pick (for benchmarks)."""
+        self.last_belief: dict[str, float] = {}
+        """How much each of :data:`OPPONENTS` was believed at the last face-down pick (depth 2)."""
+        self._match: object = None
+        self._predictions: dict[int, dict[int, Prediction]] = {}  # seat -> ply of our pick -> prediction
 
     def mix(self, state: SoccerGoState, seat: int, rng: random.Random) -> tuple[list[Action], tuple[float, ...]]:
         """``seat``'s picks and the chance of each, from the determinized world ``state``."""
         worlds = [state, *(state.determinize(seat, rng) for _ in range(self.worlds - 1))]
         seed = rng.getrandbits(32)
         rows, columns, values = guessing_matrix(worlds, seat, self.heuristic, seed)  # type: ignore[arg-type]
-        model = self.heuristic.pick_weights(open_picks(state), 1 - seat, columns)
-        total = sum(model)
-        mix = safe_exploit(values, [w / total for w in model], self.slack)
+        game = solve(values)
+        opened = open_picks(state)
+        habits = _normalised(self.heuristic.pick_weights(opened, 1 - seat, columns))
+        model: Sequence[float] = habits
+        if self.depth >= 2:
+            ours = _normalised(self.heuristic.pick_weights(opened, seat, rows))
+            level1 = safe_exploit(transposed(values), ours, self.slack, game=swapped(game))
+            predicted = {"heuristic": habits, "level 1": level1}
+            belief = self.belief(state, seat)
+            model = [sum(belief[m] * predicted[m][j] for m in OPPONENTS) for j in range(len(columns))]
+            self._predictions[seat][state.ply] = (state.choice[1 - seat] is not None, columns, predicted)
+        mix = safe_exploit(values, model, self.slack, game=game)
         self.last_mix = (rows, mix, values)
         return rows, mix
+
+    def belief(self, state: SoccerGoState, seat: int) -> dict[str, float]:
+        """The weight of each of :data:`OPPONENTS`, from the opponent's picks shown so far in
+        this match (those of rounds before ``state``'s, judged by the predictions made then)."""
+        if state.info is not self._match:  # another match: nothing learnt yet
+            self._match, self._predictions = state.info, {}
+        made = self._predictions.setdefault(seat, {})
+        for ply in [p for p in made if p >= state.ply]:  # a rewound match, or this very pick again
+            del made[ply]
+        history = state.history()
+        log_odds = dict.fromkeys(OPPONENTS, 0.0)
+        for ply, (laid, columns, predicted) in made.items():
+            pick = revealed_pick(history, ply, 1 - seat, laid)
+            if pick is None or pick not in columns:
+                continue
+            j = columns.index(pick)
+            for name in OPPONENTS:
+                log_odds[name] += math.log((1 - SURPRISE) * predicted[name][j] + SURPRISE / len(columns))
+        top = max(log_odds.values())
+        weights = {name: math.exp(v - top) for name, v in log_odds.items()}
+        total = sum(weights.values())
+        self.last_belief = {name: w / total for name, w in weights.items()}
+        return self.last_belief
 
     def __call__(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action | None:
         """The pick at a face-down choice; ``None`` elsewhere (the search decides there)."""

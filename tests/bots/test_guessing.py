@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from soccerdesk.bots.guessing import best_answer, exploitability, safe_exploit, solve
+from soccerdesk.bots.guessing import best_answer, exploitability, safe_exploit, solve, swapped, transposed
 
 
 def test_matching_pennies_is_a_fifty_fifty_mix_worth_nothing() -> None:
@@ -49,3 +49,15 @@ def test_bad_matrices_are_refused() -> None:
         solve([])
     with pytest.raises(ValueError, match="same number of columns"):
         solve([[1.0, 2.0], [3.0]])
+
+
+def test_the_game_from_the_column_players_chair_has_the_same_solution_swapped() -> None:
+    values = [[0.0, 0.4, 0.4], [0.45, 0.0, 0.45], [0.5, 0.5, 0.0]]
+    game = solve(values, rounds=3000)
+    theirs = solve(transposed(values), rounds=3000)
+    mirrored = swapped(game)
+    assert theirs.rows == pytest.approx(mirrored.rows, abs=0.01)
+    assert theirs.columns == pytest.approx(mirrored.columns, abs=0.01)
+    assert theirs.value == pytest.approx(mirrored.value, abs=0.005)
+    model = [0.6, 0.2, 0.2]
+    assert safe_exploit(values, model, 0.05, game=solve(values)) == safe_exploit(values, model, 0.05)

@@ -8,13 +8,16 @@ import pytest
 
 from soccerdesk.bots import make_bot
 from soccerdesk.bots.guessing import exploitability, solve
+from soccerdesk.bots.levels import search_bot
 from soccerdesk.bots.soccer_go import (
+    OPPONENTS,
     GuessingPlayer,
     HeuristicBot,
     TurnPlanner,
     fresh_gains,
     guessing_matrix,
     open_counts,
+    revealed_pick,
 )
 from soccerdesk.rules import CHANCE, sample_chance
 from soccerdesk.rules.soccer_go import Mark, PassTo, Play, Retire, SoccerGoState
@@ -204,3 +207,66 @@ def test_hard_plays_a_card_the_heuristic_would_play_before_its_face_down_pick() 
     s = kick_off(att0=("shoot", "att-bogey"))
     s = passes(s, [1, 10, 11])
     assert str(make_bot("hard", "soccer-go").decide(s, 0, random.Random(1))) == "play shoot"
+
+
+def test_expert_reads_the_opponents_pick_only_once_both_picks_are_shown() -> None:
+    """The belief about the opponent uses rounds already shown, never a pick still face down."""
+    player = GuessingPlayer(BOT, worlds=2, slack=0.03, depth=2)
+    start = kick_off(att0=("att-bogey", "att-shot-retake"))
+    laid = {n: start.apply(1, Mark((n,))) for n in (1, 5)}  # the defender has laid first
+    mixes = {n: player.mix(s, 0, random.Random(3)) for n, s in laid.items()}
+    assert mixes[1] == mixes[5]  # the mark face down changes nothing
+    assert player.belief(laid[1], 0) == {"heuristic": 0.5, "level 1": 0.5}
+    ply = laid[1].ply
+    for n, s in laid.items():
+        player.mix(s, 0, random.Random(3))
+        _, columns, predicted = player._predictions[0][ply]
+        shown = s.apply(0, PassTo((2,)))
+        assert revealed_pick(shown.history(), ply, 1, laid=True) == Mark((n,))
+        belief = player.belief(shown, 0)
+        j = columns.index(Mark((n,)))
+        likelier = max(OPPONENTS, key=lambda name: predicted[name][j])
+        assert belief[likelier] > 0.5
+        assert sum(belief.values()) == pytest.approx(1.0)
+
+
+def test_a_pick_laid_second_is_found_after_the_seats_own_pick() -> None:
+    s = kick_off()
+    ply = s.ply
+    shown = s.apply(0, PassTo((4,))).apply(1, Mark((7,)))
+    assert revealed_pick(shown.history(), ply, 1, laid=False) == Mark((7,))
+    assert revealed_pick(s.apply(0, PassTo((4,))).history(), ply, 1, laid=False) is None
+
+
+def _expert_belief_against(opponent: str, seed: int, picks: int) -> dict[str, float]:
+    """What expert believes of ``opponent`` after ``picks`` of its own face-down picks in a match."""
+    expert = search_bot("soccer-go", None, "expert", max_iterations=8)
+    other = (
+        search_bot("soccer-go", None, opponent, max_iterations=8)
+        if opponent == "hard"
+        else make_bot(opponent, "soccer-go")
+    )
+    mixer = expert.mixer
+    assert isinstance(mixer, GuessingPlayer)
+    state = GAME.new_match(seed=seed)
+    rng = random.Random(seed)
+    made = 0
+    while made < picks and not state.is_terminal():
+        seat = state.current_players()[0]
+        if seat == CHANCE:
+            state = state.apply(seat, sample_chance(state, rng))
+            continue
+        if seat == 0:
+            before = mixer.last_mix
+            action = expert.decide(state, 0, rng)
+            made += mixer.last_mix is not before
+        else:
+            action = other.decide(state, 1, rng)
+        state = state.apply(seat, action)
+    return mixer.last_belief
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_expert_learns_whether_it_faces_the_heuristic_or_a_level_one_player(seed: int) -> None:
+    assert _expert_belief_against("normal", seed, 20)["heuristic"] > 0.8
+    assert _expert_belief_against("hard", seed, 20)["level 1"] > 0.8
