@@ -76,11 +76,24 @@ class _Context:
         self.inside_shots = sum(1 for k in self.hand if self.cards[k].kind == "shot" and self.cards[k].inside)
         self.outside_shots = sum(1 for k in self.hand if self.cards[k].kind == "shot" and not self.cards[k].inside)
         self.movers = sum(1 for k in self.hand if self.cards[k].moves)
+        # Values asked for again and again while one decision compares its options (and a
+        # search's rollouts ask thousands of times): worked out once per context.
+        self._memo: dict[tuple[Any, ...], float] = {}
+
+    def _remember(self, key: tuple[Any, ...], work: Any, *args: Any) -> float:
+        """``work(*args)``, worked out once per context under ``key``."""
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = work(*args)
+        return found
 
     # --- card counting -------------------------------------------------------------------
 
-    def p_opponent_holds(self, wanted: Any) -> float:
-        """Chance the opponent holds at least one unseen card satisfying ``wanted(card)``."""
+    def p_opponent_holds(self, wanted: Any, key: Any = None) -> float:
+        """Chance the opponent holds at least one unseen card satisfying ``wanted(card)``
+        (``key``: a name for ``wanted`` under which the answer is kept for this context)."""
+        if key is not None:
+            return self._remember(("holds", key), self.p_opponent_holds, wanted)
         k = sum(n for i, n in enumerate(self.unseen) if n and wanted(self.cards[i]))
         u, h = self.unseen_total, self.opp_hand_size
         if k == 0 or h == 0 or u == 0:
@@ -96,6 +109,9 @@ class _Context:
 
     def value_mine(self, zone: int, hand_bonus: bool = True) -> float:
         """Our goal chance with the ball at ``zone`` (absolute) and a new sequence."""
+        return self._remember(("mine", zone, hand_bonus), self._value_mine, zone, hand_bonus)
+
+    def _value_mine(self, zone: int, hand_bonus: bool) -> float:
         seat, board = self.seat, self.board
         if zone == board.box[1 - seat]:
             return BOX_WITH_INSIDE_SHOT if self.inside_shots else BOX_WITHOUT_INSIDE_SHOT
@@ -111,9 +127,12 @@ class _Context:
 
     def value_theirs(self, zone: int) -> float:
         """The opponent's goal chance with the ball at ``zone`` (absolute)."""
+        return self._remember(("theirs", zone), self._value_theirs, zone)
+
+    def _value_theirs(self, zone: int) -> float:
         board, opp = self.board, self.opp
         if zone == board.box[self.seat]:
-            p_inside = self.p_opponent_holds(lambda c: c.kind == "shot" and c.inside)
+            p_inside = self.p_opponent_holds(lambda c: c.kind == "shot" and c.inside, "inside shot")
             return p_inside * BOX_WITH_INSIDE_SHOT + (1 - p_inside) * BOX_WITHOUT_INSIDE_SHOT
         row, col = board.own_row[opp][zone], board.own_col[opp][zone]
         return ROW_VALUE[row] * (CENTRE_BONUS if col == 1 else 1.0)
@@ -123,6 +142,9 @@ class _Context:
 
     def goal_kick_value(self, kicker_is_me: bool) -> float:
         """Value (for us) of a goal kick on the chart taken by us or by the opponent."""
+        return self._remember(("goal kick", kicker_is_me), self._goal_kick_value, kicker_is_me)
+
+    def _goal_kick_value(self, kicker_is_me: bool) -> float:
         c = self.t.content
         kicker = self.seat if kicker_is_me else self.opp
         total = 0.0
@@ -139,6 +161,9 @@ class _Context:
 
     def shot_value(self, goal_from: int) -> float:
         """Expected value of a roll on the Shot chart by us."""
+        return self._remember(("shot", goal_from), self._shot_value, goal_from)
+
+    def _shot_value(self, goal_from: int) -> float:
         c, board, seat = self.t.content, self.board, self.seat
         total = 0.0
         p_goal = (DIE - goal_from + 1) / DIE
@@ -270,7 +295,7 @@ class HeuristicBot(Bot):
             v = ctx.value_mine(target)
             if card.defensible:
                 answers = "pass" if card.kind == "pass" else "dribble"
-                p = ctx.p_opponent_holds(lambda d, w=answers: d.answers(w))
+                p = ctx.p_opponent_holds(lambda d, w=answers: d.answers(w), answers)
                 win = 0.45 if target != board.box[ctx.opp] else 0.55
                 v = (1 - 0.8 * p * win) * v - 0.8 * p * win * ctx.value_theirs(target)
             v += 0.004 * self._follow_up(ctx, card, target)
@@ -296,7 +321,7 @@ class HeuristicBot(Bot):
                 v -= 0.01 if ctx.inside_shots >= 2 else 0.045
             return v
         if verb == "hold":
-            p_tackle = 0.8 * ctx.p_opponent_holds(lambda d: d.answers("hold") and t.playable(d, ctx.opp, s.ball))
+            p_tackle = 0.8 * ctx.p_opponent_holds(lambda d: d.answers("hold") and t.playable(d, ctx.opp, s.ball), "hold")
             keep = c.hold_control / DIE
             here_mine = ctx.value_mine(s.ball)
             here_theirs = ctx.value_theirs(s.ball)

@@ -39,7 +39,7 @@ EXPERT_BUDGET = 3.0
 """Seconds an ``expert`` decision may take."""
 
 HARD_ITERATIONS: dict[str, int] = {
-    "big-time-soccer": 200,
+    "big-time-soccer": 240,
     "pawn-soccer": 40,
     "soccero": 60,
     "soccer-go": 100,
@@ -79,6 +79,7 @@ GAME_TUNING: dict[str, SearchSettings] = {
         confidence=1.5,
         min_gain=0.0,
         min_visits=8,
+        narrow_after=20,
     ),
     # Pawn Soccer has no dice in open play: every action is followed by the opponent's
     # greedy reply and our own next move, then judged; one round of all actions is enough.

@@ -110,7 +110,10 @@ class SearchSettings:
     at random but stratified over the rounds (round ``r`` of ``n`` faces gets face ``(r + k) mod
     n``), so a few rounds already weigh every face of that die by its exact chance; the later
     rolls of a round come from a stream of their own, so the k-th roll after every action is
-    the same even when the actions lead to different card draws.
+    the same even when the actions lead to different card draws. With ``narrow_after`` (a
+    number of rounds) the paired search plays every candidate that many rounds, then spends
+    the rest of its iterations on the only comparison the decision rests on: the policy's
+    pick against the action leading it (or, when the pick leads, the runner-up).
     """
 
     time_budget: float | None = 1.0
@@ -131,6 +134,7 @@ class SearchSettings:
     max_depth: int | None = None
     paired: bool = False
     stratify_first_roll: bool = False
+    narrow_after: int = 0
 
     def __post_init__(self) -> None:
         if self.time_budget is None and self.max_iterations is None:
@@ -349,7 +353,9 @@ class SearchBot(Bot):
         sums = dict.fromkeys(candidates, 0.0)
         leads = dict.fromkeys(candidates, 0.0)
         squares = dict.fromkeys(candidates, 0.0)
+        played = dict.fromkeys(candidates, 0)
         rounds = iterations = 0
+        narrow_after = self.settings.narrow_after
         first_face = rng.randrange(720720) if self.settings.stratify_first_roll else 0  # 720720: divisible by 1..16
         while cap is None or rounds == 0 or iterations + len(candidates) <= cap:
             if rounds and self._deadline is not None and time.perf_counter() >= self._deadline:
@@ -370,11 +376,15 @@ class SearchBot(Bot):
                 sums[a] += v
                 leads[a] += v - base
                 squares[a] += (v - base) ** 2
+                played[a] += 1
+            if rounds == narrow_after and len(candidates) > 2:
+                rival = max((a for a in candidates if a != preferred), key=lambda a: leads[a])
+                candidates = [a for a in candidates if a in (preferred, rival)]
         self.last_iterations = iterations
         if not rounds:
             self.last_statistics = {}
             return preferred
-        self.last_statistics = {a: (rounds, sums[a] / rounds) for a in candidates}
+        self.last_statistics = {a: (played[a], sums[a] / played[a]) for a in played}
         best = max(candidates, key=lambda a: (leads[a], a == preferred))
         if best == preferred or rounds < self.settings.min_visits:
             return preferred

@@ -434,3 +434,21 @@ def test_a_mixer_answers_the_decisions_it_knows() -> None:
 
     bot = SearchBot("target", _settings(max_iterations=30), policy=_first, mixer=names_seven)
     assert bot.decide(TARGET.new_match(seed=1), 0, random.Random(1)) == 7
+
+
+def test_narrowing_spends_the_later_rounds_on_the_policys_pick_and_its_rival() -> None:
+    """After ``narrow_after`` rounds of every candidate, only the pick and the leader play on."""
+
+    def names_forty(state: State, seat: int, legal: list[Any], rng: random.Random) -> Any:
+        return 40
+
+    def around_42(state: State, seat: int, legal: list[Any]) -> list[Any]:
+        return sorted(legal, key=lambda n: abs(n - 42))
+
+    settings = _paired(max_iterations=60, action_cap=4, narrow_after=5)
+    bot = SearchBot("target", settings, policy=names_forty, shortlist=around_42)
+    assert bot.decide(TARGET.new_match(seed=1), 0, random.Random(1)) == 42
+    rounds = {action: played for action, (played, _) in bot.last_statistics.items()}
+    # 5 rounds of the four candidates (20 rollouts), then 20 more rounds of the pick and 42.
+    assert rounds == {42: 25, 40: 25, 41: 5, 43: 5}
+    assert bot.last_iterations == 60
