@@ -65,8 +65,9 @@ GAME_TUNING: dict[str, SearchSettings] = {
     # learns little in a fifth of a second: the search judges the heuristic's six most
     # promising actions by heuristic continuations to the end of the possession (to the
     # final whistle in the last cards of the match), all actions on the same dice (paired,
-    # the first roll stratified over its twenty faces), and leaves the heuristic's pick
-    # only for a lead of 1.5 standard errors.
+    # the first roll stratified over its twenty faces); after 20 rounds only the heuristic's
+    # pick and its strongest rival play on, and the pick is left only for a lead of 1.5
+    # standard errors.
     "big-time-soccer": SearchSettings(
         max_depth=1,
         paired=True,
