@@ -41,6 +41,9 @@ class HeuristicBot(Bot):
         assert isinstance(s, SocceroState)
         phase = s.phase
         if phase == "moving":
+            planned = _plan_with_ball(s, seat, legal)
+            if planned is not None:
+                return planned
             return _best(legal, _StepJudge(s, seat).value, rng)
         if phase in ("turn", "sp-kick"):
             return _turn_choice(s, seat, legal)
@@ -291,9 +294,10 @@ def _attack_value(s: SocceroState, seat: int, sq: int) -> float:
     return PROGRESS * _progress(s, seat, sq) + CHANCE_WEIGHT * GOAL * _open_chance(s, seat, sq)
 
 
-def _held_value(s: SocceroState, seat: int, sq: int) -> float:
-    """The ball held by ``seat`` at ``sq`` when the other side moves next (it may steal)."""
-    p = _danger(s, seat, sq)
+def _held_value(s: SocceroState, seat: int, sq: int, vacated: int = -1, filled: int = -1) -> float:
+    """The ball held by ``seat`` at ``sq`` when the other side moves next (it may steal);
+    ``vacated``, ``filled``: a team-mate's move looked at before it is made (see ``_danger``)."""
+    p = _danger(s, seat, sq, vacated, filled)
     return (1 - p) * _attack_value(s, seat, sq) - p * (0.5 * _attack_value(s, 1 - seat, sq) + 40)
 
 
@@ -309,19 +313,25 @@ def _turn_choice(s: SocceroState, seat: int, legal: list[Any]) -> Any:
     values = _kick_values(s, seat, normal)
     options = [(key, values[(key[0], key[1])]) for key in kicks if key[2] == normal]
     best_key, best = max(options, key=lambda kv: kv[1])
-    if "move" in words and _move_value(s, seat) > best:
+    if "move" in words and _move_value(s, seat, best) > best:
         return words["move"]
     return kicks[best_key]
 
 
-def _move_value(s: SocceroState, seat: int) -> float:
+def _move_value(s: SocceroState, seat: int, kick_now: float) -> float:
     """What a movement turn is worth with the ball: the holder carries it to the best
-    square in reach (if he may carry), averaged over the die; team-mates come up too."""
+    square in reach (if he may carry), averaged over the die; team-mates come up too.
+
+    A holder who may not carry must kick next turn anyway: moving is then worth that kick
+    a turn later (``kick_now``, a little less: the opponents close in) plus the pass a runner
+    sets up, if the ball is not stolen meanwhile."""
     holder = s.holder
     here = _held_value(s, seat, s.ball)
     if holder < 0 or holder == s.red or s.pos[holder] != s.ball or s.forced >= 0:
-        # The holder may not carry: the turn brings team-mates up to pass to next turn.
-        return here + 10.0 + RUN_UP * max(0, RUNNERS - _runners_ahead(s, seat))
+        p = _danger(s, seat, s.ball)
+        return (1 - p) * (WAIT * kick_now + _runner_setup(s, seat)) - p * (
+            0.5 * _attack_value(s, 1 - seat, s.ball) + 40
+        )
     b = s.board
     occ = s.occupancy()
     best_by_length = [here] * 7
@@ -342,20 +352,11 @@ def _move_value(s: SocceroState, seat: int) -> float:
     return total + 10.0
 
 
-RUNNERS = 2
-"""Team-mates a side with the ball wants ahead of it to pass to."""
-
-RUN_UP = 30.0
-"""Worth of a movement turn, per runner missing, when the holder may not carry the ball."""
+WAIT = 0.9
+"""What a kick put off for a turn is still worth, as a share of kicking now."""
 
 RUN = 8.0
 """Per row a team-mate runs up the field while his side has the ball (until he is well ahead of it)."""
-
-
-def _runners_ahead(s: SocceroState, seat: int) -> int:
-    """Field players of ``seat`` at least three rows nearer the goal than the ball."""
-    line = _progress(s, seat, s.ball) + 3
-    return sum(1 for p in team_players(seat) if p % PLAYERS and s.pos[p] >= 0 and _progress(s, seat, s.pos[p]) >= line)
 
 
 def _kick_values(s: SocceroState, seat: int, normal: bool) -> dict[tuple[bool, int], float]:
@@ -368,9 +369,14 @@ def _kick_values(s: SocceroState, seat: int, normal: bool) -> dict[tuple[bool, i
     goal, route_at = _shot_table(s, seat, s.ball)
     extended = s.cfg.extended
     out = {(shot, dice): 0.0 for shot in (False, True) for dice in (1, 2)}
+    straight_share = dict(s.board.rules.kick_die).get("direct", 0) / 6
+    bent = _bent_passes(s, seat) if ground else []
     for total in range(1, 13):
         routes = all_paths(s, s.ball, total, ground, False, False)
         kick = max(_landing_value(s, seat, finish, squares, s.ball) for finish, squares, _ in routes.values())
+        # The curve faces also reach team-mates round a corner.
+        turned = max((v for d, v in bent if d <= total), default=kick)
+        kick = straight_share * kick + (1 - straight_share) * max(kick, turned)
         reach = route_at[total]
         scored = goal[total]
         saved = reach - scored
@@ -381,6 +387,20 @@ def _kick_values(s: SocceroState, seat: int, normal: bool) -> dict[tuple[bool, i
             p = chances.get(total, 0.0)
             out[(False, dice)] += p * kick
             out[(True, dice)] += p * shot
+    return out
+
+
+def _bent_passes(s: SocceroState, seat: int) -> list[tuple[int, float]]:
+    """(distance, value) of the team-mates a kick from the ball reaches only with a turn."""
+    b = s.board
+    taken = s.taken_bits()
+    out = []
+    for q in team_players(seat):
+        sq = s.pos[q]
+        if q == s.holder or sq < 0 or sq == s.ball or b.distance(s.ball, sq) > PASS_REACH:
+            continue
+        if _route(b, taken, s.ball, sq) == BENT:
+            out.append((b.distance(s.ball, sq), _landing_value(s, seat, "", [sq], s.ball)))
     return out
 
 
@@ -420,12 +440,15 @@ def _landing_value(s: SocceroState, seat: int, finish: str, squares: list[int], 
     q = s.occupancy().get(end)
     if q is not None:
         if team_of(q) == seat and q != s.holder:
+            if s.cfg.extended and _offside(s, seat, end, start):
+                return -0.5 * _attack_value(s, 1 - seat, end) - 60  # their free kick
             return _held_value(s, seat, end)
         return -0.5 * _attack_value(s, 1 - seat, end) - 60
-    # A loose ball: the other side moves first; then our nearest player may reach it.
+    # A loose ball: the other side moves first; then our nearest player may reach it (the
+    # kicker too: a ball played into space and run onto is a dribble).
     b = s.board
     to_end = b.distances[end]
-    mine = min(to_end[s.pos[p]] for p in team_players(seat) if p != s.holder and s.pos[p] >= 0)
+    mine = min(to_end[s.pos[p]] for p in team_players(seat) if s.pos[p] >= 0)
     p_theirs = _danger(s, seat, end)
     p_ours = (7 - mine) / 6 if mine <= 6 else 0.0
     return (1 - p_theirs) * p_ours * _attack_value(s, seat, end) - p_theirs * (
@@ -455,6 +478,218 @@ def _aim_value(s: SocceroState, seat: int, aim: Aim) -> float:
     _, dx, dy = DIRECTIONS[aim.direction]
     forward = dy if s.defends(seat) == LOW else -dy
     return forward * 10 - abs(dx)
+
+
+# --- the move planner: the die points the carrier does not need go to a runner -------------
+
+PASS_WEIGHT = 0.8
+"""Share of the best pass a movement plan sets up for the next turn that the plan counts
+(the opponents move before the pass is played)."""
+
+PASS_REACH = 12
+"""Squares a pass reaches at most (two dice)."""
+
+_AT_LEAST = tuple(sum(6 - abs(t - 7) for t in range(max(d, 2), 13)) / 36 for d in range(PASS_REACH + 1))
+"""The chance two dice make at least ``d``: a pass that far along a clear route to a team-mate
+reaches him (the first player in its path stops the ball)."""
+
+_BENT = 4 / 6
+"""Share of kick-die faces that can play a route with one 45-degree turn (curve on the ground, curve in the air)."""
+
+
+def _plan_with_ball(s: SocceroState, seat: int, legal: list[Any]) -> Step | None:
+    """The first step of the best plan for a movement turn with the ball, or None when no plan
+    beats leaving it to the step judge.
+
+    A plan is the carrier's move (carrying the ball none to all of the points) and a runner who
+    spends the rest. It is worth the ball where the carrier leaves it plus a share of the best
+    pass it sets up for next turn: a team-mate up the field the ball reaches along a clear
+    route, counted at the chance the dice carry it there (RULINGS Soccero 6: never one who
+    would be offside). Planned again at every step, so after the carrier's move the rest of
+    the points go to the runner the plan chose (or a better one the move opened).
+    """
+    holder = s.holder
+    if holder < 0 or team_of(holder) != seat or s.forced >= 0 or s.ball < 0:
+        return None
+    b = s.board
+    points = s.points
+    steps = {(a.start, a.end, a.ball): a for a in legal}
+    occ = s.occupancy()
+    ball = s.ball
+    held_at = _HeldValues(s, seat)
+    carries: list[tuple[int, int]] = [(0, ball)]  # (points the carrier uses, the ball's square after)
+    if not s.moved >> holder & 1 and holder != s.red and s.pos[holder] == ball:
+        best_at: dict[int, int] = {}
+        for ray in b.rays[ball]:
+            for k, t in enumerate(ray[:points], 1):
+                if t in occ:
+                    break
+                if (ball, t, t) in steps and (k not in best_at or held_at(t) > held_at(best_at[k])):
+                    best_at[k] = t
+        carries.extend(best_at.items())
+    mates = _field_mates(s, seat)
+    runners = [p for p in mates if not s.moved >> p & 1]
+    best_value = None
+    best_step: Step | None = None
+    for k, square in carries:
+        rest = points - k
+        here = held_at(square)
+        taken = s.taken_bits()
+        if k:
+            taken = taken & ~(1 << ball) | 1 << square
+        gains = _passes_on(s, seat, square, taken, here, held_at, mates)
+        base = here + PASS_WEIGHT * (gains[0][0] if gains else 0.0)  # the rest left to the step judge
+        if k and (best_value is None or base > best_value):
+            best_value, best_step = base, steps.get((ball, square, square))
+        if rest == 0:
+            continue
+        near = frozenset(t for ray in b.rays[square] for t in ray[:6])
+        for p in runners:
+            start = s.pos[p]
+            kept = next((g for g, q in gains if q != p), 0.0)
+            for ray in b.rays[start]:
+                if len(ray) < rest:
+                    continue
+                end = ray[rest - 1]
+                if any(t in occ and t != ball or t == square for t in ray[:rest]) or (not k and ball in ray[:rest]):
+                    continue
+                if k == 0 and (start, end, -1) not in steps:
+                    continue
+                if s.cfg.extended and not restriction_ok(s, p, end):
+                    continue
+                hold = here
+                if start in near or end in near:  # he may open or close an opponent's line to the ball
+                    hold = _held_value(s, seat, square, start, end)
+                after = taken & ~(1 << start) | 1 << end
+                value = hold + PASS_WEIGHT * max(kept, _pass_gain(s, seat, square, after, end, here, held_at))
+                if value > base + 1e-9 and (best_value is None or value > best_value):
+                    best_value = value
+                    best_step = steps.get((ball, square, square)) if k else steps.get((start, end, -1))
+    return best_step
+
+
+def _runner_setup(s: SocceroState, seat: int) -> float:
+    """What a movement turn adds to the next kick, over the die: the best pass one runner
+    sets up with the points rolled (see ``_plan_with_ball``), beyond the passes already on."""
+    b = s.board
+    ball = s.ball
+    occ = s.occupancy()
+    taken = s.taken_bits()
+    held_at = _HeldValues(s, seat)
+    here = held_at(ball)
+    mates = _field_mates(s, seat)
+    gains = _passes_on(s, seat, ball, taken, here, held_at, mates)
+    base = gains[0][0] if gains else 0.0
+    best = [0.0] * 7
+    for p in mates:
+        start = s.pos[p]
+        kept = next((g for g, q in gains if q != p), 0.0)
+        for ray in b.rays[start]:
+            for r, end in enumerate(ray[:6], 1):
+                if end in occ:
+                    break
+                after = taken & ~(1 << start) | 1 << end
+                gain = max(kept, _pass_gain(s, seat, ball, after, end, here, held_at)) - base
+                if gain > best[r]:
+                    best[r] = gain
+    return PASS_WEIGHT * sum(best) / 6
+
+
+class _HeldValues:
+    """``_held_value`` of squares for one seat in one position, each worked out once."""
+
+    __slots__ = ("s", "seat", "found")
+
+    def __init__(self, s: SocceroState, seat: int) -> None:
+        self.s, self.seat = s, seat
+        self.found: dict[int, float] = {}
+
+    def __call__(self, sq: int) -> float:
+        value = self.found.get(sq)
+        if value is None:
+            value = self.found[sq] = _held_value(self.s, self.seat, sq)
+        return value
+
+
+def _field_mates(s: SocceroState, seat: int) -> list[int]:
+    """``seat``'s field players on the board but the ball's holder."""
+    keeper = goalkeeper(seat)
+    return [q for q in team_players(seat) if q not in (keeper, s.holder) and s.pos[q] >= 0]
+
+
+def _passes_on(
+    s: SocceroState, seat: int, ball: int, taken: int, here: float, held_at: _HeldValues, mates: list[int]
+) -> list[tuple[float, int]]:
+    """(gain, player) of the passes from ``ball`` to ``mates`` where they stand, best first."""
+    return sorted(((_pass_gain(s, seat, ball, taken, s.pos[q], here, held_at), q) for q in mates), reverse=True)
+
+
+def _pass_gain(
+    s: SocceroState, seat: int, ball: int, taken: int, target: int, here: float, held_at: _HeldValues
+) -> float:
+    """What a pass from ``ball`` to a team-mate on ``target`` would add (``taken``: the
+    occupied squares), counted at the chance the kick gets there; 0 when it would not help."""
+    if _attack_value(s, seat, target) <= here:
+        return 0.0  # no further up the field than the ball's worth (a held ball is worth less still)
+    gain = held_at(target) - here
+    if gain <= 0:
+        return 0.0
+    chance = _reach_chance(s.board, taken, ball, target)
+    if not chance or (s.cfg.extended and _offside(s, seat, target, ball)):
+        return 0.0
+    return chance * gain
+
+
+def _reach_chance(b: Any, taken: int, start: int, target: int) -> float:
+    """The chance a kick from ``start`` reaches a player on ``target``: the distance dice make
+    it, and the kick die allows a route no other player blocks."""
+    d = b.distance(start, target)
+    if d > PASS_REACH:
+        return 0.0
+    route = _route(b, taken, start, target)
+    return _AT_LEAST[d] * (1.0 if route == STRAIGHT else _BENT if route == BENT else 0.0)
+
+
+STRAIGHT, BENT = 1, 2
+"""Routes of :func:`_route`: a straight line (every kick-die face), one 45-degree turn (the curve faces)."""
+
+
+def _route(b: Any, taken: int, start: int, target: int) -> int:
+    """How a kick from ``start`` can reach ``target`` with no player of ``taken`` (a bit mask)
+    on the way: STRAIGHT, BENT, or 0 (every route blocked)."""
+    dx, dy = b.xs[target] - b.xs[start], b.ys[target] - b.ys[start]
+    d = max(abs(dx), abs(dy))
+    if d == 0:
+        return 0
+    sx, sy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+    m = min(abs(dx), abs(dy))
+    diagonal = _DIRECTION_OF[(sx, sy)]
+    if m == d or m == 0:
+        return 0 if taken & b.ray_bits[start][diagonal][d - 1] else STRAIGHT
+    straight = _DIRECTION_OF[(sx, 0) if abs(dx) > abs(dy) else (0, sy)]
+    for first, n1, second in ((diagonal, m, straight), (straight, d - m, diagonal)):
+        corner = b.rays[start][first][n1 - 1]
+        if not taken & (b.ray_bits[start][first][n1] | b.ray_bits[corner][second][d - n1 - 1]):
+            return BENT
+    return 0
+
+
+_DIRECTION_OF = {(dx, dy): i for i, (_, dx, dy) in enumerate(DIRECTIONS)}
+
+
+def _offside(s: SocceroState, seat: int, target: int, ball: int) -> bool:
+    """Extended rules (RULINGS Soccero 6): would a team-mate on ``target`` be offside when
+    ``seat`` kicks from ``ball``? In the opponents' half, nearer their goal line than both the
+    ball and the second-last opponent."""
+    b = s.board
+    end = s.attacks(seat)
+    if b.half_of(target) != end:
+        return False
+    row = b.rows_from_goal_line(target, end)
+    if row >= b.rows_from_goal_line(ball, end):
+        return False
+    rows = sorted(b.rows_from_goal_line(s.pos[q], end) for q in team_players(1 - seat) if s.pos[q] >= 0)
+    return row < (rows[1] if len(rows) > 1 else b.rows)
 
 
 # --- moving players ------------------------------------------------------------------------

@@ -62,14 +62,11 @@ def test_steals_on_the_exact_number() -> None:
 
 
 def test_carries_the_ball_forward() -> None:
+    """Up the field: all three points, or two and one left for a runner (the move planner)."""
     s = position({5: "K10"}, holder=5, phase="moving", points=3)
-    assert decide(s) in {
-        "move K10-K13 ball K13",
-        "move K10-L13 ball L13",
-        "move K10-N13 ball N13",
-        "move K10-J13 ball J13",
-        "move K10-H13 ball H13",
-    }
+    action = decide(s)
+    assert action.startswith("move K10-") and " ball " in action
+    assert B.ys[B.square(action.split()[-1])] >= B.ys[B.square("K12")]
 
 
 def test_keeper_stays_near_his_goal() -> None:
