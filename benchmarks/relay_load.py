@@ -3,8 +3,9 @@
     .venv/bin/python benchmarks/relay_load.py --matches 500 --duration 60
     .venv/bin/python benchmarks/relay_load.py --matches 50 --duration 10 --think 0.2 --game soccer-go
     .venv/bin/python benchmarks/relay_load.py --nodes 2 --matches 1000      # two nodes on one Redis
-    .venv/bin/python benchmarks/relay_load.py --compare 500,1000 --duration 30
-        # side by side: one node with SQLite, one with Redis, two with Redis, at each count
+    .venv/bin/python benchmarks/relay_load.py --compare 500,1000 --duration 15 --rounds 3
+        # side by side, in alternating slices: one node with SQLite (NORMAL, FULL), one node with
+        # Redis (everysec, always), two nodes with Redis (everysec), at each count
 
 The relay runs as its own process (``python -m server``, SQLite persistence on, in a
 temporary folder) so its CPU and memory are its own; this process plays both seats of
@@ -13,8 +14,8 @@ then plays a random legal action of its view; a finished match is replaced by a 
 so N matches are held all along. Traffic goes only to 127.0.0.1.
 
 With ``--nodes N`` (or ``--redis``) the relays are N nodes of a cluster (``--redis URL``) on a
-``redis-server`` started here (temporary folder, append-only file, ``appendfsync always`` as
-server/deploy/README.md asks); the host of match ``i`` plays through node ``i % N`` and its
+``redis-server`` started here (temporary folder, append-only file, ``--appendfsync always`` by
+default, or ``everysec``: server/deploy/README.md says what each keeps); the host of match ``i`` plays through node ``i % N`` and its
 guest through a node chosen so that half the matches have their players on different nodes.
 
 Printed: matches held concurrently, actions per second, p50/p99 latency from sending an
@@ -33,6 +34,7 @@ import gc
 import json
 import os
 import random
+import re
 import socket
 import statistics
 import subprocess
@@ -320,6 +322,8 @@ def redis_info(url: str) -> dict[str, str]:
 def start_relay(args: argparse.Namespace, db: str, redis_url: str) -> tuple[subprocess.Popen[str], str]:
     """One relay process (a cluster node if ``redis_url``); it and its WebSocket URL."""
     store = ["--redis", redis_url] if redis_url else ["--db", db]
+    if not redis_url and args.db_sync != "normal":  # an older tree's relay may not know the option
+        store += ["--db-sync", args.db_sync]
     relay = subprocess.Popen(
         [sys.executable, *(["-m", "cProfile", "-o", args.profile] if args.profile else []), "-m", "server", "--host", "127.0.0.1", "--port", "0", *store,
          "--ip-connections", str(4 * args.matches + 100), "--rooms-per-minute", str(100 * args.matches), "--message-rate", "100",
@@ -418,7 +422,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         )
         peak_rss = sum(peak_rss_nodes)
         return {
-            "setup": f"{nodes} node{'s' if nodes > 1 else ''} {'Redis' if redis_url else 'SQLite'}",
+            "setup": f"{nodes} node{'s' if nodes > 1 else ''} "
+            + (f"Redis {args.appendfsync}" if redis_url else f"SQLite {args.db_sync}"),
             "nodes": nodes,
             "store": "redis" if redis_url else "sqlite",
             "node_rss_held_mib": [round(k / 1024, 1) for k in peak_rss_nodes],
@@ -510,13 +515,31 @@ def main(argv: list[str] | None = None) -> int:
         "--appendfsync",
         default="always",
         choices=("always", "everysec", "no"),
-        help="the benchmark's Redis: when its append-only file is synced to disk (default always, as deployed)",
+        help="the benchmark's Redis: when its append-only file is synced to disk (default always; see server/deploy/README.md)",
+    )
+    p.add_argument(
+        "--db-sync",
+        default="normal",
+        choices=("normal", "full"),
+        help="the SQLite relay's --db-sync: normal (a commit survives a crash of the relay) or full (a power cut too)",
     )
     p.add_argument(
         "--compare",
         default="",
         metavar="COUNTS",
-        help="e.g. 500,1000: at each count, one node with SQLite, one with Redis, two with Redis, side by side",
+        help="e.g. 500,1000: at each count, the --setups side by side, in alternating slices of --duration seconds",
+    )
+    p.add_argument(
+        "--setups",
+        default=",".join(DEFAULT_SETUPS),
+        help="with --compare: [NODES]STORE-SYNC, e.g. sqlite-normal, redis-everysec, sqlite-full, redis-always, "
+        f"2redis-everysec (default {','.join(DEFAULT_SETUPS)})",
+    )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="with --compare: slices of each setup, alternating (the setups' order turns each round)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--profile", default="", help="run the relay under cProfile and write its statistics to this file")
@@ -528,7 +551,7 @@ def main(argv: list[str] | None = None) -> int:
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
     if args.compare:
-        return compare(args, [int(n) for n in args.compare.split(",")])
+        return compare(args, [int(n) for n in args.compare.split(",")], parse_setups(args.setups))
     report = asyncio.run(run(args))
     if args.json:
         print(json.dumps(report))
@@ -561,29 +584,92 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-SETUPS = ((1, False), (1, True), (2, True))
+# SQLite NORMAL and Redis everysec both keep an acknowledged action through a crash of the
+# process that holds it (a power cut may lose the last second); SQLite FULL and Redis always
+# through a power cut too (server/README.md, "How durable"). Each pair is compared like for like.
+DEFAULT_SETUPS = ("sqlite-normal", "redis-everysec", "sqlite-full", "redis-always", "2redis-everysec")
+PAIRS = (("redis-everysec", "sqlite-normal"), ("redis-always", "sqlite-full"))
 
 
-def compare(args: argparse.Namespace, counts: list[int]) -> int:
-    """One run per setup and count, one after the other, then a table of them side by side."""
-    rows = []
+@dataclass(frozen=True)
+class Setup:
+    name: str  # as given: [NODES]STORE-SYNC
+    nodes: int
+    redis: bool
+    sync: str
+
+
+def parse_setups(text: str) -> list[Setup]:
+    setups = []
+    for name in text.split(","):
+        match = re.fullmatch(r"(\d*)(sqlite|redis)-(\w+)", name.strip())
+        if match is None:
+            raise SystemExit(f"a setup is [NODES]sqlite-normal|full or [NODES]redis-always|everysec|no, not {name!r}")
+        nodes, store, sync = int(match[1] or 1), match[2], match[3]
+        if sync not in (("normal", "full") if store == "sqlite" else ("always", "everysec", "no")):
+            raise SystemExit(f"{store} has no sync mode {sync!r}")
+        if store == "sqlite" and nodes != 1:
+            raise SystemExit("SQLite is one relay: several nodes need Redis")
+        setups.append(Setup(name.strip(), nodes, store == "redis", sync))
+    return setups
+
+
+def compare(args: argparse.Namespace, counts: list[int], setups: list[Setup]) -> int:
+    """At each count, ``--rounds`` short slices of every setup, alternating (the order turns
+    by one each round), so that the machine's changing load falls on every setup alike; then
+    per setup the median of its slices' figures, and for each like-for-like pair the median of
+    the per-round ratios of their p99s."""
+    slices: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for count in counts:
-        for nodes, redis in SETUPS:
-            one = argparse.Namespace(**{**vars(args), "matches": count, "nodes": nodes, "redis": redis})
-            report = asyncio.run(run(one))
-            rows.append(report)
-            print(json.dumps(report), flush=True)
+        for round_ in range(args.rounds):
+            turn = round_ % len(setups)
+            for setup in setups[turn:] + setups[:turn]:
+                one = argparse.Namespace(
+                    **{
+                        **vars(args),
+                        "matches": count,
+                        "nodes": setup.nodes,
+                        "redis": setup.redis,
+                        "appendfsync": setup.sync if setup.redis else args.appendfsync,
+                        "db_sync": args.db_sync if setup.redis else setup.sync,
+                    }
+                )
+                load_before = os.getloadavg()[0]
+                report = asyncio.run(run(one))
+                report.update(round=round_, setup_name=setup.name, load_before=round(load_before, 1))
+                slices.setdefault((count, setup.name), []).append(report)
+                print(json.dumps(report), flush=True)
     print()
-    print(f"{'setup':<16}{'asked':>6}{'held':>6}{'moves/s':>9}{'p50 ms':>8}{'p99 ms':>8}{'ping p99':>9}"
-          f"{'lost':>5}{'err':>5}  {'RSS per node MiB':<18}{'CPU per node':<14}{'ms/act':>7}{'Redis ms/act':>13}"
-          f"{'Redis B/match':>14}{'load':>6}")  # fmt: skip
-    for r in rows:
-        lost = r["unanswered_actions"] + r["disconnects"] + r["score_disagreements"]
-        print(f"{r['setup']:<16}{r['matches']:>6}{r['concurrent_matches_held']:>6}{r['actions_per_s']:>9}"
-              f"{r['latency_p50_ms']:>8}{r['latency_p99_ms']:>8}{r['bystander_ping_p99_ms']:>9}{lost:>5}{r['errors']:>5}  "
-              f"{'/'.join(map(str, r['node_rss_held_mib'])):<18}{'/'.join(map(str, r['node_cpu_cores'])):<14}"
-              f"{r['relay_cpu_ms_per_action']:>7}{r['redis_cpu_ms_per_action']:>13}{r['redis_bytes_per_held_match']:>14}"
-              f"{r['load_average']:>6}")  # fmt: skip
+    print(f"{args.rounds} alternating slices per setup, {args.duration:g} s measured each, think {args.think:g} s; "
+          "figures are medians of the slices (p99: median, and min-max of the slices)")  # fmt: skip
+    print(f"{'setup':<22}{'asked':>6}{'held':>6}{'moves/s':>9}{'p50 ms':>8}{'p99 ms':>8}  {'p99 min-max':<15}"
+          f"{'ping p99':>9}{'lost':>5}{'err':>5}  {'RSS per node MiB':<18}{'CPU per node':<14}{'ms/act':>7}"
+          f"{'Redis ms/act':>13}{'Redis B/match':>14}  {'load':<9}")  # fmt: skip
+    med = statistics.median
+    for (count, _), rows in slices.items():
+        first = rows[0]
+        lost = sum(r["unanswered_actions"] + r["disconnects"] + r["score_disagreements"] for r in rows)
+        p99s = [r["latency_p99_ms"] for r in rows]
+        loads = [x for r in rows for x in (r["load_before"], r["load_average"])]
+        rss = [f"{med(col):.0f}" for col in zip(*(r["node_rss_held_mib"] for r in rows), strict=True)]
+        cpu = [f"{med(col):.2f}" for col in zip(*(r["node_cpu_cores"] for r in rows), strict=True)]
+        print(f"{first['setup']:<22}{count:>6}{min(r['concurrent_matches_held'] for r in rows):>6}"
+              f"{med(r['actions_per_s'] for r in rows):>9.1f}{med(r['latency_p50_ms'] for r in rows):>8.1f}"
+              f"{med(p99s):>8.1f}  {f'{min(p99s):.1f}-{max(p99s):.1f}':<15}"
+              f"{med(r['bystander_ping_p99_ms'] for r in rows):>9.1f}{lost:>5}{sum(r['errors'] for r in rows):>5}  "
+              f"{'/'.join(rss):<18}{'/'.join(cpu):<14}{med(r['relay_cpu_ms_per_action'] for r in rows):>7.2f}"
+              f"{med(r['redis_cpu_ms_per_action'] for r in rows):>13.2f}"
+              f"{med(r['redis_bytes_per_held_match'] for r in rows):>14.0f}  {min(loads):.1f}-{max(loads):.1f}")  # fmt: skip
+    print()
+    for count in counts:
+        for redis, sqlite in PAIRS:
+            a, b = slices.get((count, redis)), slices.get((count, sqlite))
+            if not a or not b:
+                continue
+            ratios = [x["latency_p99_ms"] / y["latency_p99_ms"] for x, y in zip(a, b, strict=True)]
+            print(f"{count} matches: p99 of {redis} / p99 of {sqlite}, per round: "
+                  f"{', '.join(f'{r:.2f}' for r in ratios)}; median {med(ratios):.2f} "
+                  f"(goal: at most 1.20 at 500 matches)")  # fmt: skip
     return 0
 
 

@@ -16,6 +16,7 @@ import signal
 import sys
 
 from server.relay import RelaySettings, default_db_path, start_relay
+from server.store import SYNC_MODES
 
 
 def parse_args(argv: list[str] | None) -> RelaySettings:
@@ -27,6 +28,13 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
     p.add_argument("--port", type=int, default=d.port, help=f"TCP port (default {d.port}; 0 picks a free one)")
     p.add_argument(
         "--db", default="", help=f"SQLite file of the rooms (default {default_db_path()}; ':memory:' keeps nothing)"
+    )
+    p.add_argument(
+        "--db-sync",
+        default=d.db_sync,
+        choices=SYNC_MODES,
+        help="normal (default): a commit survives a crash of the relay, a power cut may lose the last second; "
+        "full: it survives a power cut too (an fsync per commit)",
     )
     p.add_argument(
         "--redis",
@@ -82,6 +90,7 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
         host=a.host,
         port=a.port,
         db=a.db,
+        db_sync=a.db_sync,
         max_rooms=a.max_rooms,
         heartbeat=a.heartbeat,
         message_rate=a.message_rate,

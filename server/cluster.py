@@ -57,7 +57,7 @@ from redis import exceptions as redis_errors
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
-from server.redis_store import DEFAULT_PREFIX, RedisRoomStore, StoreUnavailable, as_text, connect, guarded
+from server.redis_store import DEFAULT_PREFIX, Call, RedisRoomStore, StoreUnavailable, as_text, connect, guarded
 from soccerdesk.net.protocol import ProtocolError, error
 
 log = logging.getLogger("soccerdesk.cluster")
@@ -292,8 +292,10 @@ class ClusterLimits:
         message_rate: float = 200.0,
         guesses_per_minute: int = 20,
         rooms_per_minute: int = 30,
+        message_sync: float = 0.05,
     ) -> None:
         self.redis = redis
+        self.message_sync = message_sync
         self.prefix = prefix
         self.messages = Limit("msg", message_rate, 1.0)
         self.guesses = Limit("guess", guesses_per_minute, 60.0)
@@ -331,11 +333,13 @@ class ClusterLimits:
 
     def message_now(self, ip: str) -> bool:
         """Whether the address may send one more message, answered at once from what Redis said
-        last; the message is counted in Redis with the others of this turn of the event loop.
+        last; the message is counted in Redis a moment later, with the others of that moment.
 
         A message waits for no round trip to Redis (each would add its fsync to every action):
-        an address over the limit is stopped one round trip later than an exact count would
-        stop it, and its messages are refused until Redis's window lets them in again.
+        the messages of ``message_sync`` seconds (50 ms) are counted together, in one script call
+        per address, so an address over the limit is stopped at most that long plus one round
+        trip later than an exact count would stop it (at the default 200 messages/s, about ten
+        messages more), and its messages are refused until Redis's window lets them in again.
         """
         self._pending[ip] = self._pending.get(ip, 0) + 1
         if self._flush is None:
@@ -343,7 +347,7 @@ class ClusterLimits:
         return self._verdicts.get(ip, True)
 
     async def _count(self) -> None:
-        await asyncio.sleep(0)  # what the rest of this turn of the loop receives goes with it
+        await asyncio.sleep(self.message_sync)  # what comes meanwhile is counted with it
         pending, self._pending = self._pending, {}
         try:
             verdicts = await asyncio.gather(*(self.event(self.messages, ip, "take", n) for ip, n in pending.items()))
@@ -374,19 +378,22 @@ class RemotePeer:
     """A client connected to another node, as a room on the owner sees it (a ``Peer``).
 
     ``send`` and ``close`` go, in order, to the client's node, which hands them to the
-    client's connection. ``version`` and ``ip`` are the client's, as its node reported them.
+    client's connection. ``version`` and ``ip`` are the client's, as its node reported them;
+    ``room`` is the code of the room its last message was for (``None``: none yet), whose
+    writes its frames wait for.
     """
 
-    __slots__ = ("bus", "node", "peer", "version", "ip")
+    __slots__ = ("bus", "node", "peer", "version", "ip", "room")
 
     def __init__(self, bus: Bus, node: str, peer: str, version: int, ip: str | None = None) -> None:
         self.bus, self.node, self.peer, self.version, self.ip = bus, node, peer, version, ip
+        self.room: str | None = None
 
     def send(self, text: str) -> None:
-        self.bus.post(self.node, {"peer": self.peer, "text": text})
+        self.bus.post(self.node, {"peer": self.peer, "text": text}, self.room)
 
     def close(self, code: str, message: str) -> None:
-        self.bus.post(self.node, {"peer": self.peer, "close": [code, message]})
+        self.bus.post(self.node, {"peer": self.peer, "close": [code, message]}, self.room)
 
     def __repr__(self) -> str:
         return f"RemotePeer({self.node}/{self.peer})"
@@ -398,7 +405,7 @@ Handler = Callable[[str, dict[str, Any]], Awaitable[None] | None]
 @dataclass(frozen=True, slots=True)
 class _Outgoing:
     """A message waiting to be published; a forward to a room's owner also keeps its room and
-    body, a frame for a client the writes it must wait for (``durable()`` when it was posted)."""
+    body, a frame for a client the writes it must wait for (its room's, or every room's, when it was posted)."""
 
     channel: str
     data: str
@@ -508,6 +515,7 @@ class Bus:
     on_deliver: Handler | None = None
     on_reconnect: Callable[[], None] | None = None
     durable: Callable[[], asyncio.Future[None] | None] | None = None
+    durable_for: Callable[[str], asyncio.Future[None] | None] | None = None
     rooms: set[str] = field(default_factory=set)  # inboxes listened to (rooms owned here)
     local: dict[str, Peer] = field(default_factory=dict)  # this node's clients in rooms owned elsewhere
     _remote: dict[tuple[str, str], RemotePeer] = field(default_factory=dict)
@@ -559,10 +567,15 @@ class Bus:
     def forget_peer(self, node: str, peer: str) -> RemotePeer | None:
         return self._remote.pop((node, peer), None)
 
-    def post(self, node: str, message: dict[str, Any]) -> None:
-        """Queue a message for a node's channel (sent in order by the sender task)."""
+    def post(self, node: str, message: dict[str, Any], room: str | None = None) -> None:
+        """Queue a message for a node's channel (sent in order by the sender task), to go once
+        the writes of ``room`` made so far are in Redis (``durable_for``; without a room, once
+        every write made so far is: ``durable``)."""
         data = json.dumps(message, separators=(",", ":"))
-        committed = self.durable() if self.durable is not None else None
+        if room is not None and self.durable_for is not None:
+            committed = self.durable_for(room)
+        else:
+            committed = self.durable() if self.durable is not None else None
         self._outbox.put_nowait(_Outgoing(self.node_channel(node), data, message=message, committed=committed))
 
     def post_forward(self, code: str, message: dict[str, Any]) -> None:
@@ -577,9 +590,9 @@ class Bus:
     async def _send(self) -> None:
         """Publish queued messages in order, many per round trip when they pile up.
 
-        Frames for clients wait, as a connection's do, until the writes made before they were
-        posted are in Redis (``durable``); if those writes failed, the client is asked to resume
-        instead.
+        Frames for clients wait, as a connection's do, until the writes of their room made before
+        they were posted are in Redis (``durable_for``); if those writes failed, the client is
+        asked to resume instead.
         """
         while True:
             batch = [await self._outbox.get()]
@@ -598,8 +611,14 @@ class Bus:
                     if item.code is not None and item.message is not None and not listeners:
                         self._unheard(item.code, item.message)
             except StoreUnavailable as exc:
-                # Lost: the clients concerned are asked to resume once the bus is back.
+                # Lost. A client whose message to its room's owner was lost is asked to resume
+                # now (its node's subscription may already be back, and nothing else would tell
+                # it); the clients of frames lost on the way to them are asked to resume by their
+                # own node, whose subscription broke too.
                 log.warning("%d messages to other nodes lost: %s", len(batch), exc.detail)
+                for item in batch:
+                    if item.code is not None and item.message is not None:
+                        self._unheard(item.code, item.message)
             finally:
                 for _ in batch:
                     self._outbox.task_done()
@@ -703,12 +722,15 @@ class Journal:
     the write methods are synchronous, as :mod:`server.rooms` calls them, and :meth:`durable`
     says when what was written is stored.
 
-    Each room's writes go to Redis in the order the room made them, one after another (a task
-    per room that has writes waiting); different rooms write at the same time. :meth:`durable`
-    is a future done once every write made so far, of any room, is acknowledged by Redis
-    (``None`` if none is waiting): the relay's connections wait on it before they send a frame,
-    and so does the :class:`Bus` for clients of other nodes, so nothing is announced before it
-    is in Redis.
+    Each room's writes go to Redis in the order the room made them, one after another; the
+    writes of different rooms go together: what every room wrote during one turn of the event
+    loop is sent in one pipelined round trip (:meth:`RedisRoomStore.run_batch`), at most
+    ``lanes`` such batches under way at once and one write of a room in each, so a room's next
+    write is sent only once its previous one is acknowledged. :meth:`durable` is a future done
+    once every write made so far, of any room, is acknowledged by Redis (``None`` if none is
+    waiting); :meth:`durable_for` the same for one room's writes. The relay's connections wait on
+    them before they send a frame, and so does the :class:`Bus` for clients of other nodes, so
+    nothing is announced before it is in Redis.
 
     While Redis does not answer, a write is tried again for ``retry_for`` seconds (every write
     can be repeated safely: an append already made is recognised), so a restart of Redis only
@@ -725,12 +747,21 @@ class Journal:
         store: RedisRoomStore,
         on_failure: Callable[[str, Exception], None] | None = None,
         retry_for: float = 5.0,
+        lanes: int = 2,
+        batch_size: int = 1000,
     ) -> None:
         self.store = store
         self.on_failure = on_failure
         self.retry_for = retry_for
-        self._queues: dict[str, deque[tuple[int, Callable[..., Awaitable[None]], tuple[Any, ...]]]] = {}
-        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self.lanes = lanes
+        self.batch_size = batch_size
+        self._queues: dict[str, deque[tuple[int, Callable[..., Call | None], tuple[Any, ...]]]] = {}
+        self._ready: dict[str, None] = {}  # rooms whose next write waits for a batch, in order
+        self._sending: set[str] = set()  # rooms with a write in a batch under way
+        self._since: dict[str, float] = {}  # rooms whose next write Redis has not answered: since when
+        self._batches: set[asyncio.Task[None]] = set()
+        self._pump_soon = False
+        self._pause = 0.05  # before trying again while Redis does not answer (doubles, up to 1 s)
         self._failed: set[str] = set()
         self._next = 0  # number of the next write
         self._open: set[int] = set()  # writes not acknowledged (nor dropped) yet
@@ -742,23 +773,23 @@ class Journal:
 
     def save_room(self, code: str, doc: dict[str, Any]) -> None:
         # A copy as it is now: the room goes on changing while the write waits its turn.
-        self._write(code, self.store.save_room, (code, json.loads(json.dumps(doc))))
+        self._write(code, self.store.save_call, (code, json.loads(json.dumps(doc))))
 
     def append_actions(self, code: str, match: int, first_ply: int, actions: Iterable[tuple[int, str]]) -> None:
-        self._write(code, self.store.append_actions, (code, match, first_ply, list(actions)))
+        self._write(code, self.store.append_call, (code, match, first_ply, list(actions)))
 
     def drop_match(self, code: str, match: int) -> None:
-        self._write(code, self.store.drop_match, (code, match))
+        self._write(code, self.store.drop_call, (code, match))
 
     def delete_room(self, code: str) -> None:
-        self._write(code, self.store.delete_room, (code,))
+        self._write(code, self.store.delete_call, (code,))
 
     def durable(self) -> asyncio.Future[None] | None:
         """A future done when every write made so far is in Redis, or ``None`` if it already is."""
         if not self._open:
             return None
         last = self._next - 1
-        if self._waiters and self._waiters[-1][0] == last:
+        if self._waiters and self._waiters[-1][0] == last and not self._waiters[-1][1].done():
             return self._waiters[-1][1]
         future = asyncio.get_running_loop().create_future()
         self._waiters.append((last, future))
@@ -807,18 +838,18 @@ class Journal:
     async def flush(self, code: str | None = None) -> None:
         """Wait until every write made so far (of one room, or all) is done or dropped."""
         while True:
-            tasks = [task for c, task in self._tasks.items() if code is None or c == code]
-            if not tasks:
+            future = self.durable() if code is None else self.durable_for(code)
+            if future is None:
                 return
-            await asyncio.wait(tasks)
+            await asyncio.wait([future])
 
     def reset(self, code: str) -> None:
         """Forget a failed room: its next writes are made again (it was reloaded from Redis)."""
         self._failed.discard(code)
 
-    # --- the queues ------------------------------------------------------------------------
+    # --- the queues and the batches ---------------------------------------------------------------
 
-    def _write(self, code: str, call: Callable[..., Awaitable[None]], args: tuple[Any, ...]) -> None:
+    def _write(self, code: str, call: Callable[..., Call | None], args: tuple[Any, ...]) -> None:
         if code in self._failed:
             return
         number = self._next
@@ -828,41 +859,98 @@ class Journal:
         queue = self._queues.get(code)
         if queue is None:
             queue = self._queues[code] = deque()
-            self._tasks[code] = asyncio.get_running_loop().create_task(self._work(code, queue))
         queue.append((number, call, args))
+        if code not in self._sending:
+            self._ready[code] = None
+            self._schedule()
 
-    async def _work(self, code: str, queue: deque[tuple[int, Callable[..., Awaitable[None]], tuple[Any, ...]]]) -> None:
-        try:
-            while queue:
-                number, call, args = queue[0]
-                try:
-                    await self._try(call, args)
-                except Exception as exc:
-                    self._fail(code, number, queue, exc)
-                    return
-                queue.popleft()
-                self._done(number)
-                self._room_done(code, number)
-        finally:
-            del self._tasks[code]
-            if queue:  # writes came in after a failure was reset: carry on with them
-                self._tasks[code] = asyncio.get_running_loop().create_task(self._work(code, queue))
-            else:
-                del self._queues[code]
+    def _schedule(self) -> None:
+        """Send a batch once this turn of the event loop is over (its other writes go with it)."""
+        if not self._pump_soon:
+            self._pump_soon = True
+            asyncio.get_running_loop().call_soon(self._pump)
 
-    async def _try(self, call: Callable[..., Awaitable[None]], args: tuple[Any, ...]) -> None:
-        """One write, tried again while Redis does not answer (for ``retry_for`` seconds)."""
-        give_up = time.monotonic() + self.retry_for
-        pause = 0.05
-        while True:
+    def _pump(self) -> None:
+        self._pump_soon = False
+        while self._ready and len(self._batches) < self.lanes:
+            codes = []
+            for code in self._ready:
+                codes.append(code)
+                if len(codes) >= self.batch_size:
+                    break
+            for code in codes:
+                del self._ready[code]
+                self._sending.add(code)
+            task = asyncio.get_running_loop().create_task(self._batch(codes))
+            self._batches.add(task)
+            task.add_done_callback(self._batch_ended)
+
+    def _batch_ended(self, task: asyncio.Task[None]) -> None:
+        self._batches.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a batch of writes to Redis failed unexpectedly", exc_info=task.exception())
+        if self._ready:
+            self._schedule()
+
+    async def _batch(self, codes: list[str]) -> None:
+        """One write of each room in ``codes`` (its oldest), sent to Redis in one round trip."""
+        outcomes: dict[str, Any] = {}
+        calls: list[Call] = []
+        sent: list[str] = []
+        for code in codes:
+            _, make, args = self._queues[code][0]
             try:
-                await call(*args)
-                return
-            except StoreUnavailable:
-                if time.monotonic() + pause > give_up:
-                    raise
-                await asyncio.sleep(pause)
-                pause = min(1.0, pause * 2)
+                call = make(*args)  # reads the fence this node holds now
+            except Exception as exc:  # NotOwner: this node holds no lease on the room
+                outcomes[code] = exc
+                continue
+            if call is None:
+                outcomes[code] = None
+            else:
+                calls.append(call)
+                sent.append(code)
+        try:
+            try:
+                results = await self.store.run_batch(calls) if calls else []
+            except StoreUnavailable as exc:
+                results = [exc] * len(calls)
+            outcomes.update(zip(sent, results, strict=True))
+            again = self._settle(codes, outcomes)
+            if again:
+                await asyncio.sleep(self._pause)
+                self._pause = min(1.0, self._pause * 2)
+        finally:
+            for code in codes:
+                self._sending.discard(code)
+                queue = self._queues.get(code)
+                if queue:
+                    self._ready[code] = None
+                elif queue is not None:
+                    del self._queues[code]
+
+    def _settle(self, codes: list[str], outcomes: dict[str, Any]) -> bool:
+        """Take each room's outcome; whether some rooms are to try again (Redis did not answer)."""
+        now = time.monotonic()
+        again = False
+        for code in codes:
+            queue = self._queues[code]
+            number = queue[0][0]
+            outcome = outcomes[code]
+            if isinstance(outcome, StoreUnavailable):
+                since = self._since.setdefault(code, now)
+                if now + self._pause <= since + self.retry_for:
+                    again = True
+                    continue
+            if isinstance(outcome, Exception):
+                self._since.pop(code, None)
+                self._fail(code, number, queue, outcome)
+                continue
+            self._since.pop(code, None)
+            self._pause = 0.05
+            queue.popleft()
+            self._done(number)
+            self._room_done(code, number)
+        return again
 
     def _done(self, number: int) -> None:
         self._open.discard(number)
@@ -973,6 +1061,7 @@ class Cluster:
         self.bus = Bus(redis, self.node, prefix)
         self.journal = Journal(self.store)
         self.bus.durable = self.journal.durable
+        self.bus.durable_for = self.journal.durable_for
         self.limits = limits or ClusterLimits(redis, prefix)
         self.health = Health(redis)
         self.on_lost: Callable[[str], None] | None = None
@@ -1079,6 +1168,7 @@ class Cluster:
         key = (str(body["node"]), str(body["peer"]))
         msg = body["msg"]
         peer = self.bus.remote_peer(key[0], key[1], int(body.get("version", 1)), body.get("ip"))
+        peer.room = room.code  # its frames wait for this room's writes only
         self._visitors[key] = room.code
         if msg["type"] in ("leave", "gone"):
             self._visitors.pop(key, None)

@@ -42,6 +42,7 @@ from typing import Any
 
 from redis import exceptions as redis_errors
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.commands.core import AsyncScript
 
 from server.rooms import hash_token
 from soccerdesk.net.protocol import ProtocolError
@@ -186,6 +187,10 @@ def _hashed_seats(seats: Any) -> Any:
     return out
 
 
+Call = tuple[AsyncScript, list[str], list[Any]]
+"""A write to make: a registered script, its keys and its arguments."""
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
@@ -251,7 +256,11 @@ class RedisRoomStore:
 
     # --- the operations of server.store.RoomStore -----------------------------------------
 
-    async def save_room(self, code: str, doc: dict[str, Any]) -> None:
+    # The writes are built as calls (a script, its keys, its arguments) so that they can be
+    # made one at a time (the async methods below) or many in one round trip (:meth:`run_batch`,
+    # which the cluster's Journal uses). The fence is read when the call is built.
+
+    def save_call(self, code: str, doc: dict[str, Any]) -> Call:
         """Write (or replace) a room's document (seat tokens hashed, see the module docstring)."""
         fields: list[str] = []
         for key, value in doc.items():
@@ -259,23 +268,81 @@ class RedisRoomStore:
         if not fields:
             raise ValueError("a room document has at least its code")
         keys = [self.fence_key(code), self.room_key(code), self.rooms_key]
-        await guarded(self._save(keys, [self._fence(code), time.time(), code, *fields]))
+        return self._save, keys, [self._fence(code), time.time(), code, *fields]
 
-    async def append_actions(self, code: str, match: int, first_ply: int, actions: Iterable[tuple[int, str]]) -> None:
+    def append_call(self, code: str, match: int, first_ply: int, actions: Iterable[tuple[int, str]]) -> Call | None:
         """Append ``(seat, action text)`` entries as plies ``first_ply``, ``first_ply + 1`` ...
 
         Atomic: all or none. Refused (:class:`RecordConflict`) unless the record holds exactly
         ``first_ply`` actions, or already ends with these very actions (a repeated call).
+        ``None`` when there is nothing to append.
         """
         entries = [_dumps([seat, text]) for seat, text in actions]
         if not entries:
-            return
+            return None
         keys = [self.fence_key(code), self.record_key(code, match), self.rooms_key]
-        await guarded(self._append(keys, [self._fence(code), time.time(), code, first_ply, *entries]))
+        return self._append, keys, [self._fence(code), time.time(), code, first_ply, *entries]
+
+    def drop_call(self, code: str, match: int) -> Call:
+        """Forget the record of an earlier match of a room (after a rematch began)."""
+        return self._drop, [self.fence_key(code), self.record_key(code, match)], [self._fence(code)]
+
+    def delete_call(self, code: str) -> Call:
+        """Delete a room, its record and lease (its fence is retired): the owner may, or anyone
+        once nobody owns it. A room already gone is no error."""
+        fence = "" if self.fence_of is None else str(self.fence_of(code) or "")
+        keys = [self.room_key(code), self.rooms_key, self.fence_key(code), self.lease_key(code)]
+        return self._delete, keys, [fence, code, f"{self.prefix}record:{code}:"]
+
+    async def save_room(self, code: str, doc: dict[str, Any]) -> None:
+        await self.run(self.save_call(code, doc))
+
+    async def append_actions(self, code: str, match: int, first_ply: int, actions: Iterable[tuple[int, str]]) -> None:
+        await self.run(self.append_call(code, match, first_ply, actions))
 
     async def drop_match(self, code: str, match: int) -> None:
-        """Forget the record of an earlier match of a room (after a rematch began)."""
-        await guarded(self._drop([self.fence_key(code), self.record_key(code, match)], [self._fence(code)]))
+        await self.run(self.drop_call(code, match))
+
+    async def delete_room(self, code: str) -> None:
+        await self.run(self.delete_call(code))
+
+    async def run(self, call: Call | None) -> Any:
+        """Make one write built by a ``*_call`` method (``None``: nothing to do)."""
+        if call is None:
+            return None
+        script, keys, args = call
+        return await guarded(script(keys, args))
+
+    async def run_batch(self, calls: list[Call]) -> list[Any]:
+        """Make many writes in one round trip (a pipeline, not a transaction), in order: each
+        one's result, or the error it met (:class:`NotOwner`, :class:`RecordConflict` ...).
+
+        Raises :class:`StoreUnavailable` when Redis did not answer; some of the writes may then
+        have been made, which is harmless: every write can be made again (see the module
+        docstring). Scripts Redis has forgotten (it restarted) are loaded and their writes sent again.
+        """
+        results: list[Any] = [None] * len(calls)
+        todo = list(range(len(calls)))
+        for attempt in range(2):
+            pipe = self.redis.pipeline(transaction=False)
+            for i in todo:
+                script, keys, args = calls[i]
+                pipe.evalsha(script.sha, len(keys), *keys, *args)
+            replies = await guarded(pipe.execute(raise_on_error=False))
+            missing = []
+            for i, reply in zip(todo, replies, strict=True):
+                if isinstance(reply, redis_errors.NoScriptError) and attempt == 0:
+                    missing.append(i)
+                elif isinstance(reply, redis_errors.ResponseError):
+                    results[i] = _refusal(reply)
+                else:
+                    results[i] = reply
+            if not missing:
+                break
+            for script in {id(calls[i][0]): calls[i][0] for i in missing}.values():
+                script.sha = as_text(await guarded(self.redis.script_load(script.script)))
+            todo = missing
+        return results
 
     async def load_room(self, code: str) -> tuple[dict[str, Any], list[list[Any]]] | None:
         """A room's document and its current match's ``[seat, action]`` list, or ``None``."""
@@ -285,13 +352,6 @@ class RedisRoomStore:
         flat, entries = found
         doc = {as_text(flat[i]): json.loads(flat[i + 1]) for i in range(0, len(flat), 2)}
         return doc, [json.loads(entry) for entry in entries]
-
-    async def delete_room(self, code: str) -> None:
-        """Delete a room, its record and lease (its fence is retired): the owner may, or anyone
-        once nobody owns it. A room already gone is no error."""
-        fence = "" if self.fence_of is None else str(self.fence_of(code) or "")
-        keys = [self.room_key(code), self.rooms_key, self.fence_key(code), self.lease_key(code)]
-        await guarded(self._delete(keys, [fence, code, f"{self.prefix}record:{code}:"]))
 
     async def has_room(self, code: str) -> bool:
         return bool(await guarded(self.redis.exists(self.room_key(code))))
@@ -317,15 +377,24 @@ async def guarded(pending: Awaitable[Any]) -> Any:
     except (redis_errors.ConnectionError, redis_errors.TimeoutError, OSError) as exc:
         raise StoreUnavailable(str(exc)) from exc
     except redis_errors.ResponseError as exc:
-        text = str(exc)
-        if text.startswith("NOTOWNER"):
-            raise NotOwner(text.removeprefix("NOTOWNER ")) from None
-        if text.startswith("CONFLICT"):
-            raise RecordConflict(text.removeprefix("CONFLICT ")) from None
-        raise
+        refusal = _refusal(exc)
+        if refusal is exc:
+            raise
+        raise refusal from None
+
+
+def _refusal(exc: redis_errors.ResponseError) -> Exception:
+    """A script's refusal as this module's error (any other error as it is)."""
+    text = str(exc)
+    if text.startswith("NOTOWNER"):
+        return NotOwner(text.removeprefix("NOTOWNER "))
+    if text.startswith("CONFLICT"):
+        return RecordConflict(text.removeprefix("CONFLICT "))
+    return exc
 
 
 __all__ = [
+    "Call",
     "DEFAULT_PREFIX",
     "guarded",
     "NotOwner",

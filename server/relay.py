@@ -67,6 +67,7 @@ class RelaySettings:
     host: str = "127.0.0.1"
     port: int = 8765
     db: str = ""  # "" : default_db_path(); ":memory:" : no persistence
+    db_sync: str = "normal"  # SQLite: "normal" survives a crash of the relay, "full" a power cut too (server.store)
     max_rooms: int = 10_000  # rooms held in memory at once
     heartbeat: float = 20.0  # seconds between WebSocket pings; a silent peer is dropped after about one more
     message_rate: float = 20.0  # messages per second per connection (sustained)
@@ -351,9 +352,9 @@ async def _hall_context(app: web.Application) -> AsyncIterator[None]:
         hall: Hall = node
         log.info("relay node %s, rooms in Redis at %s", cluster.node, _without_password(settings.redis))
     else:
-        app[STORE] = store = RoomStore(settings.db_path())
+        app[STORE] = store = RoomStore(settings.db_path(), settings.db_sync)
         hall = Hall(store, max_rooms=settings.max_rooms, thinker=thinker)
-        log.info("relay store: %s", store.path)
+        log.info("relay store: %s (synchronous=%s)", store.path, store.synchronous)
     app[HALL] = hall
     app[SHARED_LIMITS] = app[CLUSTER].limits if settings.redis else _LocalLimits(app[LIMITS])
     sweeper = asyncio.create_task(_sweep(app))

@@ -9,9 +9,13 @@ relay draws each chance outcome from ``random.Random`` seeded with the room's se
 ``chance_seed`` and the ply (see :func:`server.rooms.chance_rng`), so the seed and the
 ply are the whole RNG state.
 
-The database runs in WAL mode with ``synchronous=NORMAL``: each commit is durable
-against a crash of the relay process (an operating-system crash may lose the last
-fraction of a second).
+The database runs in WAL mode. With ``synchronous="normal"`` (the default) a commit is
+written to the log file (``write(2)``) before it returns, so it survives a crash or a
+``SIGKILL`` of the relay process, but the log is synced to disk only at each checkpoint
+(every second, :class:`_Checkpointer`): a power cut or an operating-system crash may lose
+the last second or so of acknowledged moves. ``synchronous="full"`` syncs the log at every
+commit (one batch per turn of the event loop), so an acknowledged move survives a power cut
+too, at the cost of an ``fsync`` per batch (``soccerdesk-relay --db-sync full``).
 
 Seat tokens are stored only as hashes (:func:`server.rooms.hash_token`), and the file
 (with its ``-wal`` and ``-shm`` companions) is readable by its owner only: mode 0600,
@@ -51,6 +55,10 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 
+SYNC_MODES = ("normal", "full")
+"""What ``synchronous`` a :class:`RoomStore` may run with (see the module docstring)."""
+
+
 def private_file(path: str) -> None:
     """Create ``path`` readable and writable by its owner only (mode 0600), or make it so."""
     os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
@@ -88,14 +96,17 @@ class _Checkpointer(threading.Thread):
 class RoomStore:
     """Rooms and their action lists in one SQLite file (``":memory:"`` for a throwaway relay)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, synchronous: str = "normal") -> None:
+        if synchronous not in SYNC_MODES:
+            raise ValueError(f"synchronous is one of {', '.join(SYNC_MODES)}, not {synchronous!r}")
         self.path = str(path)
+        self.synchronous = synchronous
         if self.path != ":memory:":
             Path(path).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             private_file(self.path)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self._db.executescript(_SCHEMA)
         self._checkpointer: _Checkpointer | None = None
         if self.path != ":memory:":

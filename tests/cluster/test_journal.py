@@ -157,7 +157,7 @@ async def test_a_short_redis_restart_only_delays_the_frames(node: Cluster, redis
         watch = Watch(check, code)
         room, players = await start_match(node, code, watch)
         play_some(room, players, 10, random.Random(5))
-        await node.journal.flush()
+        await settled(node, players)  # the frames too: the watch looks in Redis as each goes out
         redis_server.kill()
         play_some(room, players, 20, random.Random(6))  # moves made while Redis is down
         await asyncio.sleep(0.3)
