@@ -3,9 +3,10 @@
 Each test gets its own server in its own temporary directory, with the append-only file on
 and ``appendfsync always``: Redis writes and fsyncs each command to the AOF before it answers,
 so whatever a client was told is stored survives a ``SIGKILL`` of the server (and a power cut).
-That is the guarantee the relay gives players ("an action is acknowledged once it is in
-Redis"), so the tests run Redis as production must (server/deploy/README.md); ``everysec``
-may lose the last second of acknowledged writes when the machine fails.
+That is the strongest guarantee the relay can give players ("an action is acknowledged once it
+is in Redis"), and the tests check it; ``everysec``, which server/deploy/README.md offers as the
+counterpart of a single relay's SQLite default, may lose the last second of acknowledged writes
+when the machine fails (and, while the disk stalls, when Redis is killed).
 
 The tests are skipped, saying why, only where ``redis-server`` is not installed (Debian
 package ``redis-server``; ``.ci/run`` installs it when it runs as root).
