@@ -295,7 +295,7 @@ class Clock:
         return self.deadline is not None and time.perf_counter() >= self.deadline
 
 
-class RandomRollouts(Evaluator):  # type: ignore[misc]
+class RandomRollouts(Evaluator):
     """Uniformly random actions (chance by its probabilities) to the end of the match, on our
     rules directly; cut at the deadline and judged by the score then. Uniform prior."""
 
@@ -328,7 +328,7 @@ class RandomRollouts(Evaluator):  # type: ignore[misc]
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
-class TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
+class TimedISMCTS(ismcts.ISMCTSBot):
     """OpenSpiel's Python ISMCTS, searching until the clock runs out (or ``cap`` simulations)."""
 
     def __init__(self, game: SoccerdeskGame, clock: Clock, rollouts: RandomRollouts, seed: int) -> None:
