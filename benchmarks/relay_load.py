@@ -288,8 +288,10 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def start_redis(directory: str, fsync: str = "always") -> tuple[subprocess.Popen[bytes], str]:
-    """A ``redis-server`` on a free loopback port with its data in ``directory``; it and its URL."""
+def start_redis(directory: str, fsync: str = "always", nice: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """A ``redis-server`` on a free loopback port with its data in ``directory``; it and its URL.
+
+    ``nice``: the niceness it runs at (``None``: this process's, which it inherits)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -297,6 +299,7 @@ def start_redis(directory: str, fsync: str = "always") -> tuple[subprocess.Popen
         ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--dir", directory, "--appendonly", "yes",
          "--appendfsync", fsync, "--save", "", "--logfile", ""],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        preexec_fn=None if nice is None else (lambda: os.nice(nice - os.nice(0))),
     )  # fmt: skip
     for _ in range(500):
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
@@ -339,7 +342,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     games = list(GAMES) if args.game == "all" else [args.game]
     tmp = tempfile.TemporaryDirectory()
     nodes = max(1, args.nodes)
-    redis_server, redis_url = start_redis(tmp.name, args.appendfsync) if args.redis or nodes > 1 else (None, "")
+    redis_server, redis_url = (
+        start_redis(tmp.name, args.appendfsync, args.redis_nice) if args.redis or nodes > 1 else (None, "")
+    )
     relays: list[subprocess.Popen[str]] = []
     try:
         urls = []
@@ -516,6 +521,13 @@ def main(argv: list[str] | None = None) -> int:
         default="always",
         choices=("always", "everysec", "no"),
         help="the benchmark's Redis: when its append-only file is synced to disk (default always; see server/deploy/README.md)",
+    )
+    p.add_argument(
+        "--redis-nice",
+        type=int,
+        default=None,
+        help="the niceness the benchmark's redis-server runs at (default: this script's); 0 runs it as a "
+        "service of its own would, when the script itself runs under nice",
     )
     p.add_argument(
         "--db-sync",
