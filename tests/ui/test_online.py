@@ -358,7 +358,7 @@ def test_a_new_position_does_not_take_the_chat_line_away_from_a_player_typing(qt
                 if bob.view["legal"] and not alice.view["legal"]:
                     moved = bob.view["ply"]
                     await bob.act(bob.view["legal"][0], ply=moved)
-                    await until(lambda: bob.view["ply"] > moved)
+                    await until(lambda moved=moved: bob.view["ply"] > moved)
             await until(lambda: view.view_data is not None and view.view_data["ply"] == alice.view["ply"])
             assert view.view_data["legal"] and view.view_data["ply"] > ply
             assert view.chat_edit.hasFocus()
