@@ -321,7 +321,9 @@ class HeuristicBot(Bot):
                 v -= 0.01 if ctx.inside_shots >= 2 else 0.045
             return v
         if verb == "hold":
-            p_tackle = 0.8 * ctx.p_opponent_holds(lambda d: d.answers("hold") and t.playable(d, ctx.opp, s.ball), "hold")
+            p_tackle = 0.8 * ctx.p_opponent_holds(
+                lambda d: d.answers("hold") and t.playable(d, ctx.opp, s.ball), "hold"
+            )
             keep = c.hold_control / DIE
             here_mine = ctx.value_mine(s.ball)
             here_theirs = ctx.value_theirs(s.ball)
