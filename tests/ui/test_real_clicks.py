@@ -83,14 +83,30 @@ def test_a_whole_match_against_the_computer_with_real_clicks(qtbot, shown_window
     """Issue 13, items 1 and "How it must be tested": home screen → Kick off → full time,
     every move a click on the board where its target is drawn, every target on top."""
     view = start_match(qtbot, shown_window, game_id, ("bot", "easy"), SHORT[game_id])
+    # What the screen was asked to animate (watched, not driven): Pawn Soccer animates only
+    # goals, so a goalless match of it has nothing to see; the other games roll or turn up
+    # something every few moves.
+    started: list[int] = []
+    play_animations = view.animation.play
+
+    def noting_play(animations: list, speed: float, backdrop=None) -> None:
+        if speed > 0 and animations:
+            started.append(len(animations))
+        play_animations(animations, speed, backdrop)
+
+    view.animation.play = noting_play  # type: ignore[method-assign]
     # The first decision, before any animation has played: the board must take the mouse.
     qtbot.waitUntil(lambda: deciding(view), timeout=20_000)
     assert assert_targets_reachable(view) > 0
     summary, tally = play_with_clicks(qtbot, view, choose(game_id), seed=13, budget_s=BUDGET_S.get(game_id, 150.0))
     assert summary["game"] == game_id and summary["local_seats"] == [0]
     assert tally.decisions > 3 and tally.targets_checked >= tally.decisions
-    assert tally.animations_watched + tally.animations_skipped > 0, "no animation was seen"
-    assert tally.after_animation_checks > 0, "no decision came after an animation"
+    if game_id != "pawn-soccer":
+        assert started, "nothing was animated"
+    if started:
+        assert tally.animations_watched + tally.animations_skipped > 0, "an animation played unseen"
+    if game_id != "pawn-soccer" or len(started) > 1:  # a first goal of two is followed by play
+        assert tally.after_animation_checks > 0, "no decision came after an animation"
     assert view.summary_page.isVisible()
 
 
