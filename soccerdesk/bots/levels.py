@@ -288,8 +288,8 @@ def _worth_searching(game_id: str, name: str, heuristic: Bot | None) -> Callable
     cards of a match (where the score and the clock, not expected goals, decide). Soccer-Go's
     search levels mix their face-down picks and leave the cards to the heuristic's exact turn
     planner (a tree search of a fifth of a second did not play them better: 49.5% over 200
-    matches, issue 9)."""
-    if game_id == "soccer-go":
+    matches, issue 9). A hint still searches them: its playouts give the chance it shows."""
+    if game_id == "soccer-go" and name in GUESSING:
         return _never
     close_call = getattr(heuristic, "close_call", None)
     if game_id != "big-time-soccer" or close_call is None:
