@@ -751,8 +751,11 @@ class MatchView(QWidget):
             self.view.setFocus()
 
     def _typing_chat(self) -> bool:
-        """Whether the player is in the chat line: a new position must not take their typing away."""
-        return self.chat_edit is not None and self.chat_edit.hasFocus()
+        """Whether the player is in the chat line: a new position must not take their typing away.
+
+        Asked of the window, not of the keyboard: while the player is in another window the chat
+        line has no focus, but it is still where their typing goes when they come back."""
+        return self.chat_edit is not None and self.chat_edit.window().focusWidget() is self.chat_edit
 
     def _on_refused(self, reason: str) -> None:
         reason = name_seats(reason, self.names, self.game.id)

@@ -335,9 +335,14 @@ def test_the_online_match_screen_has_a_plain_text_chat(qtbot, tmp_path: Path) ->
     run_on_qt_loop(scenario)
 
 
-def test_a_new_position_does_not_take_the_chat_line_away_from_a_player_typing(qtbot, tmp_path: Path) -> None:
-    """Alice is typing when Bob's move arrives: her cursor and her half-typed line stay where they were."""
+@pytest.mark.parametrize("looks_away", [False, True], ids=["stays", "in-another-window"])
+def test_a_new_position_does_not_take_the_chat_line_away_from_a_player_typing(
+    qtbot, tmp_path: Path, looks_away: bool
+) -> None:
+    """Alice is typing when Bob's move arrives: her cursor and her half-typed line stay where they
+    were, also when she was in another window meanwhile and comes back."""
     from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QWidget
 
     async def scenario() -> None:
         relay, alice, bob = await two_players(tmp_path)
@@ -351,6 +356,12 @@ def test_a_new_position_does_not_take_the_chat_line_away_from_a_player_typing(qt
             QTest.keyClicks(view.chat_edit, "nice ")
             ply = alice.view["ply"]
             await alice.act(alice.view["legal"][0], ply=ply)
+            elsewhere = QWidget()
+            qtbot.addWidget(elsewhere)
+            if looks_away:
+                elsewhere.show()
+                elsewhere.activateWindow()
+                await until(lambda: not view.isActiveWindow())
             # Bob plays until Alice has a decision to make again in a position of its own.
             await until(lambda: alice.view["ply"] > ply)
             while not alice.view["legal"]:
@@ -361,6 +372,9 @@ def test_a_new_position_does_not_take_the_chat_line_away_from_a_player_typing(qt
                     await until(lambda moved=moved: bob.view["ply"] > moved)
             await until(lambda: view.view_data is not None and view.view_data["ply"] == alice.view["ply"])
             assert view.view_data["legal"] and view.view_data["ply"] > ply
+            if looks_away:
+                view.activateWindow()
+                await until(lambda: view.isActiveWindow())
             assert view.chat_edit.hasFocus()
             QTest.keyClicks(QApplication.focusWidget(), "move")
             assert view.chat_edit.text() == "nice move"
