@@ -35,8 +35,8 @@ from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from soccerdesk.bots import make_bot
-from soccerdesk.rules import CHANCE, State, get_game, sample_chance
-from soccerdesk.sim import percentile, wilson
+from soccerdesk.rules import CHANCE, State
+from soccerdesk.sim import percentile, play_match, wilson
 
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "soccero": ("soccero", {}),
@@ -103,28 +103,23 @@ class Shape:
 
 def play(game_id: str, level: str, seed: int, options: Mapping[str, Any]) -> Shape:
     """One self-play match of ``level`` in ``game_id`` with ``options``."""
-    game = get_game(game_id)
-    state: State = game.new_match(seed=seed, **options)
-    bots = {seat: make_bot(level, game_id) for seat in (0, 1)}
-    chance_rng = random.Random(seed)
-    bot_rngs = {seat: random.Random(seed * 2 + 1 + seat) for seat in (0, 1)}
     seen: Counter[Hashable] = Counter()
     shots = 0
-    times: list[float] = []
-    for _ in range(MAX_PLIES):
-        players = state.current_players()
-        if not players:
-            break
-        seat = players[0]
-        if seat == CHANCE:
-            action = sample_chance(state, chance_rng)
-        else:
-            seen[position_key(game_id, state)] += 1
-            t0 = time.perf_counter()
-            action = bots[seat].decide(state, seat, bot_rngs[seat])
-            times.append(time.perf_counter() - t0)
-        state = state.apply(seat, action)
-        shots += is_shot(game_id, state)
+    state: State | None = None  # the last state of the match
+
+    def watch(seat: int, before: State, after: State) -> None:
+        nonlocal shots, state
+        if seat != CHANCE:
+            seen[position_key(game_id, before)] += 1
+        shots += is_shot(game_id, after)
+        state = after
+
+    bots = [make_bot(level, game_id) for _ in (0, 1)]
+    result = play_match(
+        game_id, bots, seed, False, dict(options), None, watch=watch, stop=lambda now: now.ply >= MAX_PLIES
+    )
+    times = result.decision_s[0] + result.decision_s[1]
+    assert state is not None  # every match has an action (a toss, a deal, a kick-off)
     resolved = state.options
     target = goal_target(game_id, resolved)
     goals = sum(state.score)

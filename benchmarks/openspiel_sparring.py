@@ -63,7 +63,7 @@ import random
 import sys
 import time
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,8 +74,8 @@ from open_spiel.python.algorithms import ismcts
 from open_spiel.python.algorithms.mcts import Evaluator
 
 from soccerdesk.bots import Bot, make_bot
-from soccerdesk.rules import CHANCE, GAMES, Action, State, get_game, sample_chance
-from soccerdesk.sim import wilson
+from soccerdesk.rules import CHANCE, GAMES, Action, State, get_game, play_out
+from soccerdesk.sim import play_match, wilson
 
 MIN_SIMULATIONS = 2
 """The first simulation of a search only opens the root; the second tries one action."""
@@ -304,22 +304,8 @@ class RandomRollouts(Evaluator):
         self.rng = rng
 
     def evaluate(self, state: SoccerdeskState) -> np.ndarray:
-        inner = state.inner
-        rng = self.rng
-        while True:
-            players = inner.current_players()
-            if not players:
-                break
-            if self.clock.expired():
-                break
-            seat = players[0]
-            if seat == CHANCE:
-                action = sample_chance(inner, rng)
-            else:
-                legal = inner.legal_actions(seat)
-                action = legal[rng.randrange(len(legal))]
-            inner = inner.apply_unchecked(seat, action)
-        return np.array(outcome(inner))
+        end = play_out(state.inner, None, self.rng, None, stop=lambda _: self.clock.expired(), checked=False)
+        return np.array(outcome(end))
 
     def prior(self, state: SoccerdeskState) -> list[tuple[int, float]]:
         if state.is_chance_node():
@@ -432,47 +418,56 @@ def equal_time(level: Sequence[float], ismcts_spent: Sequence[float]) -> float:
     return min(max(owed, 0.0), CATCH_UP * mean)
 
 
+class _Side:
+    """One side of a sparring match for :func:`soccerdesk.sim.play_match`: ``decide(state,
+    seat, rng, real)`` makes its decisions, and those that are real (more than one legal
+    action) have their wall-clock and CPU seconds noted in ``wall`` and ``cpu``."""
+
+    def __init__(
+        self, decide: Callable[[State, int, random.Random, bool], Action], wall: list[float], cpu: list[float]
+    ) -> None:
+        self._decide = decide
+        self.wall = wall
+        self.cpu = cpu
+
+    def decide(self, state: State, seat: int, rng: random.Random) -> Action:
+        real = len(state.legal_actions(seat)) > 1
+        t0, c0 = time.perf_counter(), time.process_time()
+        action = self._decide(state, seat, rng, real)
+        if real:
+            self.wall.append(time.perf_counter() - t0)
+            self.cpu.append(time.process_time() - c0)
+        return action
+
+
 def play(
     game_id: str, level: str, seed: int, level_seat: int, options: Mapping[str, Any], earlier: Sequence[float]
 ) -> Match:
     """One match of ``level`` (at ``level_seat``) against ISMCTS at equal time per decision.
     ``earlier``: the level's decision times in the previous matches of the run."""
     game = load(game_id, seed, options)
-    state: State = game.initial
     ours: Bot = make_bot(level, game_id)
     theirs = SparringBot(game, seed * 2 + 1 + (1 - level_seat))
-    chance = random.Random(seed)
-    our_rng = random.Random(seed * 2 + 1 + level_seat)
     match = Match(seed, level_seat, (0, 0), None)
-    while True:
-        players = state.current_players()
-        if not players:
-            break
-        seat = players[0]
-        if seat == CHANCE:
-            action = sample_chance(state, chance)
-        else:
-            real = len(state.legal_actions(seat)) > 1
-            t0, c0 = time.perf_counter(), time.process_time()
-            if seat == level_seat:
-                action = ours.decide(state, seat, our_rng)
-                wall, cpu = match.level_s, match.level_cpu
-            else:
-                budget = equal_time(match.level_s or earlier, match.ismcts_s) if real else 0.0
-                action = theirs.decide(state, seat, budget)
-                wall, cpu = match.ismcts_s, match.ismcts_cpu
-                if real:
-                    match.ismcts_budget.append(budget)
-            if real:
-                wall.append(time.perf_counter() - t0)
-                cpu.append(time.process_time() - c0)
-        state = state.apply(seat, action)
+
+    def ismcts(state: State, seat: int, rng: random.Random, real: bool) -> Action:
+        budget = equal_time(match.level_s or earlier, match.ismcts_s) if real else 0.0
+        action = theirs.decide(state, seat, budget)
+        if real:
+            match.ismcts_budget.append(budget)
+        return action
+
+    sides = [
+        _Side(lambda state, seat, rng, real: ours.decide(state, seat, rng), match.level_s, match.level_cpu),
+        _Side(ismcts, match.ismcts_s, match.ismcts_cpu),
+    ]
+    # The level's generator is the simulator's for its seat: Random(seed * 2 + 1 + level_seat).
+    result = play_match(game_id, sides, seed, level_seat == 1, dict(options), None)
     match.simulations = theirs.simulations
-    match.plies = state.ply
-    s = state.score
-    match.score = (s[level_seat], s[1 - level_seat])
-    if state.winner is not None:
-        match.winner = "level" if state.winner == level_seat else "ismcts"
+    match.plies = result.actions
+    match.score = result.score
+    if result.winner is not None:
+        match.winner = ("level", "ismcts")[result.winner]
     return match
 
 

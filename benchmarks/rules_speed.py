@@ -16,10 +16,15 @@ import argparse
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
-from soccerdesk.rules import CHANCE, GAMES, get_game, sample_chance
+from soccerdesk.rules import GAMES, get_game
+from soccerdesk.rules.api import random_action
 
-VARIANTS = {"soccero": [{}, {"extended": True}], "big-time-soccer": [{}, {"mode": "cup"}]}
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "soccero": [{}, {"extended": True}],
+    "big-time-soccer": [{}, {"mode": "cup"}],
+}
 SLICES = 6  # turns each side takes per measurement
 
 
@@ -37,13 +42,7 @@ def game_player(game_id: str, options: dict) -> Callable[[], int]:
             seed += 1
             state = game.new_match(seed=seed, **options)
             return 0
-        seat = players[0]
-        if seat == CHANCE:
-            action = sample_chance(state, rng)
-        else:
-            legal = state.legal_actions(seat)
-            action = legal[rng.randrange(len(legal))]
-        state = state.apply(seat, action)
+        state = state.apply(players[0], random_action(state, players[0], rng))
         return 1
 
     return step

@@ -13,13 +13,14 @@ import math
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from soccerdesk.bots import Bot, bot_names, make_bot
-from soccerdesk.rules import CHANCE, GAMES, RulesError, State, get_game, sample_chance
+from soccerdesk.bots import bot_names, make_bot
+from soccerdesk.rules import GAMES, Action, RulesError, State, get_game, play_out
+from soccerdesk.rules.api import NoEnd
 
 
 @dataclass
@@ -33,37 +34,47 @@ class MatchResult:
     record: dict[str, Any] | None = None
 
 
+class Player(Protocol):
+    """What :func:`play_match` asks of a player (every :class:`Bot` is one)."""
+
+    def decide(self, state: State, seat: int, rng: random.Random) -> Action: ...
+
+
 def play_match(
     game_id: str,
-    bots: Sequence[Bot],
+    bots: Sequence[Player],
     seed: int,
     swap: bool,
     options: dict[str, Any],
-    max_plies: int = 200_000,
+    max_plies: int | None = 200_000,
+    *,
+    watch: Callable[[int, State, State], None] | None = None,
+    stop: Callable[[State], bool] | None = None,
 ) -> MatchResult:
-    """One match; ``bots[0]`` sits at seat 1 when ``swap``."""
+    """One match; ``bots[0]`` sits at seat 1 when ``swap``.
+
+    ``watch(seat, before, after)`` is told of every action, chance included; ``stop(state)``,
+    asked before every action, may end the match unfinished (no winner); ``max_plies=None``
+    plays without a limit (see :func:`soccerdesk.rules.api.play_out`).
+    """
     game = get_game(game_id)
     state: State = game.new_match(seed=seed, **options)
     seat_of = (1, 0) if swap else (0, 1)
     player_at = {seat_of[0]: 0, seat_of[1]: 1}
-    chance_rng = random.Random(seed)
     bot_rngs = {seat: random.Random(seed * 2 + 1 + seat) for seat in (0, 1)}
     times: tuple[list[float], list[float]] = ([], [])
-    for _ in range(max_plies):
-        players = state.current_players()
-        if not players:
-            break
-        seat = players[0]
-        if seat == CHANCE:
-            action = sample_chance(state, chance_rng)
-        else:
-            who = player_at[seat]
-            t0 = time.perf_counter()
-            action = bots[who].decide(state, seat, bot_rngs[seat])
-            times[who].append(time.perf_counter() - t0)
-        state = state.apply(seat, action)
-    else:
-        raise RuntimeError(f"{game_id} seed {seed}: no end after {max_plies} actions")
+
+    def decide(now: State, seat: int) -> Action:
+        who = player_at[seat]
+        t0 = time.perf_counter()
+        action = bots[who].decide(now, seat, bot_rngs[seat])
+        times[who].append(time.perf_counter() - t0)
+        return action
+
+    try:
+        state = play_out(state, decide, random.Random(seed), max_plies, stop=stop, watch=watch)
+    except NoEnd:
+        raise RuntimeError(f"{game_id} seed {seed}: no end after {max_plies} actions") from None
     s = state.score
     winner = state.winner
     return MatchResult(

@@ -34,7 +34,7 @@ from typing import Any
 
 from soccerdesk.bots import Bot
 from soccerdesk.bots.guessing import safe_exploit, solve, swapped, transposed
-from soccerdesk.rules import CHANCE, Action, State, sample_chance
+from soccerdesk.rules import Action, State, play_out
 from soccerdesk.rules.soccer_go import (
     ATTACKING,
     CORNER,
@@ -730,19 +730,18 @@ def continuation_value(state: SoccerGoState, seat: int) -> float:
 
 
 def play_on(state: SoccerGoState, heuristic: Bot, rng: random.Random) -> SoccerGoState:
-    """Play on by the heuristic (chance by ``rng``) to the next pair of face-down picks."""
-    for _ in range(ADVANCE_PLIES):
-        players = state.current_players()
-        if not players or state.phase in SIMULTANEOUS and state.choice == (None, None):
-            break
-        seat = players[0]
-        if seat == CHANCE:
-            action = sample_chance(state, rng)
-        else:
-            legal = state.legal_actions(seat)
-            action = legal[0] if len(legal) == 1 else heuristic.choose(state, seat, legal, rng)
-        state = state.apply_unchecked(seat, action)  # type: ignore[assignment]
-    return state
+    """Play on by the heuristic (chance by ``rng``) to the next pair of face-down picks, for
+    at most :data:`ADVANCE_PLIES` actions."""
+    last = state.ply + ADVANCE_PLIES
+
+    def choose(now: State, seat: int) -> Action:
+        legal = now.legal_actions(seat)
+        return legal[0] if len(legal) == 1 else heuristic.choose(now, seat, legal, rng)
+
+    def picks_next(now: SoccerGoState) -> bool:
+        return now.ply >= last or now.phase in SIMULTANEOUS and now.choice == (None, None)
+
+    return play_out(state, choose, rng, None, stop=picks_next, checked=False)  # type: ignore[arg-type, return-value]
 
 
 def guessing_matrix(

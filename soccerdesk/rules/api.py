@@ -17,6 +17,7 @@ shuffles. A match record is the game id, the options, the seed and the list of
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import random
 from abc import ABC, abstractmethod
@@ -537,18 +538,52 @@ def weighted(counts: Mapping[Action, int] | Iterable[tuple[Action, int]]) -> lis
     return [(a, n / total) for a, n in pairs]
 
 
+def random_action(state: State, seat: int, rng: random.Random) -> Action:
+    """A random action of ``seat``: a chance outcome by its probability, or one of the seat's
+    legal actions, every one alike (one draw from ``rng`` either way)."""
+    if seat == CHANCE:
+        return sample_chance(state, rng)
+    legal = state.legal_actions(seat)
+    return legal[rng.randrange(len(legal))]
+
+
+class NoEnd(RuntimeError):
+    """:func:`play_out` made its most actions and the match had not ended."""
+
+
 def play_out(
     state: State,
-    choose: Callable[[State, int], Action],
+    choose: Callable[[State, int], Action] | None,
     rng: random.Random,
-    max_plies: int = 1_000_000,
+    max_plies: int | None = 1_000_000,
+    *,
+    stop: Callable[[State], bool] | None = None,
+    watch: Callable[[int, State, State], None] | None = None,
+    checked: bool = True,
 ) -> State:
-    """Play to the end: ``choose(state, seat)`` for seats, ``rng`` for chance."""
-    for _ in range(max_plies):
+    """Play to the end: ``choose(state, seat)`` for seats (``None``: a random legal action
+    drawn from ``rng``), ``rng`` for chance.
+
+    ``stop(state)``, asked before every action, ends the play early where it says so.
+    ``watch(seat, before, after)`` is told of every action played, chance included.
+    ``checked=False`` applies the actions without the legality check
+    (:meth:`State.apply_unchecked`, for search over actions known to be legal).
+    More than ``max_plies`` actions (``None``: no limit) raise :class:`NoEnd`.
+    """
+    plies = range(max_plies) if max_plies is not None else itertools.repeat(None)
+    for _ in plies:
         players = state.current_players()
-        if not players:
+        if not players or stop is not None and stop(state):
             return state
         seat = players[0]
-        action = sample_chance(state, rng) if seat == CHANCE else choose(state, seat)
-        state = state.apply(seat, action)
-    raise RuntimeError(f"{state.game.id}: no end after {max_plies} plies")
+        if seat == CHANCE:
+            action = sample_chance(state, rng)
+        elif choose is None:
+            action = random_action(state, seat, rng)
+        else:
+            action = choose(state, seat)
+        after = state.apply(seat, action) if checked else state.apply_unchecked(seat, action)
+        if watch is not None:
+            watch(seat, state, after)
+        state = after
+    raise NoEnd(f"{state.game.id}: no end after {max_plies} plies")

@@ -20,9 +20,11 @@ from soccerdesk.rules.api import (
     Event,
     Game,
     IllegalAction,
+    NoEnd,
     Option,
     State,
     play_out,
+    random_action,
     sample_chance,
     uniform,
     weighted,
@@ -187,3 +189,55 @@ def test_winner_follows_score() -> None:
     final = _random_playout(5)
     assert final.is_terminal()
     assert final.winner == (0 if final.score[0] > final.score[1] else 1)
+
+
+def test_random_action_draws_once_from_the_generator() -> None:
+    s = GAME.new_match(seed=2)
+    a, b = random.Random(9), random.Random(9)
+    assert random_action(s, CHANCE, a) == sample_chance(s, b)  # chance: by its probabilities
+    s = s.apply(CHANCE, Show(None, 0))
+    legal = s.legal_actions(0)
+    assert random_action(s, 0, a) == legal[b.randrange(len(legal))]
+    assert a.random() == b.random()  # one draw each: the generators are still in step
+    assert {random_action(s, 0, a) for _ in range(50)} == set(legal)
+
+
+def test_play_out_without_a_chooser_plays_random_legal_actions() -> None:
+    """``choose=None`` is the random player: the same match as drawing each action by hand."""
+    rng = random.Random(3)
+    final = play_out(GAME.new_match(seed=3), None, rng)
+    by_hand, hand_rng = GAME.new_match(seed=3), random.Random(3)
+    while not by_hand.is_terminal():
+        seat = by_hand.current_players()[0]
+        by_hand = by_hand.apply(seat, random_action(by_hand, seat, hand_rng))
+    assert final.history() == by_hand.history() and final.is_terminal()
+
+
+def test_play_out_stops_where_told_and_tells_every_action() -> None:
+    seen: list[tuple[int, int, int]] = []
+    stopped = play_out(
+        GAME.new_match(seed=1, target=9),
+        None,
+        random.Random(1),
+        stop=lambda s: s.ply >= 5,
+        watch=lambda seat, before, after: seen.append((seat, before.ply, after.ply)),
+    )
+    assert stopped.ply == 5 and not stopped.is_terminal()
+    assert [seat for seat, _ in stopped.history()] == [seat for seat, _, _ in seen]
+    assert [(b, a) for _, b, a in seen] == [(i, i + 1) for i in range(5)]
+
+
+def test_play_out_limit_and_unchecked_apply() -> None:
+    with pytest.raises(NoEnd, match="no end after 3 plies"):
+        play_out(GAME.new_match(seed=1), None, random.Random(1), max_plies=3)
+    assert issubclass(NoEnd, RuntimeError)
+    checked = play_out(GAME.new_match(seed=6), None, random.Random(6), None)
+    unchecked = play_out(GAME.new_match(seed=6), None, random.Random(6), None, checked=False)
+    assert checked.history() == unchecked.history()
+    # Unchecked, an action that is not legal goes through (search vouches for its actions).
+    wrong = play_out(
+        GAME.new_match(seed=6), lambda s, seat: Show(0, 7), random.Random(6), checked=False, stop=lambda s: s.ply >= 3
+    )
+    assert Show(0, 7) in [a for _, a in wrong.history()]
+    with pytest.raises(IllegalAction):
+        play_out(GAME.new_match(seed=6), lambda s, seat: Show(0, 7), random.Random(6))

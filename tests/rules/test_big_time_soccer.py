@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from soccerdesk.resources import load_game_data
-from soccerdesk.rules import CHANCE, IllegalAction, get_game, sample_chance
+from soccerdesk.rules import CHANCE, IllegalAction, get_game, play_out, sample_chance
 from soccerdesk.rules.big_time_soccer import Act, BigTimeState
 from soccerdesk.rules.big_time_soccer.cards import ContentError, load_content
 
@@ -866,21 +866,15 @@ def test_view_has_every_documented_key_and_says_when_a_reply_is_possible() -> No
 
 def test_random_matches_keep_all_72_cards_and_hand_limits() -> None:
     """Every card is always in exactly one place: a hand, the pile or the discard pile."""
+
+    def check(_: int, state: BigTimeState, after: BigTimeState) -> None:
+        total = sum(state.pile) + sum(state.discard) + len(state.hands[0]) + len(state.hands[1])
+        assert total == 72 and state.pile_left == sum(state.pile)
+        for seat in (0, 1):
+            assert len(state.hands[seat]) <= 6
+            if state.current_players() != (CHANCE,) and state.stoppage < 0:
+                assert len(state.hands[seat]) >= state.hand_limit(seat) - 1
+
     for seed in range(3):
-        state = GAME.new_match(seed=seed, mode="cup")
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            total = sum(state.pile) + sum(state.discard) + len(state.hands[0]) + len(state.hands[1])
-            assert total == 72 and state.pile_left == sum(state.pile)
-            for seat in (0, 1):
-                assert len(state.hands[seat]) <= 6
-                if state.current_players() != (CHANCE,) and state.stoppage < 0:
-                    assert len(state.hands[seat]) >= state.hand_limit(seat) - 1
-            seat = state.current_players()[0]
-            if seat == CHANCE:
-                action = sample_chance(state, rng)
-            else:
-                options = state.legal_actions(seat)
-                action = options[rng.randrange(len(options))]
-            state = state.apply(seat, action)
-        assert state.winner in (0, 1)  # cup: always decided
+        final = play_out(GAME.new_match(seed=seed, mode="cup"), None, random.Random(seed), watch=check)
+        assert final.winner in (0, 1)  # cup: always decided
