@@ -25,11 +25,13 @@ from soccerdesk.rules.api import (
     Game,
     IllegalAction,
     MatchInfo,
+    NoEnd,
     Option,
     RulesError,
     State,
     UnknownGame,
     play_out,
+    random_action,
     sample_chance,
 )
 
@@ -77,6 +79,7 @@ __all__ = [
     "Game",
     "IllegalAction",
     "MatchInfo",
+    "NoEnd",
     "Option",
     "RulesError",
     "State",
@@ -84,5 +87,6 @@ __all__ = [
     "all_games",
     "get_game",
     "play_out",
+    "random_action",
     "sample_chance",
 ]
