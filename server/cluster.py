@@ -207,6 +207,7 @@ class LeaseKeeper:
                 # Nobody can take a room over while Redis is away either; the fences decide
                 # when it is back.
                 log.warning("cannot renew room leases: %s", exc.detail)
+            stop_if_cancelled()
 
 
 # --- limits ---------------------------------------------------------------------------------
@@ -306,6 +307,20 @@ class ClusterLimits:
         self._pending: dict[str, int] = {}  # messages per address not counted in Redis yet
         self._verdicts: dict[str, bool] = {}  # addresses Redis last found over the message limit
         self._flush: asyncio.Task[None] | None = None
+        self._stopped = False
+
+    async def stop(self) -> None:
+        """Stop counting messages in the background and wait until the count under way has ended.
+
+        Called before the Redis client is closed: a count still to come would otherwise open a
+        new connection after the pool was closed, and nothing would ever close it. Messages not
+        counted yet are not counted any more (their node is going away).
+        """
+        self._stopped = True
+        self._pending.clear()
+        task, self._flush = self._flush, None
+        if task is not None:
+            await cancel_and_wait([task])
 
     async def event(self, limit: Limit, key: str, mode: str = "take", count: int = 1) -> bool:
         """Count (``take``: only if allowed; ``add``: always) or check (``peek``) ``count`` events."""
@@ -341,6 +356,8 @@ class ClusterLimits:
         trip later than an exact count would stop it (at the default 200 messages/s, about ten
         messages more), and its messages are refused until Redis's window lets them in again.
         """
+        if self._stopped:
+            return self._verdicts.get(ip, True)
         self._pending[ip] = self._pending.get(ip, 0) + 1
         if self._flush is None:
             self._flush = asyncio.get_running_loop().create_task(self._count())
@@ -358,7 +375,7 @@ class ClusterLimits:
                     self._verdicts[ip] = False
         finally:
             self._flush = None
-            if self._pending:
+            if self._pending and not self._stopped:
                 self._flush = asyncio.get_running_loop().create_task(self._count())
 
     async def may_guess(self, ip: str) -> bool:
@@ -536,7 +553,7 @@ class Bus:
         await self._subscribed.wait()
 
     async def stop(self) -> None:
-        await _cancel_all(self._tasks)
+        await cancel_and_wait(self._tasks)
         self._tasks = []
         await self._drop_pubsub()
 
@@ -622,6 +639,7 @@ class Bus:
             finally:
                 for _ in batch:
                     self._outbox.task_done()
+            stop_if_cancelled()
 
     def _unheard(self, code: str, message: dict[str, Any]) -> None:
         """Nobody owns the room any more: its client reconnects and resumes (see the class)."""
@@ -657,6 +675,7 @@ class Bus:
         while True:
             try:
                 self._pubsub = await self._subscribe()
+                stop_if_cancelled()
                 self._subscribed.set()
                 if not first:
                     log.info("messages between nodes flow again; %d clients are asked to resume", len(self.local))
@@ -669,9 +688,11 @@ class Bus:
                 first, delay = False, 0.05
                 while True:
                     message = await self._pubsub.get_message(timeout=1.0)
+                    stop_if_cancelled()
                     if message is not None:
                         await self._handle(message)
             except (redis_errors.ConnectionError, redis_errors.TimeoutError, OSError) as exc:
+                stop_if_cancelled()
                 log.warning("messages between nodes interrupted (%s); retrying in %.2f s", exc, delay)
                 await self._drop_pubsub()
                 first = False
@@ -697,13 +718,44 @@ class Bus:
             log.exception("message on %s failed", channel)
 
 
-async def _cancel_all(tasks: list[asyncio.Task[None]]) -> None:
-    """Cancel background tasks and wait until each has ended."""
-    for task in tasks:
+def stop_if_cancelled() -> None:
+    """Raise :class:`asyncio.CancelledError` if the running task has been asked to stop.
+
+    On Python 3.11, :func:`asyncio.wait_for` loses a cancel that arrives in the loop turn in
+    which the work it waits for ends (3.12 rewrote it on :func:`asyncio.timeout`), and redis-py
+    sends every command through it (the socket's write time-out): a background loop cancelled
+    while it talks to Redis sees its call succeed and would go on for ever. Each such loop asks
+    after its calls; :func:`cancel_and_wait` also cancels again a task that is still running.
+    """
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
+async def cancel_and_wait(tasks: Iterable[asyncio.Task[Any]], patience: float = 10.0) -> None:
+    """Cancel background tasks and wait until each has ended.
+
+    A task that lost its cancel (see :func:`stop_if_cancelled`) is cancelled again every 0.2 s;
+    after ``patience`` seconds, tasks still running are logged and left, so that stopping never
+    hangs. A task that ended with an error (not a cancel) is logged.
+    """
+    tasks = list(tasks)
+    pending = {task for task in tasks if not task.done()}
+    for task in pending:
         task.cancel()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + patience
+    while pending:
+        left = deadline - loop.time()
+        if left <= 0:
+            log.error("%d background tasks did not stop when cancelled: %s", len(pending), pending)
+            break
+        _, pending = await asyncio.wait(pending, timeout=min(0.2, left))
+        for task in pending:
+            task.cancel()
     for task in tasks:
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        if task.done() and not task.cancelled() and task.exception() is not None:
+            log.error("background task %s failed", task.get_name(), exc_info=task.exception())
 
 
 # --- writes before words ------------------------------------------------------------------------
@@ -846,6 +898,12 @@ class Journal:
     def reset(self, code: str) -> None:
         """Forget a failed room: its next writes are made again (it was reloaded from Redis)."""
         self._failed.discard(code)
+
+    async def stop(self) -> None:
+        """Cancel the batches under way (before the Redis client is closed; :meth:`flush` first
+        for the writes to finish): a batch retrying after the client was closed would open a
+        connection that nothing closes."""
+        await cancel_and_wait(list(self._batches))
 
     # --- the queues and the batches ---------------------------------------------------------------
 
@@ -1017,6 +1075,7 @@ class Health:
     async def run(self) -> None:
         while True:
             await self.probe()
+            stop_if_cancelled()
             await asyncio.sleep(self.every)
 
 
@@ -1084,13 +1143,18 @@ class Cluster:
         once) and close the connection."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.journal.flush(), 5.0)
-        await _cancel_all(self._tasks)
+        await cancel_and_wait(self._tasks)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.bus.flush(), 2.0)
         for code in list(self.leases.held):
-            with contextlib.suppress(StoreUnavailable):
-                await self.release(code)
+            with contextlib.suppress(StoreUnavailable, TimeoutError):
+                await asyncio.wait_for(self.release(code), 5.0)
         await self.bus.stop()
+        # Nothing may use the client once it is closed: a call made after would open a new
+        # connection that is never closed (a ResourceWarning when it is collected).
+        await self.limits.stop()
+        await self.journal.stop()
+        await cancel_and_wait(self._tasks)  # background work started meanwhile (wrong guesses counted)
         await self.redis.aclose()
 
     def _lost(self, code: str) -> None:
@@ -1197,6 +1261,7 @@ class Cluster:
 __all__ = [
     "DEFAULT_TTL",
     "Bus",
+    "cancel_and_wait",
     "Cluster",
     "ClusterLimits",
     "Health",
@@ -1210,4 +1275,5 @@ __all__ = [
     "RoomMissing",
     "RoomMoving",
     "new_node_id",
+    "stop_if_cancelled",
 ]

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.cluster import Cluster, RemoteRoom, RoomMissing, peer_id
+from server.cluster import Cluster, RemoteRoom, RoomMissing, cancel_and_wait, peer_id, stop_if_cancelled
 from server.redis_store import StoreUnavailable, guarded
 from server.rooms import Hall, Peer, Room, RoomSettings, new_code, normalize_code
 from soccerdesk.net.protocol import ProtocolError
@@ -108,6 +108,7 @@ class ClusterHall(Hall):
                 await self.watch_owners()
             except StoreUnavailable as exc:
                 log.warning("cannot check the owners of visited rooms: %s", exc.detail)
+            stop_if_cancelled()
 
     async def watch_owners(self) -> None:
         """Ask this node's clients to resume when the owner of the room they visit changed or
@@ -212,7 +213,7 @@ class ClusterHall(Hall):
     async def close(self) -> None:
         """Stop the rooms' timers; the cluster then finishes their writes and gives them up."""
         if self._watcher is not None:
-            self._watcher.cancel()
+            await cancel_and_wait([self._watcher])  # before the cluster closes its Redis client
         for room in self.rooms.values():
             room.stop_timers()
         for task in list(self._jobs):

@@ -24,7 +24,9 @@ def two_nodes(url: str, **limits: float) -> tuple[ClusterLimits, ClusterLimits]:
 
 
 async def close(*nodes: ClusterLimits) -> None:
+    """As a node stops: the background count first, then the client (and its pool)."""
     for limits in nodes:
+        await limits.stop()
         await limits.redis.aclose()
 
 
@@ -109,5 +111,24 @@ async def test_messages_counted_in_batches_stop_a_flood_across_nodes(redis_serve
         count = await a.redis.hget("soccerdesk:limit:msg:203.0.113.7", "c")
         assert count is not None and int(count) <= 10  # refused batches are not counted
     finally:
-        await asyncio.sleep(0.05)
         await close(a, b)
+
+
+async def test_a_stopped_node_leaves_no_connection_open(redis_server: RedisServer) -> None:
+    """A count still to come when the node stops is dropped, not sent on a closed client (which
+    would open a connection that nothing closes): Redis sees no client of the nodes after."""
+    import redis as redis_sync
+
+    a, b = two_nodes(redis_server.url, message_rate=10, message_sync=0.05)
+    assert await a.may_create("203.0.113.7") and await b.may_create("203.0.113.7")  # both connected
+    assert a.message_now("203.0.113.7") and b.message_now("203.0.113.7")  # counts pending
+    await close(a, b)
+    a.message_now("203.0.113.7")  # after stop: answered, but nothing is counted any more
+    await asyncio.sleep(0.2)  # past the moment the counts would have gone out
+    check = redis_sync.Redis.from_url(redis_server.url)
+    try:
+        check.client_setname("check")
+        others = [c["addr"] for c in check.client_list() if c["name"] != "check"]
+        assert others == []
+    finally:
+        check.close()

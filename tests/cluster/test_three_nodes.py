@@ -17,7 +17,7 @@ pytest.importorskip("redis", reason="the redis package is not installed (pip ins
 from redis.asyncio import Redis  # noqa: E402
 from redis_helpers import Connection, RedisServer  # noqa: E402
 
-from server.cluster import Cluster, RemoteRoom, _cancel_all, dispatch  # noqa: E402
+from server.cluster import Cluster, RemoteRoom, cancel_and_wait, dispatch  # noqa: E402
 from server.rooms import Player, Room, RoomSettings  # noqa: E402
 from server.store import RoomStore  # noqa: E402
 from soccerdesk.net.protocol import ProtocolError, error  # noqa: E402
@@ -79,8 +79,11 @@ class Node:
 
     async def die(self) -> None:
         """As a SIGKILL looks from Redis: renewals stop, connections close, nothing is released."""
-        await _cancel_all(self.cluster._tasks)
+        await cancel_and_wait(self.cluster._tasks)
+        self.cluster._tasks.clear()  # dead: the fixture does not stop it again
         await self.cluster.bus.stop()
+        await self.cluster.limits.stop()
+        await self.cluster.journal.stop()
         await self.cluster.redis.aclose()
 
     async def quiet(self) -> None:
