@@ -630,16 +630,45 @@ class Bus:
             except StoreUnavailable as exc:
                 # Lost. A client whose message to its room's owner was lost is asked to resume
                 # now (its node's subscription may already be back, and nothing else would tell
-                # it); the clients of frames lost on the way to them are asked to resume by their
-                # own node, whose subscription broke too.
+                # it). A client whose frame was lost is asked to resume too, by a close sent
+                # again until Redis takes it: its node's subscription broke as well, but may have
+                # come back (and asked its clients to resume) before this publish failed.
                 log.warning("%d messages to other nodes lost: %s", len(batch), exc.detail)
+                lost: dict[str, set[str]] = {}
                 for item in batch:
                     if item.code is not None and item.message is not None:
                         self._unheard(item.code, item.message)
+                    elif item.message is not None and "peer" in item.message:
+                        lost.setdefault(item.channel, set()).add(str(item.message["peer"]))
+                if lost:
+                    await self._resume_lost(lost)
             finally:
                 for _ in batch:
                     self._outbox.task_done()
             stop_if_cancelled()
+
+    async def _resume_lost(self, lost: dict[str, set[str]], patience: float = 10.0) -> None:
+        """Ask the clients of frames that were lost (by node channel) to resume, trying again
+        while Redis does not answer, for at most ``patience`` seconds. A close their node sees
+        twice, or for a connection gone, is ignored there."""
+        close = ["server_busy", "the relay lost touch with its database; resume"]
+        delay = 0.05
+        deadline = time.monotonic() + patience
+        while True:
+            pipe = self.redis.pipeline(transaction=False)
+            for channel, peers in lost.items():
+                for peer in sorted(peers):
+                    pipe.publish(channel, json.dumps({"peer": peer, "close": close}, separators=(",", ":")))
+            try:
+                await guarded(pipe.execute())
+                return
+            except StoreUnavailable as exc:
+                if time.monotonic() + delay > deadline:
+                    count = sum(len(peers) for peers in lost.values())
+                    log.warning("could not ask %d clients of other nodes to resume: %s", count, exc.detail)
+                    return
+            await asyncio.sleep(delay)
+            delay = min(1.0, delay * 2)
 
     def _unheard(self, code: str, message: dict[str, Any]) -> None:
         """Nobody owns the room any more: its client reconnects and resumes (see the class)."""

@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("redis", reason="the redis package is not installed (pip install redis)")
 
+from redis import exceptions as redis_errors  # noqa: E402
 from redis.asyncio import Redis  # noqa: E402
 from redis_helpers import RedisServer  # noqa: E402
 
@@ -130,3 +131,32 @@ async def test_the_bus_comes_back_after_redis_restarts(nodes: tuple[Node, Node],
     assert await next_item(owner.forwarded) == ("ABCDEF", body)
     owner.bus.remote_peer("b", "1", 2).send("yes")
     assert await next_item(other.delivered) == ("1", {"peer": "1", "text": "yes"})
+
+
+async def test_a_lost_frame_asks_its_client_to_resume(
+    nodes: tuple[Node, Node], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A frame whose publish fails (a pooled connection Redis closed when it restarted) cannot be
+    told apart from one delivered or not: its client is asked to resume, even when its node's
+    subscription came back before the publish failed (and so will not ask it again)."""
+    owner, other = nodes
+    real = owner.redis.pipeline
+    broken: list[bool] = []
+
+    def once_broken(*args: Any, **kwargs: Any) -> Any:
+        pipe = real(*args, **kwargs)
+        if not broken:
+            broken.append(True)
+
+            async def fail(*_: Any, **__: Any) -> Any:
+                raise redis_errors.ConnectionError("Connection closed by server.")
+
+            pipe.execute = fail
+        return pipe
+
+    monkeypatch.setattr(owner.redis, "pipeline", once_broken)
+    peer = owner.bus.remote_peer("b", "7", 2)
+    peer.send('{"type":"update","seq":1}')
+    peer.send('{"type":"update","seq":2}')  # in the same lost batch, or after the close
+    peer_id, body = await next_item(other.delivered)
+    assert broken and peer_id == "7" and body["close"][0] == "server_busy"
