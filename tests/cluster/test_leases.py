@@ -63,19 +63,20 @@ async def test_only_the_lease_holder_writes(redis_client: Redis) -> None:
 
 async def test_takeover_after_the_owner_stops_renewing(redis_client: Redis) -> None:
     lost: list[str] = []
-    keeper_a, store_a = node(redis_client, "a", ttl=0.4)
-    keeper_a.on_lost = lost.append
-    assert await keeper_a.acquire("ABCDEF") == 1
-    await store_a.save_room("ABCDEF", doc("ABCDEF"))
-    await store_a.append_actions("ABCDEF", 1, 0, [(-1, "toss 0"), (0, "pass 1")])
-    # Node a freezes (a long pause, a dead process): it stops renewing, believing it owns the room.
-
+    # Node b starts first, so that a's lease (1.5 s) surely still runs when b first asks, even
+    # on a slow machine (tracemalloc on and other jobs running made 0.4 s too short).
     cluster_b = Cluster(Redis.from_url(_url(redis_client)), node="b", ttl=0.4)
     await cluster_b.start()
+    keeper_a, store_a = node(redis_client, "a", ttl=1.5)
+    keeper_a.on_lost = lost.append
     try:
+        assert await keeper_a.acquire("ABCDEF") == 1
+        await store_a.save_room("ABCDEF", doc("ABCDEF"))
+        await store_a.append_actions("ABCDEF", 1, 0, [(-1, "toss 0"), (0, "pass 1")])
+        # Node a freezes (a long pause, a dead process): it stops renewing, believing it owns the room.
         assert await cluster_b.claim("ABCDEF") is None  # the lease still runs
         # wait_claim gives up (None) unless the lease lapses within its timeout.
-        loaded = await cluster_b.wait_claim("ABCDEF", timeout=3.0)
+        loaded = await cluster_b.wait_claim("ABCDEF", timeout=5.0)
         assert loaded == (doc("ABCDEF"), [[-1, "toss 0"], [0, "pass 1"]])  # rebuilt from the record
         assert cluster_b.leases.fence("ABCDEF") == 2
         await cluster_b.store.append_actions("ABCDEF", 1, 2, [(1, "pass 2")])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -38,6 +39,9 @@ class RelayNode:
             cwd=REPO,
             stdout=subprocess.PIPE,
             text=True,
+            # Tracing the test's own allocations (PYTHONTRACEMALLOC) would slow the relays it
+            # starts many times over, past the time limits of the tests that play through them.
+            env={k: v for k, v in os.environ.items() if k != "PYTHONTRACEMALLOC"},
         )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()

@@ -180,7 +180,7 @@ async def test_prefixes_keep_two_relays_apart(redis_client: Redis) -> None:
 
 
 async def test_many_rooms_writing_at_once_share_a_few_connections(redis_server: RedisServer) -> None:
-    client = connect(redis_server.url, pool_size=4)
+    client = connect(redis_server.url, pool_size=4, timeout=30.0)  # 300 calls share 4: a slow machine waits
     store = RedisRoomStore(client)
     try:
         codes = [f"R{i:05d}" for i in range(300)]
