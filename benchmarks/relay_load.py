@@ -322,8 +322,11 @@ def redis_info(url: str) -> dict[str, str]:
     return dict(line.split(":", 1) for line in data.decode().splitlines()[1:] if ":" in line)
 
 
-def start_relay(args: argparse.Namespace, db: str, redis_url: str) -> tuple[subprocess.Popen[str], str]:
-    """One relay process (a cluster node if ``redis_url``); it and its WebSocket URL."""
+def start_relay(
+    args: argparse.Namespace, db: str, redis_url: str, trace: str = ""
+) -> tuple[subprocess.Popen[str], str]:
+    """One relay process (a cluster node if ``redis_url``); it and its WebSocket URL. ``trace``:
+    a file where it writes the times of its acknowledgement path (server/ack_trace.py)."""
     store = ["--redis", redis_url] if redis_url else ["--db", db]
     if not redis_url and args.db_sync != "normal":  # an older tree's relay may not know the option
         store += ["--db-sync", args.db_sync]
@@ -332,6 +335,7 @@ def start_relay(args: argparse.Namespace, db: str, redis_url: str) -> tuple[subp
          "--ip-connections", str(4 * args.matches + 100), "--rooms-per-minute", str(100 * args.matches), "--message-rate", "100",
          "--ip-message-rate", str(max(1000, 100 * args.matches)), "--log-level", "WARNING"],
         cwd=args.relay_root or ROOT, stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "SOCCERDESK_ACK_TRACE": trace} if trace else None,
     )  # fmt: skip
     assert relay.stdout is not None
     line = relay.stdout.readline()
@@ -346,10 +350,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         start_redis(tmp.name, args.appendfsync, args.redis_nice) if args.redis or nodes > 1 else (None, "")
     )
     relays: list[subprocess.Popen[str]] = []
+    report: dict[str, Any] = {}
     try:
         urls = []
         for n in range(nodes):
-            relay, node_url = start_relay(args, args.db or str(Path(tmp.name) / f"relay{n}.sqlite3"), redis_url)
+            trace = str(Path(tmp.name) / f"trace{n}.json") if args.trace else ""
+            relay, node_url = start_relay(args, args.db or str(Path(tmp.name) / f"relay{n}.sqlite3"), redis_url, trace)
             relays.append(relay)
             urls.append(node_url)
         relay = relays[0]
@@ -426,7 +432,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             [max(col) for col in zip(*rss_held, strict=True)] if rss_held else [rss_kib(r.pid) for r in relays]
         )
         peak_rss = sum(peak_rss_nodes)
-        return {
+        report = {
             "setup": f"{nodes} node{'s' if nodes > 1 else ''} "
             + (f"Redis {args.appendfsync}" if redis_url else f"SQLite {args.db_sync}"),
             "nodes": nodes,
@@ -468,7 +474,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "think_s": args.think,
             "games": games,
             "cpus": os.cpu_count(),
+            "measured_window": [measured_from, measured_from + measured],
+            "relay_root": args.relay_root,
         }
+        return report
     finally:
         for relay in relays:
             relay.terminate()
@@ -478,7 +487,34 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if redis_server is not None:
             redis_server.terminate()
             redis_server.wait(timeout=10)
+        if args.trace and report:
+            report["trace"] = trace_summary(
+                [Path(tmp.name) / f"trace{n}.json" for n in range(nodes)], report["measured_window"]
+            )
         tmp.cleanup()
+
+
+def trace_summary(files: list[Path], window: list[float]) -> dict[str, dict[str, float]]:
+    """Per stage of the relays' acknowledgement path (server/ack_trace.py), over the measured
+    window: samples, p50, p99 and max (milliseconds; batch_size as a count)."""
+    samples: dict[str, list[float]] = {}
+    for file in files:
+        if not file.exists():
+            continue
+        for stage, rows in json.loads(file.read_text()).items():
+            samples.setdefault(stage, []).extend(v for t, v in rows if window[0] <= t <= window[1])
+    out = {}
+    for stage, values in sorted(samples.items()):
+        values.sort()
+        scale = 1.0 if stage in ("batch_size", "room_queue") else 1000.0
+        if values:
+            out[stage] = {
+                "n": len(values),
+                "p50": round(scale * values[len(values) // 2], 3),
+                "p99": round(scale * values[min(len(values) - 1, int(len(values) * 0.99))], 3),
+                "max": round(scale * values[-1], 3),
+            }
+    return out
 
 
 def redis_cpu(server: subprocess.Popen[bytes] | None) -> float:
@@ -553,6 +589,11 @@ def main(argv: list[str] | None = None) -> int:
         default=3,
         help="with --compare: slices of each setup, alternating (the setups' order turns each round)",
     )
+    p.add_argument(
+        "--trace",
+        action="store_true",
+        help="the relays record their acknowledgement path (server/ack_trace.py); its stages' percentiles are printed",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--profile", default="", help="run the relay under cProfile and write its statistics to this file")
     args = p.parse_args(argv)
@@ -603,26 +644,44 @@ DEFAULT_SETUPS = ("sqlite-normal", "redis-everysec", "sqlite-full", "redis-alway
 PAIRS = (("redis-everysec", "sqlite-normal"), ("redis-always", "sqlite-full"))
 
 
+def pairs(setups: list[Setup]) -> list[tuple[str, str]]:
+    """The like-for-like pairs among ``setups`` (one node each): every Redis setup with the SQLite
+    setup of the same promise, of the same tree if there is one, else of this tree."""
+    out = []
+    for setup in setups:
+        if not setup.redis or setup.nodes != 1:
+            continue
+        match = next((b for a, b in PAIRS if a == f"redis-{setup.sync}"), None)
+        candidates = [s for s in setups if not s.redis and f"sqlite-{s.sync}" == match]
+        same = [s for s in candidates if s.root == setup.root] or [s for s in candidates if not s.root]
+        if same:
+            out.append((setup.name, same[0].name))
+    return out
+
+
 @dataclass(frozen=True)
 class Setup:
-    name: str  # as given: [NODES]STORE-SYNC
+    name: str  # as given: [NODES]STORE-SYNC[@TREE]
     nodes: int
     redis: bool
     sync: str
+    root: str = ""  # the soccerdesk tree whose relay runs ("": this one)
 
 
 def parse_setups(text: str) -> list[Setup]:
     setups = []
     for name in text.split(","):
-        match = re.fullmatch(r"(\d*)(sqlite|redis)-(\w+)", name.strip())
+        match = re.fullmatch(r"(\d*)(sqlite|redis)-(\w+)(?:@(.+))?", name.strip())
         if match is None:
-            raise SystemExit(f"a setup is [NODES]sqlite-normal|full or [NODES]redis-always|everysec|no, not {name!r}")
+            raise SystemExit(
+                f"a setup is [NODES]sqlite-normal|full or [NODES]redis-always|everysec|no, then @TREE or not: {name!r}"
+            )
         nodes, store, sync = int(match[1] or 1), match[2], match[3]
         if sync not in (("normal", "full") if store == "sqlite" else ("always", "everysec", "no")):
             raise SystemExit(f"{store} has no sync mode {sync!r}")
         if store == "sqlite" and nodes != 1:
             raise SystemExit("SQLite is one relay: several nodes need Redis")
-        setups.append(Setup(name.strip(), nodes, store == "redis", sync))
+        setups.append(Setup(name.strip(), nodes, store == "redis", sync, match[4] or ""))
     return setups
 
 
@@ -644,6 +703,7 @@ def compare(args: argparse.Namespace, counts: list[int], setups: list[Setup]) ->
                         "redis": setup.redis,
                         "appendfsync": setup.sync if setup.redis else args.appendfsync,
                         "db_sync": args.db_sync if setup.redis else setup.sync,
+                        "relay_root": setup.root or args.relay_root,
                     }
                 )
                 load_before = os.getloadavg()[0]
@@ -673,8 +733,20 @@ def compare(args: argparse.Namespace, counts: list[int], setups: list[Setup]) ->
               f"{med(r['redis_cpu_ms_per_action'] for r in rows):>13.2f}"
               f"{med(r['redis_bytes_per_held_match'] for r in rows):>14.0f}  {min(loads):.1f}-{max(loads):.1f}")  # fmt: skip
     print()
+    if args.trace:
+        print(
+            "the relays' acknowledgement path (server/ack_trace.py), ms: median over the slices of each stage's p50 / p99"
+        )
+        for (count, name), rows in slices.items():
+            stages = sorted({stage for r in rows for stage in r.get("trace", {})})
+            parts = []
+            for stage in stages:
+                got = [r["trace"][stage] for r in rows if stage in r.get("trace", {})]
+                parts.append(f"{stage} {med(g['p50'] for g in got):.2f}/{med(g['p99'] for g in got):.2f}")
+            print(f"  {name:<30}{count:>6}  " + ", ".join(parts))
+        print()
     for count in counts:
-        for redis, sqlite in PAIRS:
+        for redis, sqlite in pairs(setups):
             a, b = slices.get((count, redis)), slices.get((count, sqlite))
             if not a or not b:
                 continue

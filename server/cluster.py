@@ -57,7 +57,18 @@ from redis import exceptions as redis_errors
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
-from server.redis_store import DEFAULT_PREFIX, Call, RedisRoomStore, StoreUnavailable, as_text, connect, guarded
+from server import ack_trace
+from server.redis_pipe import RedisPipe, Replies, open_pipe
+from server.redis_store import (
+    DEFAULT_PREFIX,
+    Call,
+    RedisRoomStore,
+    StoreUnavailable,
+    _refusal,
+    as_text,
+    connect,
+    guarded,
+)
 from soccerdesk.net.protocol import ProtocolError, error
 
 log = logging.getLogger("soccerdesk.cluster")
@@ -805,9 +816,13 @@ class Journal:
 
     Each room's writes go to Redis in the order the room made them, one after another; the
     writes of different rooms go together: what every room wrote during one turn of the event
-    loop is sent in one pipelined round trip (:meth:`RedisRoomStore.run_batch`), at most
-    ``lanes`` such batches under way at once and one write of a room in each, so a room's next
-    write is sent only once its previous one is acknowledged. :meth:`durable` is a future done
+    loop is sent in one pipelined round trip at the start of the next turn (as SQLite commits
+    them), one write of a room in each batch, so a room's next write is sent only once its
+    previous one is acknowledged. The batches go through :attr:`pipe`
+    (:class:`server.redis_pipe.RedisPipe`, set by :meth:`Cluster.start`): written to the socket
+    in that turn, and settled in the turn the replies arrive, with no task in between. Without
+    a pipe, or while it reconnects, or to load scripts Redis forgot, they go through redis-py
+    (:meth:`RedisRoomStore.run_batch`), at most ``lanes`` batches at once. :meth:`durable` is a future done
     once every write made so far, of any room, is acknowledged by Redis (``None`` if none is
     waiting); :meth:`durable_for` the same for one room's writes. The relay's connections wait on
     them before they send a frame, and so does the :class:`Bus` for clients of other nodes, so
@@ -841,6 +856,9 @@ class Journal:
         self._sending: set[str] = set()  # rooms with a write in a batch under way
         self._since: dict[str, float] = {}  # rooms whose next write Redis has not answered: since when
         self._batches: set[asyncio.Task[None]] = set()
+        self.pipe: RedisPipe | None = None  # the lean connection for the writes (see server.redis_pipe)
+        self._retries: set[asyncio.TimerHandle] = set()  # piped batches waiting to try again
+        self._stopped = False
         self._pump_soon = False
         self._pause = 0.05  # before trying again while Redis does not answer (doubles, up to 1 s)
         self._failed: set[str] = set()
@@ -849,12 +867,13 @@ class Journal:
         self._lowest: list[int] = []  # a heap of the open writes (and some done ones, skipped)
         self._waiters: deque[tuple[int, asyncio.Future[None]]] = deque()  # (last write covered, future)
         self._room_waiters: dict[str, deque[tuple[int, asyncio.Future[None]]]] = {}  # the same, per room
+        self._queued_at: dict[int, float] = {}  # when each write was made (ack_trace on only)
 
     # --- the writes a room makes ------------------------------------------------------------
 
     def save_room(self, code: str, doc: dict[str, Any]) -> None:
-        # A copy as it is now: the room goes on changing while the write waits its turn.
-        self._write(code, self.store.save_call, (code, json.loads(json.dumps(doc))))
+        # Encoded as it is now (once): the room goes on changing while the write waits its turn.
+        self._write(code, self.store.save_fields_call, (code, self.store.doc_fields(doc)))
 
     def append_actions(self, code: str, match: int, first_ply: int, actions: Iterable[tuple[int, str]]) -> None:
         self._write(code, self.store.append_call, (code, match, first_ply, list(actions)))
@@ -929,10 +948,16 @@ class Journal:
         self._failed.discard(code)
 
     async def stop(self) -> None:
-        """Cancel the batches under way (before the Redis client is closed; :meth:`flush` first
-        for the writes to finish): a batch retrying after the client was closed would open a
-        connection that nothing closes."""
+        """Cancel the batches under way and close the pipe (before the Redis client is closed;
+        :meth:`flush` first for the writes to finish): a batch retrying after the client was
+        closed would open a connection that nothing closes."""
+        self._stopped = True
+        for handle in self._retries:
+            handle.cancel()
+        self._retries.clear()
         await cancel_and_wait(list(self._batches))
+        if self.pipe is not None:
+            await self.pipe.close()
 
     # --- the queues and the batches ---------------------------------------------------------------
 
@@ -947,6 +972,9 @@ class Journal:
         if queue is None:
             queue = self._queues[code] = deque()
         queue.append((number, call, args))
+        if ack_trace.TRACE is not None:
+            self._queued_at[number] = time.perf_counter()
+            ack_trace.TRACE.add("room_queue", len(queue))
         if code not in self._sending:
             self._ready[code] = None
             self._schedule()
@@ -959,7 +987,13 @@ class Journal:
 
     def _pump(self) -> None:
         self._pump_soon = False
-        while self._ready and len(self._batches) < self.lanes:
+        if self._stopped:
+            return
+        while self._ready:
+            pipe = self.pipe
+            piped = pipe is not None and pipe.connected
+            if not piped and len(self._batches) >= self.lanes:
+                break  # through redis-py: at most `lanes` batches at once; on the pipe, no limit
             codes = []
             for code in self._ready:
                 codes.append(code)
@@ -968,9 +1002,18 @@ class Journal:
             for code in codes:
                 del self._ready[code]
                 self._sending.add(code)
-            task = asyncio.get_running_loop().create_task(self._batch(codes))
-            self._batches.add(task)
-            task.add_done_callback(self._batch_ended)
+            if piped:
+                assert pipe is not None
+                self._send_piped(pipe, codes)
+                continue
+            if pipe is not None:
+                pipe.reconnect_soon()  # meanwhile through redis-py, which reconnects by itself
+            self._start_batch(codes)
+
+    def _start_batch(self, codes: list[str]) -> None:
+        task = asyncio.get_running_loop().create_task(self._batch(codes))
+        self._batches.add(task)
+        task.add_done_callback(self._batch_ended)
 
     def _batch_ended(self, task: asyncio.Task[None]) -> None:
         self._batches.discard(task)
@@ -979,8 +1022,9 @@ class Journal:
         if self._ready:
             self._schedule()
 
-    async def _batch(self, codes: list[str]) -> None:
-        """One write of each room in ``codes`` (its oldest), sent to Redis in one round trip."""
+    def _build(self, codes: list[str]) -> tuple[dict[str, Any], list[Call], list[str]]:
+        """The calls of one write of each room in ``codes`` (its oldest): the outcomes known
+        without Redis, the calls to make and the rooms they are for."""
         outcomes: dict[str, Any] = {}
         calls: list[Call] = []
         sent: list[str] = []
@@ -996,24 +1040,97 @@ class Journal:
             else:
                 calls.append(call)
                 sent.append(code)
+        if ack_trace.TRACE is not None:
+            now = time.perf_counter()
+            for code in codes:
+                made = self._queued_at.get(self._queues[code][0][0])
+                if made is not None:
+                    ack_trace.TRACE.add("write_queued", now - made)
+            ack_trace.TRACE.add("batch_size", len(calls))
+        return outcomes, calls, sent
+
+    def _send_piped(self, pipe: RedisPipe, codes: list[str]) -> None:
+        """Hand the batch to the pipe now; its replies settle it in the turn they arrive."""
+        outcomes, calls, sent = self._build(codes)
+        if not calls:
+            self._after(codes, outcomes, pump=False)  # the pump under way goes on with the next rooms
+            return
+        commands = [("EVALSHA", script.sha, len(keys), *keys, *args) for script, keys, args in calls]
+        started = time.perf_counter()
+        try:
+            pipe.send(commands, lambda replies: self._piped_replies(codes, outcomes, sent, replies, started))
+        except StoreUnavailable:  # the connection broke since it was checked: through redis-py
+            self._start_batch(codes)
+
+    def _piped_replies(
+        self, codes: list[str], outcomes: dict[str, Any], sent: list[str], replies: Replies, started: float
+    ) -> None:
+        if self._stopped:
+            return
+        if ack_trace.TRACE is not None:
+            ack_trace.TRACE.add("round_trip", time.perf_counter() - started)
+        if isinstance(replies, StoreUnavailable):
+            results: list[Any] = [replies] * len(sent)
+        elif any(isinstance(r, redis_errors.ResponseError) and str(r).startswith("NOSCRIPT") for r in replies):
+            # Redis restarted and forgot the scripts: redis-py loads them and makes these writes
+            # again (each can be made twice).
+            self._start_batch(codes)
+            return
+        else:
+            results = [_refusal(r) if isinstance(r, redis_errors.ResponseError) else r for r in replies]
+        outcomes.update(zip(sent, results, strict=True))
+        self._after(codes, outcomes)
+
+    def _after(self, codes: list[str], outcomes: dict[str, Any], pump: bool = True) -> None:
+        """Settle a piped batch; its rooms' next writes go at once (or after a pause, if Redis
+        did not answer), unless ``pump`` is false (a pump is under way)."""
+        if self._settle(codes, outcomes):
+            pause, self._pause = self._pause, min(1.0, self._pause * 2)
+            handle: asyncio.TimerHandle | None = None
+
+            def retry() -> None:
+                self._retries.discard(handle)
+                self._release(codes)
+                self._pump()
+
+            handle = asyncio.get_running_loop().call_later(pause, retry)
+            self._retries.add(handle)
+            return
+        self._release(codes)
+        if pump:
+            self._pump()
+        elif self._ready:
+            self._schedule()
+
+    def _release(self, codes: list[str]) -> None:
+        """The batch of ``codes`` is over: rooms with more writes are ready for the next."""
+        for code in codes:
+            self._sending.discard(code)
+            queue = self._queues.get(code)
+            if queue:
+                self._ready[code] = None
+            elif queue is not None:
+                del self._queues[code]
+
+    async def _batch(self, codes: list[str]) -> None:
+        """One write of each room in ``codes`` (its oldest), sent to Redis in one round trip
+        through redis-py (when the pipe cannot be used)."""
+        outcomes, calls, sent = self._build(codes)
+        started = time.perf_counter()
         try:
             try:
                 results = await self.store.run_batch(calls) if calls else []
             except StoreUnavailable as exc:
                 results = [exc] * len(calls)
+            if ack_trace.TRACE is not None:
+                ack_trace.TRACE.add("round_trip", time.perf_counter() - started)
             outcomes.update(zip(sent, results, strict=True))
             again = self._settle(codes, outcomes)
             if again:
                 await asyncio.sleep(self._pause)
                 self._pause = min(1.0, self._pause * 2)
         finally:
-            for code in codes:
-                self._sending.discard(code)
-                queue = self._queues.get(code)
-                if queue:
-                    self._ready[code] = None
-                elif queue is not None:
-                    del self._queues[code]
+            self._release(codes)
 
     def _settle(self, codes: list[str], outcomes: dict[str, Any]) -> bool:
         """Take each room's outcome; whether some rooms are to try again (Redis did not answer)."""
@@ -1035,6 +1152,8 @@ class Journal:
             self._since.pop(code, None)
             self._pause = 0.05
             queue.popleft()
+            if ack_trace.TRACE is not None and (made := self._queued_at.pop(number, None)) is not None:
+                ack_trace.TRACE.add("write_acked", time.perf_counter() - made)
             self._done(number)
             self._room_done(code, number)
         return again
@@ -1164,6 +1283,9 @@ class Cluster:
     async def start(self) -> None:
         """Check that Redis answers (a node does not start without it), then start the tasks."""
         await guarded(self.redis.ping())
+        if self.journal.pipe is None:
+            self.journal.pipe = await open_pipe(self.redis)  # None: the writes go through redis-py
+            await self.store.load_scripts()
         await self.bus.start()
         self._tasks = [asyncio.create_task(self.leases.run()), asyncio.create_task(self.health.run())]
 

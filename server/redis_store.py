@@ -228,6 +228,12 @@ class RedisRoomStore:
     async def close(self) -> None:
         await self.redis.aclose()
 
+    async def load_scripts(self) -> None:
+        """Have Redis know the write scripts, so that writes sent by their hash alone (the
+        cluster's pipe, server/redis_pipe.py) are not refused the first time."""
+        for script in (self._save, self._append, self._drop, self._delete):
+            script.sha = as_text(await guarded(self.redis.script_load(script.script)))
+
     # --- keys ---------------------------------------------------------------------------
 
     def room_key(self, code: str) -> str:
@@ -262,11 +268,21 @@ class RedisRoomStore:
 
     def save_call(self, code: str, doc: dict[str, Any]) -> Call:
         """Write (or replace) a room's document (seat tokens hashed, see the module docstring)."""
+        return self.save_fields_call(code, self.doc_fields(doc))
+
+    @staticmethod
+    def doc_fields(doc: dict[str, Any]) -> list[str]:
+        """A room's document as it is stored: field, JSON value, field, JSON value ... (encoded
+        now, so a write queued for later keeps the document as it was)."""
         fields: list[str] = []
         for key, value in doc.items():
             fields += [key, _dumps(_hashed_seats(value) if key == "seats" else value)]
         if not fields:
             raise ValueError("a room document has at least its code")
+        return fields
+
+    def save_fields_call(self, code: str, fields: list[str]) -> Call:
+        """:meth:`save_call` of a document already encoded by :meth:`doc_fields`."""
         keys = [self.fence_key(code), self.room_key(code), self.rooms_key]
         return self._save, keys, [self._fence(code), time.time(), code, *fields]
 
@@ -346,7 +362,7 @@ class RedisRoomStore:
 
     async def load_room(self, code: str) -> tuple[dict[str, Any], list[list[Any]]] | None:
         """A room's document and its current match's ``[seat, action]`` list, or ``None``."""
-        found = await guarded(self._load([self.room_key(code)], [f"{self.prefix}record:{code}:"]))
+        found = await read(lambda: self._load([self.room_key(code)], [f"{self.prefix}record:{code}:"]))
         if not found:
             return None
         flat, entries = found
@@ -354,15 +370,15 @@ class RedisRoomStore:
         return doc, [json.loads(entry) for entry in entries]
 
     async def has_room(self, code: str) -> bool:
-        return bool(await guarded(self.redis.exists(self.room_key(code))))
+        return bool(await read(lambda: self.redis.exists(self.room_key(code))))
 
     async def stale_rooms(self, older_than: float) -> list[str]:
         """Codes of rooms not written since ``older_than`` (a ``time.time()`` value)."""
-        codes = await guarded(self.redis.zrangebyscore(self.rooms_key, "-inf", f"({older_than}"))
+        codes = await read(lambda: self.redis.zrangebyscore(self.rooms_key, "-inf", f"({older_than}"))
         return [as_text(code) for code in codes]
 
     async def room_count(self) -> int:
-        return int(await guarded(self.redis.zcard(self.rooms_key)))
+        return int(await read(lambda: self.redis.zcard(self.rooms_key)))
 
 
 def as_text(value: bytes | str) -> str:
@@ -381,6 +397,18 @@ async def guarded(pending: Awaitable[Any]) -> Any:
         if refusal is exc:
             raise
         raise refusal from None
+
+
+async def read(call: Callable[[], Awaitable[Any]]) -> Any:
+    """A read (which changes nothing, so may be made twice) made again at once if its
+    connection turns out broken: after Redis restarted, the pool may still hold connections
+    the old server closed, and the first call on each fails though Redis answers."""
+    try:
+        return await guarded(call())
+    except StoreUnavailable as exc:
+        if not isinstance(exc.__cause__, redis_errors.ConnectionError):
+            raise
+        return await guarded(call())
 
 
 def _refusal(exc: redis_errors.ResponseError) -> Exception:

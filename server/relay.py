@@ -25,6 +25,7 @@ import contextlib
 import ipaddress
 import logging
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from server import ack_trace
 from server.cluster import Cluster, ClusterLimits, RemoteRoom, dispatch
 from server.node import ClusterHall
 from server.rooms import Hall, Room, RoomSettings, normalize_code
@@ -209,6 +211,7 @@ class Connection:
         self._last_warning = 0.0
         # Each frame waits for the commit of the writes made before it was queued (if any).
         self._queue: asyncio.Queue[tuple[str | _Close | None, asyncio.Future[None] | None]] = asyncio.Queue()
+        self._queued_at: deque[float] = deque()  # when each text frame was queued (ack_trace on only)
         self._writer = asyncio.create_task(self._write())
         self._closing = False
         self._abort: asyncio.Task[Any] | None = None
@@ -228,6 +231,8 @@ class Connection:
             )
             return
         self._queue.put_nowait((text, self._commit()))
+        if ack_trace.TRACE is not None:
+            self._queued_at.append(time.perf_counter())
 
     def _commit(self) -> asyncio.Future[None] | None:
         """The store's pending commit a frame queued now must wait for (``None``: nothing pending).
@@ -266,6 +271,8 @@ class Connection:
                     await self.ws.send_str(error(item.code, item.message))
                     await self.ws.close(code=1000 if item.code == "replaced" else 1008, message=item.code.encode())
                     return
+                if ack_trace.TRACE is not None and self._queued_at:
+                    ack_trace.TRACE.add("frame_wait", time.perf_counter() - self._queued_at.popleft())
                 await self.ws.send_str(item)
             except (ConnectionError, RuntimeError):
                 return  # the socket is gone: the reader ends the connection
@@ -358,12 +365,16 @@ async def _hall_context(app: web.Application) -> AsyncIterator[None]:
     app[HALL] = hall
     app[SHARED_LIMITS] = app[CLUSTER].limits if settings.redis else _LocalLimits(app[LIMITS])
     sweeper = asyncio.create_task(_sweep(app))
+    if ack_trace.TRACE is not None:
+        ack_trace.TRACE.start()
     try:
         yield
     finally:
         sweeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper
+        if ack_trace.TRACE is not None:
+            await ack_trace.TRACE.stop()
         if isinstance(hall, ClusterHall):
             await hall.close()
             thinker.close()
