@@ -31,6 +31,7 @@ from soccerdesk.rules import State
 from soccerdesk.rules.soccero.actions import Aim, KickChoice, Path, SquareChoice, Step, Word
 from soccerdesk.rules.soccero.board import DIRECTIONS, EXIT_GOAL, LOW
 from soccerdesk.rules.soccero.play import all_paths, flight, restriction_ok, walk
+from soccerdesk.rules.soccero.set_pieces import second_last_row
 from soccerdesk.rules.soccero.state import PLAYERS, SocceroState, evolve, goalkeeper, team_of, team_players
 
 
@@ -696,8 +697,7 @@ def _offside(s: SocceroState, seat: int, target: int, ball: int) -> bool:
     row = b.rows_from_goal_line(target, end)
     if row >= b.rows_from_goal_line(ball, end):
         return False
-    rows = sorted(b.rows_from_goal_line(s.pos[q], end) for q in team_players(1 - seat) if s.pos[q] >= 0)
-    return row < (rows[1] if len(rows) > 1 else b.rows)
+    return row < second_last_row(s, seat)
 
 
 # --- moving players ------------------------------------------------------------------------
@@ -724,9 +724,8 @@ def _role_target(s: SocceroState, seat: int, p: int) -> int:
         # Forwards stay up the field whoever has the ball: ahead of it when we attack (a pass
         # away), past the halfway line when we defend (a long ball away when we win it back).
         ball_row = _progress(s, seat, ball)
-        lead = FORWARD_LEAD[FORWARDS.index(number)]
-        row = max(ball_row + lead, FORWARD_HOLD) if have_ball else max(ball_row + lead - FORWARD_DROP, FORWARD_HOLD)
-        row = min(row, FORWARD_TOP)
+        lead = FORWARD_LEAD[FORWARDS.index(number)] - (0 if have_ball else FORWARD_DROP)
+        row = min(max(ball_row + lead, FORWARD_HOLD), FORWARD_TOP)
         if s.cfg.extended:
             row = min(row, max(_onside_row(s, seat), ball_row))
         y = row if own == LOW else b.rows - 1 - row
@@ -755,9 +754,8 @@ half (extended rules: no further than the onside line allows)."""
 
 FORWARD_TOP = 29
 """Rows from the own goal line a forward goes no further than: two rows off the opponents'
-goal line, in front of their goal area. (Self-play, basic rules, 100 matches each, same
-seeds: leads 8/6/6, hold 17, top 26 and forwards chasing as the others gave 1.45 goals a
-match; leads 9/7/7, hold 19, top 28 gave 1.54; these values 1.77, all +-0.2.)"""
+goal line, in front of their goal area. (How these values were chosen, and what they
+score: docs/bots.md, "Matches that look like soccer".)"""
 
 FORWARD_CHASE = 3
 """Rows a forward may be ahead of the ball and still chase it while the other side has it;
@@ -767,8 +765,8 @@ further ahead he stays up for the counter-attack."""
 def _onside_row(s: SocceroState, seat: int) -> int:
     """The furthest row up the field (from ``seat``'s goal line) a team-mate is onside on:
     level with the second-last opponent (RULINGS Soccero 6)."""
-    rows = sorted((_progress(s, seat, s.pos[q]) for q in team_players(1 - seat) if s.pos[q] >= 0), reverse=True)
-    return rows[1] if len(rows) > 1 else s.board.rows - 1
+    line = second_last_row(s, seat)  # counted from the other end
+    return s.board.rows - 1 - line if line < s.board.rows else s.board.rows - 1
 
 
 class _StepJudge:

@@ -126,6 +126,15 @@ def touch(s: S, p: int, events: list[Event]) -> tuple[S, play.After | None]:
     return evolve(s, offside=0, banned=NOBODY), None
 
 
+def second_last_row(s: S, team: int) -> int:
+    """RULINGS Soccero 6: rows between the goal line ``team`` attacks and the second-last
+    opponent on the pitch (the offside line); ``board.rows`` if fewer than two are left."""
+    b = s.board
+    end = s.attacks(team)
+    rows = sorted(b.rows_from_goal_line(s.pos[q], end) for q in team_players(1 - team) if s.pos[q] >= 0)
+    return rows[1] if len(rows) > 1 else b.rows
+
+
 def offside_mask(s: S) -> int:
     """RULINGS Soccero 6: team-mates in an offside position when the ball is kicked."""
     kind = s.setpiece[0] if s.setpiece else ""
@@ -134,8 +143,7 @@ def offside_mask(s: S) -> int:
     b = s.board
     end = s.attacks(s.team)
     ball_row = b.rows_from_goal_line(s.ball, end)
-    rows = sorted(b.rows_from_goal_line(s.pos[q], end) for q in team_players(1 - s.team) if s.pos[q] >= 0)
-    second_last = rows[1] if len(rows) > 1 else b.rows
+    second_last = second_last_row(s, s.team)
     mask = 0
     for p in team_players(s.team):
         sq = s.pos[p]
