@@ -64,10 +64,10 @@ from server.redis_store import (
     Call,
     RedisRoomStore,
     StoreUnavailable,
-    _refusal,
     as_text,
     connect,
     guarded,
+    refusal,
 )
 from soccerdesk.net.protocol import ProtocolError, error
 
@@ -1077,7 +1077,7 @@ class Journal:
             self._start_batch(codes)
             return
         else:
-            results = [_refusal(r) if isinstance(r, redis_errors.ResponseError) else r for r in replies]
+            results = [refusal(r) if isinstance(r, redis_errors.ResponseError) else r for r in replies]
         outcomes.update(zip(sent, results, strict=True))
         self._after(codes, outcomes)
 

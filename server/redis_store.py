@@ -350,7 +350,7 @@ class RedisRoomStore:
                 if isinstance(reply, redis_errors.NoScriptError) and attempt == 0:
                     missing.append(i)
                 elif isinstance(reply, redis_errors.ResponseError):
-                    results[i] = _refusal(reply)
+                    results[i] = refusal(reply)
                 else:
                     results[i] = reply
             if not missing:
@@ -393,10 +393,10 @@ async def guarded(pending: Awaitable[Any]) -> Any:
     except (redis_errors.ConnectionError, redis_errors.TimeoutError, OSError) as exc:
         raise StoreUnavailable(str(exc)) from exc
     except redis_errors.ResponseError as exc:
-        refusal = _refusal(exc)
-        if refusal is exc:
+        refused = refusal(exc)
+        if refused is exc:
             raise
-        raise refusal from None
+        raise refused from None
 
 
 async def read(call: Callable[[], Awaitable[Any]]) -> Any:
@@ -411,7 +411,7 @@ async def read(call: Callable[[], Awaitable[Any]]) -> Any:
         return await guarded(call())
 
 
-def _refusal(exc: redis_errors.ResponseError) -> Exception:
+def refusal(exc: redis_errors.ResponseError) -> Exception:
     """A script's refusal as this module's error (any other error as it is)."""
     text = str(exc)
     if text.startswith("NOTOWNER"):
@@ -425,6 +425,7 @@ __all__ = [
     "Call",
     "DEFAULT_PREFIX",
     "guarded",
+    "refusal",
     "NotOwner",
     "RecordConflict",
     "RedisRoomStore",
