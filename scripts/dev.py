@@ -212,10 +212,17 @@ def run_child(cmd: list[str], env: dict[str, str] | None = None) -> int:
     only waits — it would otherwise stop with a KeyboardInterrupt and kill the child a quarter
     of a second later. A SIGTERM or SIGHUP sent to this script alone is passed on to the child.
     """
-    child = subprocess.Popen(cmd, cwd=ROOT, env=env)
+    # The handlers go in before the child starts: a signal that comes while it is starting is
+    # kept and passed on once it has (the default action would end this script and leave the
+    # child running).
+    children: list[subprocess.Popen[bytes]] = []
+    early: list[int] = []
 
     def pass_on(signum: int, _frame: object) -> None:
-        child.send_signal(signum)
+        if children:
+            children[0].send_signal(signum)
+        else:
+            early.append(signum)
 
     handlers: dict[str, Callable[[int, object], None]] = {
         "SIGINT": lambda _signum, _frame: None,
@@ -227,6 +234,10 @@ def run_child(cmd: list[str], env: dict[str, str] | None = None) -> int:
         if hasattr(signal, name):  # no SIGHUP on Windows
             before[getattr(signal, name)] = signal.signal(getattr(signal, name), handler)
     try:
+        child = subprocess.Popen(cmd, cwd=ROOT, env=env)
+        children.append(child)
+        for signum in early:
+            child.send_signal(signum)
         return child.wait()
     finally:
         for signum, previous in before.items():
