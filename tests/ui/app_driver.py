@@ -7,8 +7,7 @@ Nothing of the app is replaced: this script only makes the QApplication first, s
 can watch the window, and then calls the app's own ``main``. It reports what it sees on stdout,
 one line each, for the test to read:
 
-- ``think``: kicks off GAME against the expert bot (the slowest: the signal must come while it
-  thinks), the bot moving first, with clicks on the home
+- ``think``: kicks off GAME against the expert bot, the bot moving first, with clicks on the home
   screen; prints ``THINKING`` while the bot process works on its decision. Then ``signal`` waits
   for the test's signal, ``close`` closes the window as its title bar's close button does,
   ``leave`` presses Ctrl+H (back Home), kicks off again and closes the window once the bot has
@@ -20,16 +19,21 @@ one line each, for the test to read:
   press (Ctrl+H to go home between games). ``DONE`` at the end; the test then ends the app.
 
 The guard below matters: the bot process is started with "spawn", which imports this file again.
+That import is also where a long think is made: with ``signal`` and ``close`` the quit must come
+while the bot thinks, and even the expert answers some positions in a few milliseconds, so the
+bot process (only it) takes a minute over each decision, as a deep search on a slow machine may.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 Wait = Callable[[], bool]
+SLOW_BOT = "SOCCERDESK_DRIVER_SLOW_BOT"  # set for the bot process: seconds each decision takes at least
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # driving.py, the UI tests' clicking helpers
 
 
@@ -42,6 +46,8 @@ def main(argv: list[str]) -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
+    if mode == "think" and rest[1:2] != ["leave"]:
+        os.environ[SLOW_BOT] = "60"  # inherited by the bot process, which starts later
     app = QApplication(sys.argv[:1])
     script = think(app, *rest) if mode == "think" else smoke(app)
     waiting: list[Wait] = [lambda: True]
@@ -203,6 +209,28 @@ def _smoke_game(window, game_id: str) -> Iterator[Wait]:  # type: ignore[no-unty
     say("KEY ctrl+h")
     yield lambda: window.pages.currentWidget() is window.home
 
+
+def _slow_think() -> None:
+    """In the bot process: each decision takes at least ``$SOCCERDESK_DRIVER_SLOW_BOT`` seconds.
+
+    The app sends the worker the function by name (``soccerdesk.ui.bot_pool.think``), so the
+    worker runs whatever that name holds in its own process: here, the real ``think`` and a wait.
+    """
+    from soccerdesk.ui import bot_pool
+
+    real, least = bot_pool.think, float(os.environ[SLOW_BOT])
+
+    def think(*args, **kwargs):  # type: ignore[no-untyped-def]
+        start = time.monotonic()
+        answer = real(*args, **kwargs)
+        time.sleep(max(0.0, least - (time.monotonic() - start)))
+        return answer
+
+    bot_pool.think = think  # type: ignore[assignment]
+
+
+if __name__ == "__mp_main__" and os.environ.get(SLOW_BOT):
+    _slow_think()
 
 if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
