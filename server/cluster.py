@@ -67,7 +67,7 @@ from server.redis_store import (
     as_text,
     connect,
     guarded,
-    refusal,
+    outcome,
 )
 from soccerdesk.net.protocol import ProtocolError, error
 
@@ -1077,7 +1077,7 @@ class Journal:
             self._start_batch(codes)
             return
         else:
-            results = [refusal(r) if isinstance(r, redis_errors.ResponseError) else r for r in replies]
+            results = [outcome(r) for r in replies]
         outcomes.update(zip(sent, results, strict=True))
         self._after(codes, outcomes)
 

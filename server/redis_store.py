@@ -349,10 +349,8 @@ class RedisRoomStore:
             for i, reply in zip(todo, replies, strict=True):
                 if isinstance(reply, redis_errors.NoScriptError) and attempt == 0:
                     missing.append(i)
-                elif isinstance(reply, redis_errors.ResponseError):
-                    results[i] = refusal(reply)
                 else:
-                    results[i] = reply
+                    results[i] = outcome(reply)
             if not missing:
                 break
             for script in {id(calls[i][0]): calls[i][0] for i in missing}.values():
@@ -411,6 +409,12 @@ async def read(call: Callable[[], Awaitable[Any]]) -> Any:
         return await guarded(call())
 
 
+def outcome(reply: Any) -> Any:
+    """A script's reply in a pipeline as the write's result: a refusal as this module's error
+    (:func:`refusal`), anything else as it is."""
+    return refusal(reply) if isinstance(reply, redis_errors.ResponseError) else reply
+
+
 def refusal(exc: redis_errors.ResponseError) -> Exception:
     """A script's refusal as this module's error (any other error as it is)."""
     text = str(exc)
@@ -425,6 +429,7 @@ __all__ = [
     "Call",
     "DEFAULT_PREFIX",
     "guarded",
+    "outcome",
     "refusal",
     "NotOwner",
     "RecordConflict",
