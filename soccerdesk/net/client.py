@@ -246,7 +246,10 @@ class RelayClient:
     async def send_raw(self, text: str) -> None:
         if self._ws is None or self._ws.closed:
             raise RelayError("offline", "not connected to the relay")
-        await self._ws.send_str(text)
+        try:
+            await self._ws.send_str(text)
+        except (aiohttp.ClientError, OSError) as exc:  # the connection is closing: a relay went away
+            raise RelayError("offline", "not connected to the relay") from exc
 
     async def next(self, *kinds: str, timeout: float = 10.0) -> dict[str, Any]:
         """The next queued message of one of ``kinds`` (any kind if none); others are dropped."""

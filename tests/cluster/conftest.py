@@ -18,19 +18,13 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from redis_helpers import REDIS_SERVER, RedisServer
+from redis_helpers import RedisServer, running_redis
 
 
 @pytest.fixture
 def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    if REDIS_SERVER is None:
-        pytest.skip("redis-server is not installed (Debian package redis-server; .ci/run installs it as root)")
-    server = RedisServer(tmp_path)
-    server.start()
-    try:
+    with running_redis(tmp_path) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

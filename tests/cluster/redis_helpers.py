@@ -14,6 +14,7 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,23 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def running_redis(directory: Path) -> Iterator[RedisServer]:
+    """A started :class:`RedisServer` with its data in ``directory`` (made if missing), stopped
+    at the end; the test is skipped, saying why, where ``redis-server`` is not installed."""
+    import pytest
+
+    if REDIS_SERVER is None:
+        pytest.skip("redis-server is not installed (Debian package redis-server; .ci/run installs it as root)")
+    directory.mkdir(parents=True, exist_ok=True)
+    server = RedisServer(directory)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 class RedisServer:

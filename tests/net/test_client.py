@@ -58,3 +58,25 @@ async def test_acting_while_offline_is_refused_in_words() -> None:
     with pytest.raises(RelayError) as caught:
         await client.act("pass 1")
     assert caught.value.code == "offline"
+
+
+async def test_acting_on_a_connection_that_is_closing_is_refused_in_words() -> None:
+    """The relay went away and the socket is closing, but the client has not read the end yet:
+    an action then is refused as offline (the screen says so, and the player acts again once
+    resumed), not raised as a connection error that nobody handles."""
+    from server.relay import RelaySettings, start_relay
+
+    relay = await start_relay(RelaySettings(host="127.0.0.1", port=0, db=":memory:"))
+    client = RelayClient(relay.url, reconnect=False)
+    try:
+        await client.connect()
+        ws = client._ws
+        assert ws is not None
+        ws._writer.transport.close()  # how a dying relay's end looks from here, before it is read
+        assert not ws.closed
+        with pytest.raises(RelayError) as caught:
+            await client.act("pass 1")
+        assert caught.value.code == "offline"
+    finally:
+        await client.close()
+        await relay.stop()
