@@ -16,7 +16,7 @@ It scores each legal action with plain football sense instead of searching:
   others keep a shape that follows the ball; the goalkeeper stays home;
 - three forwards stay up the field whoever has the ball: a long kick ahead of it while we
   attack, in the opponents' half while we defend (onside in the extended rules), so a ball
-  won back has somebody to go to;
+  won back has somebody to go to; one far short of his place runs there before the press;
 - air balls are stopped by our players unless our own kick is going somewhere better;
 - set pieces: the nearest player takes them, free moves are declined unless forced.
 """
@@ -159,22 +159,26 @@ def _danger(s: SocceroState, seat: int, sq: int, vacated: int = -1, filled: int 
     ``vacated`` and ``filled``: a team-mate's move from one square to another, looked at
     before it is made (he may stand in an opponent's line and block it).
     """
-    b = s.board
+    return DANGER * (7 - _nearest_in_line(s, 1 - seat, sq, vacated, filled)) / 6
+
+
+def _nearest_in_line(s: SocceroState, team: int, sq: int, vacated: int = -1, filled: int = -1) -> int:
+    """Squares to ``sq`` from the nearest player of ``team`` with a clear straight line of at
+    most six squares to it (7: nobody), the player who must leave a shared square left out.
+    ``vacated``, ``filled``: see ``_danger``."""
     occ = s.occupancy()
     nearest = 7
-    for ray in b.rays[sq]:
+    for ray in s.board.rays[sq]:
         for d, t in enumerate(ray[:6], 1):
-            if d >= nearest:
-                break
-            if t == filled:
+            if d >= nearest or t == filled:
                 break
             q = occ.get(t)
             if q is None or t == vacated:
                 continue
-            if team_of(q) != seat and q != s.forced:
+            if team_of(q) == team and q != s.forced:
                 nearest = d
             break
-    return DANGER * (7 - nearest) / 6
+    return nearest
 
 
 def _shot_routes(s: SocceroState, seat: int, start: int) -> list[tuple[int, bool, bool, bool, float, float]]:
@@ -449,12 +453,10 @@ def _landing_value(s: SocceroState, seat: int, finish: str, squares: list[int], 
             return _held_value(s, seat, end)
         return -0.5 * _attack_value(s, 1 - seat, end) - 60
     # A loose ball: the other side moves first; then our nearest player may reach it (the
-    # kicker too: a ball played into space and run onto is a dribble).
-    b = s.board
-    to_end = b.distances[end]
-    mine = min(to_end[s.pos[p]] for p in team_players(seat) if s.pos[p] >= 0)
+    # kicker too: a ball played into space and run onto is a dribble). Either side's player
+    # needs a clear straight line to it, no longer than the die (rulebook "Moving Players").
     p_theirs = _danger(s, seat, end)
-    p_ours = (7 - mine) / 6 if mine <= 6 else 0.0
+    p_ours = (7 - _nearest_in_line(s, seat, end)) / 6
     return (1 - p_theirs) * p_ours * _attack_value(s, seat, end) - p_theirs * (
         0.5 * _attack_value(s, 1 - seat, end) + 40
     )
@@ -757,6 +759,20 @@ FORWARD_TOP = 29
 goal line, in front of their goal area. (How these values were chosen, and what they
 score: docs/bots.md, "Matches that look like soccer".)"""
 
+FORWARD_PULL = 30.0
+"""Points per square a forward earns for closing on his place while he is ``FORWARD_LAG`` rows
+or more short of it (other players' steps to their places: 5). One die moves the whole team,
+about 3.5 squares a turn, and the press took nearly all of it: after every kick-off the
+forwards stood 5 to 10 rows short of their places (in the extended rules, of the onside
+line), and the carrier attacked alone. At 30 a run of three squares or more comes before a
+chaser's step of the same length (50 + 10 a square)."""
+
+FORWARD_LAG = 8
+"""Rows short of his place from which a forward's run comes before the press. Nearer, he
+waits for the points the press leaves over: the run right up to his place (2 rows, or 5)
+scored more but did worse against the heuristic before it (not significantly). (Figures:
+docs/bots.md, "Matches that look like soccer".)"""
+
 FORWARD_CHASE = 3
 """Rows a forward may be ahead of the ball and still chase it while the other side has it;
 further ahead he stays up for the counter-attack."""
@@ -867,8 +883,12 @@ class _StepJudge:
             before = to_ball[step.start]
             after = to_ball[step.end]
             return 50.0 + 10 * (before - after) - (30 if after == 0 else 0)
-        to_target = b.distances[self._target(p)]
-        value = 5.0 * (to_target[step.start] - to_target[step.end])
+        target = self._target(p)
+        to_target = b.distances[target]
+        weight = 5.0
+        if p % PLAYERS in FORWARDS and _progress(s, seat, target) - _progress(s, seat, step.start) >= FORWARD_LAG:
+            weight = FORWARD_PULL
+        value = weight * (to_target[step.start] - to_target[step.end])
         if not chasing and holder >= 0 and not keeper:
             if _progress(s, seat, step.start) < _progress(s, seat, s.ball) + 6:
                 value += RUN * (_progress(s, seat, step.end) - _progress(s, seat, step.start))

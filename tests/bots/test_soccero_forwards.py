@@ -70,3 +70,12 @@ def test_forwards_keep_their_place_up_the_field_on_a_defending_turn() -> None:
     assert moved  # the die was used
     for p in soccero.FORWARDS:
         assert rows_up(after, after.pos[p]) >= rows_up(s, s.pos[p]), p
+
+
+def test_a_forward_far_short_of_his_place_runs_up_before_the_press() -> None:
+    """One die moves the whole team (rulebook "Moving Players"): a forward who only creeps up with
+    the points the press leaves over is never there when the ball is won back."""
+    s = theirs_on(position(6, p21="L6", p8="K14", p9="D14", p10="R14"), 21)  # the forwards in our half
+    after = play_out(s)
+    gained = sum(rows_up(after, after.pos[p]) - rows_up(s, s.pos[p]) for p in soccero.FORWARDS)
+    assert gained >= 4

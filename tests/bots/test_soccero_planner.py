@@ -135,3 +135,13 @@ def test_the_kicker_may_run_onto_his_own_kick() -> None:
     s = position(3, red=5, **alone)
     ahead = B.square("K18")
     assert soccero._landing_value(s, 0, "", [B.square("K17"), ahead], s.ball) > 0.5 * soccero._attack_value(s, 0, ahead)
+
+
+def test_a_loose_ball_off_every_straight_line_of_the_team_is_not_theirs_to_run_onto() -> None:
+    """Rulebook "Moving Players": players move in straight lines, so a ball a knight's move from
+    the lone carrier (two squares by king moves) is out of his reach next turn."""
+    alone = {f"p{p}": sq for p, sq in zip(range(6, 11), ("A1", "C1", "E1", "G1", "I1"), strict=True)}
+    s = position(3, red=5, **alone)
+    off_line = B.square("L18")
+    assert B.distance(s.ball, off_line) == 2
+    assert soccero._landing_value(s, 0, "", [B.square("K17"), off_line], s.ball) <= 0.0
