@@ -171,13 +171,16 @@ def _big_time_soccer_evaluation(heuristic: Bot) -> Evaluation:
     def advantage(state: State, seat: int) -> float:
         # The goal difference plus the expected goals of the possession under way, judged as
         # the heuristic judges from the searching seat's chair: its own hand as it is, the
-        # opponent's only by the cards it has not seen (a sampled hand would add noise).
+        # opponent's only by the cards it has not seen (a sampled hand would add noise); and
+        # what the two hands are worth to the rest of the half (shot cards less than movers,
+        # defensive and Any cards more), so that spending or keeping a card counts.
         lead = float(state.score[0] - state.score[1])
         if state.phase == "over" or state.shootout is not None:  # type: ignore[attr-defined]
             return lead
         context = big_time_soccer._Context(state, seat)  # type: ignore[arg-type]
         ball = state.ball  # type: ignore[attr-defined]
         mine = context.value_mine(ball) if state.control == seat else -context.value_theirs(ball)  # type: ignore[attr-defined]
+        mine += context.hand_worth()
         return lead + mine if seat == 0 else lead - mine
 
     return advantage

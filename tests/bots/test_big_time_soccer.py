@@ -141,3 +141,19 @@ def test_the_search_looks_closer_only_at_close_calls_and_lists_the_heuristics_be
     assert bot.ranked(box, HOME, legal)[0] == GAME.parse_action("shoot SIN")  # type: ignore[attr-defined]
     assert sorted(map(str, bot.ranked(box, HOME, legal))) == sorted(map(str, legal))  # type: ignore[attr-defined]
     assert not bot.close_call(box)  # type: ignore[attr-defined]
+
+
+def test_the_search_counts_what_each_hand_is_worth_and_forgets_it_at_the_whistle() -> None:
+    """The search's evaluation values a hand of movers and defensive cards above one clogged
+    with shot cards (fitted on normal-vs-normal matches), judges the opponent's hand only by
+    the cards not yet seen, and gives hands no worth once the match is in stoppage time."""
+    from soccerdesk.bots.big_time_soccer import _Context
+
+    movers = position(ball="M1C", hands=(["PA1P", "DA1D", "C", "I", "ANY", "PL1P"], ["C"]))
+    shots = position(ball="M1C", hands=(["SIN", "SIN", "SOUT", "SOUT", "PA1P", "PL1P"], ["C"]))
+    assert _Context(movers, HOME).hand_worth() > _Context(shots, HOME).hand_worth()
+    # The opponent's single card is guessed from the unseen cards: the same whatever it is.
+    other = position(ball="M1C", hands=(["PA1P", "DA1D", "C", "I", "ANY", "PL1P"], ["SIN"]))
+    assert _Context(other, HOME).hand_worth() == _Context(movers, HOME).hand_worth()
+    stoppage = position(ball="M1C", hands=(["PA1P", "DA1D", "C", "I", "ANY", "PL1P"], ["C"]), half=2, stoppage=2)
+    assert _Context(stoppage, HOME).hand_worth() == 0.0
