@@ -10,8 +10,11 @@
 In Soccer-Go both search levels mix their face-down picks by the guessing game's matrix
 (:data:`GUESSING`, :class:`soccerdesk.bots.soccer_go.GuessingPlayer`) and leave the power
 cards to the heuristic's exact turn planner; ``expert`` models its opponent one level deeper
-(it may be the heuristic or ``hard``, learnt from the picks it shows). Measured figures and
-the commands that made them: ``docs/bots.md``.
+(it may be the heuristic or ``hard``, learnt from the picks it shows). In Pawn Soccer, which
+has no dice in open play and nothing hidden, ``expert`` plays its turns by alpha-beta three
+turns deep over every reply (:data:`PAWN_LOOKAHEAD`) instead of ``hard``'s one-deep search,
+which only answers the heuristic's reply. Measured figures and the commands that made them:
+``docs/bots.md``.
 
 An iteration cap, not the clock, is what sets a level's strength: the bot plays the same
 on a fast and a slow computer, a match replays the same, and the player does not wait a
@@ -113,7 +116,9 @@ GAME_TUNING: dict[str, SearchSettings] = {
     # Soccer-Go's rules and heuristic are fast: roll out through the next attacks.
     "soccer-go": SearchSettings(exploration=0.8, rollout_turns=10, action_cap=24),
 }
-"""Search settings of each game, for ``hard`` and ``expert`` alike (expert has more iterations and time)."""
+"""Search settings of each game, for ``hard`` and ``expert`` alike (expert has more iterations and
+time; Pawn Soccer's expert searches only its set-up, kick-off and penalties this way, see
+:data:`PAWN_LOOKAHEAD`)."""
 
 
 def heuristic_or_none(game_id: str) -> Bot | None:
@@ -247,7 +252,63 @@ opponent (1: as the heuristic; 2: as the heuristic or as a level-1 player, learn
 picks it shows)."""
 
 
-def _mixer(game_id: str, name: str, heuristic: Bot | None) -> Mixer | None:
+PAWN_LOOKAHEAD: dict[str, tuple[int, int]] = {"expert": (3, 20_000)}
+"""Pawn Soccer's search levels that look whole turns ahead by alpha-beta
+(:class:`soccerdesk.bots.search.TurnLookahead`): turns deep (ours, every reply, ours again)
+and the most positions judged a decision. Hard's one-deep search expects the heuristic's
+reply; with no dice and nothing hidden in open play more rollouts of it see nothing new."""
+
+
+PAWN_GOAL_BONUS = 0.5
+"""Goals a goal scored within Pawn Soccer's look-ahead counts beyond the heuristic's own
+judgement. The heuristic values the ball at a shooter's feet with the shot his (0.95 goals) a
+little above a goal scored, after which the board is set up again and only the score counts."""
+
+
+def _pawn_soccer_lookahead(name: str, heuristic: Bot, budget: float | None) -> Mixer:
+    from soccerdesk.bots import pawn_soccer
+    from soccerdesk.bots.search import TurnLookahead
+    from soccerdesk.rules.pawn_soccer import AFTER, CHAIN, END, TURN
+
+    turns, leaves = PAWN_LOOKAHEAD[name]
+    policy = heuristic_policy(heuristic)
+
+    def settle(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        # A turn over, the look-ahead just ends it (a substitution a few turns ahead changes
+        # little, and asking the heuristic took about a quarter of the search's time).
+        if state.phase == AFTER and END in legal:  # type: ignore[attr-defined]
+            return END
+        return policy(state, seat, legal, rng)
+
+    def own_chair(state: State, seat: int) -> float:
+        # Judged from the searching seat's chair, as the heuristic judges its own moves (its
+        # evaluation is not quite symmetric: its own yellow cards weigh twice the other's).
+        value = pawn_soccer.evaluate(state, seat) / pawn_soccer.GOAL  # type: ignore[arg-type]
+        return value if seat == 0 else -value
+
+    return TurnLookahead(
+        own_chair,
+        settle,
+        # It takes the decisions of a turn (a chain pass's next hop too). Below the root it
+        # branches on the first action of each turn; a chain pass played on and ending a turn
+        # are left to the heuristic, and the free substitution is never branched on (with it,
+        # two turns deep judged 17,000 positions instead of 2,000: every turn twice over);
+        # a goal, a penalty or a set-up is judged as it stands.
+        decides=lambda state: state.phase in (TURN, CHAIN),  # type: ignore[attr-defined]
+        branch=lambda state: state.phase == TURN,  # type: ignore[attr-defined]
+        play_through=lambda state: state.phase in (CHAIN, AFTER),  # type: ignore[attr-defined]
+        extra=lambda action: getattr(action, "verb", None) == "sub",
+        turns=turns,
+        max_leaves=leaves,
+        goal_bonus=PAWN_GOAL_BONUS,
+        # Only a ceiling for a very busy machine: the search's own share of the level's clock.
+        time_budget=None if budget is None else 0.8 * budget,
+    )
+
+
+def _mixer(game_id: str, name: str, heuristic: Bot | None, budget: float | None = None) -> Mixer | None:
+    if game_id == "pawn-soccer" and name in PAWN_LOOKAHEAD and heuristic is not None:
+        return _pawn_soccer_lookahead(name, heuristic, budget)
     if game_id != "soccer-go" or name not in GUESSING:
         return None
     from soccerdesk.bots.soccer_go import GuessingPlayer, HeuristicBot
@@ -276,7 +337,7 @@ def search_bot(game_id: str, budget: float | None, name: str, max_iterations: in
         evaluation,
         name=name,
         stop=STOPS.get(game_id),
-        mixer=_mixer(game_id, name, heuristic),
+        mixer=_mixer(game_id, name, heuristic, budget),
         shortlist=getattr(heuristic, "ranked", None),
         worth_searching=_worth_searching(game_id, name, heuristic),
     )
@@ -291,13 +352,25 @@ def _worth_searching(game_id: str, name: str, heuristic: Bot | None) -> Callable
     cards of a match (where the score and the clock, not expected goals, decide). Soccer-Go's
     search levels mix their face-down picks and leave the cards to the heuristic's exact turn
     planner (a tree search of a fifth of a second did not play them better: 49.5% over 200
-    matches, issue 9). A hint still searches them: its playouts give the chance it shows."""
+    matches, issue 9). A hint still searches them: its playouts give the chance it shows.
+    Pawn Soccer's look-ahead levels leave the substitute after a turn to the heuristic."""
     if game_id == "soccer-go" and name in GUESSING:
         return _never
+    if game_id == "pawn-soccer" and name in PAWN_LOOKAHEAD:
+        return _pawn_soccer_searched
     close_call = getattr(heuristic, "close_call", None)
     if game_id != "big-time-soccer" or close_call is None:
         return None
     return lambda state: _big_time_soccer_late(state) or bool(close_call(state))
+
+
+def _pawn_soccer_searched(state: State) -> bool:
+    """Pawn Soccer's look-ahead levels leave the substitute after a turn to the heuristic
+    (it brings on a fresh pawn for one on a yellow card): one-deep searches of that
+    choice took nine tenths of the level's time and the look-ahead ends turns the same way."""
+    from soccerdesk.rules.pawn_soccer import AFTER
+
+    return state.phase != AFTER  # type: ignore[attr-defined]
 
 
 def _normal(game_id: str) -> Bot:

@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from soccerdesk.bots import Bot, RandomBot
@@ -615,3 +615,157 @@ def heuristic_policy(bot: Bot | None) -> Policy:
         return action if action in legal else legal[rng.randrange(len(legal))]
 
     return policy
+
+
+class _Exhausted(Exception):
+    pass
+
+
+class TurnLookahead:
+    """Alpha-beta over whole turns, judged by the game's evaluation: a :data:`Mixer`.
+
+    For a game without dice in open play (Pawn Soccer) the one-deep search of ``hard`` assumes
+    the opponent answers as the heuristic would, and more rollouts teach it nothing new. This
+    looks ``turns`` turns ahead (ours, every reply of the opponent, ours again, ...) and plays
+    the action whose worst case is best, so a reply the heuristic would not find (but a
+    searching opponent does) is seen.
+
+    ``decides(state)`` says which of the seat's decisions it takes; ``branch(state)`` which
+    decisions below the root it branches on (a turn may be several decisions of one seat: it
+    ends when the other seat decides); ``play_through(state)`` which ones the policy settles
+    on the way (a chain pass played on, ending a turn); every other position (a goal, a
+    penalty, chance, the end) is judged as it stands. Actions that ``extra(action)`` names
+    (a free substitution alongside a turn's action) are never branched on: the policy's own
+    pick is played when it is one of them. A goal scored (or let in) within the look-ahead
+    counts ``goal_bonus`` more than the evaluation says: a goal in hand is worth more than the
+    chance of one (a threat to shoot next turn may be valued near a goal by a heuristic,
+    which then waits instead of shooting). At most ``max_leaves`` positions are
+    judged a decision (not the clock: the same view always gives the same decision); when
+    they run out, the best root action fully searched so far is played. ``time_budget`` is
+    only a ceiling for a very busy machine. Decisions it does not branch on return ``None``
+    (the caller searches them as usual).
+    """
+
+    def __init__(
+        self,
+        evaluation: Evaluation,
+        policy: Policy,
+        decides: Callable[[State], bool],
+        branch: Callable[[State], bool],
+        play_through: Callable[[State], bool],
+        extra: Callable[[Action], bool],
+        turns: int,
+        max_leaves: int,
+        goal_bonus: float = 0.0,
+        time_budget: float | None = None,
+    ) -> None:
+        self.evaluation = evaluation
+        self.policy = policy
+        self.decides = decides
+        self.branch = branch
+        self.play_through = play_through
+        self.extra = extra
+        self.turns = turns
+        self.max_leaves = max_leaves
+        self.goal_bonus = goal_bonus
+        self.time_budget = time_budget
+        self.last_leaves = 0
+        """Positions judged by the last decision (for benchmarks and tests)."""
+        self._seat = 0
+        self._leaves = 0
+        self._deadline: float | None = None
+        self._rng = random.Random(0)
+        self._lead = 0
+
+    def __call__(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action | None:
+        if not self.decides(state):
+            return None
+        self._seat, self._leaves, self._rng = seat, 0, rng
+        self._lead = self._lead_of(state)
+        self._deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        preferred = self.policy(state, seat, legal, rng)
+        if self.extra(preferred):
+            return preferred
+        best, best_value = preferred, -math.inf
+        try:
+            children = self._children(state, seat, legal)
+            # The policy's pick first (the others must beat it, not tie with it), then the
+            # likely best: a good first answer lets alpha-beta cut more of the rest.
+            children.sort(key=lambda c: (c[2] != preferred, -c[0]))
+            for standing, after, action in children:
+                value = self._value(after, seat, self.turns, best_value, math.inf, standing)
+                if value > best_value:
+                    best, best_value = action, value
+        except _Exhausted:
+            pass  # the best root action fully searched stands
+        self.last_leaves = self._leaves
+        return best
+
+    def _judge(self, state: State) -> float:
+        """The searching seat's value of a position as it stands."""
+        self._leaves += 1
+        if state.is_terminal():
+            winner = state.winner
+            return 0.0 if winner is None else (1e6 if winner == self._seat else -1e6)
+        value = self.evaluation(state, self._seat)
+        value = value if self._seat == 0 else -value
+        return value + self.goal_bonus * (self._lead_of(state) - self._lead)
+
+    def _lead_of(self, state: State) -> int:
+        mine, theirs = state.score[self._seat], state.score[1 - self._seat]
+        return mine - theirs
+
+    def _settle(self, state: State) -> State:
+        """Play the decisions the look-ahead does not branch on (``play_through``)."""
+        while self.play_through(state):
+            (mover,) = state.current_players()
+            legal = state.legal_actions(mover)
+            action = legal[0] if len(legal) == 1 else self.policy(state, mover, legal, self._rng)
+            state = state.apply_unchecked(mover, action)
+        return state
+
+    def _children(self, state: State, mover: int, actions: list[Action]) -> list[tuple[float, State, Action]]:
+        """Each action's position (settled) and its value as it stands, for move ordering."""
+        return list(self._lazy_children(state, mover, actions))
+
+    def _lazy_children(self, state: State, mover: int, actions: list[Action]) -> Iterator[tuple[float, State, Action]]:
+        """As :meth:`_children`, one at a time (a cut-off saves judging the rest)."""
+        if self._leaves >= self.max_leaves or (self._deadline is not None and time.perf_counter() > self._deadline):
+            raise _Exhausted
+        for action in actions:
+            if self.extra(action):
+                continue
+            after = self._settle(state.apply_unchecked(mover, action))
+            yield self._judge(after), after, action
+
+    def _value(self, state: State, mover: int, turns_left: int, alpha: float, beta: float, standing: float) -> float:
+        """The searching seat's value of ``state`` reached by ``mover``'s action, ``turns_left``
+        turns counting the one ``mover`` is playing (alpha-beta window ``alpha``..``beta``);
+        ``standing`` is its value as it stands, already judged."""
+        players = state.current_players()
+        if len(players) != 1 or not self.branch(state):
+            return standing  # a leaf: a goal, a penalty, the end
+        (now,) = players
+        if now != mover:
+            turns_left -= 1  # the other seat's turn begins
+            if turns_left <= 0:
+                return standing
+        maximize = now == self._seat
+        children: Iterable[tuple[float, State, Action]]
+        if turns_left > 1:
+            children = self._children(state, now, state.legal_actions(now))
+            children.sort(key=lambda c: -c[0] if maximize else c[0])  # likely best first: more cut-offs
+        else:  # the last turn: every child is judged as it stands, so ordering would save nothing
+            children = self._lazy_children(state, now, state.legal_actions(now))
+        best = -math.inf if maximize else math.inf
+        for standing_after, after, _action in children:
+            value = self._value(after, now, turns_left, alpha, beta, standing_after)
+            if maximize:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best

@@ -6,9 +6,11 @@ import random
 from collections import Counter
 
 from soccerdesk.bots import make_bot
+from soccerdesk.bots.levels import EXPERT_ITERATIONS, HARD_ITERATIONS, PAWN_LOOKAHEAD, search_bot
 from soccerdesk.bots.pawn_soccer import HeuristicBot
+from soccerdesk.bots.search import SearchBot, TurnLookahead
 from soccerdesk.rules import CHANCE, State, get_game, sample_chance
-from soccerdesk.rules.pawn_soccer import PawnSoccer, PawnState
+from soccerdesk.rules.pawn_soccer import AFTER, PawnSoccer, PawnState
 
 _game = get_game("pawn-soccer")
 assert isinstance(_game, PawnSoccer)
@@ -188,3 +190,30 @@ def test_after_its_move_the_heuristic_chooses_from_the_list_it_is_offered() -> N
             checked += 1
         state = state.apply(seat, rng.choice(legal))
     assert checked > 0
+
+
+# --- expert: the look-ahead over whole turns -----------------------------------------------
+
+
+def _expert() -> SearchBot:
+    bot = search_bot("pawn-soccer", None, "expert", max_iterations=EXPERT_ITERATIONS["pawn-soccer"])
+    assert isinstance(bot.mixer, TurnLookahead)
+    return bot
+
+
+def test_expert_looks_whole_turns_ahead_and_hard_does_not() -> None:
+    assert _expert().mixer.turns == PAWN_LOOKAHEAD["expert"][0] >= 2  # type: ignore[union-attr]
+    assert "hard" not in PAWN_LOOKAHEAD
+    assert search_bot("pawn-soccer", None, "hard", max_iterations=HARD_ITERATIONS["pawn-soccer"]).mixer is None
+
+
+def test_expert_shoots_when_the_path_is_clear() -> None:
+    s = pos(["D10", "C8"], ["C11", "A5"], "D10")
+    assert str(_expert().decide(s, BLUE, random.Random(0))) in {"kick D10-D12", "kick D10-E12"}
+
+
+def test_expert_leaves_the_substitute_after_a_turn_to_the_heuristic() -> None:
+    s = pos(["C4", "D1"], ["D11"], "C4", yellow=["C4"], substitute=(True, True))
+    after = s.apply(BLUE, GAME.parse_action("move D1-E1"))
+    assert isinstance(after, PawnState) and after.phase == AFTER and after.current_players() == (BLUE,)
+    assert str(_expert().decide(after, BLUE, random.Random(1))) == "sub C4"  # the heuristic's choice

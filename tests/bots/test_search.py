@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from soccerdesk.bots.search import SearchBot, SearchSettings, goal_difference, state_value
+from soccerdesk.bots.search import SearchBot, SearchSettings, TurnLookahead, goal_difference, state_value
 from soccerdesk.rules.api import CHANCE, Event, Game, IllegalAction, State
 
 
@@ -293,6 +293,38 @@ def test_a_one_deep_tree_draws_the_opponents_secret_pick_from_the_policy() -> No
     assert flat.decide(MATCH.new_match(seed=1), 0, random.Random(3)) in (2, 3)
     assert flat.last_statistics[1][1] == -1.0
     assert flat.last_statistics[2][1] == flat.last_statistics[3][1] == 1.0
+
+
+def _take_two(state: State, seat: int, legal: list[Any], rng: random.Random) -> Any:
+    return 2 if 2 in legal else legal[0]
+
+
+def _pile_lookahead(turns: int, max_leaves: int = 1000) -> TurnLookahead:
+    return TurnLookahead(
+        goal_difference,
+        _take_two,
+        decides=lambda state: True,
+        branch=lambda state: True,
+        play_through=lambda state: False,
+        extra=lambda action: False,
+        turns=turns,
+        max_leaves=max_leaves,
+    )
+
+
+def test_a_turn_look_ahead_sees_every_reply_of_the_opponent() -> None:
+    """From a pile of 4 the greedy policy takes 2, and the opponent takes the last two. Two
+    turns ahead (ours and every reply) taking 1 is the only action no reply wins against;
+    three turns ahead it wins whatever the reply."""
+    state = PileState(4, 0, (0, 0))
+    state._set_meta(PILE.new_match(seed=1).info, None, ())
+    assert _pile_lookahead(1)(state, 0, [1, 2], random.Random(1)) == 2  # nothing seen: the policy's pick
+    assert _pile_lookahead(2)(state, 0, [1, 2], random.Random(1)) == 1
+    deep = _pile_lookahead(3)
+    assert deep(state, 0, [1, 2], random.Random(1)) == 1
+    assert deep.last_leaves < 2 + 4 + 8  # every position of the three turns: alpha-beta cut some
+    # Out of positions to judge before anything beat the policy's pick: the pick stands.
+    assert _pile_lookahead(3, max_leaves=1)(state, 0, [1, 2], random.Random(1)) == 2
 
 
 # --- many actions: a node considers at most action_cap, the policy's pick among them -------
