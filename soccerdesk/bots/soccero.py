@@ -166,6 +166,8 @@ def _nearest_in_line(s: SocceroState, team: int, sq: int, vacated: int = -1, fil
     """Squares to ``sq`` from the nearest player of ``team`` with a clear straight line of at
     most six squares to it (7: nobody), the player who must leave a shared square left out.
     ``vacated``, ``filled``: see ``_danger``."""
+    if vacated < 0 and filled < 0:
+        return _in_line_map(s, team)[sq]
     occ = s.occupancy()
     nearest = 7
     for ray in s.board.rays[sq]:
@@ -179,6 +181,35 @@ def _nearest_in_line(s: SocceroState, team: int, sq: int, vacated: int = -1, fil
                 nearest = d
             break
     return nearest
+
+
+def _in_line_map(s: SocceroState, team: int) -> list[int]:
+    """``_nearest_in_line`` for every square at once, with nobody moved; cached per state.
+
+    Walks out from each of ``team``'s players instead of in from each square: a line is as
+    clear one way as the other, so the distances are the same, and the search asks about many
+    squares of one position."""
+    cache = s._shape
+    if cache is None:
+        cache = {}
+        object.__setattr__(s, "_shape", cache)
+    key = ("in-line", team)
+    found = cache.get(key)
+    if found is None:
+        found = [7] * s.board.size
+        occ = s.occupancy()
+        rays = s.board.rays
+        for start, q in occ.items():
+            if team_of(q) != team or q == s.forced:
+                continue
+            for ray in rays[start]:
+                for d, t in enumerate(ray[:6], 1):
+                    if d < found[t]:
+                        found[t] = d
+                    if t in occ:
+                        break
+        cache[key] = found
+    return found
 
 
 def _shot_routes(s: SocceroState, seat: int, start: int) -> list[tuple[int, bool, bool, bool, float, float]]:

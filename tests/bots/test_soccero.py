@@ -188,3 +188,39 @@ def test_the_keeper_leaves_the_pressing_to_field_players() -> None:
     for seed in range(5):
         action = str(BOT.decide(s, 0, random.Random(seed)))
         assert not action.startswith("move K6-") or B.ys[B.square(action.split("-")[1])] < B.ys[B.square("K6")]
+
+
+def test_the_map_of_clear_lines_agrees_with_looking_from_each_square() -> None:
+    """``_in_line_map`` (walking out from the players, cached per position) gives for every square
+    what walking in from that square gives, in positions of real matches, steals included."""
+    from soccerdesk.bots import soccero
+    from soccerdesk.rules.api import play_out
+
+    def walked_in(s: SocceroState, team: int, sq: int) -> int:
+        occ = s.occupancy()
+        for d in range(1, 7):
+            for ray in B.rays[sq]:
+                if len(ray) >= d and all(t not in occ for t in ray[: d - 1]):
+                    q = occ.get(ray[d - 1])
+                    if q is not None and q // 11 == team and q != s.forced:
+                        return d
+        return 7
+
+    seen: list[SocceroState] = []
+
+    def note(s: SocceroState) -> bool:
+        seen.append(s)
+        return len(seen) % 300 == 0  # 300 positions of each match
+
+    for seed, extended in ((3, False), (4, True)):
+        bot_rng = random.Random(seed)
+        play_out(
+            GAME.new_match(seed=seed, extended=extended),
+            lambda s, seat, rng=bot_rng: BOT.decide(s, seat, rng),
+            random.Random(seed),
+            stop=note,
+        )
+    assert any(s.forced >= 0 for s in seen)  # a steal's shared square is among them
+    for s in seen[::5]:
+        for team in (0, 1):
+            assert soccero._in_line_map(s, team) == [walked_in(s, team, sq) for sq in range(B.size)]
