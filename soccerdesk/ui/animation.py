@@ -139,11 +139,14 @@ class EventAnimation(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus if idle else Qt.FocusPolicy.StrongFocus)
         self.setVisible(not idle)
 
-    def play(self, animations: list[Animation], speed: float, backdrop: QPixmap | None = None) -> None:
+    def play(
+        self, animations: list[Animation], speed: float, backdrop: QPixmap | None = None, *, take_focus: bool = True
+    ) -> None:
         """Play ``animations`` one after another at ``speed`` (duration factor; 0 = skip).
 
         ``backdrop``: a picture of what lies below, painted first, so the widgets underneath
-        need no repainting while the animation runs.
+        need no repainting while the animation runs. ``take_focus``: take the keyboard (any key
+        skips); not while the player types elsewhere, whose keys must go on where they went.
         """
         if speed <= 0 or not animations:
             self.done.emit()
@@ -156,7 +159,8 @@ class EventAnimation(QWidget):
         self._next()
         self._set_idle(False)
         self.raise_()
-        self.setFocus()
+        if take_focus:
+            self.setFocus()
 
     def skip(self) -> None:
         """End every queued animation now."""

@@ -706,7 +706,7 @@ class MatchView(QWidget):
         self._animation_pending = False
         # The animation paints over a still picture of the board, so the board's many items
         # are not repainted for every frame.
-        self.animation.play(animations, factor, backdrop=self.view.grab())
+        self.animation.play(animations, factor, backdrop=self.view.grab(), take_focus=not self._typing_chat())
 
     def skip_animation(self) -> None:
         """End the animation now (or the one about to start) and show the position."""

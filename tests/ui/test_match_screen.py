@@ -391,14 +391,14 @@ def test_animations_show_cards_by_name_not_by_code(qtbot, window: MainWindow, ga
 
     lines_at: list[tuple[int, int]] = []  # (lines when an animation began, its events' count)
 
-    def spy(animations, speed, backdrop=None):
+    def spy(animations, speed, backdrop=None, **options):
         events = list(view._pending_view[1])
         shown.extend((a, events) for a in animations)
         # The lines these events add: the log tells a secret's public twin only to the other seat.
         twins = retold(events, lambda audience: view._log_seat in audience)
         told = [e for i, e in enumerate(events) if i not in twins and view.event_words(e)]
         lines_at.append((len(view.log_lines()), len(told)))
-        play(animations, speed, backdrop)
+        play(animations, speed, backdrop, **options)
 
     view.animation.play = spy
     spoiled = []

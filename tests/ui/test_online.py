@@ -266,13 +266,13 @@ async def two_players(tmp_path: Path, **create: Any) -> tuple[Any, Any, Any]:
     return relay, alice, bob
 
 
-def remote_match_view(qtbot: Any, client: Any) -> Any:
-    """Alice's match screen on a :class:`RemoteSession`, started."""
+def remote_match_view(qtbot: Any, client: Any, speed: str = "off") -> Any:
+    """Alice's match screen on a :class:`RemoteSession`, started (animations ``speed``)."""
     from soccerdesk.rules import get_game
     from soccerdesk.ui.match_view import MatchView
 
     session = RemoteSession(get_game(GAME), client)
-    view = MatchView(session, speed="off")
+    view = MatchView(session, speed=speed)
     qtbot.addWidget(view)
     view.resize(1100, 720)
     view.show()
@@ -335,19 +335,24 @@ def test_the_online_match_screen_has_a_plain_text_chat(qtbot, tmp_path: Path) ->
     run_on_qt_loop(scenario)
 
 
-@pytest.mark.parametrize("looks_away", [False, True], ids=["stays", "in-another-window"])
+@pytest.mark.parametrize(
+    ("looks_away", "speed"),
+    [(False, "off"), (True, "off"), (False, "normal")],
+    ids=["stays", "in-another-window", "stays-while-animated"],
+)
 def test_a_new_position_does_not_take_the_chat_line_away_from_a_player_typing(
-    qtbot, tmp_path: Path, looks_away: bool
+    qtbot, tmp_path: Path, looks_away: bool, speed: str
 ) -> None:
     """Alice is typing when Bob's move arrives: her cursor and her half-typed line stay where they
-    were, also when she was in another window meanwhile and comes back."""
+    were, also when she was in another window meanwhile and comes back, and also when Bob's
+    move is shown by an animation first (which she may skip with a click, not with her typing)."""
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QWidget
 
     async def scenario() -> None:
         relay, alice, bob = await two_players(tmp_path)
         try:
-            view = remote_match_view(qtbot, alice)
+            view = remote_match_view(qtbot, alice, speed)
             view.activateWindow()
             await until(lambda: alice.view is not None and 0 in alice.view["to_move"] and bool(alice.view["legal"]))
             await until(lambda: view.view.hasFocus())  # her turn: the board has the keyboard

@@ -18,6 +18,7 @@ from __future__ import annotations
 import gc
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from clicking import assert_targets_reachable, deciding, play_with_clicks, start_match
@@ -89,10 +90,10 @@ def test_a_whole_match_against_the_computer_with_real_clicks(qtbot, shown_window
     started: list[int] = []
     play_animations = view.animation.play
 
-    def noting_play(animations: list, speed: float, backdrop=None) -> None:
+    def noting_play(animations: list, speed: float, backdrop=None, **options: Any) -> None:
         if speed > 0 and animations:
             started.append(len(animations))
-        play_animations(animations, speed, backdrop)
+        play_animations(animations, speed, backdrop, **options)
 
     view.animation.play = noting_play  # type: ignore[method-assign]
     # The first decision, before any animation has played: the board must take the mouse.
