@@ -101,17 +101,20 @@ GAME_TUNING: dict[str, SearchSettings] = {
     ),
     # A Soccero turn is a chain of small steps (kick or move, roll, one player-move at a
     # time): each step is judged by the heuristic playing on to the end of the opponent's
-    # next turn (rollouts count changes of seat, not steps), over a few sampled rolls.
+    # next turn (rollouts count changes of seat, not steps). The candidates are the
+    # heuristic's six best by its own values (a movement decision has some 200 steps), all
+    # played on the same dice; after four rounds only its pick and the strongest rival go on.
     "soccero": SearchSettings(
         max_depth=1,
-        exploration=0.5,
+        paired=True,
         rollout_turns=2,
         rollout_plies=80,
-        action_cap=12,
+        rollout_random=0.0,
+        action_cap=6,
         confidence=1.0,
         min_gain=0.0,
-        min_visits=3,
-        policy_in_tree=False,
+        min_visits=4,
+        narrow_after=4,
     ),
     # Soccer-Go's rules and heuristic are fast: roll out through the next attacks.
     "soccer-go": SearchSettings(exploration=0.8, rollout_turns=10, action_cap=24),

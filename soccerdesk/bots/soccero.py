@@ -48,33 +48,59 @@ class HeuristicBot(Bot):
             planned = _plan_with_ball(s, seat, legal)
             if planned is not None:
                 return planned
-            return _best(legal, _StepJudge(s, seat).value, rng)
+        value = _values(s, seat)
+        if value is not None:
+            return _best(legal, value, rng)
         if phase in ("turn", "sp-kick"):
             return _turn_choice(s, seat, legal)
-        if phase == "kick-path":
-            return _best(legal, lambda a: _path_value(s, seat, a), rng)
         if phase == "air-stop":
             return _air_stop(s, seat, legal)
-        if phase == "setup":
-            to_home = s.board.distances[_placement_home(s)]
-            return _best(legal, lambda a: -to_home[a.square], rng)
         if phase == "header":
             return next(a for a in legal if str(a) == "header")
-        if phase in ("header-aim", "throw-aim"):
-            return _best(legal, lambda a: _aim_value(s, seat, a), rng)
-        if phase in ("sp-spot",):
-            goal = _goal_squares(s, seat)
-            return _best(legal, lambda a: -min(s.board.distance(a.square, g) for g in goal), rng)
-        if phase == "sp-taker":
-            spot = s.setpiece[2]
-            return _best(
-                legal,
-                lambda a: -s.board.distance(a.square, spot) - (50 if _is_keeper_square(s, seat, a.square) else 0),
-                rng,
-            )
         if phase in ("free", "wall", "wall-clear"):
             return _free_move(s, seat, legal, rng)
         return legal[0] if phase in ("ends", "fetch", "block") else rng.choice(legal)
+
+    def ranked(self, state: State, seat: int, legal: list[Any]) -> list[Any]:
+        """``legal`` from the most to the least promising by the values ``choose`` goes by (the
+        search's shortlist: a movement decision has some 200 steps, most of them idle, and a
+        search that tries a random dozen of them learns little). The planned step of a player
+        on the ball comes first; in a phase decided by other rules, the heuristic's pick, then the
+        rest in the rules' order."""
+        s = state
+        assert isinstance(s, SocceroState)
+        value = _values(s, seat)
+        if value is None:
+            picked = self.choose(s, seat, legal, random.Random(0))
+            return [picked, *(a for a in legal if a != picked)]
+        order = sorted(legal, key=value, reverse=True)  # a stable sort: ties keep the rules' order
+        planned = _plan_with_ball(s, seat, legal) if s.phase == "moving" else None
+        if planned is not None:
+            order.remove(planned)
+            order.insert(0, planned)
+        return order
+
+
+def _values(s: SocceroState, seat: int) -> Any:
+    """How the heuristic values each action in this phase (higher is better), or ``None`` where
+    it picks by another rule (a turn's kick or move, a stop of an air ball, a free move)."""
+    phase = s.phase
+    if phase == "moving":
+        return _StepJudge(s, seat).value
+    if phase == "kick-path":
+        return lambda a: _path_value(s, seat, a)
+    if phase == "setup":
+        to_home = s.board.distances[_placement_home(s)]
+        return lambda a: -to_home[a.square]
+    if phase in ("header-aim", "throw-aim"):
+        return lambda a: _aim_value(s, seat, a)
+    if phase == "sp-spot":
+        goal = _goal_squares(s, seat)
+        return lambda a: -min(s.board.distance(a.square, g) for g in goal)
+    if phase == "sp-taker":
+        spot = s.setpiece[2]
+        return lambda a: -s.board.distance(a.square, spot) - (50 if _is_keeper_square(s, seat, a.square) else 0)
+    return None
 
 
 # --- helpers -------------------------------------------------------------------------------

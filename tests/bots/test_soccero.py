@@ -224,3 +224,29 @@ def test_the_map_of_clear_lines_agrees_with_looking_from_each_square() -> None:
     for s in seen[::5]:
         for team in (0, 1):
             assert soccero._in_line_map(s, team) == [walked_in(s, team, sq) for sq in range(B.size)]
+
+
+def test_the_searchs_shortlist_is_every_legal_action_best_first() -> None:
+    """``ranked`` (the hard and expert search's candidates) orders all legal actions by the values
+    the heuristic decides by: what the heuristic plays is first, or tied with the first."""
+    from soccerdesk.bots import soccero
+    from soccerdesk.rules.api import play_out
+
+    checked: dict[str, int] = {}
+
+    def choose(s: SocceroState, seat: int) -> Any:
+        legal = s.legal_actions(seat)
+        picked = BOT.choose(s, seat, legal, random.Random(s.ply))
+        order = BOT.ranked(s, seat, legal)
+        assert sorted(map(str, order)) == sorted(map(str, legal))
+        value = soccero._values(s, seat)
+        if order[0] != picked:
+            assert value is not None and value(order[0]) == value(picked)
+        if value is not None:
+            values = [value(a) for a in order[1:]]
+            assert values == sorted(values, reverse=True) or s.phase == "moving"  # a plan goes first
+            checked[s.phase] = checked.get(s.phase, 0) + 1
+        return picked
+
+    play_out(GAME.new_match(seed=5), choose, random.Random(5), stop=lambda s: s.ply > 1500)
+    assert checked.get("moving", 0) > 50 and checked.get("kick-path", 0) > 3
