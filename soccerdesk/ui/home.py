@@ -85,7 +85,7 @@ LEVEL_HELP = {
     "easy": "plays sensibly but slips now and then",
     "normal": "plays by a solid rule of thumb",
     "hard": "tries each move against the likely replies (well under a second a move)",
-    "expert": "looks further ahead than hard (up to three seconds a move)",
+    "expert": "thinks longer than hard (up to three seconds a move)",
     "heuristic": "plays by a solid rule of thumb",
     "random": "picks any legal move",
 }
