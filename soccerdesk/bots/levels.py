@@ -220,19 +220,19 @@ def _soccero_evaluation(heuristic: Bot) -> Evaluation:
 
 
 SOCCERO_VALUES: dict[str, tuple[float, ...]] = {
-    "own": (0.0, -0.03, -0.02, -0.01, -0.01, 0.02, 0.04, 0.05, 0.12, 0.11, 0.24, 0.41, 0.54, 0.71, 0.89, 0.58),
-    "loose": (-0.04, -0.26, -0.3, -0.23, -0.13, -0.08, -0.05, -0.02, 0.02, 0.05, 0.08, 0.14, 0.25, 0.34, 0.29, 0.04),
-    "opp": (-0.52, -0.84, -0.63, -0.46, -0.35, -0.22, -0.1, -0.11, -0.06, -0.04, -0.01, 0.02, 0.05, 0.06, 0.06, 0.05),
+    "own": (-0.03, -0.03, -0.01, 0.0, 0.0, 0.02, 0.05, 0.05, 0.1, 0.1, 0.26, 0.41, 0.57, 0.72, 0.87, 0.59),
+    "loose": (-0.07, -0.28, -0.3, -0.27, -0.15, -0.09, -0.03, -0.01, 0.01, 0.03, 0.09, 0.16, 0.28, 0.33, 0.31, 0.07),
+    "opp": (-0.5, -0.82, -0.66, -0.5, -0.35, -0.23, -0.1, -0.1, -0.07, -0.04, 0.0, 0.02, 0.05, 0.04, 0.08, 0.07),
 }
 """Soccero, expert's judgement of a position at the start of a turn: the goals the side to
 move can expect to gain over the next eight turns (both managers'), by who controls the ball
 (its team, nobody, the opponents) and how far it is from the mover's own goal line (bands of
 two rows, from its own goal line up). Measured on normal-vs-normal matches by
 ``benchmarks/soccero_values.py --matches 1000 --seed 1000`` (docs/bots.md). A ball at a
-forward's feet four rows from goal is worth about 0.9 goals, at the halfway line 0.05: the
+forward's feet three or four rows from goal is worth about 0.87 goals, at the halfway line 0.05: the
 simple judgement above (``SOCCERO_FIELD``) takes that as a straight line."""
 
-SOCCERO_FADE: tuple[float, ...] = (0.2, 0.55, 0.7, 0.7, 0.8, 0.9, 0.95)
+SOCCERO_FADE: tuple[float, ...] = (0.27, 0.49, 0.69, 0.78, 0.87, 0.94, 1.0)
 """The share of ``SOCCERO_VALUES`` left when 1, 2, … 7 turns (both managers') are left in the
 half (measured by the same script); from 8 on, all of it."""
 
