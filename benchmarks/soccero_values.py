@@ -22,7 +22,8 @@ import os
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import NamedTuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
@@ -35,24 +36,27 @@ CONTROLS = ("own", "loose", "opp")
 BANDS = 16  # two rows each on the 32-row board
 
 
-def sample(state: SocceroState, mover: int) -> dict[str, object]:
-    """The features of ``state`` seen by ``mover``, who decides next."""
+class Sample(NamedTuple):
+    """A position where ``mover`` is about to decide, as the values see it."""
+
+    mover: int
+    row: int  # rows from the mover's own goal line (-1: no ball on the board)
+    control: str  # "own", "loose" or "opp"
+    goals: tuple[int, int]
+    half: int
+    left: int  # turns left in the half, both managers'
+
+
+def sample(state: SocceroState, mover: int) -> Sample:
     board = state.board
     row = board.rows_from_goal_line(state.ball, state.defends(mover)) if state.ball >= 0 else -1
-    control = "loose" if state.holder < 0 else ("own" if team_of(state.holder) == mover else "opp")
-    return {
-        "mover": mover,
-        "row": row,
-        "control": control,
-        "goals": list(state.goals),
-        "half": state.half,
-        "left": 2 * state.cfg.turns - state.turns,  # turns left in the half, both managers
-    }
+    control = "loose" if state.holder < 0 else "own" if team_of(state.holder) == mover else "opp"
+    return Sample(mover, row, control, state.goals, state.half, 2 * state.cfg.turns - state.turns)
 
 
-def turn_starts(seed: int, extended: bool) -> list[dict[str, object]]:
+def turn_starts(seed: int, extended: bool) -> list[Sample]:
     """One match's samples, at every change of the deciding seat."""
-    rows: list[dict[str, object]] = []
+    samples: list[Sample] = []
     last = [-1]
 
     def watch(seat: int, before: State, after: State) -> None:
@@ -61,28 +65,28 @@ def turn_starts(seed: int, extended: bool) -> list[dict[str, object]]:
             return
         last[0] = players[0]
         assert isinstance(after, SocceroState)
-        rows.append(sample(after, players[0]))
+        samples.append(sample(after, players[0]))
 
     bots = [make_bot("normal", "soccero"), make_bot("normal", "soccero")]
     play_match("soccero", bots, seed, seed % 2 == 1, {"extended": extended, "quick_setup": True}, watch=watch)
-    return rows
+    return samples
 
 
-def outcomes(rows: list[dict[str, object]], window: int) -> Iterable[tuple[str, int, int, int]]:
+def outcomes(samples: list[Sample], window: int) -> Iterator[tuple[str, int, int, int]]:
     """(control, band, turns left, the mover's goal difference over the window) for each
     sample whose window ends inside the match."""
-    for i, r in enumerate(rows):
-        if r["row"] < 0:  # type: ignore[operator]
+    for i, r in enumerate(samples):
+        if r.row < 0:
             continue
-        end = next(
-            (k for k in range(i + 1, len(rows)) if rows[k]["half"] != r["half"] or rows[k]["left"] <= r["left"] - window),  # type: ignore[operator]
-            None,
+        later = (
+            k for k in range(i + 1, len(samples)) if samples[k].half != r.half or samples[k].left <= r.left - window
         )
+        end = next(later, None)
         if end is None:
             continue  # the match ended inside the window: its last goals are not in the samples
-        (a0, a1), (b0, b1) = r["goals"], rows[end]["goals"]  # type: ignore[misc]
+        (a0, a1), (b0, b1) = r.goals, samples[end].goals
         diff = (b0 - a0) - (b1 - a1)
-        yield r["control"], r["row"] // 2, r["left"], diff if r["mover"] == 0 else -diff  # type: ignore[misc, operator]
+        yield r.control, r.row // 2, r.left, diff if r.mover == 0 else -diff
 
 
 def mean_and_error(values: list[int]) -> tuple[float, float]:
@@ -96,7 +100,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1000, help="the first match's seed")
-    parser.add_argument("--window", type=int, default=8, help="turns (both managers) the goal difference is counted over")
+    parser.add_argument(
+        "--window", type=int, default=8, help="turns (both managers) the goal difference is counted over"
+    )
     parser.add_argument("--extended", action="store_true", help="the extended rules")
     parser.add_argument("--samples", help="also write each match's samples to this file (JSON lines)")
     args = parser.parse_args(argv)
@@ -104,22 +110,21 @@ def main(argv: list[str] | None = None) -> None:
     started = time.perf_counter()
     cells: dict[tuple[str, int], list[int]] = defaultdict(list)
     late: list[tuple[str, int, int, int]] = []
-    out = open(args.samples, "w") if args.samples else None
-    for seed in range(args.seed, args.seed + args.matches):
-        rows = turn_starts(seed, args.extended)
-        if out:
-            out.write(json.dumps({"seed": seed, "rows": rows}) + "\n")
-        for control, band, left, diff in outcomes(rows, args.window):
-            if left >= args.window:
-                cells[(control, band)].append(diff)
-            else:
-                late.append((control, band, left, diff))
-    if out:
-        out.close()
+    with open(args.samples or os.devnull, "w") as out:
+        for seed in range(args.seed, args.seed + args.matches):
+            samples = turn_starts(seed, args.extended)
+            out.write(json.dumps({"seed": seed, "samples": [s._asdict() for s in samples]}) + "\n")
+            for control, band, left, diff in outcomes(samples, args.window):
+                if left >= args.window:
+                    cells[(control, band)].append(diff)
+                else:
+                    late.append((control, band, left, diff))
 
     rules = "extended" if args.extended else "basic"
     print(f"soccero {rules}: {args.matches} normal-vs-normal matches from seed {args.seed}, window {args.window} turns")
-    print("mean goal difference for the mover over the window (standard error, samples), by rows from his own goal line")
+    print(
+        "mean goal difference for the mover over the window (standard error, samples), by rows from his own goal line"
+    )
     table: dict[tuple[str, int], float] = {}
     for control in CONTROLS:
         print(f"  ball {control}:")
