@@ -251,10 +251,7 @@ def _soccero_turn_values(heuristic: Bot) -> Evaluation:
             return lead
         players = state.current_players()
         mover = players[0] if players and players[0] >= 0 else state.team
-        if state.holder < 0:
-            control = "loose"
-        else:
-            control = "own" if team_of(state.holder) == mover else "opp"
+        control = "loose" if state.holder < 0 else "own" if team_of(state.holder) == mover else "opp"
         row = state.board.rows_from_goal_line(state.ball, state.defends(mover))
         value = SOCCERO_VALUES[control][min(row // 2, len(SOCCERO_VALUES[control]) - 1)]
         left = 2 * state.cfg.turns - state.turns
