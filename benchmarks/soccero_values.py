@@ -7,8 +7,8 @@ controls it (the mover's team, nobody, the opponents) and how many turns are lef
 What followed is the mover's goal difference over the next ``--window`` turns (both managers'
 turns counted) within the half. It prints, per band and control, the mean of that goal
 difference with its standard error, and how much of it is left when the half ends sooner
-(the fade): the figures behind ``SOCCERO_VALUES`` and ``SOCCERO_FADE`` in
-``soccerdesk/bots/levels.py``.
+(the fade). ``docs/bots.md`` ("Soccero: what a position is worth") has the table and what came
+of judging the search's rollouts by it.
 
     benchmarks/soccero_values.py --matches 1000 --seed 1000
 """

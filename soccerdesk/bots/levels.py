@@ -219,50 +219,6 @@ def _soccero_evaluation(heuristic: Bot) -> Evaluation:
     return advantage
 
 
-SOCCERO_VALUES: dict[str, tuple[float, ...]] = {
-    "own": (-0.03, -0.03, -0.01, 0.0, 0.0, 0.02, 0.05, 0.05, 0.1, 0.1, 0.26, 0.41, 0.57, 0.72, 0.87, 0.59),
-    "loose": (-0.07, -0.28, -0.3, -0.27, -0.15, -0.09, -0.03, -0.01, 0.01, 0.03, 0.09, 0.16, 0.28, 0.33, 0.31, 0.07),
-    "opp": (-0.5, -0.82, -0.66, -0.5, -0.35, -0.23, -0.1, -0.1, -0.07, -0.04, 0.0, 0.02, 0.05, 0.04, 0.08, 0.07),
-}
-"""Soccero, expert's judgement of a position at the start of a turn: the goals the side to
-move can expect to gain over the next eight turns (both managers'), by who controls the ball
-(its team, nobody, the opponents) and how far it is from the mover's own goal line (bands of
-two rows, from its own goal line up). Measured on normal-vs-normal matches by
-``benchmarks/soccero_values.py --matches 1000 --seed 1000`` (docs/bots.md). A ball at a
-forward's feet three or four rows from goal is worth about 0.87 goals, at the halfway line 0.05: the
-simple judgement above (``SOCCERO_FIELD``) takes that as a straight line. The extended rules
-measured the same shape at 80–90% of it (300 matches); one table serves both."""
-
-SOCCERO_FADE: tuple[float, ...] = (0.27, 0.49, 0.69, 0.78, 0.87, 0.94, 1.0)
-"""The share of ``SOCCERO_VALUES`` left when 1, 2, … 7 turns (both managers') are left in the
-half (measured by the same script); from 8 on, all of it."""
-
-
-def _soccero_turn_values(heuristic: Bot) -> Evaluation:
-    # Expert's evaluation: the lead plus what the position is worth to the side about to move,
-    # by SOCCERO_VALUES (the search stops its rollouts where a new seat is to move).
-    from soccerdesk.rules.soccero.state import SocceroState, team_of
-
-    fade = (0.0, *SOCCERO_FADE)
-
-    def advantage(state: State, seat: int) -> float:
-        assert isinstance(state, SocceroState)
-        lead = float(state.score[0] - state.score[1])
-        if state.ball < 0 or state.phase == "over":
-            return lead
-        players = state.current_players()
-        mover = players[0] if players and players[0] >= 0 else state.team
-        control = "loose" if state.holder < 0 else "own" if team_of(state.holder) == mover else "opp"
-        row = state.board.rows_from_goal_line(state.ball, state.defends(mover))
-        value = SOCCERO_VALUES[control][min(row // 2, len(SOCCERO_VALUES[control]) - 1)]
-        left = 2 * state.cfg.turns - state.turns
-        if left < len(fade):
-            value *= fade[max(0, left)]
-        return lead + (value if mover == 0 else -value)
-
-    return advantage
-
-
 EVALUATIONS: dict[str, Callable[[Bot], Evaluation]] = {
     "soccero": _soccero_evaluation,
     "soccer-go": _soccer_go_evaluation,
@@ -270,11 +226,6 @@ EVALUATIONS: dict[str, Callable[[Bot], Evaluation]] = {
     "big-time-soccer": _big_time_soccer_evaluation,
 }
 """Per game: the search's evaluation built from the game's heuristic bot."""
-
-LEVEL_EVALUATIONS: dict[tuple[str, str], Callable[[Bot], Evaluation]] = {("soccero", "expert"): _soccero_turn_values}
-"""Per game and level: an evaluation of the level's own, in place of the game's (Soccero's
-expert judges by measured values; hard keeps the simple judgement, and more rollouts of the
-same estimate had made expert pick otherwise than hard in only 9% of its decisions)."""
 
 
 BIG_TIME_SOCCER_LATE = 8
@@ -380,7 +331,7 @@ def search_bot(game_id: str, budget: float | None, name: str, max_iterations: in
         time_budget=budget, max_iterations=max_iterations
     )
     heuristic = heuristic_or_none(game_id)
-    make_evaluation = LEVEL_EVALUATIONS.get((game_id, name)) or EVALUATIONS.get(game_id)
+    make_evaluation = EVALUATIONS.get(game_id)
     evaluation = make_evaluation(heuristic) if heuristic is not None and make_evaluation else None
     return SearchBot(
         game_id,

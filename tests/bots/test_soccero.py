@@ -250,27 +250,3 @@ def test_the_searchs_shortlist_is_every_legal_action_best_first() -> None:
 
     play_out(GAME.new_match(seed=5), choose, random.Random(5), stop=lambda s: s.ply > 1500)
     assert checked.get("moving", 0) > 50 and checked.get("kick-path", 0) > 3
-
-
-def test_experts_judgement_prices_a_ball_near_goal_as_measured() -> None:
-    """Soccero's expert judges a position by the measured worth of the ball to the side about
-    to move (``SOCCERO_VALUES``), seen from seat 0, fading as the half runs out; hard keeps the
-    simple straight-line judgement."""
-    from soccerdesk.bots.levels import SOCCERO_FADE, SOCCERO_VALUES, search_bot
-
-    expert = search_bot("soccero", None, "expert", max_iterations=4).evaluation
-    hard = search_bot("soccero", None, "hard", max_iterations=4).evaluation
-    assert expert is not None and hard is not None
-    # Seat 0 attacks row 32 (it defends row 1); its No. 10 holds the ball four rows out.
-    near = position({9: "K28"}, holder=9)
-    middle = position({9: "K16"}, holder=9)
-    assert expert(near, 0) == SOCCERO_VALUES["own"][27 // 2]
-    assert expert(near, 0) > expert(middle, 0) + 0.5
-    assert expert(near, 0) > 2 * hard(near, 0)  # the straight line prices it low
-    # The same ball with seat 1 to move: the opponents have it near their own goal.
-    theirs = position({9: "K28"}, holder=9, team=1, decider=1)
-    assert expert(theirs, 1) == -SOCCERO_VALUES["opp"][4 // 2]
-    # A goal ahead counts in full; the position's worth fades in the half's last turns.
-    assert expert(replace(near, goals=(1, 0)), 0) == 1 + SOCCERO_VALUES["own"][27 // 2]
-    last = replace(near, turns=2 * near.cfg.turns - 1)
-    assert expert(last, 0) == SOCCERO_VALUES["own"][27 // 2] * SOCCERO_FADE[0]
