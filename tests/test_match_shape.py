@@ -2,29 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from soccerdesk.rules import CHANCE, get_game, sample_chance
+from tests.benchmark_scripts import load_benchmark
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("match_shape", ROOT / "benchmarks" / "match_shape.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["match_shape"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-shape = _load()
+shape = load_benchmark("match_shape")
 
 
 def test_summary_figures_and_intervals() -> None:

@@ -3,24 +3,9 @@ over the window, inside the half."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
+from tests.benchmark_scripts import load_benchmark
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("soccero_values", ROOT / "benchmarks" / "soccero_values.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["soccero_values"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-values = _load()
+values = load_benchmark("soccero_values")
 
 
 def test_goals_over_the_window_from_the_movers_chair() -> None:

@@ -1,0 +1,20 @@
+"""Tests of the scripts in ``benchmarks/``, which are scripts, not a package: load one by name."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def load_benchmark(name: str) -> ModuleType:
+    """``benchmarks/<name>.py`` as a module (registered under ``name``, so its dataclasses work)."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
