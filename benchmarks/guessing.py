@@ -21,7 +21,6 @@ kind of pick, with a 95% interval of the mean over the picks.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from collections import defaultdict
@@ -33,6 +32,7 @@ from soccerdesk.bots.levels import GUESSING
 from soccerdesk.bots.soccer_go import GuessingPlayer, HeuristicBot, guessing_matrix, open_picks
 from soccerdesk.rules import CHANCE, get_game, sample_chance
 from soccerdesk.rules.soccer_go import SIMULTANEOUS, Mark, PassTo, Save, Shoot, SoccerGoState
+from soccerdesk.sim import mean_and_error
 
 MIXES = ("uniform", "heuristic", "hard", "expert", "equilibrium")
 
@@ -50,12 +50,8 @@ def _kind(action: object) -> str:
 
 
 def _mean_ci(values: Sequence[float]) -> tuple[float, float]:
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, 0.0
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, 1.96 * math.sqrt(var / n)
+    mean, error = mean_and_error(values)
+    return mean, 1.96 * error
 
 
 def _world(state: SoccerGoState, seat: int, rng: random.Random) -> SoccerGoState:

@@ -25,7 +25,6 @@ within the turn limit, the default), ``big-time-soccer``, ``soccer-go``.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -36,7 +35,7 @@ from typing import Any
 
 from soccerdesk.bots import make_bot
 from soccerdesk.rules import CHANCE, State
-from soccerdesk.sim import percentile, play_match, wilson
+from soccerdesk.sim import mean_and_error, percentile, play_match, wilson
 
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "soccero": ("soccero", {}),
@@ -134,14 +133,10 @@ def play(game_id: str, level: str, seed: int, options: Mapping[str, Any]) -> Sha
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     """Mean and its 95% normal interval."""
-    n = len(values)
-    if n == 0:
+    if not values:
         return (0.0, 0.0, 0.0)
-    mean = sum(values) / n
-    if n == 1:
-        return (mean, mean, mean)
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    half = 1.96 * sd / math.sqrt(n)
+    mean, error = mean_and_error(values)
+    half = 1.96 * error
     return (mean, mean - half, mean + half)
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import time
@@ -30,7 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from soccerdesk.bots import make_bot  # noqa: E402
 from soccerdesk.rules.api import State  # noqa: E402
 from soccerdesk.rules.soccero.state import SocceroState, team_of  # noqa: E402
-from soccerdesk.sim import play_match  # noqa: E402
+from soccerdesk.sim import mean_and_error, play_match  # noqa: E402
 
 CONTROLS = ("own", "loose", "opp")
 BANDS = 16  # two rows each on the 32-row board
@@ -87,13 +86,6 @@ def outcomes(samples: list[Sample], window: int) -> Iterator[tuple[str, int, int
         (a0, a1), (b0, b1) = r.goals, samples[end].goals
         diff = (b0 - a0) - (b1 - a1)
         yield r.control, r.row // 2, r.left, diff if r.mover == 0 else -diff
-
-
-def mean_and_error(values: list[int]) -> tuple[float, float]:
-    n = len(values)
-    mean = sum(values) / n
-    spread = sum((v - mean) ** 2 for v in values) / max(1, n - 1)
-    return mean, math.sqrt(spread / n)
 
 
 def main(argv: list[str] | None = None) -> None:

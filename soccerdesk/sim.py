@@ -96,6 +96,16 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[k]
 
 
+def mean_and_error(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` (at least one) and its standard error (0 for a single value)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, 0.0
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, math.sqrt(variance / n)
+
+
 def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval of a win rate."""
     if n == 0:

@@ -4,10 +4,7 @@ a dependency of the app or of the tests."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -16,13 +13,9 @@ pytest.importorskip(
 )
 
 from soccerdesk.rules import CHANCE, GAMES, State, get_game, sample_chance  # noqa: E402
+from tests.benchmark_scripts import load_benchmark  # noqa: E402
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "openspiel_sparring.py"
-_SPEC = importlib.util.spec_from_file_location("openspiel_sparring", _PATH)
-assert _SPEC is not None and _SPEC.loader is not None
-sparring = importlib.util.module_from_spec(_SPEC)
-sys.modules["openspiel_sparring"] = sparring
-_SPEC.loader.exec_module(sparring)
+sparring = load_benchmark("openspiel_sparring")
 
 
 def _midgame(game_id: str, seed: int, plies: int) -> State:
