@@ -30,7 +30,7 @@ from soccerdesk.bots import Bot
 from soccerdesk.rules import State
 from soccerdesk.rules.soccero.actions import Aim, KickChoice, Path, SquareChoice, Step, Word
 from soccerdesk.rules.soccero.board import DIRECTIONS, EXIT_GOAL, LOW
-from soccerdesk.rules.soccero.play import all_paths, flight, restriction_ok, walk
+from soccerdesk.rules.soccero.play import all_paths, flight, position_cache, restriction_ok, walk
 from soccerdesk.rules.soccero.set_pieces import second_last_row
 from soccerdesk.rules.soccero.state import PLAYERS, SocceroState, evolve, goalkeeper, team_of, team_players
 
@@ -215,10 +215,7 @@ def _in_line_map(s: SocceroState, team: int) -> list[int]:
     Walks out from each of ``team``'s players instead of in from each square: a line is as
     clear one way as the other, so the distances are the same, and the search asks about many
     squares of one position."""
-    cache = s._shape
-    if cache is None:
-        cache = {}
-        object.__setattr__(s, "_shape", cache)
+    cache = s._shape or position_cache(s)
     key = ("in-line", team)
     found = cache.get(key)
     if found is None:

@@ -286,12 +286,20 @@ def shared_square(s: S) -> int:
     return s.pos[s.forced] if s.forced >= 0 else -1
 
 
-def team_shape(s: S, team: int) -> tuple[frozenset[int], tuple[int, int]]:
-    """(squares of ``team``'s players, its field players in the LOW and HIGH penalty areas); cached."""
+def position_cache(s: S) -> dict[Any, Any]:
+    """The dict in which facts about ``s``'s position (its players and ball, not the phase) are
+    kept once worked out; made on first use. Callers read ``s._shape or position_cache(s)``
+    so that the common case stays one attribute read."""
     cache = s._shape
     if cache is None:
         cache = {}
         object.__setattr__(s, "_shape", cache)
+    return cache
+
+
+def team_shape(s: S, team: int) -> tuple[frozenset[int], tuple[int, int]]:
+    """(squares of ``team``'s players, its field players in the LOW and HIGH penalty areas); cached."""
+    cache = s._shape or position_cache(s)
     found = cache.get(team)
     if found is None:
         line_up = s.pos[team * PLAYERS : team * PLAYERS + PLAYERS]
@@ -448,10 +456,7 @@ lists made from the moves (keyed by the points: the plain moves of at most that 
 
 def bits_of(s: S, squares: Any) -> int:
     """The squares of a set (or the keys of a dict) as one bit mask; cached per state and set."""
-    cache = s._shape
-    if cache is None:
-        cache = {}
-        object.__setattr__(s, "_shape", cache)
+    cache = s._shape or position_cache(s)
     key = ("bits", id(squares))
     found = cache.get(key)
     if found is None:
