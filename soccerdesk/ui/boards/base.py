@@ -73,6 +73,16 @@ class BoardScene(QGraphicsScene):
     def legal(self) -> list[str]:
         return list(self.view_data["legal"]) if self.view_data else []
 
+    def piece_at(self, pieces: str, square: str) -> dict[str, Any] | None:
+        """The piece of the view's ``state[pieces]`` list (pawns, players) standing on
+        ``square``, or ``None``."""
+        if self.view_data is None:
+            return None
+        for piece in self.view_data["state"][pieces]:
+            if piece["square"] == square:
+                return piece
+        return None
+
     def keyboard_actions(self) -> list[str]:
         """The actions Tab cycles through, in a sensible order (default: the legal list)."""
         return self.legal()

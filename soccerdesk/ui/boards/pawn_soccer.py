@@ -196,14 +196,6 @@ class Board(ClickBoard):
 
     # --- hints -------------------------------------------------------------------------
 
-    def _pawn_at(self, square: str) -> dict[str, Any] | None:
-        if self.view_data is None:
-            return None
-        for pawn in self.view_data["state"]["pawns"]:
-            if pawn["square"] == square:
-                return pawn
-        return None
-
     def selection_hint(self, selection: tuple[Key, ...]) -> str:
         if not selection:
             return ""
@@ -233,7 +225,7 @@ class Board(ClickBoard):
         if not (isinstance(key, tuple) and key[0] == "sq"):
             return "That can't be used now."
         square = key[1]
-        pawn = self._pawn_at(square)
+        pawn = self.piece_at("pawns", square)
         if phase == "setup":
             end = state["board"]["ends"][seat]
             row = parse_square(square)[1]
@@ -256,7 +248,7 @@ class Board(ClickBoard):
                 return "That pawn can't kick off."
             return f"The pawn on {square} has nothing it may do now."
         start = selection[0][1]
-        mover = self._pawn_at(start)
+        mover = self.piece_at("pawns", start)
         (ac, ar), (bc, br) = parse_square(start), parse_square(square)
         distance = max(abs(ac - bc), abs(ar - br))
         if phase == "keeper":

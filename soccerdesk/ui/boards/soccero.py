@@ -284,14 +284,6 @@ class Board(ClickBoard):
 
     # --- hints -------------------------------------------------------------------------
 
-    def _player_at(self, square: str) -> dict[str, Any] | None:
-        if self.view_data is None:
-            return None
-        for player in self.view_data["state"]["players"]:
-            if player["square"] == square:
-                return player
-        return None
-
     def selection_hint(self, selection: tuple[Key, ...]) -> str:
         if not selection or self.view_data is None:
             return ""
@@ -315,7 +307,7 @@ class Board(ClickBoard):
         phase = state["phase"]
         seat = view["seat"]
         if phase == "moving" and key[0] == "sq":
-            player = self._player_at(key[1])
+            player = self.piece_at("players", key[1])
             if not selection:
                 if player is None:
                     return "Click one of your players first."
