@@ -30,13 +30,14 @@ from typing import NamedTuple
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from soccerdesk.bots import make_bot  # noqa: E402
-from soccerdesk.bots.big_time_soccer import _Context  # noqa: E402
+from soccerdesk.bots.big_time_soccer import HAND_WORTH, _Context, worth_kind  # noqa: E402
 from soccerdesk.rules.api import State  # noqa: E402
 from soccerdesk.rules.big_time_soccer import BigTimeState  # noqa: E402
 from soccerdesk.sim import play_match  # noqa: E402
 
-KINDS = ("shot-outside", "shot-inside", "star", "challenge", "intercept", "any")
-"""Card kinds given a worth of their own; Pass and Dribble cards are the zero they are measured from."""
+KINDS = tuple(HAND_WORTH)
+"""Card kinds given a worth of their own, as the search's hand values name them (a shot "inside"
+or "outside"); Pass and Dribble cards are the zero they are measured from."""
 
 BOX = 9
 MIN_SAMPLES = 30
@@ -54,23 +55,16 @@ class Sample(NamedTuple):
     heuristic: float  # the heuristic's price of the position (value_mine)
 
 
-def kind(card: object) -> str:
-    name = card.kind  # type: ignore[attr-defined]
-    if name == "shot":
-        return "shot-inside" if card.inside else "shot-outside"  # type: ignore[attr-defined]
-    return str(name)
-
-
 def sample(state: BigTimeState) -> Sample:
     seat = state.control
     ctx = _Context(state, seat)
     board = ctx.board
     row = BOX if state.ball == board.box[1 - seat] else board.own_row[seat][state.ball]
-    own = Counter(kind(ctx.cards[k]) for k in ctx.hand)
+    own = Counter(worth_kind(ctx.cards[k]) for k in ctx.hand)
     unseen: Counter[str] = Counter()
     for k, n in enumerate(ctx.unseen):
         if n:
-            unseen[kind(ctx.cards[k])] += n
+            unseen[worth_kind(ctx.cards[k])] += n
     share = ctx.opp_hand_size / ctx.unseen_total if ctx.unseen_total else 0.0
     cards = tuple(own[name] - share * unseen[name] for name in KINDS)
     return Sample(state.half, seat, state.goals, state.phase, row, cards, ctx.value_mine(state.ball))
@@ -189,7 +183,7 @@ def main(argv: list[str] | None = None) -> None:
         "worth of a possession to the side in control, in goals over the rest of the half "
         "(standard error, counting the possessions of one half as sharing their luck; samples)"
     )
-    for (phase, row), b, e in zip(cells, beta, errors, strict=False):
+    for (phase, row), b, e in zip(cells, beta[: len(cells)], errors[: len(cells)], strict=True):
         where = "box" if row == BOX else f"row {row}"
         price = heuristic[(phase, row)] / counts[(phase, row)]
         print(f"  {phase:10} {where:6} {b:+.3f} ({e:.3f}, {counts[(phase, row)]})   heuristic's price {price:+.3f}")

@@ -60,6 +60,13 @@ HAND_WORTH_CARDS = 20  # second-half cards left below which a hand is worth less
 CLOSE_CALL = 0.03
 
 
+def worth_kind(card: Card) -> str:
+    """The name :data:`HAND_WORTH` knows ``card`` by: its kind, a shot as "inside" or "outside"."""
+    if card.kind == "shot":
+        return "inside" if card.inside else "outside"
+    return card.kind
+
+
 class _Context:
     """What the bot knows, read once per decision (only public counts and its own hand)."""
 
@@ -136,10 +143,7 @@ class _Context:
         return fade * (ours - theirs)
 
     def _card_worth(self, k: int) -> float:
-        card = self.cards[k]
-        if card.kind == "shot":
-            return HAND_WORTH["inside" if card.inside else "outside"]
-        return HAND_WORTH.get(card.kind, 0.0)
+        return HAND_WORTH.get(worth_kind(self.cards[k]), 0.0)
 
     def value_mine(self, zone: int, hand_bonus: bool = True) -> float:
         """Our goal chance with the ball at ``zone`` (absolute) and a new sequence."""
