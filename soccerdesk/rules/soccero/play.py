@@ -369,7 +369,7 @@ def crowded_squares(s: S, team: int) -> frozenset[int]:
     found = memo.get(memo_key)
     if found is None:
         found = memo[memo_key] = _crowded(s, mates)
-    s._shape[key] = found  # type: ignore[index]
+    position_cache(s)[key] = found
     return found
 
 
@@ -386,7 +386,7 @@ def crowded_lines(s: S, team: int) -> tuple[frozenset[int], frozenset[int]]:
     if found is None:
         _crowded(s, mates)
         found = memo[("lines", mates, s.cfg.adjacent_limit)]
-    s._shape[key] = found  # type: ignore[index]
+    position_cache(s)[key] = found
     return found
 
 
@@ -442,7 +442,7 @@ def doubtful_squares(s: S, p: int) -> frozenset[int]:
             if in_area[end] >= b.rules.penalty_area_field_players:
                 doubt |= b.penalty_area[end]
     found = frozenset(doubt)
-    s._shape[key] = found  # type: ignore[index]
+    position_cache(s)[key] = found
     return found
 
 
