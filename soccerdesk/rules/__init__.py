@@ -17,6 +17,7 @@ from typing import Any
 from soccerdesk.resources import load_game_data
 from soccerdesk.rules.api import (
     CHANCE,
+    HIDDEN,
     SEATS,
     Action,
     BadOption,
@@ -71,6 +72,7 @@ def all_games() -> list[Game]:
 __all__ = [
     "CHANCE",
     "GAMES",
+    "HIDDEN",
     "SEATS",
     "Action",
     "BadOption",

@@ -140,29 +140,146 @@ class MatchInfo:
 
 
 class _History:
-    """A persistent list of ``(seat, action)``: appending is O(1) and shares the tail."""
+    """A persistent list of ``(seat, action)``: appending is O(1) and shares the tail.
 
-    __slots__ = ("previous", "seat", "action", "length")
+    ``world`` is true in the history of a determinized state (:class:`_Masked` below), whose
+    past shows only what its seat saw."""
+
+    __slots__ = ("previous", "seat", "action", "length", "world")
 
     previous: _History | None
     seat: int
     action: Action
     length: int
+    world: bool
 
     def __init__(self, previous: _History | None, seat: int, action: Action) -> None:
         self.previous = previous
         self.seat = seat
         self.action = action
-        self.length = 1 if previous is None else previous.length + 1
+        if previous is None:
+            self.length, self.world = 1, False
+        else:
+            self.length, self.world = previous.length + 1, previous.world
 
     def items(self) -> list[tuple[int, Action]]:
         out: list[tuple[int, Action]] = []
         node: _History | None = self
         while node is not None:
+            if type(node) is _Masked:
+                out.reverse()
+                return node.masked_items() + out
             out.append((node.seat, node.action))
             node = node.previous
         out.reverse()
         return out
+
+
+class _HiddenAction:
+    """What a determinized state's history shows in place of an action its seat did not see."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "hidden"
+
+    def __repr__(self) -> str:
+        return "HIDDEN"
+
+
+HIDDEN: Action = _HiddenAction()
+"""In :meth:`State.history` of a determinized state: an action its seat did not see (the
+opponent's draw, a card put aside face down, a face-down pick not shown yet)."""
+
+
+class _Masked(_History):
+    """The history of a match as one seat saw it: the real one with :data:`HIDDEN` in place of
+    what that seat did not see. Made in O(1) by :meth:`State.determinize`; which actions were
+    hidden is worked out on first use, by replaying the match and asking each position
+    :meth:`State._secret` (cached, so a bot asking move after move replays only the new ones)."""
+
+    __slots__ = ("_source", "_for", "_info", "_chain")
+
+    def __init__(self, source: _History, seat: int, info: MatchInfo) -> None:
+        self._source = source
+        self._for = seat
+        self._info = info
+        self._chain: _History | None = None
+        self.length = source.length
+        self.world = True
+
+    def masked_items(self) -> list[tuple[int, Action]]:
+        return _masked_items(self._source, self._for, self._info)
+
+    def _node(self) -> _History:
+        if self._chain is None:
+            node: _History | None = None
+            for seat, action in self.masked_items():
+                node = _History(node, seat, action)
+            assert node is not None
+            node.world = True
+            self._chain = node
+        return self._chain
+
+    # The last entry, read like any node's (the search and the bots only ever ask ``items``).
+    previous = property(lambda self: self._node().previous)
+    seat = property(lambda self: self._node().seat)
+    action = property(lambda self: self._node().action)
+
+
+_MASKS: dict[tuple[int, int], tuple[_History, list[tuple[int, Action]], State, list[int]]] = {}
+"""(id of a real history node, seat) -> (the node, its entries with the seat's forever-hidden ones
+masked, the replayed position, the indices of face-down picks not shown yet): where the last
+replays stopped. The node is kept, so its id is not reused while the entry lives."""
+
+_MASKS_KEPT = 64
+
+
+def _masked_items(source: _History, seat: int, info: MatchInfo) -> list[tuple[int, Action]]:
+    suffix: list[tuple[int, Action]] = []
+    node: _History | None = source
+    found = None
+    while node is not None:
+        found = _MASKS.get((id(node), seat))
+        if found is not None and found[0] is node:
+            break
+        found = None
+        suffix.append((node.seat, node.action))
+        node = node.previous
+    suffix.reverse()
+    if found is None:
+        from soccerdesk.rules import get_game  # the registry imports this module
+
+        items: list[tuple[int, Action]] = []
+        state: State = get_game(info.game_id).new_match(seed=info.seed, **info.options)
+        unshown: list[int] = []
+    else:
+        _, kept, state, kept_unshown = found
+        items, unshown = list(kept), list(kept_unshown)
+    try:
+        for who, action in suffix:
+            secret = state._secret(who, action)
+            if secret is not None and secret[0] == seat:
+                if secret[1]:
+                    unshown.append(len(items))
+                    items.append((who, action))
+                else:
+                    items.append((who, HIDDEN))
+            else:
+                items.append((who, action))
+            state = state.apply_unchecked(who, action)
+            if unshown and not state._pick_pending(seat):
+                unshown = []
+    except Exception:  # noqa: BLE001 - a history that does not replay from the match's start
+        # (a position set up by hand): show the seat its own actions only.
+        return [(who, action if who == seat else HIDDEN) for who, action in source.items()]
+    if len(_MASKS) >= _MASKS_KEPT:
+        _MASKS.pop(next(iter(_MASKS)))
+    _MASKS[(id(source), seat)] = (source, items, state, unshown)
+    shown = list(items)
+    for i in unshown:
+        shown[i] = (shown[i][0], HIDDEN)
+    return shown
 
 
 class State(ABC):
@@ -213,6 +330,21 @@ class State(ABC):
     @abstractmethod
     def _view(self, seat: int | None) -> dict[str, Any]:
         """JSON-able game part of :meth:`view` (everything ``seat`` may know)."""
+
+    _secret_history: ClassVar[bool] = False
+    """Whether a match may hold actions one seat never sees (a draw, a card put aside face down):
+    then every determinization shows its seat a masked history (:meth:`determinize`)."""
+
+    def _secret(self, seat: int, action: Action) -> tuple[int, bool] | None:
+        """Whether ``action``, about to be played here by ``seat`` (CHANCE too), is kept from a seat:
+        ``(that seat, whether it is shown later)`` (a face-down pick is shown once both are laid,
+        see :meth:`_pick_pending`), or ``None`` when both seats see it. Games with hidden
+        actions implement it; :meth:`determinize` masks those in the history it hands on."""
+        return None
+
+    def _pick_pending(self, seat: int) -> bool:
+        """Whether the other seat has a face-down pick laid here that ``seat`` has not seen."""
+        return False
 
     def _determinize(self, seat: int, rng: random.Random) -> State:
         """A state ``seat`` cannot tell apart from this one, hidden things resampled.
@@ -302,7 +434,8 @@ class State(ABC):
         return self._info.options
 
     def history(self) -> list[tuple[int, Action]]:
-        """Every ``(seat, action)`` since the match began, chance included."""
+        """Every ``(seat, action)`` since the match began, chance included. In a determinized
+        state, what its seat did not see is :data:`HIDDEN` (the entries keep their places)."""
         return [] if self._history is None else self._history.items()
 
     @property
@@ -334,8 +467,16 @@ class State(ABC):
         if seat not in SEATS:
             raise ValueError(f"determinize needs seat 0 or 1, not {seat!r}")
         out = self._determinize(seat, rng)
-        if out is not self:
-            out._set_meta(self._info, self._history, self._events)
+        if out is self and not self._secret_history:
+            return out  # nothing hidden from this seat, in the position or in the history
+        history = self._history
+        if history is not None and not history.world:
+            # What the seat did not see stays out of the history too (a world made from a world
+            # keeps the first one's: it is already the seat's own).
+            history = _Masked(history, seat, self._info)
+        if out is self:
+            out = _same_position(self)
+        out._set_meta(self._info, history, self._events)
         return out
 
     def _set_meta(self, info: MatchInfo, history: _History | None, events: tuple[Event, ...]) -> None:
@@ -393,9 +534,20 @@ def _unpickle_state(
         object.__setattr__(state, f.name, value)
     node: _History | None = None
     for seat, text in history:
-        node = _History(node, seat, game.parse_action(text))
+        node = _History(node, seat, HIDDEN if text == str(HIDDEN) else game.parse_action(text))
     state._set_meta(info, node, tuple(events))
     return state
+
+
+def _same_position(state: State) -> State:
+    """A second object with ``state``'s fields (to carry other match metadata)."""
+    new = object.__new__(type(state))
+    for f in dataclasses.fields(state):  # type: ignore[arg-type]
+        try:
+            object.__setattr__(new, f.name, getattr(state, f.name))
+        except AttributeError:  # a cache not made yet
+            continue
+    return new
 
 
 class Game(ABC):

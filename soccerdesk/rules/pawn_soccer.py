@@ -538,6 +538,13 @@ class PawnState(State):
     def _view(self, seat: int | None) -> dict[str, Any]:
         return self.rules.view(self, seat)
 
+    def _secret(self, seat: int, action: Any) -> tuple[int, bool] | None:
+        """A penalty pick is laid face down and shown once both are in."""
+        return (1 - seat, True) if self.phase == PENALTY and seat != CHANCE else None
+
+    def _pick_pending(self, seat: int) -> bool:
+        return self.phase == PENALTY and bool(self.picks[1 - seat])
+
     def _determinize(self, seat: int, rng: random.Random) -> State:
         # The only hidden thing is the other side's pending penalty pick.
         other = 1 - seat

@@ -1251,6 +1251,27 @@ class SoccerGoState(State):
             return "extra-time"
         return "first-half" if self.turn < 2 * self.rules.half_time(rounds) else "second-half"
 
+    _secret_history = True  # the cards dealt and drawn, the card put aside
+
+    def _secret(self, seat: int, action: Action) -> tuple[int, bool] | None:
+        """A card dealt or drawn is seen by the seat that gets it, the card put aside by the
+        seat that puts it aside; a face-down pick is shown once both are laid."""
+        phase = self.phase
+        if seat == CHANCE:
+            if phase == DEAL:
+                return (1 - self.rules.deal_order[self.step][1], False)
+            if phase == DRAW:
+                return (1 - (self.attacker if self.step == 0 else self.defender), False)
+            return None
+        if phase == SWAP:
+            return (1 - seat, False)
+        if phase in SIMULTANEOUS and not isinstance(action, Play):
+            return (1 - seat, True)
+        return None
+
+    def _pick_pending(self, seat: int) -> bool:
+        return self.phase in SIMULTANEOUS and self.choice[1 - seat] is not None
+
     def _determinize(self, seat: int, rng: random.Random) -> State:
         """Resample the other seat's hand, its drawn card, both piles and its face-down choice."""
         other = 1 - seat

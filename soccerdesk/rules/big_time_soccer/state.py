@@ -223,6 +223,14 @@ class BigTimeState(State):
 
     # --- chance -------------------------------------------------------------------------
 
+    _secret_history = True  # the opponent's draws
+
+    def _secret(self, seat: int, action: Any) -> tuple[int, bool] | None:
+        """A card drawn is seen by its drawer only (a die roll or a toss by both)."""
+        if seat == CHANCE and self.roll is None and self.to_draw:
+            return (1 - self.to_draw[0], False)
+        return None
+
     def _chance_outcomes(self) -> list[tuple[Any, float]]:
         roll = self.roll
         t: Tables = self.game.t  # type: ignore[attr-defined]

@@ -1,0 +1,158 @@
+"""A determinized state's history shows only what its seat saw (ARCHITECTURE.md, Bots).
+
+A bot is handed ``state.determinize(seat, rng)``: its hidden things are resampled, and its
+history must not tell the real ones either (the opponent's draws, the card it put aside, a
+face-down pick not shown yet). Which actions a seat did not see is worked out here from the
+positions themselves (whose hand grew, who holds the drawn card), not from the rules' own
+:meth:`_secret`."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from collections.abc import Callable
+
+import pytest
+
+from soccerdesk.bots import Bot
+from soccerdesk.rules import CHANCE, HIDDEN, Action, State, get_game, random_action, sample_chance
+from soccerdesk.rules.pawn_soccer import PENALTY
+from soccerdesk.rules.soccer_go import SIMULTANEOUS, SWAP, Play
+
+Oracle = Callable[[State, int, Action, State], "int | None"]
+"""(before, seat, action, after) -> the seat that did not see the action, or None."""
+
+
+def _big_time_soccer_hidden(before: State, seat: int, action: Action, after: State) -> int | None:
+    if seat != CHANCE:
+        return None
+    grew = [q for q in (0, 1) if len(after.hands[q]) > len(before.hands[q])]  # type: ignore[attr-defined]
+    return 1 - grew[0] if grew else None  # a card drawn: only its drawer sees it
+
+
+def _soccer_go_hidden(before: State, seat: int, action: Action, after: State) -> int | None:
+    if seat == CHANCE:
+        grew = [q for q in (0, 1) if len(after.hands[q]) > len(before.hands[q])]  # type: ignore[attr-defined]
+        if grew:
+            return 1 - grew[0]  # dealt
+        if after.drawn is not None:  # type: ignore[attr-defined]
+            return 1 - after.current_players()[0]  # drawn: the drawer holds it while it swaps
+        return None
+    if before.phase == SWAP:  # type: ignore[attr-defined]
+        return 1 - seat  # the card put aside (or the one drawn) goes face down
+    return None
+
+
+def _play(game_id: str, seed: int, plies: int) -> list[tuple[State, int, Action, State]]:
+    state = get_game(game_id).new_match(seed=seed)
+    rng = random.Random(seed)
+    steps = []
+    while state.current_players() and len(steps) < plies:
+        seat = state.current_players()[0]
+        action = sample_chance(state, rng) if seat == CHANCE else random_action(state, seat, rng)
+        after = state.apply(seat, action)
+        steps.append((state, seat, action, after))
+        state = after
+    return steps
+
+
+def _pending_pick(steps: list[tuple[State, int, Action, State]], index: int, seat: int) -> bool:
+    """Whether entry ``index`` is the other seat's face-down pick, still laid face down (not yet
+    shown, as it is when the second one is laid) when the last step's position is reached."""
+    before, who, action, after = steps[index]
+    if who != 1 - seat or index != len(steps) - 1 or isinstance(action, Play):
+        return False
+    if before.game.id == "soccer-go":
+        return before.phase in SIMULTANEOUS and after.choice[who] is not None  # type: ignore[attr-defined]
+    return before.phase == PENALTY and after.phase == PENALTY and bool(after.picks[who])  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("game_id", "oracle", "seed"),
+    [
+        ("big-time-soccer", _big_time_soccer_hidden, 5),
+        ("soccer-go", _soccer_go_hidden, 5),
+        ("pawn-soccer", lambda *_: None, 22),  # a penalty in this match
+        ("soccero", lambda *_: None, 5),
+    ],
+)
+def test_a_world_shows_its_seat_only_what_it_saw(game_id: str, oracle: Oracle, seed: int) -> None:
+    steps = _play(game_id, seed, 1500)
+    hidden_from = [oracle(*step) for step in steps]
+    checked = masked = 0
+    for end in range(1, len(steps)):
+        state = steps[end - 1][3]
+        players = state.current_players()
+        if not players or players[0] == CHANCE:
+            continue
+        seat = players[0]
+        world = state.determinize(seat, random.Random(end))
+        assert world.view(seat) == state.view(seat)
+        seen, real = world.history(), state.history()
+        assert len(seen) == len(real) == world.ply == end
+        for i, ((who, shown), (who_real, action)) in enumerate(zip(seen, real, strict=True)):
+            assert who == who_real
+            secret = hidden_from[i] == seat or _pending_pick(steps[:end], i, seat)
+            assert shown is (HIDDEN if secret else action) or (not secret and shown == action), (i, end)
+            masked += secret
+        checked += 1
+    assert checked > 20
+    if game_id != "soccero":
+        assert masked > 0  # the oracle found hidden actions to check (Soccero has none)
+
+
+def test_a_face_down_pick_is_hidden_until_both_are_laid() -> None:
+    # Soccer-Go: at the second pick of a round, the first is hidden from the seat about to pick;
+    # once both are laid, both seats see both.
+    steps = _play("soccer-go", 7, 400)
+    found = 0
+    for index, (before, seat, action, after) in enumerate(steps):
+        if seat == CHANCE or before.phase not in SIMULTANEOUS or isinstance(action, Play):  # type: ignore[attr-defined]
+            continue
+        if after.current_players() != (1 - seat,) or after.phase != before.phase:  # type: ignore[attr-defined]
+            continue  # not laid first, or the round went on without a second pick
+        other = 1 - seat
+        assert after.determinize(other, random.Random(1)).history()[index] == (seat, HIDDEN)
+        assert after.determinize(seat, random.Random(1)).history()[index] == (seat, action)
+        shown = steps[index + 1][3]  # the second pick laid: the round is shown
+        assert shown.determinize(other, random.Random(1)).history()[index] == (seat, action)
+        found += 1
+    assert found > 3
+
+
+def test_a_world_of_a_world_and_its_continuations_keep_the_mask() -> None:
+    steps = _play("big-time-soccer", 9, 300)
+    state = steps[-1][3]
+    seat = state.current_players()[0] if state.current_players()[0] != CHANCE else 0
+    world = state.determinize(seat, random.Random(1))
+    again = world.determinize(seat, random.Random(2))
+    assert again.history() == world.history()
+    assert HIDDEN in [a for _, a in world.history()]
+    players = world.current_players()
+    mover = players[0]
+    action = sample_chance(world, random.Random(3)) if mover == CHANCE else world.legal_actions(mover)[0]
+    after = world.apply(mover, action)
+    assert after.history() == [*world.history(), (mover, action)]
+    # Pickled (a bot's world sent to a worker process) it comes back the same.
+    assert pickle.loads(pickle.dumps(after)).history() == after.history()
+
+
+def test_a_bot_is_handed_the_masked_history() -> None:
+    class Spy(Bot):
+        name = "spy"
+
+        def __init__(self) -> None:
+            super().__init__("big-time-soccer")
+            self.seen: list[list[tuple[int, Action]]] = []
+
+        def choose(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+            self.seen.append(state.history())
+            return legal[0]
+
+    steps = _play("big-time-soccer", 11, 400)
+    spy = Spy()
+    for before, seat, _, _ in steps:
+        if seat != CHANCE and len(before.legal_actions(seat)) > 1:
+            spy.decide(before, seat, random.Random(0))
+    opponent_draws = sum(1 for history in spy.seen for _, a in history if a is HIDDEN)
+    assert spy.seen and opponent_draws > 0
