@@ -20,6 +20,7 @@ import dataclasses
 import itertools
 import math
 import random
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -233,19 +234,21 @@ masked, the replayed position, the indices of face-down picks not shown yet): wh
 replays stopped. The node is kept, so its id is not reused while the entry lives."""
 
 _MASKS_KEPT = 64
+_MASKS_LOCK = threading.Lock()  # bots think in worker threads (the app's, the relay's)
 
 
 def _masked_items(source: _History, seat: int, info: MatchInfo) -> list[tuple[int, Action]]:
     suffix: list[tuple[int, Action]] = []
     node: _History | None = source
     found = None
-    while node is not None:
-        found = _MASKS.get((id(node), seat))
-        if found is not None and found[0] is node:
-            break
-        found = None
-        suffix.append((node.seat, node.action))
-        node = node.previous
+    with _MASKS_LOCK:
+        while node is not None:
+            found = _MASKS.get((id(node), seat))
+            if found is not None and found[0] is node:
+                break
+            found = None
+            suffix.append((node.seat, node.action))
+            node = node.previous
     suffix.reverse()
     if found is None:
         from soccerdesk.rules import get_game  # the registry imports this module
@@ -273,9 +276,10 @@ def _masked_items(source: _History, seat: int, info: MatchInfo) -> list[tuple[in
     except Exception:  # noqa: BLE001 - a history that does not replay from the match's start
         # (a position set up by hand): show the seat its own actions only.
         return [(who, action if who == seat else HIDDEN) for who, action in source.items()]
-    if len(_MASKS) >= _MASKS_KEPT:
-        _MASKS.pop(next(iter(_MASKS)))
-    _MASKS[(id(source), seat)] = (source, items, state, unshown)
+    with _MASKS_LOCK:
+        if len(_MASKS) >= _MASKS_KEPT:
+            _MASKS.pop(next(iter(_MASKS)))
+        _MASKS[(id(source), seat)] = (source, items, state, unshown)
     shown = list(items)
     for i in unshown:
         shown[i] = (shown[i][0], HIDDEN)
@@ -533,8 +537,11 @@ def _unpickle_state(
             value = getattr(derived, f.name)
         object.__setattr__(state, f.name, value)
     node: _History | None = None
+    masked = False  # a determinized state's history (HIDDEN in it) stays one
     for seat, text in history:
-        node = _History(node, seat, HIDDEN if text == str(HIDDEN) else game.parse_action(text))
+        masked = masked or text == str(HIDDEN)
+        node = _History(node, seat, HIDDEN if masked and text == str(HIDDEN) else game.parse_action(text))
+        node.world = masked
     state._set_meta(info, node, tuple(events))
     return state
 

@@ -133,8 +133,10 @@ def test_a_world_of_a_world_and_its_continuations_keep_the_mask() -> None:
     action = sample_chance(world, random.Random(3)) if mover == CHANCE else world.legal_actions(mover)[0]
     after = world.apply(mover, action)
     assert after.history() == [*world.history(), (mover, action)]
-    # Pickled (a bot's world sent to a worker process) it comes back the same.
-    assert pickle.loads(pickle.dumps(after)).history() == after.history()
+    # Pickled (a bot's world sent to a worker process) it comes back the same, and still a world.
+    back = pickle.loads(pickle.dumps(after))
+    assert back.history() == after.history()
+    assert back.determinize(seat, random.Random(4)).history() == after.history()
 
 
 def test_a_bot_is_handed_the_masked_history() -> None:
