@@ -516,6 +516,11 @@ class SoccerGoState(State):
         return 1 - self.attacker
 
     @property
+    def drawer(self) -> int:
+        """The seat drawing a card back after a turn (DRAW, SWAP): the attacker first, then the defender."""
+        return self.attacker if self.step == 0 else self.defender
+
+    @property
     def kicker(self) -> int:
         """Shootout: the first attacker of the match shoots first (Rulings, Soccer-Go 4)."""
         return self.first if len(self.kicks[self.first]) == len(self.kicks[1 - self.first]) else 1 - self.first
@@ -571,7 +576,7 @@ class SoccerGoState(State):
         if phase == SHOT_REPLY:
             return (self.step,)
         # SWAP: the drawer
-        return (self.attacker if self.step == 0 else self.defender,)
+        return (self.drawer,)
 
     @property
     def score(self) -> tuple[int, int]:
@@ -845,7 +850,7 @@ class SoccerGoState(State):
             if nxt.step < len(self.rules.deal_order):
                 return nxt
             return nxt._start_turn(0, events)
-        drawer = self.attacker if self.step == 0 else self.defender
+        drawer = self.drawer
         events.append(Event("draw-back", f"Seat {drawer} draws {A_SIDE[side]} card.", {"seat": drawer, "side": side}))
         events.append(_drawn_event(drawer, cards[action.card], "draws"))
         return self._r(phase=SWAP, piles=(piles[0], piles[1]), swapped=(swapped[0], swapped[1]), drawn=action.card)
@@ -1196,7 +1201,7 @@ class SoccerGoState(State):
             mine = str(self.choice[seat])
         drawing = None
         if self.phase == SWAP:
-            drawing = self.attacker if self.step == 0 else self.defender
+            drawing = self.drawer
         restriction = None
         if self.mods & ODD:
             restriction = sorted(data.through_ball_numbers)
@@ -1261,7 +1266,7 @@ class SoccerGoState(State):
             if phase == DEAL:
                 return (1 - self.rules.deal_order[self.step][1], False)
             if phase == DRAW:
-                return (1 - (self.attacker if self.step == 0 else self.defender), False)
+                return (1 - self.drawer, False)
             return None
         if phase == SWAP:
             return (1 - seat, False)
@@ -1278,7 +1283,7 @@ class SoccerGoState(State):
         cards = self.rules.data.cards
         drawer = None
         if self.phase == SWAP:
-            drawer = self.attacker if self.step == 0 else self.defender
+            drawer = self.drawer
         hands = [list(self.hands[0]), list(self.hands[1])]
         new_other: list[str] = []
         piles, swapped = list(self.piles), list(self.swapped)
