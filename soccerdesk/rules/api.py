@@ -222,7 +222,8 @@ class _Masked(_History):
             self._chain = node
         return self._chain
 
-    # The last entry, read like any node's (the search and the bots only ever ask ``items``).
+    # The last entry, read like any node's (a bot's position memory walks the nodes; the
+    # search and the bots' own reading of the history ask ``items``).
     previous = property(lambda self: self._node().previous)
     seat = property(lambda self: self._node().seat)
     action = property(lambda self: self._node().action)
@@ -540,7 +541,7 @@ def _unpickle_state(
     masked = False  # a determinized state's history (HIDDEN in it) stays one
     for seat, text in history:
         masked = masked or text == str(HIDDEN)
-        node = _History(node, seat, HIDDEN if masked and text == str(HIDDEN) else game.parse_action(text))
+        node = _History(node, seat, HIDDEN if text == str(HIDDEN) else game.parse_action(text))
         node.world = masked
     state._set_meta(info, node, tuple(events))
     return state
