@@ -26,12 +26,13 @@ import os
 import sys
 import time
 from types import ModuleType
+from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from soccerdesk.bots import Bot, make_bot  # noqa: E402
 from soccerdesk.bots import big_time_soccer as shipped  # noqa: E402
-from soccerdesk.sim import play_match, wilson  # noqa: E402
+from soccerdesk.sim import play_match, summarise  # noqa: E402
 
 GAME = "big-time-soccer"
 
@@ -56,31 +57,16 @@ def parse_setting(text: str) -> tuple[str, str]:
     return name.strip(), expression.strip()
 
 
-def duel(variant: Bot, base: Bot, matches: int, seed: int) -> dict[str, object]:
-    """``variant`` against ``base``, seats alternating; the variant's results."""
-    wins = losses = draws = scored = conceded = 0
+def duel(variant: Bot, base: Bot, matches: int, seed: int) -> dict[str, Any]:
+    """``variant`` against ``base``, seats alternating: :func:`soccerdesk.sim.summarise` of the
+    matches, the variant first."""
+    results = []
     start = time.perf_counter()
     for i in range(matches):
         result = play_match(GAME, [variant, base], seed + i, i % 2 == 1, {})
-        scored += result.score[0]
-        conceded += result.score[1]
-        if result.winner is None:
-            draws += 1
-        elif result.winner == 0:
-            wins += 1
-        else:
-            losses += 1
-    low, high = wilson(wins, wins + losses)
-    return {
-        "matches": matches,
-        "wins": wins,
-        "losses": losses,
-        "draws": draws,
-        "share_of_decided": wins / (wins + losses) if wins + losses else None,
-        "ci95": [low, high],
-        "goals": [scored, conceded],
-        "seconds": time.perf_counter() - start,
-    }
+        result.record = None  # not needed, and large over thousands of matches
+        results.append(result)
+    return summarise(results, time.perf_counter() - start, ["repriced", "shipped"])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -93,14 +79,15 @@ def main(argv: list[str] | None = None) -> None:
     variant = repriced(args.settings).HeuristicBot(GAME)
     out = duel(variant, make_bot("normal", GAME), args.matches, args.seed)
     changes = ", ".join(f"{n} = {e}" for n, e in args.settings) or "no change"
-    share = out["share_of_decided"]
-    low, high = out["ci95"]  # type: ignore[misc]
+    (wins, losses), share = out["wins"], out["win_rate_decided"]
     print(f"repriced heuristic ({changes}) vs the shipped one, {args.matches} matches from seed {args.seed}:")
-    print(
-        f"  {out['wins']}-{out['losses']}, {out['draws']} draws; "
-        + (f"{100 * share:.1f}% of decided ({100 * low:.1f}-{100 * high:.1f})" if share is not None else "none decided")  # type: ignore[operator]
-        + f"; goals {out['goals'][0]}:{out['goals'][1]}; {out['seconds']:.0f} s"  # type: ignore[index]
-    )
+    if share is None:
+        decided = "none decided"
+    else:
+        low, high = out["win_rate_ci95"]
+        decided = f"{100 * share:.1f}% of decided ({100 * low:.1f}-{100 * high:.1f})"
+    scored, conceded = out["goals"]
+    print(f"  {wins}-{losses}, {out['draws']} draws; {decided}; goals {scored}:{conceded}; {out['seconds']:.0f} s")
     if args.json:
         print(json.dumps({"settings": args.settings, **out}))
 

@@ -40,5 +40,5 @@ def test_settings_are_name_equals_expression() -> None:
 def test_a_duel_counts_every_match_once() -> None:
     variant = prices.repriced([("STUCK_LOSS", "0.9")]).HeuristicBot("big-time-soccer")
     out = prices.duel(variant, make_bot("normal", "big-time-soccer"), 3, 5)
-    assert out["wins"] + out["losses"] + out["draws"] == 3
-    assert sum(out["goals"]) >= 0 and 0.0 <= out["ci95"][0] <= out["ci95"][1] <= 1.0
+    assert sum(out["wins"]) + out["draws"] == 3
+    assert sum(out["goals"]) >= 0 and 0.0 <= out["win_rate_ci95"][0] <= out["win_rate_ci95"][1] <= 1.0
