@@ -41,10 +41,11 @@ class Hint:
 
 
 def _bot(game_id: str) -> Any:
-    """The ``hard`` level's search (its playouts, no clock: a hint waits no longer than its move)."""
-    from soccerdesk.bots.levels import HARD_ITERATIONS, search_bot
+    """The levels' search with ``HINT_ITERATIONS`` playouts and no clock (a hint takes about as
+    long as a ``hard`` move; in Soccero as long as an ``expert`` one, about a tenth of a second)."""
+    from soccerdesk.bots.levels import HINT_ITERATIONS, search_bot
 
-    return search_bot(game_id, None, "hint", max_iterations=HARD_ITERATIONS.get(game_id, 100))
+    return search_bot(game_id, None, "hint", max_iterations=HINT_ITERATIONS.get(game_id, 100))
 
 
 def suggest(state: State, seat: int, seed: int) -> Hint:

@@ -81,6 +81,23 @@ def test_search_levels_cannot_see_hidden_information(game_id: str, level: str) -
     assert checked >= 3
 
 
+def test_soccero_hard_weighs_the_heuristics_pick_against_one_rival_and_expert_against_five() -> None:
+    """Soccero's ladder shares the search's strength over two steps (LEVEL_TUNING): hard's
+    candidates are the heuristic's two best, expert's its six best (and its pick, if not
+    among them)."""
+    heuristic = make_bot("heuristic", "soccero")
+    hard = search_bot("soccero", None, "hard", max_iterations=HARD_ITERATIONS["soccero"])
+    expert = search_bot("soccero", None, "expert", max_iterations=EXPERT_ITERATIONS["soccero"])
+    wide = [(state, seat) for state, seat in _positions("soccero", 400) if len(state.legal_actions(seat)) > 12][:3]
+    assert wide
+    for index, (state, seat) in enumerate(wide):
+        pick = heuristic.decide(state, seat, random.Random(index))
+        hard.decide(state, seat, random.Random(index))
+        assert pick in hard.last_statistics and len(hard.last_statistics) <= 3  # its pick and its two best
+        expert.decide(state, seat, random.Random(index))
+        assert pick in expert.last_statistics and 3 < len(expert.last_statistics) <= 7
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_easy_without_slips_is_the_heuristic(game_id: str) -> None:
     _require_game(game_id)
