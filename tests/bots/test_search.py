@@ -62,9 +62,12 @@ class ShotState(State):
             return [("goal", 0.6), ("post", 0.2), ("miss", 0.2)]
         return [("goal", 0.3), ("miss", 0.7)]
 
+    def _scores(self, outcome: Any) -> bool:
+        return bool(outcome == "goal")
+
     def _apply(self, seat: int, action: Any, events: list[Event]) -> State:
         if seat == CHANCE:
-            return replace(self, goals=(1, 0) if action == "goal" else (0, 1))
+            return replace(self, goals=(1, 0) if self._scores(action) else (0, 1))
         return replace(self, pick=action)
 
     @property
@@ -400,16 +403,8 @@ def test_unfinished_matches_are_judged_by_goal_difference() -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class DieState(State):
+class DieState(ShotState):
     """Seat 0 picks "bold" (a d20: 1-6 scores, else concedes) or "calm" (1-9 scores, else concedes)."""
-
-    pick: str | None
-    goals: tuple[int, int]
-
-    def current_players(self) -> tuple[int, ...]:
-        if sum(self.goals):
-            return ()
-        return (0,) if self.pick is None else (CHANCE,)
 
     def _legal_actions(self, seat: int) -> list[Any]:
         return ["bold", "calm"]
@@ -417,18 +412,8 @@ class DieState(State):
     def _chance_outcomes(self) -> list[tuple[Any, float]]:
         return [(face, 1 / 20) for face in range(1, 21)]
 
-    def _apply(self, seat: int, action: Any, events: list[Event]) -> State:
-        if seat == CHANCE:
-            scores = action <= (6 if self.pick == "bold" else 9)
-            return replace(self, goals=(1, 0) if scores else (0, 1))
-        return replace(self, pick=action)
-
-    @property
-    def score(self) -> tuple[int, int]:
-        return self.goals
-
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        return {"pick": self.pick}
+    def _scores(self, outcome: Any) -> bool:
+        return bool(outcome <= (6 if self.pick == "bold" else 9))
 
 
 DIE = _bind(DieState, "die", DieState(None, (0, 0)))
