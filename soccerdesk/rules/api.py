@@ -540,8 +540,9 @@ def _unpickle_state(
     node: _History | None = None
     masked = False  # a determinized state's history (HIDDEN in it) stays one
     for seat, text in history:
-        masked = masked or text == str(HIDDEN)
-        node = _History(node, seat, HIDDEN if text == str(HIDDEN) else game.parse_action(text))
+        hidden = text == str(HIDDEN)
+        masked = masked or hidden
+        node = _History(node, seat, HIDDEN if hidden else game.parse_action(text))
         node.world = masked
     state._set_meta(info, node, tuple(events))
     return state
