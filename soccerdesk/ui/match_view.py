@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QImage, QKeyEvent, QPainter, QResizeEvent
+from PySide6.QtGui import QColor, QImage, QKeyEvent, QPainter, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
     QGraphicsView,
@@ -87,6 +87,25 @@ class LogEntry:
     def as_event(self) -> dict[str, Any]:
         """What :func:`retold` looks at: the event's kind, data and audience."""
         return {**(self.event or {}), "audience": self.audience}
+
+
+def merge_repeats(lines: Sequence[str]) -> list[str]:
+    """``lines`` with each run of one line told once with its count: six "Away draws a card"
+    at the deal read "Away draws 6 cards", other repeats "... (×3)"."""
+    merged: list[str] = []
+    run = 0
+    for i, line in enumerate(lines):
+        run += 1
+        if i + 1 < len(lines) and lines[i + 1] == line:
+            continue
+        if run == 1:
+            merged.append(line)
+        elif line.endswith(" a card"):
+            merged.append(f"{line[: -len(' a card')]} {run} cards")
+        else:
+            merged.append(f"{line} (×{run})")
+        run = 0
+    return merged
 
 
 def _action_of(entry: LogEntry) -> Any:
@@ -987,17 +1006,25 @@ class MatchView(QWidget):
         lines = (
             self._words(entry, frame) for i, entry in enumerate(entries) if i not in hidden and entry.visible_to(reader)
         )
-        return [line for line in lines if line]
+        return merge_repeats([line for line in lines if line])
 
     def _refresh_log(self) -> None:
         """Show the log as the player at the screen reads it: new lines added at the end, or the
         whole log written again when lines above changed (an undo, another reader)."""
         lines = self.log_lines_for(self._log_seat, self._log_frame)
         shown = self._log_shown
+        kept = len(shown)
+        if shown and len(lines) >= kept and lines[: kept - 1] == shown[:-1] and lines[kept - 1] != shown[-1]:
+            # Only the last line changed: a repeat joined it ("draws 2 cards"); written again in place.
+            cursor = QTextCursor(self.log.document())
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.movePosition(QTextCursor.MoveOperation.StartOfBlock, QTextCursor.MoveMode.KeepAnchor)
+            cursor.insertText(lines[kept - 1])
+            shown = [*shown[:-1], lines[kept - 1]]
         if len(lines) >= len(shown) and lines[: len(shown)] == shown:
             for line in lines[len(shown) :]:
                 self.log.appendPlainText(line)
-            if len(lines) > len(shown):
+            if len(lines) > len(shown) or shown != self._log_shown:
                 self._follow_log_soon()
         else:
             self._log_rebuilding = True  # emptied and filled again: no end moving to where the player is

@@ -9,16 +9,19 @@ import re
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QPointF, QRectF
 from test_board_pawn_soccer import descriptions, random_match, refusals  # shared board-test helpers
 
 from soccerdesk.rules import CHANCE
 from soccerdesk.rules.api import State
 from soccerdesk.ui.boards.base import BoardConfig
 from soccerdesk.ui.boards.big_time_soccer import (
+    BUTTON,
+    BUTTON_LABELS,
     CARD_H,
     CARD_W,
     KIND_WORDS,
+    MODE_LABELS,
     Board,
     name_rect,
     name_text,
@@ -26,7 +29,7 @@ from soccerdesk.ui.boards.big_time_soccer import (
     short_name,
     zone_words,
 )
-from soccerdesk.ui.boards.drawing import text_extent
+from soccerdesk.ui.boards.drawing import button_face, text_extent
 
 GAME = "big-time-soccer"
 
@@ -59,6 +62,21 @@ def test_every_legal_action_is_playable_by_clicking_the_board(qtbot: Any, match_
         board.action_chosen.disconnect(emitted.append)
         assert all(refusals(qtbot, board, rng, 2))
     assert {"play", "shoot", "clear-in", "clear-out", "hold", "discard", "reply", "goal-kick", "throw-in"} <= verbs
+
+
+def test_every_button_label_fits_its_button(qtbot: Any, match_states: list[State]) -> None:
+    """ "Clear (goal kick to them)" ran over the bottom of its button: every label the panel
+    shows is drawn on one line, or two, inside the button."""
+    boards = {0: Board(BoardConfig(GAME, 0)), 1: Board(BoardConfig(GAME, 1))}
+    labels = {*BUTTON_LABELS.values(), *MODE_LABELS.values()}
+    for view in decisions(match_states):
+        board = boards[view["seat"]]
+        board.set_view(view)
+        labels.update(board.action_label(text) for text in board.loose_actions())
+    for label in sorted(labels):
+        room, font, text = button_face(label, QRectF(QPointF(0, 0), BUTTON), bold=True)  # lit: bold, the widest
+        extent = text_extent(text, font.pointSizeF(), bold=True)
+        assert extent.width() <= room.width() and extent.height() <= room.height(), (label, text)
 
 
 def test_hot_seat_board_draws_the_field_from_the_acting_seat(qtbot: Any, match_states: list[State]) -> None:
@@ -260,6 +278,24 @@ def test_the_reply_prompt_says_when_no_card_can_answer(qtbot: Any, match_states:
         seen.add(only_let_go)
         assert ("highlighted" in prompt) != only_let_go, prompt
         assert ("No card in your hand can answer: click Let it go." in prompt) == only_let_go, prompt
+    assert seen == {True, False}
+
+
+def test_the_prompt_says_when_the_only_thing_left_is_a_clear_from_their_box(
+    qtbot: Any, match_states: list[State]
+) -> None:
+    """In the opponent's box without an Inside shot only the clear is legal: the prompt said
+    "choose a card, then a zone — or shoot, clear or hold" all the same."""
+    boards = {0: Board(BoardConfig(GAME, 0)), 1: Board(BoardConfig(GAME, 1))}
+    seen = set()
+    for view in decisions(match_states):
+        if view["state"]["phase"] != "play":
+            continue
+        board = boards[view["seat"]]
+        board.set_view(view)
+        must_clear = all(text.startswith("clear-box") for text in view["legal"])
+        seen.add(must_clear)
+        assert ("you must clear" in board._status(view)) == must_clear, (view["legal"], board._status(view))
     assert seen == {True, False}
 
 

@@ -89,10 +89,22 @@ def test_the_log_names_zones_as_the_board_of_the_player_now_at_the_screen(qtbot,
 
 
 def draw_lines(view: MatchView, name: str) -> tuple[list[str], list[str]]:
-    """``name``'s draws in the log: (cards named, public "draws a card" lines)."""
+    """``name``'s draws in the log: (cards named, public "draws a card" / "draws 6 cards" lines)."""
     draws = [line for line in view.log_lines() if line.startswith(f"{name} draws ")]
-    public = [line for line in draws if line == f"{name} draws a card"]
+    public = [line for line in draws if re.fullmatch(rf"{re.escape(name)} draws (a card|\d+ cards)", line)]
     return [line for line in draws if line not in public], public
+
+
+def cards_told(lines: list[str], name: str) -> int:
+    """How many of ``name``'s draws ``lines`` tell: a line a card, "draws 6 cards" six,
+    "draws Pass Ahead 2 (×2)" two."""
+    total = 0
+    for line in lines:
+        if not line.startswith(f"{name} draws "):
+            continue
+        many = re.fullmatch(r".* draws (\d+) cards|.* \(×(\d+)\)", line)
+        total += int(many.group(1) or many.group(2)) if many else 1
+    return total
 
 
 def test_a_secret_is_told_once_to_its_reader_and_its_public_line_to_the_other(qtbot, window: MainWindow) -> None:
@@ -105,7 +117,10 @@ def test_a_secret_is_told_once_to_its_reader_and_its_public_line_to_the_other(qt
     their_named, their_public = draw_lines(view, view.names[other])
     assert named and not public, view.log_lines()  # my own cards, each once
     assert their_public and not their_named, view.log_lines()  # the other's: no card named
-    dealt = {first: len(named), other: len(their_public)}
+    # The deal reads as one line for the other's six cards, not six times "draws a card".
+    assert f"{view.names[other]} draws 6 cards" in view.log_lines(), view.log_lines()
+    assert cards_told(named, view.names[first]) == 6, named
+    dealt = {first: cards_told(named, view.names[first]), other: cards_told(their_public, view.names[other])}
 
     click_and_wait(qtbot, view, view.board.keyboard_actions()[0])
     assert take_over(qtbot, view) == other
@@ -114,10 +129,11 @@ def test_a_secret_is_told_once_to_its_reader_and_its_public_line_to_the_other(qt
     theirs_named, theirs_public = draw_lines(view, view.names[other])
     assert theirs_named and not theirs_public, view.log_lines()
     assert mine_public and not mine_named, view.log_lines()
-    assert len(theirs_named) >= dealt[other] and len(mine_public) >= dealt[first]
-    # Every draw is told once, whoever reads: as many lines for each seat's draws either way.
+    assert cards_told(theirs_named, view.names[other]) >= dealt[other]
+    assert cards_told(mine_public, view.names[first]) >= dealt[first]
+    # Every draw is told once, whoever reads: as many cards for each seat's draws either way.
     for name in view.names:
-        told = [sum(line.startswith(f"{name} draws ") for line in view.log_lines_for(seat)) for seat in (0, 1)]
+        told = [cards_told(view.log_lines_for(seat), name) for seat in (0, 1)]
         assert told[0] == told[1], (name, told)
 
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication, QCheckBox, QScrollBar, QSpinBox, QSt
 from soccerdesk.rules import GAMES
 from soccerdesk.ui.animation import Animation, EventAnimation, animation_for
 from soccerdesk.ui.main_window import MainWindow
-from soccerdesk.ui.match_view import MatchView, retold
+from soccerdesk.ui.match_view import MatchView, merge_repeats, retold
 from soccerdesk.ui.settings import AppSettings
 
 
@@ -254,6 +254,27 @@ def test_the_log_follows_the_newest_line_unless_the_player_scrolled_up(qtbot, wi
         if len(view.log_lines()) > lines:
             break
     qtbot.waitUntil(lambda: newest_line_in_sight(view), timeout=1_000)
+
+
+def test_a_line_repeated_is_told_once_with_its_count(qtbot, window: MainWindow) -> None:
+    """Big Time Soccer's deal read "Away draws a card" six times over: a run of one line reads
+    once with its count, and a repeat that comes later joins the line above it in place."""
+    assert merge_repeats(["A", "B draws a card", "B draws a card", "C", "C", "C", "B draws a card"]) == [
+        "A",
+        "B draws 2 cards",
+        "C (×3)",
+        "B draws a card",
+    ]
+    view = start(qtbot, window, "pawn-soccer", None, {"quick_setup": True})
+    before = view.log_lines()
+    away = view.names[1]
+    view.log_text("Seat 1 draws a card")
+    assert view.log_lines() == [*before, f"{away} draws a card"]
+    view.log_text("Seat 1 draws a card")
+    view.log_text("Seat 1 draws a card")
+    assert view.log_lines() == [*before, f"{away} draws 3 cards"]
+    view.log_text("Seat 0 kicks")
+    assert view.log_lines() == [*before, f"{away} draws 3 cards", f"{view.names[0]} kicks"]
 
 
 def test_undo_takes_the_undone_moves_out_of_the_log_and_the_replay(qtbot, window: MainWindow) -> None:

@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -61,6 +61,7 @@ GOAL_DEPTH = 22.0
 CARD_W, CARD_H = 92.0, 132.0
 HAND_Y = FIELD.bottom() + GOAL_DEPTH + 40
 PANEL = QRectF(FIELD.right() + 30, 14.0, 300.0, HAND_Y - 14 - 10)
+BUTTON = QSizeF((PANEL.width() - 24 - 6) / 2, 26.0)  # the panel's buttons, two a row
 
 KIND_COLOURS = {
     "pass": QColor("#2f6fd1"),
@@ -675,9 +676,9 @@ class Board(ClickBoard):
         modes = sorted({path[0][1] for path in self.paths.paths.values() if path and path[0][0] == "mode"})
         loose = self.loose_actions()
         buttons = [("mode", m) for m in modes] + [("action", t) for t in loose]
-        col_w = (w - 24 - 6) / 2
+        col_w = BUTTON.width()
         for i, key in enumerate(buttons):
-            rect = QRectF(x + 12 + (i % 2) * (col_w + 6), y + (i // 2) * 32, col_w, 26)
+            rect = QRectF(x + 12 + (i % 2) * (col_w + 6), y + (i // 2) * 32, col_w, BUTTON.height())
             label = MODE_LABELS[key[1]] if key[0] == "mode" else self.action_label(key[1])
             self._mode_or_action_button(rect, label, key)
         y += ((len(buttons) + 1) // 2) * 32
@@ -868,6 +869,8 @@ class Board(ClickBoard):
             return "Your opponent proposes to end the half." if mine else "Waiting for the answer to your proposal…"
         if phase == "shootout":
             return "Shoot-out kick." if mine else "Shoot-out…"
+        if mine and all(text.startswith("clear-box") for text in view["legal"]):
+            return "In their box without an Inside shot card: you must clear (their goal kick)."
         if mine:
             return "Your ball: choose a card, then a zone — or shoot, clear or hold."
         return f"{names[control]} has the ball…" if control in (0, 1) else ""

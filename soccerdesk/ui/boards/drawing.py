@@ -124,6 +124,14 @@ def fit_text(
     return ui_font(smallest, bold), two_lines(text, bold)
 
 
+def button_face(label: str, rect: QRectF, bold: bool) -> tuple[QRectF, QFont, str]:
+    """Where a button drawn in ``rect`` writes ``label``, in which font, on one line or two
+    (:func:`fit_text`): a long label is made smaller or broken, never cut off."""
+    room = rect.adjusted(4, 1, -4, -1)
+    font, text = fit_text(label, room, min(8.8, rect.height() * 0.34), 6.0, one_line_down_to=6.8, bold=bold)
+    return room, font, text
+
+
 # --- selection logic -----------------------------------------------------------------
 
 
@@ -620,8 +628,9 @@ class ClickBoard(BoardScene):
             p.setPen(QPen(edge, 3.2 if chosen else 2.2 if (lit or previewed) else 1))
             p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 6, 6)
             p.setPen(PANEL_TEXT if lit else MUTED_TEXT)
-            p.setFont(ui_font(min(8.8, r.height() * 0.34), bold=lit))
-            p.drawText(r.adjusted(4, 0, -4, 0), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, label)
+            room, font, text = button_face(label, r, lit)
+            p.setFont(font)
+            p.drawText(room, Qt.AlignmentFlag.AlignCenter, text)
 
         item = Painted(rect, paint)
         self.addItem(item)
