@@ -122,26 +122,77 @@ def paint_big_time_soccer(p: QPainter) -> None:
 
 
 def paint_pawn_soccer(p: QPainter) -> None:
-    """A square grid with goals at both ends and two teams of pawns."""
-    cols, rows, cell = 11, 7, 24.0
+    """The upright 7 × 11 board as a match starts: goals at both ends, the no-goal corners,
+    sprint lanes and long-pass spaces, six pawns and a keeper a side, the ball at the centre;
+    beside it a substitute on the bench and a yellow card."""
+    cols, rows, cell = 7, 11, 13.5
     left, top = (WIDTH - cols * cell) / 2, (HEIGHT - rows * cell) / 2
-    for r in range(rows):
+
+    def square(c: int, r: int) -> QRectF:  # c 0..6 (A..G), r 1..11 from the bottom
+        return QRectF(left + c * cell, top + (rows - r) * cell, cell, cell)
+
+    for r in range(1, rows + 1):
         for c in range(cols):
-            shade = GRASS if (r + c) % 2 else GRASS_STRIPE
-            p.fillRect(QRectF(left + c * cell, top + r * cell, cell, cell), shade)
-    p.setPen(QPen(LINE, 1.5))
-    p.setBrush(Qt.BrushStyle.NoBrush)
+            p.fillRect(square(c, r), GRASS if (r + c) % 2 else GRASS_STRIPE)
+    # No goal from the corners; sprint lanes up the wings; long-pass spaces.
+    p.setPen(QPen(QColor(255, 255, 255, 150), 1.1))
+    for c, r in ((0, 1), (1, 1), (5, 1), (6, 1), (0, 2), (6, 2), (0, 10), (6, 10), (0, 11), (1, 11), (5, 11), (6, 11)):
+        q = square(c, r).adjusted(3.5, 3.5, -3.5, -3.5)
+        p.drawLine(q.topLeft(), q.bottomRight())
+        p.drawLine(q.topRight(), q.bottomLeft())
+    for c in (0, 6):
+        for r in (3, 4, 5, 7, 8, 9):
+            q = square(c, r)
+            p.fillRect(q.adjusted(0.5, 0.5, -0.5, -0.5), QColor(255, 255, 255, 40))
+            tip = -3.0 if r < 6 else 3.0  # the home side sprints up, the away side down
+            mid = q.center()
+            p.drawLine(mid + QPointF(-3, -tip / 2), mid + QPointF(0, tip / 2))
+            p.drawLine(mid + QPointF(3, -tip / 2), mid + QPointF(0, tip / 2))
+    for c, r in ((1, 4), (5, 4), (1, 8), (5, 8)):
+        p.setBrush(QColor(250, 246, 200))
+        p.drawEllipse(square(c, r).center(), cell * 0.33, cell * 0.33)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+    # Lines: the touch lines, halfway, the centre circle, both penalty areas and goal areas.
+    p.setPen(QPen(LINE, 1.4))
     p.drawRect(QRectF(left, top, cols * cell, rows * cell))
-    p.drawLine(QPointF(left + cols * cell / 2, top), QPointF(left + cols * cell / 2, top + rows * cell))
-    for x in (left - 10, left + cols * cell):
-        p.fillRect(QRectF(x, top + 2 * cell, 10, 3 * cell), QColor("#dfe6ee"))
-    star = QRectF(left + 8 * cell, top + 1 * cell, cell, cell)
-    p.fillRect(star.adjusted(3, 3, -3, -3), QColor(240, 228, 66, 150))
-    for i, (c, r) in enumerate(((2, 1), (3, 3), (2, 5), (4, 2), (5, 4))):
-        _token(p, QPointF(left + (c + 0.5) * cell, top + (r + 0.5) * cell), cell * 0.38, HOME, str(i + 1))
-    for i, (c, r) in enumerate(((8, 2), (7, 4), (8, 5), (6, 3), (9, 3))):
-        _token(p, QPointF(left + (c + 0.5) * cell, top + (r + 0.5) * cell), cell * 0.38, AWAY, str(i + 1))
-    _ball(p, QPointF(left + 5.5 * cell + 9, top + 4.5 * cell - 9), 5)
+    mid_y = top + 5.5 * cell
+    p.drawLine(QPointF(left, mid_y), QPointF(left + cols * cell, mid_y))
+    p.drawEllipse(QPointF(left + 3.5 * cell, mid_y), cell * 1.1, cell * 1.1)
+    for low, high in ((1, 3), (9, 11)):
+        p.drawRect(square(1, high).united(square(5, low)))
+    for r in (1, 11):
+        p.drawRect(square(2, r).united(square(4, r)))
+    # The goals, a net beyond each goal line.
+    for y in (top - 9, top + rows * cell):
+        net = QRectF(left + 2 * cell, y, 3 * cell, 9)
+        p.fillRect(net, QColor("#dfe6ee"))
+        p.setPen(QPen(QColor("#9aa7b4"), 0.6))
+        for i in range(1, 9):
+            x = net.left() + i * net.width() / 9
+            p.drawLine(QPointF(x, net.top()), QPointF(x, net.bottom()))
+    # Six pawns and a keeper a side, set up as a quick set-up places them; the ball at the centre.
+    home = ((3, 1, "GK"), (2, 3, ""), (4, 3, ""), (2, 5, ""), (3, 5, ""), (4, 5, ""))
+    away = ((3, 11, "GK"), (2, 9, ""), (4, 9, ""), (2, 7, ""), (3, 7, ""), (4, 7, ""))
+    for team, colour in ((home, HOME), (away, AWAY)):
+        for c, r, label in team:
+            _token(p, square(c, r).center(), cell * 0.4, colour, label)
+    _ball(p, QPointF(left + 3.5 * cell, mid_y), 3.6)
+    # The bench: one substitute a side; and a yellow card (a second one is a red).
+    _token(p, QPointF(62, 150), 10, HOME, "S")
+    _token(p, QPointF(62, 50), 10, AWAY, "S")
+    p.setFont(art_font(8, bold=False))
+    p.setPen(QColor("#c9d3de"))
+    p.drawText(QRectF(32, 162, 60, 14), Qt.AlignmentFlag.AlignCenter, "bench")
+    p.drawText(QRectF(32, 62, 60, 14), Qt.AlignmentFlag.AlignCenter, "bench")
+    card = QRectF(244, 82, 24, 34)
+    p.save()
+    p.translate(card.center())
+    p.rotate(12)
+    box = QRectF(-card.width() / 2, -card.height() / 2, card.width(), card.height())
+    p.setPen(QPen(QColor("#5a4a00"), 1.2))
+    p.setBrush(QColor("#ffd400"))
+    p.drawRoundedRect(box, 3, 3)
+    p.restore()
 
 
 def paint_soccero(p: QPainter) -> None:

@@ -101,11 +101,74 @@ def rulings_section(title: str) -> str:
     return match.group(1).strip() if match else ""
 
 
+CODE_ONLY_ASIDE = re.compile(r"\s*\((?:e\.g\.\s*)?`[^`]+`(?:\s*(?:\||,|or|and)\s*`[^`]+`)*\)")
+"""A bracket holding nothing but code: an action's syntax (``(`kickoff C5`)``), an option's values."""
+
+
+def for_players(rulings: str, game: Game) -> str:
+    """A game's rulings (written for developers and checkers, ``docs/rulings.md``) in a player's
+    words: without the opening note on data files and options, without the action syntax in
+    brackets, options by the names the home screen gives them, no file names."""
+    from soccerdesk.ui.home import OPTION_WORDS, choice_label
+
+    bullets = rulings.find("\n- ")
+    text = rulings if rulings.startswith("- ") else rulings[bullets + 1 :] if bullets >= 0 else rulings
+    text = CODE_ONLY_ASIDE.sub("", text)
+    text = re.sub(r"RULINGS\.md says", "the project's rulings say", text)
+    text = re.sub(r"RULINGS\.md's", "the project's rulings'", text)
+    text = re.sub(r"RULINGS\.md", "the project's rulings", text)
+    names = {option.name: OPTION_WORDS.get((game.id, option.name), (option.label, ""))[0] for option in game.options}
+    choices = {
+        str(choice): choice_label(choice, game.id, option.name) for option in game.options for choice in option.choices
+    }
+
+    def words(match: re.Match[str]) -> str:
+        code = match.group(1)
+        if code in names:
+            return f"“{names[code]}”"
+        if code in choices:
+            return f"“{choices[code]}”"
+        return f"“{code}”"
+
+    blocks = []
+    for block in re.split(r"\n\s*\n", text):  # lists of rulings, and lines between them ("Extended rules:")
+        if block.lstrip().startswith("- "):
+            block = "\n".join(filter(None, (_for_players_bullet(b) for b in re.split(r"\n(?=- )", block.strip()))))
+        elif DEVELOPERS_ONLY.search(block):
+            block = ""
+        if block.strip():
+            blocks.append(block.strip())
+    text = "\n\n".join(blocks)
+    return re.sub(r"`([^`]+)`", words, text)
+
+
+DEVELOPERS_ONLY = re.compile(
+    r"\.py\b|\.toml\b|tests/|::|\bissue \d|\bview\b|\bview's\b|\bviews?:|\bUI\b|\bcontract\b|\bdump\b|\bload\b|\bphase\b|=|`[a-z_]+`\s+is\b"
+)
+"""What marks a sentence or an aside as written for developers: files, tests, the view, the
+rules contract, action syntax spelled out."""
+
+
+def _for_players_bullet(bullet: str) -> str:
+    """One ruling without its sentences and bracketed asides for developers
+    (:data:`DEVELOPERS_ONLY`); its bold title kept, the ruling left out if nothing else is left."""
+    text = " ".join(bullet.split())
+    title = re.match(r"- \*\*[^*]+\*\*", text)
+    head = title.group(0) if title else ""
+    text = text[len(head) :]
+    text = re.sub(r"\s*\([^()]*\)", lambda m: "" if DEVELOPERS_ONLY.search(m.group(0)) else m.group(0), text)
+    sentences = re.split(r"(?<=[.;])\s+(?=[A-Z(“\"`])", text.strip())
+    kept = [sentence for sentence in sentences if sentence and not DEVELOPERS_ONLY.search(sentence)]
+    if not kept:
+        return ""
+    return f"{head} {' '.join(kept)}".strip() if head else " ".join(kept)
+
+
 def help_markdown(game: Game) -> str:
     """The whole help page of a game, as Markdown."""
     path = resource_path("help", f"{game.id}.md")
     body = path.read_text(encoding="utf-8") if path.is_file() else f"# {game.title}\n\n{game.summary}\n"
-    rulings = rulings_section(game.title)
+    rulings = for_players(rulings_section(game.title), game)
     if rulings:
         body += f"\n\n## Our rulings\n\nWhere the rulebook is silent or unclear, soccerdesk decides like this:\n\n{rulings}\n"
     return body

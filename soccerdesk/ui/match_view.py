@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QImage, QKeyEvent, QPainter, QResizeEvent, QTextCursor
+from PySide6.QtGui import QColor, QHideEvent, QImage, QKeyEvent, QPainter, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
     QGraphicsView,
@@ -282,6 +282,20 @@ class BoardView(QGraphicsView):
         super().resizeEvent(event)
         self.fit()
 
+    def leaveEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt API)
+        self._forget_hover()
+        super().leaveEvent(event)
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt API)
+        # Covered (a hand-over, a pause): the mouse is no longer over any square of the board.
+        self._forget_hover()
+        super().hideEvent(event)
+
+    def _forget_hover(self) -> None:
+        forget = getattr(self.scene(), "forget_hover", None)  # boards that frame the target under the mouse
+        if forget is not None:
+            forget()
+
 
 def draw_board_offscreen(game: Game, width: int, height: int) -> QImage:
     """Draw a board of ``game`` in its opening position once, as the match screen would but
@@ -349,9 +363,10 @@ class HandOver(CoverPage):
 
     def announce(self, name: str) -> None:
         self.label.setText(
-            f"Pass the screen to <b>{name}</b>.<br><small>Their cards stay hidden until they are ready.</small>"
+            f"Pass the screen to <b>{name}</b>.<br><small>What only they may see (cards in hand, a secret"
+            " choice) stays hidden until they are ready.</small>"
         )
-        self.button.setText(f"I am {name} — show my cards")
+        self.button.setText(f"I am {name} — show my screen")
         self.button.setFocus()
 
 

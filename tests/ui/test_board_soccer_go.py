@@ -229,7 +229,7 @@ def test_the_board_says_what_to_do_now(qtbot, states: list[State]) -> None:
                 assert words.startswith(("Waiting for", "You chose", "Dealing", "A power card", "Full time")), words
     assert said["pass"].startswith("Your attack, pass ") and said["mark"].startswith("Defend: click ")
     assert "goal" in said["shoot"] and "dive" in said["save"]
-    assert "keep your hand" in said["swap"] and "no card" in said["no"]
+    assert "keep your hand" in said["swap"] and "click No card" in said["no"]
     # A spectator is told whose decision the table waits for; a replay says it is one.
     watcher = SoccerGoBoard(BoardConfig(GAME, None))
     for state in states[::7]:
@@ -243,6 +243,33 @@ def test_the_board_says_what_to_do_now(qtbot, states: list[State]) -> None:
     # screen's (1000 x 640 left an empty band above and below it in a 1280 x 800 window).
     shape = board.itemsBoundingRect()
     assert shape.top() < 0 and shape.width() / shape.height() < 1.45
+
+
+def test_a_reply_prompt_names_only_cards_the_player_holds_and_the_button_as_it_reads(
+    qtbot, states: list[State]
+) -> None:
+    """QA: "Take the marked pass again with your re-take card" was said to a player holding no
+    re-take card; "click Play no card" named a button that reads "No card"; a Joker played as Deep
+    Press was announced as Deep Press alone (which BLOCK answers it may hang on its being a Joker)."""
+    board = SoccerGoBoard(BoardConfig(GAME, 0))
+    seen: set[tuple[str, bool]] = set()
+    for state in [*states, *match_states(4), *match_states(9)]:  # seed 9: a Joker that may be blocked
+        for seat in (0, 1):
+            view = state.view(seat)
+            phase = view["state"].get("phase")
+            if not view["legal"] or phase not in ("pass-reply", "shot-reply", "block"):
+                continue
+            board.set_view(view)
+            words = board.status(view)
+            holds = any(t.startswith("play ") for t in view["legal"])
+            seen.add((phase, holds))
+            assert "click No card" in words and "Play no card" not in words, words
+            assert ("with your" in words) == holds, (view["legal"], words)
+            named = view["state"].get("named") or {}
+            if phase == "block" and named.get("as"):
+                assert words.startswith(f"{('Home', 'Away')[1 - seat]} plays Joker as "), words
+                seen.add(("joker", holds))
+    assert ("pass-reply", False) in seen and ("block", False) in seen and ("joker", False) in seen
 
 
 def test_every_power_card_shows_its_whole_text(qtbot: Any) -> None:

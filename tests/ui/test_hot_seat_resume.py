@@ -2,7 +2,7 @@
 
 Issue 13 (items 4 and 11), found again by QA in a real window: the resumed match's hand-over
 cover showed an empty "What happened" and the game's name where the phase belongs; and the
-first click on the board after "I am … — show my cards" only ended the deal's animation.
+first click on the board after "I am … — show my screen" only ended the deal's animation.
 Played as people play: the game, the opponent and Kick off clicked on the home screen, every
 action clicked on the board, Ctrl+H sent to the window, the match chosen in Recent and
 "Resume / replay" clicked.
@@ -104,7 +104,7 @@ def test_a_resumed_hot_seat_match_shows_what_happened_and_the_phase(qtbot, windo
 
 
 def test_the_first_click_after_taking_the_screen_plays(qtbot, window: MainWindow) -> None:
-    """After "I am … — show my cards" the board is under the mouse at once: the player's first
+    """After "I am … — show my screen" the board is under the mouse at once: the player's first
     click on a highlighted target plays it (no deal replayed over the board to eat it)."""
     # Animations on, as a player has them (the tests' settings start with them off).
     [normal] = [action for action in window.findChildren(QAction) if action.text() == "Normal"]

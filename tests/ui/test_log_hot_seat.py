@@ -178,3 +178,37 @@ def test_soccer_go_tells_my_draw_by_name_once_and_the_computers_without_it(qtbot
         assert any(line.startswith(f"{computer} draws ") for step in steps for line in step)
     finally:
         replay.deleteLater()
+
+
+def test_the_square_under_the_last_players_mouse_is_not_framed_for_the_next(qtbot, window: MainWindow) -> None:
+    """QA: in hot-seat Pawn Soccer the keeper pointed at a goal square and clicked it (its secret
+    penalty dive); after the hand-over the kicker's board still framed that square as "under the
+    mouse", since the board heard of no mouse move while the cover was up. Soccer-Go's face-down
+    picks go the same way: the marker points at a number and clicks it, the cover goes up."""
+    from driving import click_on_screen
+    from PySide6.QtTest import QTest
+
+    view = start_match(qtbot, window, "soccer-go", HOT_SEAT, {})
+    first = take_over(qtbot, view)
+    board, viewport = view.board, view.view.viewport()
+    top = viewport.window()
+    pointed = []
+    for _ in range(10):  # the first player's turn, clicked as a person: point at a thing, click it
+        assert view.view_data is not None
+        legal = view.view_data["legal"]
+        text = next((t for t in legal if t in ("end", "stop")), legal[0])
+        shown = view.view_data
+        for key in board.paths.paths[text]:
+            spot = view.view.mapFromScene(board.pos_of(key))
+            QTest.mouseMove(top.windowHandle(), viewport.mapTo(top, spot))
+            qtbot.waitUntil(lambda key=key: board.hovered == key, timeout=WAIT_MS)
+            pointed.append(key)
+            click_on_screen(viewport, spot)
+        qtbot.waitUntil(lambda shown=shown: view.view_data is not shown or on_handover(view), timeout=WAIT_MS)
+        if on_handover(view) or view.view_data["seat"] != first:
+            break
+    qtbot.waitUntil(lambda: on_handover(view), timeout=WAIT_MS)
+    assert pointed
+    assert board.hovered is None  # the cover is up: the mouse is over no square
+    assert take_over(qtbot, view) != first
+    assert board.hovered is None

@@ -39,6 +39,23 @@ def test_help_appends_our_rulings_when_docs_are_there() -> None:
     assert "## Our rulings" in help_markdown(game)
 
 
+@pytest.mark.parametrize("game_id", ["big-time-soccer", "pawn-soccer", "soccero", "soccer-go"])
+def test_our_rulings_in_the_help_are_written_for_players(game_id: str) -> None:
+    """QA: Pawn Soccer's help showed docs/rulings.md as written for developers: file paths,
+    option identifiers (`closed_goal_area`), action syntax (`kickoff C5`), "Seat 0 is Blue"."""
+    game = get_game(game_id)
+    page = help_markdown(game)
+    rulings = page[page.index("## Our rulings") :]
+    for developers in (".toml", ".py", "tests/", "Seat 0", "RULINGS.md", "`", "view's", "issue 1"):
+        assert developers not in rulings, (developers, rulings)
+    for option in game.options:
+        assert f"“{option.name}”" not in rulings, option.name
+    assert rulings.count("\n- **") >= 8  # the rulings themselves are all still there, bar a few
+    if game_id == "pawn-soccer":
+        assert "“Keep attackers out of goal-kick areas”" in rulings or "Option “" in rulings
+        assert "carries the ball to D6; its square is left empty" in rulings
+
+
 def test_undo_takes_back_a_move_and_the_bot_reply(qtbot) -> None:
     """Pawn Soccer's set-up has no dice and no secrets: a placement can be taken back."""
     game = get_game("pawn-soccer")

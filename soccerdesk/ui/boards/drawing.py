@@ -556,6 +556,13 @@ class ClickBoard(BoardScene):
             p.setPen(QPen(SELECTED, max(1.5, min(r.width(), r.height()) * 0.08)))
             p.drawRect(r.adjusted(1, 1, -1, -1))
 
+    def forget_hover(self) -> None:
+        """The mouse has left the board (or the board was covered): no target stays framed as
+        under it. A frame kept from before a hot-seat hand-over showed the next player the square
+        the last one had just clicked (a keeper's secret penalty dive)."""
+        old, self.hovered = self.hovered, None
+        self._repaint_key(old)
+
     def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802 (Qt API)
         key = self.key_at(event.scenePos())
         if key != self.hovered:

@@ -381,13 +381,17 @@ class SoccerGoBoard(ClickBoard):
             return f"You drew {drawn}: click a card to give up for it, or keep your hand."
         if phase == "block":
             named = state.get("named") or {}
-            name = self.card_name(str(named.get("as") or named.get("card") or ""))
+            card, copied = str(named.get("card") or ""), named.get("as")
+            # A Joker is named as what it copies: which BLOCK answers it may hang on its being a Joker.
+            name = f"{self.card_name(card)} as {self.card_name(str(copied))}" if copied else self.card_name(card)
             if or_card:
-                return f"{other} plays {name}: block it with your BLOCK card, or play no card."
-            return f"{other} plays {name}: none of your cards blocks it — click Play no card."
+                return f"{other} plays {name}: block it with your BLOCK card, or click No card."
+            return f"{other} plays {name}: none of your cards blocks it — click No card."
         if phase in ("pass-reply", "shot-reply"):
             what = {"pass-reply": "the marked pass", "shot-reply": "the shot"}[phase]
-            return f"Take {what} again with your re-take card, or play no card."
+            if or_card:
+                return f"Take {what} again with your re-take card, or click No card."
+            return f"None of your cards takes {what} again — click No card."
         return "Your decision: click a highlighted choice."
 
     def _role(self, state: dict[str, Any], seat: int) -> str:
