@@ -125,7 +125,7 @@ def paint_pawn_soccer(p: QPainter) -> None:
     """The upright 7 × 11 board as a match starts: goals at both ends, the no-goal corners,
     sprint lanes and long-pass spaces, six pawns and a keeper a side, the ball at the centre;
     beside it a substitute on the bench and a yellow card."""
-    cols, rows, cell = 7, 11, 13.5
+    cols, rows, cell = 7, 11, 15.5
     left, top = (WIDTH - cols * cell) / 2, (HEIGHT - rows * cell) / 2
 
     def square(c: int, r: int) -> QRectF:  # c 0..6 (A..G), r 1..11 from the bottom
@@ -178,13 +178,13 @@ def paint_pawn_soccer(p: QPainter) -> None:
             _token(p, square(c, r).center(), cell * 0.4, colour, label)
     _ball(p, QPointF(left + 3.5 * cell, mid_y), 3.6)
     # The bench: one substitute a side; and a yellow card (a second one is a red).
-    _token(p, QPointF(62, 150), 10, HOME, "S")
-    _token(p, QPointF(62, 50), 10, AWAY, "S")
+    _token(p, QPointF(75, 150), 11, HOME, "S")
+    _token(p, QPointF(75, 50), 11, AWAY, "S")
     p.setFont(art_font(8, bold=False))
     p.setPen(QColor("#c9d3de"))
-    p.drawText(QRectF(32, 162, 60, 14), Qt.AlignmentFlag.AlignCenter, "bench")
-    p.drawText(QRectF(32, 62, 60, 14), Qt.AlignmentFlag.AlignCenter, "bench")
-    card = QRectF(244, 82, 24, 34)
+    p.drawText(QRectF(45, 163, 60, 14), Qt.AlignmentFlag.AlignCenter, "bench")
+    p.drawText(QRectF(45, 63, 60, 14), Qt.AlignmentFlag.AlignCenter, "bench")
+    card = QRectF(232, 82, 26, 36)
     p.save()
     p.translate(card.center())
     p.rotate(12)
