@@ -307,3 +307,23 @@ def test_a_card_face_and_the_log_call_a_card_by_one_name(qtbot: Any) -> None:
     for card in cards.values():
         assert card["name"].startswith(short_name(card)), (card["name"], short_name(card))
     assert cards["STAR"]["name"] == short_name(cards["STAR"]) == KIND_WORDS["star"]
+
+
+def test_the_clear_buttons_tooltip_tells_the_odds_and_cost_of_this_clear(qtbot: Any, match_states: list[State]) -> None:
+    """QA: "Clear, keep in play: no card; roll 1–2" was said at a free kick too (1–10 keeps the
+    ball there) and in stoppage time (where a clear costs a card)."""
+    board = Board(BoardConfig(GAME, 0))
+    seen = set()
+    for view in decisions(match_states):
+        if view["seat"] != 0 or not any(t.startswith("clear-in") for t in view["legal"]):
+            continue
+        board.set_view(view)
+        tips = [item.toolTip() for item in board.items() if item.toolTip().startswith("Clear, keep in play")]
+        if not tips:
+            continue  # a box clear, or the button is a zone's choice
+        state = view["state"]
+        free, stoppage = state["phase"] == "free_kick", bool(state.get("stoppage"))
+        assert ("1–10" in tips[0]) == free and ("1–2" in tips[0]) != free, tips
+        assert ("discard a card" in tips[0]) == stoppage, tips
+        seen.add((free, stoppage))
+    assert (False, False) in seen and (False, True) in seen

@@ -727,8 +727,13 @@ class Board(ClickBoard):
     def _mode_or_action_button(self, rect: QRectF, label: str, key: Key) -> None:
         item = self.add_button(rect, label, key)
         if key[0] == "mode":
+            state = (self.view_data or {}).get("state") or {}
+            # A free kick's clear keeps the ball on 1–10, an open-play clear on 1–2; in stoppage
+            # time every clear costs a card.
+            keep = "1–10" if state.get("phase") == "free_kick" else "1–2"
+            card = "discard a card (stoppage time)" if state.get("stoppage") else "no card"
             item.setToolTip(
-                "Clear, keep in play: no card; roll 1–2 to keep the ball."
+                f"Clear, keep in play: {card}; roll {keep} to keep the ball."
                 if key[1] == "clear-in"
                 else "Clear out of play: discard a card; the opponent throws in."
             )

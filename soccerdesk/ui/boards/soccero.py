@@ -253,6 +253,13 @@ class Board(ClickBoard):
             return label + {"out": " (over the line)", "goal": " (in goal)"}.get(finish, "")
         return text
 
+    def _holder_square(self) -> str | None:
+        """The square of the player who has the ball in the position shown, if anyone has it."""
+        state = (self.view_data or {}).get("state") or {}
+        holder = state.get("holder")
+        players = state.get("players") or []
+        return players[holder]["square"] if isinstance(holder, int) and 0 <= holder < len(players) else None
+
     def describe(self, action_text: str) -> str:
         words = action_text.split()
         verb = words[0]
@@ -265,7 +272,9 @@ class Board(ClickBoard):
         if verb == "move" and len(words) > 1:
             start, _, end = words[1].partition("-")
             text = f"Move the player on {start} to {end}"
-            return text + (f", the ball to {words[3]}" if len(words) == 4 else ", leaving the ball")
+            if len(words) == 4:
+                return f"{text}, the ball to {words[3]}"
+            return text + (", leaving the ball" if start == self._holder_square() else "")
         if verb == "path":
             end, bend, finish, _ = route(action_text, self.columns, self.rows)
             text = f"Ball from {words[1]}" + (f" via {bend}" if bend else "")
@@ -580,10 +589,20 @@ class Board(ClickBoard):
         names = self.config.team_names
         holder, red, forced, banned = state.get("holder"), state.get("red"), state.get("forced"), state.get("banned")
         air = (state.get("air_stop") or {}).get("player")
+        # Two players share a square only just after a steal: both are drawn, smaller, one in
+        # each half of the square (drawn over each other, the away player hid the home one).
+        sharing: dict[str, list[int]] = {}
+        for index, player in enumerate(state["players"]):
+            if player["square"]:
+                sharing.setdefault(player["square"], []).append(index)
+        for together in sharing.values():
+            together.sort(key=lambda i: i == holder)  # the ball is drawn low right: its holder goes there
         for index, player in enumerate(state["players"]):
             if not player["square"]:
                 continue
             rect = self.square_rect(player["square"])
+            together = sharing[player["square"]]
+            slot, size = (together.index(index) - (len(together) - 1) / 2, 0.66) if len(together) > 1 else (0.0, 1.0)
             seat = player["seat"]
             keeper = player["goalkeeper"]
             fill = colours.of(seat).lighter(135) if keeper else colours.of(seat)
@@ -595,9 +614,11 @@ class Board(ClickBoard):
                 fill: QColor = fill,
                 seat: int = seat,
                 index: int = index,
+                slot: float = slot,
+                size: float = size,
             ) -> None:
-                c = r.center()
-                radius = r.width() * 0.36
+                c = r.center() + QPointF(slot, slot) * r.width() * 0.4
+                radius = r.width() * 0.36 * size
                 if player["moved"]:
                     p.setOpacity(0.55)
                 draw_token(p, c, radius, fill, str(player["number"]), colours.text_on(seat), square=seat == 1)
@@ -799,7 +820,11 @@ class Board(ClickBoard):
             p.setFont(ui_font(9, bold=True))
             words = {"direct": "direct, ground", "curve": "curve, ground", "air": "curve, in the air"}
             if symbol:
-                p.drawText(QRectF(170, 18, rr.width() - 170, 22), Qt.AlignmentFlag.AlignVCenter, f"{total} squares")
+                p.drawText(
+                    QRectF(170, 18, rr.width() - 170, 22),
+                    Qt.AlignmentFlag.AlignVCenter,
+                    f"{total} square{'' if total == 1 else 's'}",
+                )
                 p.setFont(ui_font(7.5))
                 p.drawText(
                     QRectF(170, 38, rr.width() - 170, 24),
