@@ -1090,11 +1090,15 @@ class _Rules:
         taker = s.taker
         keeper_side = 1 - taker
         shot, dive = picks[taker], picks[keeper_side]
+        # The n-th choice is the n-th square of the keeper's goal, left to right on the board.
+        board = self.board
+        goal = sorted(board.ends[keeper_side].goal)
+        at, to = board.names[goal[shot - 1]], board.names[goal[dive - 1]]
         if shot != dive:
             events.append(
                 Event(
                     "penalty",
-                    f"Penalty: {TEAM_NAMES[taker]} shoots {shot}, {TEAM_NAMES[keeper_side]} guards {dive}: goal!",
+                    f"Penalty: {TEAM_NAMES[taker]} shoots at {at}, {TEAM_NAMES[keeper_side]} guards {to}: goal!",
                     {"taker": taker, "shot": shot, "guard": dive, "goal": True},
                 )
             )
@@ -1109,7 +1113,7 @@ class _Rules:
         events.append(
             Event(
                 "penalty",
-                f"Penalty: both chose {shot}: saved, the goalkeeper has the ball.",
+                f"Penalty: both chose {at}: saved, the goalkeeper has the ball.",
                 {"taker": taker, "shot": shot, "guard": dive, "goal": False},
             )
         )

@@ -355,8 +355,11 @@ def test_penalty_is_a_secret_simultaneous_choice() -> None:
     assert guesses == {1, 2, 3}
     scored = play(s, ORANGE, "penalty 3")
     assert scored.goals == (0, 1) and scored.kicker == BLUE
+    # The log names the goal squares the players clicked (Blue's goal C0-E0), not 1-3.
+    assert any(e.text == "Penalty: Orange shoots at E0, Blue guards D0: goal!" for e in scored.events), scored.events
     saved = play(s, ORANGE, "penalty 2")
     assert saved.goals == (0, 0)
+    assert any(e.text == "Penalty: both chose D0: saved, the goalkeeper has the ball." for e in saved.events)
     assert saved.ball == sq("D1") and saved.current_players() == (BLUE,)
 
 

@@ -364,6 +364,15 @@ def test_only_a_declared_shot_can_score() -> None:
     assert texts(s) == {"path K28 N5 goal"}  # the diagonals miss the three-square goal
 
 
+def test_the_log_says_a_shot_was_declared() -> None:
+    """QA: a declared shot read in the log like any kick ("Kick die: ..."), so a reader could
+    not tell a shot from a kick."""
+    shot = _kick({5: "K28", 11: "A32"}, 5, "direct", 6, shot=True)
+    kick = _kick({5: "K28", 11: "A32"}, 5, "direct", 6)
+    assert shot.events[0].text == "Shot at goal. Kick die: a direct ground kick, distance 6."
+    assert kick.events[0].text == "Kick die: a direct ground kick, distance 6."
+
+
 def test_goal_then_the_team_that_conceded_kicks_off() -> None:
     s = _kick({5: "K28", 11: "A32"}, 5, "direct", 6, shot=True)
     s = act(s, "path K28 N5 goal")

@@ -327,3 +327,27 @@ def test_the_clear_buttons_tooltip_tells_the_odds_and_cost_of_this_clear(qtbot: 
         assert ("discard a card" in tips[0]) == stoppage, tips
         seen.add((free, stoppage))
     assert (False, False) in seen and (False, True) in seen
+
+
+def test_the_prompt_says_when_only_a_clear_is_left_and_names_a_card_once(qtbot: Any, match_states: list[State]) -> None:
+    """QA: "Your ball: choose a card, then a zone — or shoot, clear or hold" was asked with no
+    card playable and the hold barred; "Your opponent played Pass Ahead 1, then Pass" read as
+    two cards (the second is the card's next-card icon, said on the line below)."""
+    boards = {0: Board(BoardConfig(GAME, 0)), 1: Board(BoardConfig(GAME, 1))}
+    seen = set()
+    for view in decisions(match_states):
+        board = boards[view["seat"]]
+        phase = view["state"]["phase"]
+        if phase not in ("play", "reply"):
+            continue
+        board.set_view(view)
+        words = board._status(view)
+        if phase == "reply":
+            assert ", then " not in words, words
+            continue
+        only_clears = not any(t.startswith(("play ", "shoot", "hold", "passback")) for t in view["legal"])
+        box = all(t.startswith("clear-box") for t in view["legal"])
+        if not box:
+            assert words.startswith("No card of yours") == only_clears, (view["legal"], words)
+            seen.add(only_clears)
+    assert seen == {True, False}

@@ -353,3 +353,31 @@ def test_the_turn_number_stays_while_the_side_that_moved_may_substitute(
         else:
             shown_in_turn[side] = turn
     assert after_turns > 0
+
+
+def test_choosing_a_pawn_that_could_steal_diagonally_warns_of_the_card(qtbot: Any, match_states: list[State]) -> None:
+    """QA: the pawn's hint said only "(move, steal)", and one click gave a yellow card and a
+    penalty. Choosing a pawn with a diagonal steal on offer now says what it costs."""
+    seen = set()
+    for state in [*match_states, *random_match(1, quick_setup=True)]:  # seed 1: a diagonal steal
+        for seat in state.current_players():
+            if seat not in (0, 1):
+                continue
+            view = state.view(seat)
+            steals = [t for t in view["legal"] if t.startswith("steal ")]
+            if not steals:
+                continue
+            board = board_for(qtbot, seat)
+            board.set_view(view)
+            for text in steals:
+                start = text.split()[1].split("-")[0]
+                board.cancel_selection()
+                board.click(("sq", start))
+                diagonal = any(
+                    (lambda a, b: a[0] != b[0] and a[1:] != b[1:])(*t.split()[1].split("-"))
+                    for t in steals
+                    if t.split()[1].startswith(f"{start}-")
+                )
+                assert ("yellow card" in board.selection_hint(board.selection)) == diagonal, (text, steals)
+                seen.add(diagonal)
+    assert seen == {True, False}

@@ -1008,7 +1008,7 @@ def apply_kick_roll(s: S, roll: KickRoll, events: list[Event]) -> S:
     events.append(
         Event(
             "kick-roll",
-            f"Kick die: {what}, distance {roll.total}.",
+            f"{'Shot at goal. ' if shot else ''}Kick die: {what}, distance {roll.total}.",
             {"symbol": roll.symbol, "total": roll.total, "shot": shot},
         )
     )

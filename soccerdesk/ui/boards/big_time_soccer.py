@@ -102,6 +102,8 @@ BUTTON_LABELS = {
     "shoot free": "Free Outside shot",
 }
 MODE_LABELS = {"clear-in": "Clear (in play)", "clear-out": "Clear (out of play)"}
+BALL_PLAYS = ("play ", "shoot", "hold", "passback")
+"""Actions of the side in control besides the clears (and an offer to end the half)."""
 
 ZONE_VERBS = {**MODE_LABELS, "aimed-kick": "Aimed kick", "throw-in": "Throw in"}
 CARD_VERBS = {
@@ -854,7 +856,9 @@ class Board(ClickBoard):
         pending = state.get("pending") or {}
         if phase == "reply":
             card = pending.get("card")
-            what = f"played {self.cards.get(card, {}).get('name', card)}" if card else "tries to hold the ball"
+            # The card by the name on its face: "Pass Ahead 1", not "..., then Pass" (read as two cards).
+            named = short_name(self.cards[card]) if card in self.cards else card
+            what = f"played {named}" if card else "tries to hold the ball"
             if mine and any(a.startswith("reply ") and a != "reply none" for a in view["legal"]):
                 return f"Defend? Your opponent {what}. Click a highlighted defensive card to answer, or let it go."
             if mine:
@@ -876,6 +880,9 @@ class Board(ClickBoard):
             return "Shoot-out kick." if mine else "Shoot-out…"
         if mine and all(text.startswith("clear-box") for text in view["legal"]):
             return "In their box without an Inside shot card: you must clear (their goal kick)."
+        if mine and phase == "play" and not any(t.startswith(BALL_PLAYS) for t in view["legal"]):
+            end = " or propose to end the half" if "propose-end" in view["legal"] else ""
+            return f"No card of yours can be played here and you may not hold: clear the ball{end}."
         if mine:
             return "Your ball: choose a card, then a zone — or shoot, clear or hold."
         return f"{names[control]} has the ball…" if control in (0, 1) else ""

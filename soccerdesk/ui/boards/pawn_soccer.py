@@ -213,7 +213,22 @@ class Board(ClickBoard):
             "keeper": "go in goal",
         }
         what = ", ".join(words.get(v, v) for v in verbs)
-        return f"Pawn on {selection[0][1]}: click a highlighted square ({what})."
+        hint = f"Pawn on {selection[0][1]}: click a highlighted square ({what})."
+        diagonal = [
+            t
+            for t in self.paths.matching(selection)
+            if split_squares(t)[0] == "steal" and self._diagonal(*split_squares(t)[1:])
+        ]
+        if diagonal:
+            # Rulebook: a diagonal steal earns a yellow card (a second one, a red); inside the
+            # stealer's own penalty area it is also a penalty.
+            hint += " A diagonal steal earns a yellow card, and a penalty inside your own penalty area."
+        return hint
+
+    @staticmethod
+    def _diagonal(a: str, b: str) -> bool:
+        (ac, ar), (bc, br) = parse_square(a), parse_square(b)
+        return ac != bc and ar != br
 
     def refusal_hint(self, selection: tuple[Key, ...], key: Key) -> str:
         view = self.view_data

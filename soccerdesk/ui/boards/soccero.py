@@ -853,6 +853,8 @@ class Board(ClickBoard):
         if view.get("terminal") or phase == "over":
             return self.full_time_words(view)
         if view["legal"]:
+            if phase == "kick-path" and (state.get("kick") or {}).get("shot"):
+                return "Shot: click where the ball ends (in the goal, if it can reach it)."
             return PHASE_PROMPTS.get(phase, "Your decision.")
         deciding = state.get("deciding")
         if deciding is None:
