@@ -192,8 +192,11 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(view)
         self.pages.setCurrentWidget(view)
         self.setWindowTitle(f"soccerdesk — {session.game.title}")
-        # An online match's record arrives when it ends: Save becomes possible then.
+        # An online match's record arrives when it ends: Save becomes possible then, and the
+        # match is kept with the others in Recent matches.
         session.finished.connect(lambda _summary: self._update_actions())
+        if getattr(session, "autosave", None) is None:
+            session.finished.connect(lambda _summary, session=session: self._keep_record(session))
         self._update_actions()
         session.start()
 
@@ -255,6 +258,21 @@ class MainWindow(QMainWindow):
             chosen = Path(path)
             # The Open dialog lists *.json only: a name typed without it would hide the save.
             self.save_to(chosen if chosen.suffix.lower() == ".json" else chosen.with_name(chosen.name + ".json"))
+
+    def _keep_record(self, session: MatchSession) -> None:
+        """Write a finished online match's record with the autosaves (a local match saves
+        itself as it goes), so that Recent matches lists it for its replay."""
+        from soccerdesk.ui.session import new_autosave_path
+
+        record = session.record()
+        if record is None:
+            return
+        path = new_autosave_path(self.settings.autosave_dir, session.game.id)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(record, indent=1), encoding="utf-8")
+        except OSError as exc:
+            self.statusBar().showMessage(f"The match could not be kept in Recent matches: {exc}", 8000)
 
     def save_to(self, path: Path) -> None:
         """Write the current match record to ``path``."""

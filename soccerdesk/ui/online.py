@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QMessageBox,
     QPushButton,
     QSpinBox,
@@ -114,6 +115,47 @@ class HostedGame:
         if self.announcer is not None:
             await self.announcer.stop()
         await self.relay.stop()
+
+
+@dataclass(frozen=True)
+class RememberedSeat:
+    """A seat this computer took in an online match: enough to resume it after a crash."""
+
+    url: str
+    room: str
+    token: str
+    name: str
+
+    def line(self) -> str:
+        return f"{self.url} {self.room} {self.token} {self.name}"
+
+
+REMEMBERED_SEATS = 6
+"""Online seats kept for resuming, newest first."""
+
+
+def remembered_seats(settings: Any) -> list[RememberedSeat]:
+    """The online seats to offer for resuming, newest first (``online/seats``; also the single
+    ``online/last`` earlier versions kept)."""
+    lines = [*str(settings.get("online/seats", "") or "").split("\n"), str(settings.get("online/last", "") or "")]
+    seats: list[RememberedSeat] = []
+    for line in lines:
+        parts = line.strip().split(" ", 3)
+        if len(parts) < 3 or not all(parts[:3]):
+            continue
+        seat = RememberedSeat(parts[0], parts[1], parts[2], parts[3] if len(parts) > 3 else "")
+        if all((s.room, s.token) != (seat.room, seat.token) for s in seats):
+            seats.append(seat)
+    return seats[:REMEMBERED_SEATS]
+
+
+def remember_seat(settings: Any, seat: RememberedSeat) -> None:
+    """Keep ``seat`` first among the seats to resume. Each window of the app keeps its own seat:
+    with one remembered seat, a second window on the same computer (a friend's seat, or the
+    same player's other match) overwrote it, and a crashed window resumed the other's seat."""
+    others = [s for s in remembered_seats(settings) if (s.room, s.token) != (seat.room, seat.token)]
+    settings.set("online/seats", "\n".join(s.line() for s in [seat, *others][:REMEMBERED_SEATS]))
+    settings.set("online/last", "")
 
 
 def parse_address(text: str) -> str:
@@ -667,10 +709,21 @@ class OnlineDialog(QDialog):
         cancel.clicked.connect(self.reject)
         buttons.addWidget(cancel)
         buttons.addStretch(1)
-        if self.kind in ("join", "online") and self.settings.get("online/last", ""):
+        seats = remembered_seats(self.settings) if self.kind in ("join", "online") else []
+        if len(seats) == 1:
             self.resume_button = QPushButton("Resume my last match")
+            self.resume_button.clicked.connect(lambda: _spawn(self._resume(seats[0]), self._tasks))
+        elif seats:
+            # Two app windows on one computer (or two players of one account) each left a seat:
+            # the player says which is theirs, by name (the last one saved may be the other's).
+            self.resume_button = QPushButton("Resume a match…")
+            menu = QMenu(self.resume_button)
+            for seat in seats:
+                action = menu.addAction(f"Room {seat.room} as {seat.name or 'unnamed'}")
+                action.triggered.connect(lambda _=False, seat=seat: _spawn(self._resume(seat), self._tasks))
+            self.resume_button.setMenu(menu)
+        if seats:
             self.resume_button.setObjectName("online-resume")
-            self.resume_button.clicked.connect(lambda: _spawn(self._resume_last(), self._tasks))
             buttons.addWidget(self.resume_button)
         if self.kind == "host":
             buttons.addWidget(self.go_button)
@@ -779,9 +832,21 @@ class OnlineDialog(QDialog):
             turn_seconds=self.clock_combo.currentData(),
         )
 
-    async def _create_online(self) -> None:
-        url = self.url_edit.text().strip()
+    def _relay_url(self) -> str | None:
+        """The relay's URL from the address field (``host:port`` is read as ``ws://host:port/ws``),
+        remembered for next time; ``None`` (and why, said) if it is not an address."""
+        try:
+            url = parse_address(self.url_edit.text())
+        except ValueError as exc:
+            self._say(str(exc))
+            return None
         self.settings.set("online/relay_url", url)
+        return url
+
+    async def _create_online(self) -> None:
+        url = self._relay_url()
+        if url is None:
+            return
         self.go_button.setEnabled(False)
         client = self._new_client(url)
         try:
@@ -801,11 +866,17 @@ class OnlineDialog(QDialog):
 
     async def _join(self) -> None:
         code = self.code_edit.text().strip().upper()
-        try:
-            url = self.url_edit.text().strip() if self.kind == "online" else parse_address(self.address_edit.text())
-        except ValueError as exc:
-            self._say(str(exc))
-            return
+        if self.kind == "online":
+            found = self._relay_url()
+            if found is None:
+                return
+            url = found
+        else:
+            try:
+                url = parse_address(self.address_edit.text())
+            except ValueError as exc:
+                self._say(str(exc))
+                return
         if not code:
             self._say("Type the code your friend gave you.")
             return
@@ -823,16 +894,12 @@ class OnlineDialog(QDialog):
         self._remember(url)
         self._hand_over()
 
-    async def _resume_last(self) -> None:
-        last = self.settings.get("online/last", "")
-        url, _, rest = str(last).partition(" ")
-        room, _, token = rest.partition(" ")
-        if not (url and room and token):
-            return
-        client = self._new_client(url)
+    async def _resume(self, seat: RememberedSeat) -> None:
+        self.name_edit.setText(seat.name)
+        client = self._new_client(seat.url)
         try:
             await client.connect()
-            await client.resume(room, token)
+            await client.resume(seat.room, seat.token)
         except RelayError as exc:
             self._say(f"That match cannot be resumed: {exc.message}")
             await client.close()
@@ -842,7 +909,7 @@ class OnlineDialog(QDialog):
     def _remember(self, url: str) -> None:
         client = self.client
         if client is not None and client.token and client.room:
-            self.settings.set("online/last", f"{url} {client.room} {client.token}")
+            remember_seat(self.settings, RememberedSeat(url, client.room, client.token, client.name or ""))
 
     def _lobby(self, code: str) -> None:
         self.code_label.setText(code)
@@ -985,4 +1052,13 @@ def _ask_claim(window: QWidget, session: RemoteSession, name: str) -> None:
     box.open()
 
 
-__all__ = ["HostedGame", "OnlineDialog", "RemoteSession", "open_online_dialog", "parse_address"]
+__all__ = [
+    "HostedGame",
+    "OnlineDialog",
+    "RememberedSeat",
+    "RemoteSession",
+    "open_online_dialog",
+    "parse_address",
+    "remember_seat",
+    "remembered_seats",
+]

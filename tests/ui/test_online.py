@@ -160,6 +160,13 @@ def test_host_a_lan_game_in_one_window_and_join_it_from_another(qtbot, window: M
             game, loaded = read_record(saved)
             assert game.load(loaded).is_terminal() and list(game.load(loaded).score) == summaries[0]["score"]
             assert [p["name"] for p in loaded["app"]["players"]] == list(session.player_names())
+        # Each side keeps the finished match with its autosaves: Recent matches lists it (QA: it
+        # said "every match you play is saved here" and showed none of the online ones).
+        for win in (window, friend):
+            kept = sorted(win.settings.autosave_dir.glob(f"{GAME}-*.json"))
+            assert len(kept) == 1, kept
+            game, loaded = read_record(kept[0])
+            assert list(game.load(loaded).score) == summaries[0]["score"]  # type: ignore[index]
         assert window.match_view.grab().save(str(tmp_path / "online-summary.png"))
         qtbot.mouseClick(window.match_view.summary_page.replay, Qt.MouseButton.LeftButton)
         assert window.replay_view is not None and window.pages.currentWidget() is window.replay_view
@@ -249,6 +256,65 @@ def test_remote_session_offers_the_claim_when_the_opponent_stays_away(
             await relay.stop()
 
     run_on_qt_loop(scenario)
+
+
+def test_two_windows_sharing_the_settings_each_resume_their_own_seat(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    """QA: two app windows on one computer share the settings. The second to take a seat
+    overwrote the first's, so a window that crashed and came back resumed the other player's
+    seat (her cards on the wrong screen, her connection taken). Both seats are kept now and
+    "Resume a match…" names them. An address typed as host:port also reaches the relay."""
+    from server.relay import RelaySettings, start_relay
+    from soccerdesk.ui.online import remembered_seats
+
+    friend = MainWindow(window.settings)  # the second window: the same settings
+    qtbot.addWidget(friend)
+
+    async def scenario() -> None:
+        relay = await start_relay(RelaySettings(host="127.0.0.1", port=0, db=str(tmp_path / "r.sqlite3")))
+        address = f"127.0.0.1:{relay.port}"  # typed without ws:// and /ws
+        try:
+            host = open_online_dialog(window, kind="online", settings=window.settings)
+            host.url_edit.setText(address)
+            host.game_combo.setCurrentIndex(host.game_combo.findData(GAME))
+            host.name_edit.setText("Alice")
+            qtbot.mouseClick(host.go_button, Qt.MouseButton.LeftButton)
+            await until(lambda: bool(host.code_label.text()))
+            join = open_online_dialog(friend, kind="online", settings=window.settings)
+            join.url_edit.setText(address)
+            join.name_edit.setText("Bob")
+            join.code_edit.setText(host.code_label.text())
+            qtbot.mouseClick(join.join_button, Qt.MouseButton.LeftButton)
+            await until(lambda: window.match_view is not None and friend.match_view is not None)
+            a, b = window.session, friend.session
+            assert isinstance(a, RemoteSession) and isinstance(b, RemoteSession)
+            assert window.settings.get("online/relay_url", "") == relay.url  # remembered, written in full
+            seats = remembered_seats(window.settings)
+            assert [seat.name for seat in seats] == ["Bob", "Alice"] or [seat.name for seat in seats] == [
+                "Alice",
+                "Bob",
+            ]
+            alice_seat = a.local_seats()
+            # Alice's window is gone (as after kill -9: no goodbye) and comes back: she picks her own seat.
+            await a.client.drop()
+            window.go_home()
+            again = open_online_dialog(window, kind="online", settings=window.settings)
+            assert again.resume_button.text() == "Resume a match…"
+            menu = again.resume_button.menu()
+            assert menu is not None
+            entries = {action.text(): action for action in menu.actions()}
+            assert set(entries) == {f"Room {host.code_label.text()} as Alice", f"Room {host.code_label.text()} as Bob"}
+            entries[f"Room {host.code_label.text()} as Alice"].trigger()
+            await until(lambda: window.session is not a and isinstance(window.session, RemoteSession))
+            resumed = window.session
+            assert isinstance(resumed, RemoteSession) and resumed.local_seats() == alice_seat
+            assert b.client.connected  # Bob kept his seat
+            window.go_home()
+            friend.go_home()
+        finally:
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
+    friend.close()
 
 
 async def two_players(tmp_path: Path, **create: Any) -> tuple[Any, Any, Any]:
