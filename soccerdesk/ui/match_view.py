@@ -608,7 +608,7 @@ class MatchView(QWidget):
         self.chat_edit = QLineEdit()
         self.chat_edit.setObjectName("chat-edit")
         self.chat_edit.setMaxLength(int(getattr(session, "chat_limit", 500)))
-        self.chat_edit.setPlaceholderText("Say something…" if session.local_seats() else "Spectators only watch")
+        self.chat_edit.setPlaceholderText("Say something…" if session.local_seats() else "Watching: no chat")
         self.chat_edit.setEnabled(bool(session.local_seats()))
         self.chat_edit.returnPressed.connect(self.send_chat)
         send = QPushButton("Send")

@@ -600,6 +600,7 @@ class OnlineDialog(QDialog):
         self.session: RemoteSession | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._early_events: list[dict[str, Any]] = []  # for the session's log
+        self._hand_over_on_snapshot = False  # joined, the match's snapshot not in yet
         self._handed = False
         self.setWindowTitle({"host": "Host a LAN game", "join": "Join a game", "online": "Play online"}[kind])
         self.setObjectName(f"online-{kind}")
@@ -925,6 +926,9 @@ class OnlineDialog(QDialog):
             return
         if msg["type"] == "snapshot":
             self._early_events = list(msg["events"])
+            if self._hand_over_on_snapshot:
+                self._hand_over()
+                return
         elif msg["type"] == "update":
             self._early_events.extend(msg["events"])
         if msg["type"] in ("presence", "snapshot"):
@@ -973,9 +977,16 @@ class OnlineDialog(QDialog):
             self._say("Cannot look for games on this network; type the address and code.")
 
     def _hand_over(self) -> None:
-        """Both seats are taken (or we joined): the window gets the session, the dialog closes."""
+        """Both seats are taken (or we joined): the window gets the session, the dialog closes.
+
+        Not before the match's snapshot is in: a session made without it took the snapshot
+        for a new match (a rematch), and its screen lost what had happened so far (a
+        spectator's log stayed empty). The snapshot's arrival calls this again."""
         client = self.client
         if client is None or self._handed or client.game is None:
+            return
+        if client.view is None:
+            self._hand_over_on_snapshot = True
             return
         self._handed = True
         self.session = RemoteSession(

@@ -83,11 +83,21 @@ def test_a_retired_number_explains_itself(qtbot, states: list[State]) -> None:
 def test_spectator_and_replay_views_draw(qtbot, states: list[State]) -> None:
     spectator = SoccerGoBoard(BoardConfig(GAME, None))
     replay = SoccerGoBoard(BoardConfig(GAME, 0, reveal_all=True))
+    backs_seen = False
     for state in states[::7]:
-        spectator.set_view(state.view(None))
+        view = state.view(None)
+        spectator.set_view(view)
         assert len(spectator.items()) > 10  # the table, cards and goal are drawn
+        # QA: a spectator read "Your power cards: No power cards" and "Bob — your player cards":
+        # he is neither player. Each player's hidden cards show as backs, as many as they hold.
+        words = " ".join(item.toolTip() for item in spectator.items())
+        counts = view["state"]["hand_counts"]
+        backs = words.count("power card (hidden)")
+        assert backs == sum(counts[0]) + sum(counts[1]), (backs, counts)
+        backs_seen = backs_seen or sum(counts[spectator.seat(view)]) > 0
         replay.set_view({**state.view(1), "legal": []})
         assert replay.targets == set()
+    assert backs_seen
 
 
 def test_click_paths_of_the_action_texts() -> None:

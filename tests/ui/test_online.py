@@ -317,6 +317,51 @@ def test_two_windows_sharing_the_settings_each_resume_their_own_seat(qtbot, wind
     friend.close()
 
 
+def test_a_spectator_who_joins_mid_match_reads_what_happened_so_far(
+    qtbot, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QA: a spectator's "What happened" stayed empty though the relay had sent the match's
+    public events. When the relay's snapshot came after the join's answer had been handled,
+    the screen was made without it and took it for a new match. Here the snapshot is held
+    back a moment, as a slow machine would."""
+    from soccerdesk.net.client import RelayClient
+
+    take = RelayClient._take
+
+    def late_snapshot(client: RelayClient, msg: dict[str, Any]) -> None:
+        if msg["type"] == "snapshot" and client.spectator and client.view is None:
+            asyncio.get_event_loop().call_later(0.3, take, client, msg)
+            return
+        take(client, msg)
+
+    async def scenario() -> None:
+        relay, alice, bob = await two_players(tmp_path)
+        try:
+            for _ in range(3):  # a few passes and marks, so there is something to read
+                await until(lambda: alice.view is not None and bob.view is not None)
+                for c in (alice, bob):
+                    if c.view and c.view["legal"]:
+                        await c.act(c.view["legal"][0], ply=c.view["ply"])
+                await asyncio.sleep(0.1)
+            monkeypatch.setattr(RelayClient, "_take", late_snapshot)
+            watch = open_online_dialog(window, kind="online", settings=window.settings)
+            watch.url_edit.setText(relay.url)
+            watch.code_edit.setText(alice.room)
+            watch.watch_box.setChecked(True)
+            qtbot.mouseClick(watch.join_button, Qt.MouseButton.LeftButton)
+            await until(lambda: window.match_view is not None and bool(window.match_view.log_lines()))
+            assert any("Coin toss" in line for line in window.match_view.log_lines())
+            session = window.session
+            assert isinstance(session, RemoteSession) and session.match == alice.match
+            window.go_home()
+        finally:
+            await bob.close()
+            await alice.close()
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
+
+
 async def two_players(tmp_path: Path, **create: Any) -> tuple[Any, Any, Any]:
     """A relay on 127.0.0.1 (port 0) with Alice (seat 0, the host) and Bob seated in a Soccer-Go room."""
     from server.relay import RelaySettings, start_relay

@@ -182,6 +182,7 @@ class SoccerGoBoard(ClickBoard):
 
     def __init__(self, config: Any, parent: Any = None) -> None:
         super().__init__(config, parent)
+        self._watching = False  # set by each drawing: a spectator's view
         self.windows = timing_windows()
         self.card_names = {card_id: str(card["name"]) for card_id, card in power_cards().items()}
         # The printed names in the rules' log texts ("Seat 1 plays PASS RE-TAKE."), longest first.
@@ -287,6 +288,8 @@ class SoccerGoBoard(ClickBoard):
         state = view.get("state") or {}
         me = self.seat(view)
         other = 1 - me
+        # A spectator sits with neither player: the lower half is one player's side, not "yours".
+        self._watching = view.get("seat") is None and not self.config.reveal_all
         self.add_panel(QRectF(0, -STATUS_BAND, WIDTH, 640 + STATUS_BAND))
         # What to do now, above the table (the other three boards say it in their side panel).
         self.add_text(QPointF(24, 12 - STATUS_BAND), self.status(view), 13, PANEL_TEXT, bold=True, width=WIDTH - 48)
@@ -300,7 +303,7 @@ class SoccerGoBoard(ClickBoard):
 
     def _draw_opponent(self, state: dict[str, Any], other: int, revealed: dict[str, Any] | None) -> None:
         """``revealed``: the opponent's own view of the position (replays), whose pick is shown face up."""
-        self.add_panel(QRectF(10, 10, WIDTH - 20, 96), "Opponent")
+        self.add_panel(QRectF(10, 10, WIDTH - 20, 96), self.name(other) if self._watching else "Opponent")
         colour = self.config.colours.of(other)
         role = self._role(state, other)
         title = f"{self.name(other)} · {role}" if role else self.name(other)
@@ -561,6 +564,19 @@ class SoccerGoBoard(ClickBoard):
         self.add_text(QPointF(530, 350), f"{last.get('kind', '')}:\n{result}", 12, PANEL_TEXT, bold=True, width=120)
 
     def _draw_power(self, state: dict[str, Any], me: int) -> None:
+        if self._watching:
+            # Hidden from a spectator too: the backs, as many as the player holds of each side.
+            self.add_panel(QRectF(690, 118, 300, 322), f"{self.name(me)}'s power cards")
+            counts = (state.get("hand_counts") or [[0, 0], [0, 0]])[me]
+            x = 702.0
+            for side, back in ((0, ATTACKING_BACK), (1, DEFENDING_BACK)):
+                for _ in range(counts[side]):
+                    label = f"{'Attacking' if side == 0 else 'Defending'} power card (hidden)"
+                    self._card_back(QRectF(x, 146, 40, 58), back, "⚡", label)
+                    x += 46
+            if not sum(counts):
+                self.add_text(QPointF(702, 142), "No power cards.", 10, MUTED_TEXT, width=276)
+            return
         self.add_panel(QRectF(690, 118, 300, 322), "Your power cards")
         hand = list(state.get("hand") or [])
         drawn = state.get("drawn")
@@ -629,7 +645,7 @@ class SoccerGoBoard(ClickBoard):
     def _draw_numbers(self, state: dict[str, Any], me: int) -> None:
         self.add_panel(
             QRectF(10, 452, WIDTH - 20, 132),
-            f"{self.name(me)} — your player cards  ({self._role(state, me) or 'waiting'})",
+            f"{self.name(me)} — {'player' if self._watching else 'your player'} cards  ({self._role(state, me) or 'waiting'})",
         )
         colour = self.config.colours.of(me)
         ink = self.config.colours.text_on(me)
