@@ -134,6 +134,13 @@ class RelayClient:
             self._session = aiohttp.ClientSession()
         try:
             self._ws = await self._session.ws_connect(self.url, heartbeat=self.heartbeat, max_msg_size=4 * 1024 * 1024)
+        except (aiohttp.ClientConnectorError, ConnectionRefusedError) as exc:
+            # The machine answered, nothing listens there (or no machine at that name): say so
+            # in words, not with the socket library's text.
+            why = "nothing answers there: is the relay running, and is the port right?"
+            if isinstance(exc, getattr(aiohttp, "ClientConnectorDNSError", ())):  # aiohttp 3.10+
+                why = "no computer has that name"
+            raise RelayError("unreachable", f"cannot reach the relay at {self.url}: {why}") from None
         except (aiohttp.ClientError, OSError) as exc:
             raise RelayError("unreachable", f"cannot reach the relay at {self.url}: {exc}") from None
         self._reader = asyncio.create_task(self._read(self._ws))

@@ -204,6 +204,7 @@ def test_join_errors_are_shown_in_words(qtbot, window: MainWindow, tmp_path: Pat
             dialog.url_edit.setText("ws://127.0.0.1:9/ws")  # nothing listens there
             qtbot.mouseClick(dialog.join_button, Qt.MouseButton.LeftButton)
             await until(lambda: "cannot reach the relay" in dialog.status_label.text())
+            assert "is the relay running" in dialog.status_label.text()  # in words, not the socket's text
             dialog.reject()
         finally:
             await relay.stop()
