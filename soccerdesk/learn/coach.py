@@ -41,7 +41,8 @@ class ScriptError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Step:
     """One thing taught: ``repeat`` taught actions finish it (placing eleven players, say);
-    ``point`` lists the actions shown on the board, the first one on offer is pointed at."""
+    ``point`` lists the actions shown on the board, the first one on offer is pointed at (with
+    ``repeat`` actions listed, the list is their order and only the next one is taught)."""
 
     say: str
     allow: tuple[str, ...]
@@ -180,6 +181,8 @@ class Coach:
         self._chance: deque[str] = deque(script.chance)
         self._bot: Any = None
         self._chance.extend(script.steps[0].chance if script.steps else ())
+        self.strayed = False
+        """The match left the lesson's path (:meth:`let_go`): its steps were not all taught."""
 
     # --- the match --------------------------------------------------------------------
 
@@ -233,6 +236,12 @@ class Coach:
         step = self.step
         if step is None:
             return legal
+        if step.repeat > 1 and len(step.point) == step.repeat:
+            # The pointed list names each repeated action in turn (a formation, player by
+            # player): only this one keeps the lesson on its path (a square meant for a later
+            # player, taken now, left the lesson stuck steps later).
+            wanted = step.point[self.done_in_step]
+            return [text for text in legal if text == wanted]
         return [text for text in legal if any(fnmatch.fnmatchcase(text, p) for p in step.allow)]
 
     def pointed(self, state: State) -> str | None:
@@ -256,6 +265,7 @@ class Coach:
         self.done_in_step = 0
         self._replies.clear()
         self._chance.clear()
+        self.strayed = True
 
     # --- following the match ---------------------------------------------------------------
 

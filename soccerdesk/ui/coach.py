@@ -45,6 +45,7 @@ class CoachPanel(QWidget):
         self.title = QLabel(title)
         self.title.setObjectName("coach-title")
         self.title.setStyleSheet("font-size: 16pt; font-weight: bold;")
+        self.title.setWordWrap(True)  # "Learn Big Time Soccer" in a narrow panel: two lines, not cut
         self.count = QLabel("")
         self.count.setObjectName("coach-count")
         self.words = QLabel("")
@@ -60,6 +61,9 @@ class CoachPanel(QWidget):
         self.show_me.setObjectName("coach-show-me")
         self.leave = QPushButton("Leave (resume later)")
         self.leave.setObjectName("coach-leave")
+        self.restart = QPushButton("Start again")
+        self.restart.setObjectName("coach-restart")
+        self.restart.setToolTip("The lesson from its first step, in a new match")
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.count)
@@ -69,6 +73,7 @@ class CoachPanel(QWidget):
         layout.addWidget(self.happened)
         buttons = QHBoxLayout()
         buttons.addWidget(self.show_me)
+        buttons.addWidget(self.restart)
         buttons.addWidget(self.leave)
         layout.addLayout(buttons)
 
@@ -107,6 +112,7 @@ class GuidedMatch(QWidget):
         self.board.hint.connect(self.panel.happened.setText)
         self.panel.show_me.clicked.connect(self._show_me)
         self.panel.leave.clicked.connect(self.leave)
+        self.panel.restart.clicked.connect(self.restart)
         self._others = QTimer(self)
         self._others.setSingleShot(True)
         self._others.setInterval(others_delay_ms)
@@ -150,6 +156,14 @@ class GuidedMatch(QWidget):
         pointed = self.coach.pointed(self.state) if self.waiting else None
         self.board.set_preview(pointed)
 
+    def restart(self) -> None:
+        """The lesson again from its first step, in a new match (the one left behind is dropped)."""
+        self._others.stop()
+        self.coach = Coach(load_script(self.coach.script.game))
+        self.state = self.coach.new_match()
+        self.panel.happened.setText("")
+        self._other_moves()
+
     def leave(self) -> None:
         self._others.stop()
         self._save()
@@ -191,8 +205,7 @@ class GuidedMatch(QWidget):
 
     def _show(self) -> None:
         learner = self.coach.script.learner
-        strayed = self.coach.stuck(self.state)
-        if strayed:
+        if self.coach.stuck(self.state):
             self.coach.let_go()
         view = self.state.view(learner)
         view["legal"] = self.coach.taught(self.state)
@@ -201,17 +214,22 @@ class GuidedMatch(QWidget):
         script = self.coach.script
         if self.state.is_terminal():
             words = self.board.full_time_words(view) + " " + script.finish
-        elif strayed:
-            words = "The match went another way than this lesson's. Play on as you like."
+        elif self.coach.strayed:
+            words = (
+                "The match went another way than this lesson's. Play on as you like, "
+                "or click Start again for the lesson from its first step."
+            )
         elif step is None:
             words = script.finish
         else:
             words = step.say if self.coach.index else f"{script.intro}\n\n{step.say}"
         self.panel.words.setText(words)
         total = len(script.steps)
-        self.panel.count.setText(
-            f"Step {self.coach.index + 1} of {total}" if step is not None else f"All {total} steps done"
-        )
+        if step is not None:
+            count = f"Step {self.coach.index + 1} of {total}"
+        else:
+            count = "Off the lesson's path" if self.coach.strayed else f"All {total} steps done"
+        self.panel.count.setText(count)
         self.view.fit()
         self._show_me()
 

@@ -45,6 +45,34 @@ def test_every_script_plays_through_to_its_last_step(game_id: str) -> None:
     assert len(state.history()) > len(script.steps)
 
 
+@pytest.mark.parametrize("game_id", SCRIPTED)
+def test_every_action_a_step_accepts_keeps_the_lesson_on_its_path(game_id: str) -> None:
+    """QA: Soccero's lesson accepted player 10 on L17 (the rules allow J17 or L17; the coach
+    pointed at J17), and steps later the lesson was stuck, said "All 14 steps done" and could
+    not be started again. From every step, each action it accepts must let the rest of the
+    lesson be played as pointed."""
+    script = load_script(game_id)
+    coach = Coach(script)
+    state = coach.play_others(coach.new_match())
+    strays = []
+    while not coach.finished and not state.is_terminal():
+        pointed = coach.pointed(state)
+        assert pointed is not None
+        for other in coach.taught(state):
+            if other == pointed:
+                continue
+            branch, _ = Coach.resume(coach.record(state))  # an independent coach at this point
+            after = branch.play_others(branch.play(state, other))
+            while not branch.finished and not after.is_terminal():
+                going = branch.pointed(after)
+                if going is None:
+                    strays.append((coach.index + 1, other))
+                    break
+                after = branch.play_others(branch.play(after, going))
+        state = coach.play_others(coach.play(state, pointed))
+    assert not strays, strays
+
+
 def test_only_the_taught_actions_are_accepted() -> None:
     coach = Coach(parse_script("pawn-soccer", _data()))
     state = coach.play_others(coach.new_match())  # the stacked toss: Blue kicks off

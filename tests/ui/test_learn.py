@@ -167,6 +167,29 @@ def test_leave_and_resume_where_it_was_left(qtbot, tmp_path: Path, game_id: str,
     assert _play_steps(qtbot, again) == len(again.coach.script.steps) - until
 
 
+def test_a_lesson_off_its_path_says_so_and_starts_again_with_a_click(qtbot, tmp_path: Path) -> None:
+    """QA: a lesson that left its path said "All 14 steps done" and could not be started
+    again (reopening it resumed the same match). It says it is off its path, and Start again
+    begins it anew, saved so that leaving and coming back keeps the new one."""
+    path = tmp_path / "learn.json"
+    screen = _open(qtbot, GuidedMatch.start("pawn-soccer", path=path, others_delay_ms=0))
+    _play_steps(qtbot, screen, until=2)
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    screen.coach.let_go()  # as when the match goes another way than the script's
+    screen._show()
+    total = len(screen.coach.script.steps)
+    assert screen.panel.count.text() == "Off the lesson's path"
+    assert "Start again" in screen.panel.words.text()
+    click(qtbot, screen.panel.restart, what="Start again")
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    assert screen.coach.index == 0 and not screen.coach.strayed
+    assert screen.panel.count.text() == f"Step 1 of {total}"
+    assert screen.state.ply == GuidedMatch.start("pawn-soccer", others_delay_ms=0).state.ply  # a new match
+    again = _open(qtbot, GuidedMatch.start("pawn-soccer", path=path, others_delay_ms=0))
+    assert again.coach.index == 0 and again.panel.count.text() == f"Step 1 of {total}"
+    assert _play_steps(qtbot, again) == total
+
+
 def test_resume_refuses_a_record_that_is_not_a_guided_match(tmp_path: Path) -> None:
     from soccerdesk.learn.coach import ScriptError
     from soccerdesk.rules import get_game
