@@ -184,11 +184,7 @@ class MainWindow(QMainWindow):
         view.home_requested.connect(self.go_home)
         view.rematch_requested.connect(self.rematch)
         view.help_requested.connect(self.show_help)
-        view.replay_requested.connect(
-            lambda record: self.show_replay(
-                session.game, record, session.player_names(), path=getattr(session, "autosave", None)
-            )
-        )
+        view.replay_requested.connect(lambda record: self._replay_of(session, record))
         self.pages.addWidget(view)
         self.pages.setCurrentWidget(view)
         self.setWindowTitle(f"soccerdesk — {session.game.title}")
@@ -258,6 +254,16 @@ class MainWindow(QMainWindow):
             chosen = Path(path)
             # The Open dialog lists *.json only: a name typed without it would hide the save.
             self.save_to(chosen if chosen.suffix.lower() == ".json" else chosen.with_name(chosen.name + ".json"))
+
+    def _replay_of(self, session: MatchSession, record: Mapping[str, Any]) -> None:
+        """The replay of the match just played, in its teams' colours (as from Recent matches)."""
+        from soccerdesk.ui.session import LocalSession
+
+        players = LocalSession.players_of(record)
+        colours = (players[0].colour, players[1].colour) if players else ("", "")
+        self.show_replay(
+            session.game, record, session.player_names(), colours, path=getattr(session, "autosave", None)
+        )
 
     def _keep_record(self, session: MatchSession) -> None:
         """Write a finished online match's record with the autosaves (a local match saves

@@ -15,7 +15,7 @@ from soccerdesk.rules import GAMES
 from soccerdesk.ui.boards import BOARD_MODULES, BoardConfig, BoardMissing, make_board
 from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.session import LocalSession
-from soccerdesk.ui.settings import AppSettings
+from soccerdesk.ui.settings import TEAM_COLOURS, AppSettings
 
 SHORT = {
     "soccer-go": {"rounds": 1},
@@ -192,12 +192,15 @@ def test_corrupt_and_foreign_files_get_a_clear_message(qtbot, window: MainWindow
 
 
 def test_replay_after_full_time_shows_both_hands(qtbot, window: MainWindow) -> None:
+    green = window.home.colours[1].findData(TEAM_COLOURS["Bluish green"])
+    window.home.colours[1].setCurrentIndex(green)  # QA: the replay drew the away side orange all the same
     _start(qtbot, window, "soccer-go", "normal")
     play_to_end(qtbot, window, seed=3, clicks=False)
     view = window.match_view
     qtbot.mouseClick(view.summary_page.replay, Qt.MouseButton.LeftButton)
     replay = window.replay_view
     assert replay is not None and window.pages.currentWidget() is replay
+    assert replay.board.config.colours.of(1).name() == TEAM_COLOURS["Bluish green"]
     replay.show_step(12)
     mine = replay.board.view_data["state"]["hand"]
     replay.seat_box.setCurrentIndex(1)  # the bot's cards, hidden during the match
