@@ -261,9 +261,7 @@ class MainWindow(QMainWindow):
 
         players = LocalSession.players_of(record)
         colours = (players[0].colour, players[1].colour) if players else ("", "")
-        self.show_replay(
-            session.game, record, session.player_names(), colours, path=getattr(session, "autosave", None)
-        )
+        self.show_replay(session.game, record, session.player_names(), colours, path=getattr(session, "autosave", None))
 
     def _keep_record(self, session: MatchSession) -> None:
         """Write a finished online match's record with the autosaves (a local match saves

@@ -816,15 +816,16 @@ class MatchView(QWidget):
         # Flush what is queued first: it belongs to the player who is leaving the screen.
         self.skip_animation()
         self._pump()
-        if self.view_data is None:
-            # A resumed match opens on the cover, before any view: the position and the log
-            # as nobody's secrets show them, with the phase in the header, as on a live hand-over.
-            # No board is drawn under it: nobody has the screen yet.
-            cover = self.session.cover_view()
-            if cover is not None:
-                view, events = cover
-                self._logged = events
-                self.log_events(events)
+        # The log tells what happened up to the hand-over (the move just played too) as
+        # nobody's secrets show it; each player reads their own private lines once at the
+        # screen. A resumed match opens on the cover, before any view: the header shows the
+        # phase too, and no board is drawn under it: nobody has the screen yet.
+        cover = self.session.cover_view()
+        if cover is not None:
+            view, events = cover
+            self._logged = events
+            self.log_events(events)
+            if self.view_data is None:
                 self._update_header(view)
         if self.view_data is not None:
             self.board.set_view(self._covered_view(), [])

@@ -212,3 +212,24 @@ def test_the_square_under_the_last_players_mouse_is_not_framed_for_the_next(qtbo
     assert board.hovered is None  # the cover is up: the mouse is over no square
     assert take_over(qtbot, view) != first
     assert board.hovered is None
+
+
+def test_the_log_under_the_hand_over_cover_tells_the_move_just_played(qtbot, window: MainWindow) -> None:
+    """QA: while the cover waited for the next player, "What happened" stopped before the move
+    just played (it came when the next player took the screen). It is there under the cover,
+    without anyone's secret: Home's pick shows as "Home has chosen.", not as its number."""
+    view = start_match(qtbot, window, "soccer-go", HOT_SEAT, {})
+    first = take_over(qtbot, view)
+    name = view.names[first]
+    assert view.view_data is not None
+    pick = view.view_data["legal"][0]
+    click_path(qtbot, view, pick)
+    qtbot.waitUntil(lambda: on_handover(view), timeout=WAIT_MS)
+    lines = view.log_lines()
+    assert lines and lines[-1] == f"{name} has chosen.", lines
+    number = pick.split()[-1]
+    assert not any(line.startswith(name) and line.endswith(f" {number}.") for line in lines), lines
+    take_over(qtbot, view)
+    after = iter(view.log_lines())  # the next player's own lines join in their places;
+    assert all(line in after for line in lines)  # nothing shown under the cover goes or moves
+    assert view.log_lines().count(f"{name} has chosen.") == lines.count(f"{name} has chosen.")  # not told twice
