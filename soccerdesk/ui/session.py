@@ -274,6 +274,7 @@ class LocalSession(MatchSession):
             raise ValueError("a local session has no remote players")
         self.players = players
         self.autosave = autosave
+        self._ended_at: float | None = None  # when the match was first saved as over
         if record is not None:
             states = game.replay(record)
             self._played_before = played_seconds(record)
@@ -411,11 +412,15 @@ class LocalSession(MatchSession):
         data = self.game.dump(self.state)
         data[HINTS_KEY] = list(self.hints)
         state = self.state
+        saved = time.time()
+        if state.is_terminal():
+            # Over: the record's time is full time's, however often it is written again.
+            self._ended_at = saved = self._ended_at or saved
         data[APP_KEY] = {
             "players": [p.to_json() for p in self.players],
             "score": list(state.score),
             "over": state.is_terminal(),
-            "saved": time.time(),
+            "saved": saved,
             "played_seconds": round(self.time_played(), 1),
         }
         return data
@@ -432,8 +437,10 @@ class LocalSession(MatchSession):
         )
 
     def close(self) -> None:
-        if not self._closed:
+        if not self._closed and not self.state.is_terminal():
             # The thinking time since the last move counts too: save it as the match is left.
+            # (Not once it is over: the last move saved it, and the file may since have been
+            # given the match's review, which this write would throw away.)
             self._write_autosave()
         self._closed = True
         self._generation += 1

@@ -119,6 +119,10 @@ class AppSettings:
                 players = app.get("players", [{}, {}])
                 names = (str(players[0].get("name", "Home")), str(players[1].get("name", "Away")))
                 score = app.get("score")
+                # When the match was last played (a review added to the file later changes
+                # neither its date nor its place in the list); the file's time for old files.
+                saved = app.get("saved")
+                when = float(saved) if isinstance(saved, (int, float)) and not isinstance(saved, bool) else None
                 found.append(
                     SavedMatch(
                         path=path,
@@ -127,7 +131,7 @@ class AppSettings:
                         score=(int(score[0]), int(score[1])) if isinstance(score, list) and len(score) == 2 else None,
                         over=bool(app.get("over", False)),
                         actions=len(data.get("actions", [])),
-                        modified=path.stat().st_mtime,
+                        modified=when if when is not None else path.stat().st_mtime,
                     )
                 )
             except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):

@@ -213,6 +213,30 @@ def test_replay_after_full_time_shows_both_hands(qtbot, window: MainWindow) -> N
     qtbot.waitUntil(lambda: replay.index > 12, timeout=3_000)
 
 
+def test_the_review_worked_out_after_full_time_is_kept_and_the_match_keeps_its_date(qtbot, window: MainWindow) -> None:
+    """QA: the review chart worked out in the replay after full time was lost (leaving the match
+    wrote its file again, without it), and the file's new time moved the match to the top of
+    Recent matches with another date."""
+    from soccerdesk.learn import review
+    from soccerdesk.ui.review_chart import ReviewPanel
+
+    _start(qtbot, window, "soccer-go", "normal")
+    play_to_end(qtbot, window, seed=3, clicks=False)
+    session = window.session
+    assert isinstance(session, LocalSession) and session.autosave is not None
+    path = session.autosave
+    session.flush_autosave()
+    before = [m.modified for m in window.settings.recent_matches() if m.path == path]
+    qtbot.mouseClick(window.match_view.summary_page.replay, Qt.MouseButton.LeftButton)
+    panel = window.replay_view.findChild(ReviewPanel)
+    assert panel is not None
+    qtbot.waitUntil(lambda: panel.review is not None, timeout=120_000)
+    window.go_home()  # closes the match's session
+    kept = json.loads(path.read_text(encoding="utf-8"))
+    assert review.stored(kept) == panel.review
+    assert [m.modified for m in window.settings.recent_matches() if m.path == path] == before
+
+
 def test_a_game_without_a_board_says_so(qtbot, window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
     """While a board module is missing its game cannot start, and the home screen says why."""
     monkeypatch.setitem(BOARD_MODULES, "soccero", "soccerdesk.ui.boards.not_written_yet")
