@@ -45,7 +45,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--size", default="1280x800", help="window size for --screenshot (default 1280x800)")
     parser.add_argument(
-        "--data-dir", type=Path, help="folder for autosaves and saved matches (default: the user data folder)"
+        "--data-dir",
+        type=Path,
+        help="a profile of its own: autosaves, saved matches and settings in this folder "
+        "(default: the user data folder, settings where the system keeps them)",
     )
     return parser
 
@@ -139,7 +142,12 @@ def run_app(data_dir: Path | None = None) -> int:
     # One event loop for Qt and asyncio (the network client runs on it).
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    settings = AppSettings(QSettings(), data_dir or default_data_dir())
+    # Each --data-dir is a profile of its own, settings included: two windows on one computer
+    # (say, both players of an online match) then remember their own names and seats.
+    qsettings = (
+        QSettings() if data_dir is None else QSettings(str(data_dir / "settings.ini"), QSettings.Format.IniFormat)
+    )
+    settings = AppSettings(qsettings, data_dir or default_data_dir())
     window = MainWindow(settings)
     window.home.games_loaded.connect(tune_gc)
     tune_gc()

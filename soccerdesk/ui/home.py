@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -45,7 +46,7 @@ from PySide6.QtWidgets import (
 
 from soccerdesk.bots import bot_names
 from soccerdesk.learn.coach import has_script
-from soccerdesk.rules import GAMES, Game, Option, get_game
+from soccerdesk.rules import GAMES, BadOption, Game, Option, get_game
 from soccerdesk.ui.art import game_pixmap
 from soccerdesk.ui.boards import board_available
 from soccerdesk.ui.settings import TEAM_COLOURS, AppSettings
@@ -162,6 +163,7 @@ class OptionsForm(QWidget):
         super().__init__(parent)
         self.game = game
         self._readers: dict[str, Callable[[], Any]] = {}
+        self._editors: dict[str, QWidget] = {}
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
         for option in game.options:
@@ -174,6 +176,7 @@ class OptionsForm(QWidget):
             label.setToolTip(tip)
             form.addRow(label, editor)
             self._readers[option.name] = reader
+            self._editors[option.name] = editor
         if not game.options:
             form.addRow(QLabel("This game has no options."))
 
@@ -202,6 +205,29 @@ class OptionsForm(QWidget):
 
     def values(self) -> dict[str, Any]:
         return {name: read() for name, read in self._readers.items()}
+
+    def set_values(self, values: Mapping[str, Any]) -> None:
+        """Show ``values`` (options chosen last time); a name or value the game no longer
+        accepts is left at its default."""
+        for option in self.game.options:
+            if option.name not in values:
+                continue
+            try:
+                value = option.coerce(values[option.name])
+            except BadOption:  # a stale or hand-edited setting: keep the default
+                continue
+            editor = self._editors[option.name]
+            if isinstance(editor, QComboBox):
+                index = editor.findData(value)
+                if index >= 0:
+                    editor.setCurrentIndex(index)
+            elif isinstance(editor, QCheckBox):
+                editor.setChecked(bool(value))
+            elif isinstance(editor, QSpinBox):
+                if editor.minimum() <= int(value) <= editor.maximum():
+                    editor.setValue(int(value))
+            elif isinstance(editor, QLineEdit):
+                editor.setText(str(value))
 
 
 class GameCard(QToolButton):
@@ -575,6 +601,12 @@ class HomeScreen(QWidget):
         if self.options_form is not None:
             self.options_form.deleteLater()
         self.options_form = OptionsForm(self.games[game_id])
+        try:
+            saved = json.loads(str(self.settings.get(f"options/{game_id}", "") or "{}"))
+        except ValueError:
+            saved = {}
+        if isinstance(saved, dict):
+            self.options_form.set_values(saved)  # the options of this game's last kick-off
         self.options_layout.addWidget(self.options_form)
         self.options_box.setTitle(f"Options — {self.games[game_id].title}")
         self.message.setText("" if board_available(game_id) else "The board of this game is not drawn yet.")
@@ -628,6 +660,8 @@ class HomeScreen(QWidget):
             self.settings.set(f"teams/colour{seat}", colours[seat])
         self.settings.set("home/opponent", self.opponent.currentText())
         self.settings.set("home/side", self.side.currentIndex())
+        if self.options_form is not None:
+            self.settings.set(f"options/{game_id}", json.dumps(self.options_form.values()))
         self.message.setText("")
         self.start_requested.emit(self.setup())
 

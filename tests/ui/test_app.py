@@ -237,6 +237,29 @@ def test_the_review_worked_out_after_full_time_is_kept_and_the_match_keeps_its_d
     assert [m.modified for m in window.settings.recent_matches() if m.path == path] == before
 
 
+def test_the_options_of_the_last_kick_off_are_offered_again(qtbot, window: MainWindow) -> None:
+    """QA: a game's options (rounds, turns, the goal target, quick set-up) went back to their
+    defaults at every start of the app, though names, colours and the opponent were kept."""
+    _start(qtbot, window, "soccero", "normal")  # SHORT: a few turns, quick set-up
+    chosen = window.home.options_form.values()
+    window.go_home()
+    again = MainWindow(window.settings)  # the app started again, with the same settings
+    qtbot.addWidget(again)
+    qtbot.waitUntil(lambda: again.home.loaded, timeout=20_000)
+    qtbot.mouseClick(again.home.cards["pawn-soccer"], Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(again.home.cards["soccero"], Qt.MouseButton.LeftButton)
+    assert again.home.options_form.values() == chosen
+    assert chosen != {o.name: o.default for o in again.home.games["soccero"].options}
+    # A setting the game does not accept (a hand-edited file) leaves that option at its default.
+    window.settings.set("options/soccero", '{"turns": 9999, "quick_setup": "maybe", "extended": true}')
+    qtbot.mouseClick(again.home.cards["pawn-soccer"], Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(again.home.cards["soccero"], Qt.MouseButton.LeftButton)
+    values = again.home.options_form.values()
+    defaults = {o.name: o.default for o in again.home.games["soccero"].options}
+    assert values == {**defaults, "extended": True}
+    again.close()
+
+
 def test_a_game_without_a_board_says_so(qtbot, window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
     """While a board module is missing its game cannot start, and the home screen says why."""
     monkeypatch.setitem(BOARD_MODULES, "soccero", "soccerdesk.ui.boards.not_written_yet")

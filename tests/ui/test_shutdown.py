@@ -81,6 +81,12 @@ def test_closing_the_window_while_the_bot_thinks_ends_the_app_cleanly(
     """The window's close button while the computer is thinking: no error from the bot pool's thread."""
     app, code, err = _quit_while_thinking(launch, tmp_path, "soccer-go", "close")
     _assert_clean(app, code, err)
+    # --data-dir is a profile of its own: the home screen's choices are kept in it, not in the
+    # settings every other window of the user shares (QA: a second window's online seat
+    # overwrote the first's there).
+    kept = (tmp_path / "data" / "settings.ini").read_text(encoding="utf-8")
+    assert "game=soccer-go" in kept
+    assert not list((tmp_path / "home" / ".config").rglob("soccerdesk*"))
 
 
 def test_leaving_a_match_while_the_bot_thinks_keeps_the_bot_working(launch: Callable[..., App], tmp_path: Path) -> None:
