@@ -443,6 +443,37 @@ def test_basic_rules_refuse_moves_that_break_the_position_restrictions() -> None
     assert "move H12-F10" not in texts(s4)  # variant: three at most
 
 
+def test_a_foul_in_the_last_turn_of_a_half_is_still_punished() -> None:
+    """QA: in the extended rules a foul in the half's last turn was announced, and then the
+    half ended with no free kick or penalty. The award is taken (its kick is the half's last
+    turn), as a referee lets a penalty be taken after time is up; then half-time."""
+
+    def last_turn_foul(turns: int) -> Any:
+        # Home's field player 6 runs into his own goal area (keeper only): a penalty for Away.
+        s = position({5: "K5", 0: "A20"}, ball="A30", phase="roll", extended=True, turns=turns)
+        s = roll(s, "roll 3")
+        return act(s, "move K5-K2")
+
+    earlier = last_turn_foul(2 * 30 - 2)
+    assert earlier.half == 1 and any("penalty kick" in e.text.lower() for e in earlier.events), earlier.events
+    last = last_turn_foul(2 * 30 - 1)
+    texts_now = [e.text for e in last.events]
+    assert any("breaks the position restrictions" in t for t in texts_now), texts_now
+    assert last.half == 1 and not any(e.kind == "half-time" for e in last.events), texts_now
+    assert any("penalty kick" in t.lower() for t in texts_now), texts_now
+    # The penalty is played out: then the half ends (whatever became of the kick).
+    state = last
+    for _ in range(200):
+        if state.half == 2 or state.phase == "over":
+            break
+        seat = state.current_players()[0]
+        if seat == CHANCE:
+            state = state.apply(CHANCE, state.chance_outcomes()[0][0])
+        else:
+            state = state.apply(seat, state.legal_actions(seat)[0])
+    assert state.half == 2
+
+
 # --- action texts and explanations ------------------------------------------------------------
 
 

@@ -247,20 +247,25 @@ def start_turn(s: S, team: int) -> S:
     )
 
 
-def end_turn(s: S, events: list[Event], after: After | None = None) -> S:
-    """Close the turn of ``s.team``; then ``after`` (a set piece, a kick-off) or the other team's turn."""
+def end_turn(s: S, events: list[Event], after: After | None = None, *, awarded: bool = False) -> S:
+    """Close the turn of ``s.team``; then ``after`` (a set piece, a kick-off) or the other team's turn.
+
+    ``awarded``: ``after`` is a free kick or a penalty for an offence. One awarded in the last
+    turn of a half is still taken (its kick is then the half's last turn), as a referee lets a
+    penalty be taken after time is up; a restart for a ball out of play or a kick-off is not.
+    """
     if s.turn_team >= 0:
         # An opponent's header happened in this turn: the turn was still its owner's.
         s = evolve(s, team=s.turn_team, turn_team=NOBODY)
     if after is None and s.cfg.extended:
         sanction = set_pieces.position_sanction(s, events)
         if sanction is not None:
-            after = sanction
+            after, awarded = sanction, True
     # The player who lost the ball stays obliged to move off first until he has left (he may
     # have had no free square to go to this turn).
     forced = s.forced if s.forced >= 0 and shares_square(s.pos, s.forced) else NOBODY
     s = evolve(s, turns=s.turns + 1, forced=forced, moved=0, points=0, kick=(), path=(), pending=(), offside=0)
-    if s.turns >= 2 * s.cfg.turns:
+    if s.turns >= 2 * s.cfg.turns and not (awarded and after is not None):
         if s.half == 1:
             events.append(
                 Event(
@@ -980,7 +985,7 @@ def apply_step(s: S, step: Step, events: list[Event]) -> S:
     if s.cfg.extended and touched:
         s, sanction = set_pieces.touch(s, toucher, events)
         if sanction is not None:
-            return end_turn(s, events, sanction)
+            return end_turn(s, events, sanction, awarded=True)
     if s.points > 0:
         return s  # the moves offered keep the rest usable (movement_steps)
     return end_turn(s, events)
@@ -1182,7 +1187,7 @@ def receive_and_end(s: S, p: int, air: bool, events: list[Event]) -> S:
     if s.cfg.extended:
         s, sanction = set_pieces.touch(s, p, events)
         if sanction is not None:
-            return end_turn(s, events, sanction)
+            return end_turn(s, events, sanction, awarded=True)
         if air:
             # Rulebook "Headers": any player the air ball comes to on the exact number.
             return set_pieces.offer_header(s, p)

@@ -210,7 +210,7 @@ def block(s: S, p: int, events: list[Event]) -> S:
     s = evolve(s, pos=tuple(pos), holder=p, path=(), pending=(), decider=s.team)
     # The blocker touches the ball: the set-piece taker's ban is over (rulebook "Fouls and Sanctions").
     s, sanction = touch(s, p, events)
-    return play.end_turn(s, events, sanction)
+    return play.end_turn(s, events, sanction, awarded=sanction is not None)
 
 
 def deflected_corner(s: S, events: list[Event]) -> S:
