@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QWidget
 
 from soccerdesk.ui.boards.drawing import draw_d20, draw_die
 
-BASE_MS = {"die": 900, "card": 800, "goal": 1300}
+BASE_MS = {"die": 900, "card": 800, "goal": 1300, "banner": 1500}
 """How long each kind of animation lasts at normal speed."""
 
 _DIE_KEYS = ("roll", "die", "d20", "value", "face", "result", "kick_die")
@@ -29,10 +29,11 @@ _DIE_KEYS = ("roll", "die", "d20", "value", "face", "result", "kick_die")
 
 @dataclass(frozen=True)
 class Animation:
-    """One thing to animate: ``kind`` is ``die``, ``card`` or ``goal``.
+    """One thing to animate: ``kind`` is ``die``, ``card``, ``goal`` or ``banner``.
 
     A card animation turns over ``faces`` (one card, or two side by side when both players
-    showed one: the attacker's and the defender's).
+    showed one: the attacker's and the defender's); a banner shows its one word, ``faces[0]``
+    ("HALF-TIME").
     """
 
     kind: str
@@ -74,6 +75,8 @@ def animation_for(
     text = str(event.get("text", ""))
     if kind == "goal":  # only a goal: not "goal_kick", "goal_kick_result" nor Soccero's "goal-kick"
         return Animation("goal", text)
+    if kind.replace("_", "-") == "half-time":  # the break: the match does not just run on
+        return Animation("banner", text, faces=("HALF-TIME",))
     if any(word in kind for word in ("roll", "dice", "die", "d20")):
         value = next(
             (data[k] for k in _DIE_KEYS if isinstance(data.get(k), int) and not isinstance(data.get(k), bool)), None
@@ -222,7 +225,7 @@ class EventAnimation(QWidget):
         elif current.kind == "card":
             self._paint_card(p, current, t, centre, side)
         else:
-            self._paint_goal(p, t, centre, side)
+            self._paint_goal(p, t, centre, side, current.faces[0] if current.kind == "banner" else "GOAL!")
         p.setPen(QColor("#ffffff"))
         font = QFont("DejaVu Sans")
         font.setPointSizeF(max(10.0, side * 0.1))
@@ -274,13 +277,13 @@ class EventAnimation(QWidget):
                 p.drawText(box.adjusted(4, 4, -4, -4), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, label)
 
     @staticmethod
-    def _paint_goal(p: QPainter, t: float, centre: QPointF, side: float) -> None:
+    def _paint_goal(p: QPainter, t: float, centre: QPointF, side: float, word: str = "GOAL!") -> None:
         scale = 0.6 + 0.4 * min(1.0, t * 3)
         font = QFont("DejaVu Sans")
-        font.setPointSizeF(side * 0.38 * scale)
+        font.setPointSizeF(side * (0.38 if len(word) <= 5 else 0.22) * scale)
         font.setBold(True)
         p.setFont(font)
         box = QRectF(centre.x() - side * 2, centre.y() - side * 0.5, side * 4, side)
         p.setPen(QPen(QColor("#000000"), 3))
         p.setPen(QColor("#f0e442"))
-        p.drawText(box, Qt.AlignmentFlag.AlignCenter, "GOAL!")
+        p.drawText(box, Qt.AlignmentFlag.AlignCenter, word)

@@ -57,7 +57,10 @@ if TYPE_CHECKING:
     from soccerdesk.rules import Game
 
 MAX_ANIMATIONS = 3
-"""At most this many animations before one position is shown (the latest ones)."""
+"""At most this many animations before one position is shown (the latest ones, and the last
+goal or half-time banner among those before them)."""
+
+BANNERS = frozenset({"goal", "banner"})
 
 WAIT_FOR_SHOW = "Wait for the last move to finish showing."
 FULL_TIME_HINT = "Full time: the match is over. Result shows the score, a rematch and the replay."
@@ -706,7 +709,12 @@ class MatchView(QWidget):
             animation = animation_for(event, sides, card_name=self.board.card_name)
             if animation is not None:
                 found.append(replace(animation, text=self.event_words(event)))
-        return found[-MAX_ANIMATIONS:]
+        latest = found[-MAX_ANIMATIONS:]
+        skipped = [a for a in found[: len(found) - len(latest)] if a.kind in BANNERS]
+        if skipped:
+            # A goal or half-time is never lost behind what followed it (the second half's deal).
+            latest = [skipped[-1], *latest[1:]]
+        return latest
 
     def event_words(self, event: dict[str, Any]) -> str:
         """An event as this screen tells it: in the board's words, the sides by the players' names."""

@@ -70,3 +70,28 @@ def test_only_a_goal_gets_the_goal_banner(game_id: str) -> None:
     for kind in sorted(kinds):
         shown = animation_for({"kind": kind, "text": f"a {kind} event", "data": {}})
         assert (shown is not None and shown.kind == "goal") == (kind == "goal"), kind
+
+
+@pytest.mark.parametrize("game_id", [g for g in GAMES if g != "pawn-soccer"])  # Pawn Soccer has no halves
+def test_half_time_gets_a_banner_in_every_game_with_halves(game_id: str, qtbot) -> None:
+    """QA: in Big Time Soccer the second half began at once, with nothing but a log line to say
+    the first one was over. The event that ends a half now gets a HALF-TIME banner."""
+    kinds = _kinds_met_in_play(game_id, seeds=1)
+    half_time = [kind for kind in kinds if kind.replace("_", "-") == "half-time"]
+    assert half_time, sorted(kinds)
+    shown = animation_for({"kind": half_time[0], "text": "Half-time: 1-1", "data": {}})
+    assert shown is not None and shown.kind == "banner" and shown.faces == ("HALF-TIME",)
+    layer = EventAnimation()
+    qtbot.addWidget(layer)
+    layer.resize(400, 300)
+    layer.play([shown], speed=1.0)
+    qtbot.wait(300)
+    image = layer.grab().toImage()
+    yellow = sum(
+        1
+        for x in range(0, 400, 2)
+        for y in range(0, 300, 2)
+        if (c := image.pixelColor(x, y)).red() > 200 and c.green() > 200 and c.blue() < 120
+    )
+    assert yellow > 50, yellow  # the banner's word is painted
+    layer.skip()

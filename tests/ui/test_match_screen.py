@@ -441,6 +441,19 @@ def test_animations_show_cards_by_name_not_by_code(qtbot, window: MainWindow, ga
         assert animation.text in [view.event_words(e) for e in events]
 
 
+def test_a_half_time_banner_is_not_lost_behind_the_second_halfs_deal(qtbot, window: MainWindow) -> None:
+    """Big Time Soccer deals twelve cards right after half-time, and only the last few
+    animations of one position are played: the HALF-TIME banner (and a goal) stays among them."""
+    view = start(qtbot, window, "big-time-soccer", "easy")
+    half_time = {"kind": "half_time", "text": "Half-time: 1-1", "data": {}}
+    deal = [{"kind": "draw", "text": "Seat 0 draws a card", "data": {"seat": 0}} for _ in range(12)]
+    shown = view._animations_for([half_time, *deal])
+    assert [a.kind for a in shown] == ["banner", "card", "card"]
+    goal = {"kind": "goal", "text": "GOAL! Seat 0 scores", "data": {}}
+    assert [a.kind for a in view._animations_for([goal, half_time, *deal])][0] == "banner"  # the later one
+    assert [a.kind for a in view._animations_for(deal)] == ["card"] * 3  # nothing else changes
+
+
 def test_a_card_face_is_named_by_the_board() -> None:
     named = {"DDR1P": "Dribble Right 1", "def-block-3": "BLOCK"}
     face = animation_for(
