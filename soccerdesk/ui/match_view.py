@@ -352,6 +352,17 @@ class CoverPage(QWidget):
         layout.addLayout(row)
         layout.addStretch(1)
 
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
+        # Enter presses the button that has the focus, as Space does (outside a dialog Qt's
+        # buttons take only Space): "Tab to it, then Enter" works on these pages too.
+        focused = self.focusWidget()
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if enter and isinstance(focused, QPushButton) and focused.isEnabled() and focused in self.buttons.values():
+            focused.click()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
 
 class HandOver(CoverPage):
     """Covers the board in a hot-seat match until the next player says they are at the screen."""
@@ -931,7 +942,10 @@ class MatchView(QWidget):
         if not actions:
             self.keyboard_label.setText("Nothing to play now.")
             return
-        self._keyboard_index = (self._keyboard_index + step) % len(actions)
+        # Nothing picked yet: Tab starts at the first action, Shift+Tab at the last (it began one
+        # before the last, and a player reaching for "End turn" used the substitute instead).
+        start = self._keyboard_index if self._keyboard_index >= 0 else (-1 if step > 0 else 0)
+        self._keyboard_index = (start + step) % len(actions)
         text = actions[self._keyboard_index]
         self.board.set_preview(text)
         words = html.escape(self.board.describe(text))

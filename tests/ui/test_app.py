@@ -213,6 +213,23 @@ def test_replay_after_full_time_shows_both_hands(qtbot, window: MainWindow) -> N
     qtbot.waitUntil(lambda: replay.index > 12, timeout=3_000)
 
 
+def test_enter_presses_the_result_screens_focused_button(qtbot, window: MainWindow) -> None:
+    """QA: at full time, Tab to "Watch the replay" and Enter did nothing (only Space worked),
+    though the match screen teaches "Tab to pick, then Enter"."""
+    from PySide6.QtTest import QTest
+
+    _start(qtbot, window, "soccer-go", "normal")
+    play_to_end(qtbot, window, seed=3, clicks=False)
+    summary = window.match_view.summary_page
+    qtbot.waitUntil(lambda: window.match_view.stack.currentWidget() is summary, timeout=10_000)
+    window.activateWindow()
+    summary.replay.setFocus()  # where Tab takes a person from "Rematch"
+    qtbot.waitUntil(summary.replay.hasFocus, timeout=5_000)
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.replay_view is not None, timeout=5_000)
+    assert window.pages.currentWidget() is window.replay_view
+
+
 def test_the_review_worked_out_after_full_time_is_kept_and_the_match_keeps_its_date(qtbot, window: MainWindow) -> None:
     """QA: the review chart worked out in the replay after full time was lost (leaving the match
     wrote its file again, without it), and the file's new time moved the match to the top of

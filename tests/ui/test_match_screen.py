@@ -129,6 +129,24 @@ def test_the_first_tab_sent_to_the_window_reaches_the_board(qtbot, window: MainW
     qtbot.waitUntil(lambda: window.session.state.ply > ply, timeout=10_000)  # type: ignore[union-attr]
 
 
+def test_the_first_shift_tab_picks_the_last_action(qtbot, window: MainWindow) -> None:
+    """QA: with nothing picked, Shift+Tab began one before the last action: a player reaching
+    for "End turn" (Pawn Soccer's last choice after a turn) used the substitute instead."""
+    window.settings.animation_speed = "fast"
+    view = kick_off(qtbot, window, "soccer-go")
+    qtbot.waitUntil(lambda: ready(view), timeout=15_000)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5_000)
+    click_on_screen(view.view.viewport(), QPoint(2, 2))
+    actions = view.board.keyboard_actions()
+    assert len(actions) > 2
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert view.board.preview == actions[-1]
+    assert f"({len(actions)}/{len(actions)})" in view.keyboard_label.text()
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_Tab)
+    assert view.board.preview == actions[0]  # and on round: after the last comes the first
+
+
 def test_an_idle_animation_layer_stays_hidden_whoever_shows_it(qtbot) -> None:
     """Nothing lies over the board unless it is showing something (ARCHITECTURE.md)."""
     from PySide6.QtWidgets import QWidget
