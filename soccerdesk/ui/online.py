@@ -834,14 +834,17 @@ class OnlineDialog(QDialog):
         )
 
     def _relay_url(self) -> str | None:
-        """The relay's URL from the address field (``host:port`` is read as ``ws://host:port/ws``),
-        remembered for next time; ``None`` (and why, said) if it is not an address."""
+        """The relay's URL from the address typed (``host:port`` is read as ``ws://host:port/ws``);
+        ``None`` (and why, said) if it is not an address. A relay's address ("Play online") is
+        remembered for next time; a LAN host's is not."""
+        online = self.kind == "online"
         try:
-            url = parse_address(self.url_edit.text())
+            url = parse_address((self.url_edit if online else self.address_edit).text())
         except ValueError as exc:
             self._say(str(exc))
             return None
-        self.settings.set("online/relay_url", url)
+        if online:
+            self.settings.set("online/relay_url", url)
         return url
 
     async def _create_online(self) -> None:
@@ -867,17 +870,9 @@ class OnlineDialog(QDialog):
 
     async def _join(self) -> None:
         code = self.code_edit.text().strip().upper()
-        if self.kind == "online":
-            found = self._relay_url()
-            if found is None:
-                return
-            url = found
-        else:
-            try:
-                url = parse_address(self.address_edit.text())
-            except ValueError as exc:
-                self._say(str(exc))
-                return
+        url = self._relay_url()
+        if url is None:
+            return
         if not code:
             self._say("Type the code your friend gave you.")
             return

@@ -254,11 +254,9 @@ class Board(ClickBoard):
         return text
 
     def _holder_square(self) -> str | None:
-        """The square of the player who has the ball in the position shown, if anyone has it."""
+        """The square of the player who has the ball in the position shown (the ball's square), if anyone has it."""
         state = (self.view_data or {}).get("state") or {}
-        holder = state.get("holder")
-        players = state.get("players") or []
-        return players[holder]["square"] if isinstance(holder, int) and 0 <= holder < len(players) else None
+        return state.get("ball") if state.get("holder") is not None else None
 
     def describe(self, action_text: str) -> str:
         words = action_text.split()
