@@ -266,15 +266,15 @@ class MainWindow(QMainWindow):
     def _keep_record(self, session: MatchSession) -> None:
         """Write a finished online match's record with the autosaves (a local match saves
         itself as it goes), so that Recent matches lists it for its replay."""
-        from soccerdesk.ui.session import new_autosave_path
+        from soccerdesk.ui.session import new_autosave_path, write_match_file
 
         record = session.record()
         if record is None:
             return
-        path = new_autosave_path(self.settings.autosave_dir, session.game.id)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(record, indent=1), encoding="utf-8")
+            write_match_file(
+                new_autosave_path(self.settings.autosave_dir, session.game.id), json.dumps(record, indent=1)
+            )
         except OSError as exc:
             self.statusBar().showMessage(f"The match could not be kept in Recent matches: {exc}", 8000)
 
