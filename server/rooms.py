@@ -606,7 +606,14 @@ class Room:
             self._send_update(self.log[log_start:], actor if actor is not None and actor >= 0 else None)
         if self.state.is_terminal() and self.result is None and self.started:
             winner = self.state.winner
-            self._finish({"winner": winner, "score": list(self.state.score), "reason": "played out"})
+            self._finish(
+                {
+                    "winner": winner,
+                    "score": list(self.state.score),
+                    "reason": "played out",
+                    "details": self.state.result_details(),
+                }
+            )
         self._after_change()
         if thinker is not None and not self.closed and self._thinking is None:
             self._thinking = asyncio.get_running_loop().create_task(self._think(thinker, self.state))

@@ -368,6 +368,13 @@ class State(ABC):
         a, b = self.score
         return 0 if a > b else 1 if b > a else None
 
+    def result_details(self) -> dict[str, Any]:
+        """How a finished match was decided besides its score: ``{"extra_time": True}`` when
+        extra time was played, ``{"shootout": [goals 0, goals 1]}`` when a penalty shootout
+        decided it (both may be there); empty otherwise, and in games that have neither.
+        JSON-ready: the relay sends it with a match's result (docs/protocol.md)."""
+        return {}
+
     # --- the contract, implemented once ----------------------------------------
 
     def is_terminal(self) -> bool:
@@ -748,3 +755,16 @@ def play_out(
             watch(seat, state, after)
         state = after
     raise NoEnd(f"{state.game.id}: no end after {max_plies} plies")
+
+
+def decided_words(details: Mapping[str, Any]) -> str:
+    """How a match was decided, in words, from :meth:`State.result_details` (or the same dict
+    from a relay or a saved record): "after extra time", "on penalties, 4-3", both, or ""."""
+    words = []
+    if details.get("extra_time") is True:
+        words.append("after extra time")
+    shootout = details.get("shootout")
+    if isinstance(shootout, (list, tuple)) and len(shootout) == 2 and all(type(g) is int for g in shootout):
+        high, low = max(shootout), min(shootout)
+        words.append(f"on penalties, {high}–{low}")
+    return ", ".join(words)

@@ -49,6 +49,7 @@ awaiting a block reply: {"seat", "card", "as"} or null), ``reply`` (seat that ma
 with a re-take, or null), ``retires_left`` (COUNTER ATTACK), ``retake_possible`` (the last
 pass may be re-taken by the defender), ``last`` (the last reveal: {"kind", "attacker"/
 "defender" texts, "result"} or null), ``shootout`` ([[bool per kick] per seat]),
+``shootout_kicks`` (kicks each before sudden death), ``rounds`` (regulation rounds, the option),
 ``kicker`` (seat to shoot in the shootout or null), ``cards`` (catalogue: id -> {"name",
 "side", "text", "timing", "passes" ([first, last] or null), "blocks" (ids), "count"}).
 """
@@ -591,6 +592,16 @@ class SoccerGoState(State):
         if a == b:
             a, b = sum(self.kicks[0]), sum(self.kicks[1])
         return 0 if a > b else 1 if b > a else None
+
+    def result_details(self) -> dict[str, Any]:
+        if self.phase != OVER:
+            return {}
+        details: dict[str, Any] = {}
+        if self.options["extra_time"] and self.turn >= 2 * self.options["rounds"]:
+            details["extra_time"] = True
+        if self.kicks != ((), ()):
+            details["shootout"] = [sum(self.kicks[0]), sum(self.kicks[1])]
+        return details
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.phase == TOSS:
@@ -1156,7 +1167,10 @@ class SoccerGoState(State):
         if turn == regulation + extra and turn >= regulation:
             if not level:
                 return self._full_time(events)
-            events.append(Event("shootout", "Penalty shootout.", {}))
+            kicks = data.shootout_kicks
+            events.append(
+                Event("shootout", f"Penalty shootout: {kicks} kicks each, then sudden death.", {"kicks": kicks})
+            )
             return self._r(
                 phase=KICK, turn=turn, passes=0, retired=(), mods=0, choice=(None, None), narrowed=None, retake=None
             )
@@ -1183,6 +1197,11 @@ class SoccerGoState(State):
         end = self._r(phase=OVER, choice=(None, None))
         winner = end.winner
         text = "Full time: a draw." if winner is None else f"Full time: seat {winner} wins."
+        if winner is not None and self.kicks != ((), ()):
+            kicks = sum(self.kicks[winner]), sum(self.kicks[1 - winner])
+            text = f"Full time: seat {winner} wins the shootout {kicks[0]}-{kicks[1]}."
+        elif self.turn >= 2 * self.options["rounds"] and self.options["extra_time"]:
+            text = text.replace("Full time:", "Full time after extra time:")
         events.append(Event("match-over", text, {"winner": winner, "goals": list(self.goals)}))
         return end
 
@@ -1242,6 +1261,8 @@ class SoccerGoState(State):
             if self.last is None
             else {"kind": self.last[0], "attacker": self.last[1], "defender": self.last[2], "result": self.last[3]},
             "shootout": [list(self.kicks[0]), list(self.kicks[1])],
+            "shootout_kicks": data.shootout_kicks,
+            "rounds": self.options["rounds"],
             "kicker": self.kicker if self.phase == KICK else None,
             "cards": self.rules.catalogue,
         }

@@ -77,6 +77,10 @@ def animation_for(
         return Animation("goal", text)
     if kind.replace("_", "-") == "half-time":  # the break: the match does not just run on
         return Animation("banner", text, faces=("HALF-TIME",))
+    if kind.replace("_", "-") == "extra-time":
+        return Animation("banner", text, faces=("EXTRA TIME",))
+    if kind == "shootout" and "scored" not in data:  # its start; its kicks carry "scored"
+        return Animation("banner", text, faces=("SHOOT-OUT",))
     if any(word in kind for word in ("roll", "dice", "die", "d20")):
         value = next(
             (data[k] for k in _DIE_KEYS if isinstance(data.get(k), int) and not isinstance(data.get(k), bool)), None

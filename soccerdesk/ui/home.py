@@ -672,6 +672,8 @@ class HomeScreen(QWidget):
             score = f"{match.score[0]}–{match.score[1]}" if match.score else ""
             when = time.strftime("%d %b %H:%M", time.localtime(match.modified))
             state = "full time" if match.over else f"{match.actions} actions"
+            if match.ending:
+                state = f"{state}, {match.ending}"
             item = QListWidgetItem(f"{title}: {match.names[0]} {score} {match.names[1]}  ·  {state}  ·  {when}")
             item.setData(Qt.ItemDataRole.UserRole, match.path)
             item.setToolTip("Replay" if match.over else "Continue this match")

@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from soccerdesk.rules import decided_words
 from soccerdesk.rules.pawn_soccer import TEAM_NAMES as PAWN_SOCCER_SIDES
 from soccerdesk.ui.animation import DIE_SIDES, Animation, EventAnimation, animation_for
 from soccerdesk.ui.boards import BoardConfig, BoardScene, TeamColours, make_board
@@ -203,8 +204,20 @@ def _pawn_soccer_phase(state: dict[str, Any]) -> list[str]:
 
 
 def _soccer_go_phase(state: dict[str, Any]) -> list[str]:
-    period = str(state.get("period", "")).replace("-", " ").capitalize()
-    return [period, f"Round {state['round']}" if isinstance(state.get("round"), int) else ""]
+    period = str(state.get("period", ""))
+    if period in ("extra-time", "full-time"):
+        return [period.replace("-", " ").capitalize()]  # a round would read as one more of the match's
+    if period == "shootout":
+        kicks, regular = state.get("shootout") or [[], []], state.get("shootout_kicks")
+        taken = min(len(kicks[0]), len(kicks[1])) if len(kicks) == 2 else 0
+        if isinstance(regular, int) and taken >= regular:
+            return ["Shoot-out", "sudden death"]
+        return ["Shoot-out", f"kick {taken + 1} of {regular}" if isinstance(regular, int) else ""]
+    rounds, number = state.get("rounds"), state.get("round")
+    if not isinstance(number, int):
+        return [period.replace("-", " ").capitalize()]
+    of = f" of {rounds}" if isinstance(rounds, int) and period in ("first-half", "second-half") else ""
+    return [period.replace("-", " ").capitalize(), f"Round {number}{of}"]
 
 
 def _big_time_soccer_phase(state: dict[str, Any]) -> list[str]:
@@ -407,9 +420,12 @@ class Summary(CoverPage):
             headline = "You win!" if winner in local else f"{names[winner]} wins."
         else:
             headline = f"{names[winner]} wins!"
-        if winner is not None and a == b:
-            # Level after play but decided: a penalty shootout, whose goals the score leaves out.
-            headline = headline.rstrip("!.") + " on penalties" + headline[-1]
+        details = summary.get("details") or {}
+        how = decided_words(details)
+        if winner is not None and a == b and "shootout" not in details:
+            how = "on penalties"  # level after play but decided: a shootout (an older record)
+        if how:
+            headline = f"{headline.rstrip('!.')} {how}{headline[-1]}" if winner is not None else f"A draw {how}."
         self.label.setText(
             f"<p style='font-size:14pt'>Full time — {summary['title']}</p>"
             f"<p style='font-size:28pt'><b>{names[0]} {a} – {b} {names[1]}</b></p>"
@@ -716,10 +732,22 @@ class MatchView(QWidget):
         """The animations of ``events`` (the latest few), captioned and labelled in the board's words."""
         sides = DIE_SIDES.get(self.game.id, 6)
         found = []
-        for event in events:
+        shootout = -1  # where a penalty shootout's animations begin: all of them are played
+        for index, event in enumerate(events):
             animation = animation_for(event, sides, card_name=self.board.card_name)
-            if animation is not None:
-                found.append(replace(animation, text=self.event_words(event)))
+            if animation is None:
+                continue
+            text = self.event_words(event)
+            outcome = (events[index + 1].get("data") or {}) if index + 1 < len(events) else {}
+            if animation.kind == "die" and "scored" in outcome:
+                # A shootout kick's die: captioned by what came of it and the running tally.
+                text = self.event_words(events[index + 1])
+                shootout = len(found) if shootout < 0 else shootout
+            elif event.get("kind") == "shootout" and shootout < 0:
+                shootout = len(found)
+            found.append(replace(animation, text=text))
+        if shootout >= 0 and len(found) - shootout > MAX_ANIMATIONS:
+            return found[shootout:]
         latest = found[-MAX_ANIMATIONS:]
         skipped = [a for a in found[: len(found) - len(latest)] if a.kind in BANNERS]
         if skipped:
@@ -874,16 +902,21 @@ class MatchView(QWidget):
         self._tick()  # the clock shows the time played to the end, then stops
         self._ticker.stop()
         self._status_text = FULL_TIME_HINT
-        self.hint_label.setText(FULL_TIME_HINT)
         self._timers.clear()  # nothing runs out once the match is over
         self._show_timers()
         if not self._queue and not self.animating:
+            self.hint_label.setText(FULL_TIME_HINT)
             self._show_summary()
+        else:
+            # The last moves (a whole shootout, say) still show: "the match is over" beside
+            # kicks still being taken would tell the end before it is seen.
+            self.hint_label.setText(WAIT_FOR_SHOW)
 
     def _show_summary(self) -> None:
         if self._finished is None:
             return
         self.summary_page.show_result(self._finished)
+        self.hint_label.setText(FULL_TIME_HINT)
         self.summary_page.replay.setEnabled(self.session.record() is not None)
         self.summary_page.rematch.setEnabled(True)
         self.stack.setCurrentWidget(self.summary_page)

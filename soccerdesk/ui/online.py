@@ -418,6 +418,7 @@ class RemoteSession(MatchSession):
                 "plies": view.get("ply", 0),
                 "local_seats": list(self.local_seats()),
                 "reason": result["reason"],
+                "details": result["details"] if isinstance(result.get("details"), dict) else {},
             }
         )
 

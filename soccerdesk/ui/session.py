@@ -421,6 +421,7 @@ class LocalSession(MatchSession):
             "score": list(state.score),
             "over": state.is_terminal(),
             "saved": saved,
+            "result": {"winner": state.winner, "details": state.result_details()} if state.is_terminal() else None,
             "played_seconds": round(self.time_played(), 1),
         }
         return data
@@ -525,6 +526,7 @@ class LocalSession(MatchSession):
                     "names": list(self.player_names()),
                     "plies": state.ply,
                     "local_seats": list(self.local_seats()),
+                    "details": state.result_details(),
                 }
             )
 

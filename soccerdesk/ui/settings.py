@@ -19,6 +19,8 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtGui import QColor
 
+from soccerdesk.rules import decided_words
+
 ANIMATION_SPEEDS: dict[str, float] = {"off": 0.0, "fast": 0.45, "normal": 1.0, "slow": 1.8}
 """Animation speed name → factor applied to every animation's duration (0 = no animations)."""
 
@@ -60,6 +62,7 @@ class SavedMatch:
     over: bool
     actions: int
     modified: float
+    ending: str = ""  # how a finished match ended beyond its score: "Away wins on penalties, 4–3"
 
 
 class AppSettings:
@@ -132,9 +135,26 @@ class AppSettings:
                         over=bool(app.get("over", False)),
                         actions=len(data.get("actions", [])),
                         modified=when if when is not None else path.stat().st_mtime,
+                        ending=_ending(app.get("result"), names),
                     )
                 )
             except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
                 continue
         found.sort(key=lambda m: m.modified, reverse=True)
         return found[:limit]
+
+
+def _ending(result: Any, names: tuple[str, str]) -> str:
+    """How a saved match ended beyond its score, from its app block's ``result`` (a local
+    match's winner and details, or the relay's result): "" when the score says it all."""
+    if not isinstance(result, dict):
+        return ""
+    winner = result.get("winner")
+    reason = result.get("reason")
+    if winner in (0, 1) and reason in ("resigned", "abandoned"):
+        return f"{names[1 - winner]} {'resigned' if reason == 'resigned' else 'left'}"
+    details = result.get("details")
+    how = decided_words(details) if isinstance(details, dict) else ""
+    if not how:
+        return ""
+    return f"{names[winner]} wins {how}" if winner in (0, 1) else f"a draw {how}"

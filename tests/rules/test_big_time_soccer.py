@@ -765,6 +765,21 @@ def test_cup_shootout_sudden_death() -> None:
     assert not state.is_terminal()
     state = run(state, (CHANCE, "roll 1"), (CHANCE, "roll 20"))
     assert state.is_terminal() and state.winner == AWAY
+    assert state.result_details() == {"shootout": [5, 6]}
+
+
+def test_a_shootout_says_how_long_it_lasts_and_each_kick_carries_the_running_tally() -> None:
+    """The screen captions each kick with the tally (the whole shootout plays at once)."""
+    state = _stoppage(ball="M1C", hands=(["C"], []), half=2, goals=(0, 0), first_kicker=AWAY, options={"mode": "cup"})
+    state = run(state, (HOME, "propose-end"), (AWAY, "accept-end"))
+    assert "5 kicks each" in state.events[-1].text and state.events[-1].data["kicks"] == 5
+    assert state.result_details() == {}  # not decided yet
+    state = run(state, (CHANCE, "roll 6"))
+    kick = state.events[-1]
+    assert kick.kind == "shootout" and kick.data == {"seat": AWAY, "scored": True, "goals": [0, 1], "kicks": [0, 1]}
+    assert kick.text == "Shootout: seat 1 scores (seat 0 0/0, seat 1 1/1)"
+    state = run(state, (CHANCE, "roll 3"))  # a corner: a miss
+    assert state.events[-1].text == "Shootout: seat 0 misses (seat 0 0/1, seat 1 1/1)"
 
 
 # --- hidden information, view, actions ------------------------------------------------------------

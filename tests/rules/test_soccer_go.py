@@ -788,6 +788,39 @@ def test_without_extra_time_a_level_match_goes_to_penalties() -> None:
     assert s.period_name == "shootout"
 
 
+def test_how_a_match_was_decided_is_told_besides_its_score() -> None:
+    """The result screen and the relay's result say "after extra time" and the shootout's
+    score; the log's last line names the shootout, whose goals the score leaves out."""
+    s = kick_off(rounds=1, power_cards=False)
+    s = passes(s, [2, 3, 4, 5, 6, 7, 8])
+    s = shot(s, "left", "right")  # a goal in regulation
+    s = pass_(s, 2, 2)
+    assert s.is_terminal() and s.result_details() == {}
+    s = level_after_regulation()
+    assert "3 kicks each, then sudden death" in " ".join(e.text for e in level_after_extra_time().events)
+    s = passes(s, [2, 3, 4, 5, 6, 7, 8])
+    s = shot(s, "left", "right")
+    s = pass_(pass_(s, 2, 2), 2, 2)
+    assert s.is_terminal() and s.result_details() == {"extra_time": True}
+    assert s.events[-1].text == "Full time after extra time: seat 0 wins."
+    s = level_after_extra_time()
+    assert s.result_details() == {}  # not over yet
+    s = shot(s, "left", "right")  # 1-0
+    s = shot(s, "left", "left")  # 1-0
+    s = shot(s, "left", "right")  # 2-0
+    s = shot(s, "left", "left")  # 2-0: decided
+    assert s.result_details() == {"extra_time": True, "shootout": [2, 0]}
+    assert s.events[-1].text == "Full time: seat 0 wins the shootout 2-0."
+    s = pass_(pass_(kick_off(rounds=1, power_cards=False, extra_time=False), 2, 2), 2, 2)
+    for _ in range(3):
+        s = shot(s, "left", "right")
+        s = shot(s, "left", "right")
+    s = shot(s, "left", "left")
+    s = shot(s, "left", "right")  # sudden death: seat 1 wins 4-3
+    assert s.is_terminal() and s.result_details() == {"shootout": [3, 4]}
+    assert s.events[-1].text == "Full time: seat 1 wins the shootout 4-3."
+
+
 # --- actions, views, data ------------------------------------------------------------------
 
 

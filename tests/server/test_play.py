@@ -54,6 +54,7 @@ async def _full_match(relay: RunningRelay, clients: list[RelayClient], game: str
     result = await play_to_end([host, guest], random.Random(7), timeout=45)
     await until(lambda: watcher.result is not None)
     assert result["reason"] == "played out"
+    assert result["details"] == relay.app[HALL].rooms[host.room].state.result_details()  # e.g. a shootout's score
     assert result["score"] == host.view["score"] == guest.view["score"] == watcher.view["score"]  # type: ignore[index]
     for client, seat in ((host, 0), (guest, 1), (watcher, None)):
         assert check_nothing_hidden_leaked(relay, host.room, client, seat) > 0

@@ -212,6 +212,11 @@ class BigTimeState(State):
             return 0 if self.shootout[0] > self.shootout[1] else 1
         return None
 
+    def result_details(self) -> dict[str, Any]:
+        if self.phase == "over" and self.shootout is not None:
+            return {"shootout": [self.shootout[0], self.shootout[1]]}
+        return {}
+
     def hand_limit(self, seat: int) -> int:
         """Rulings 9: 6 minus the surplus of my red cards over the opponent's, never below 3."""
         c = self.game.t.content  # type: ignore[attr-defined]
@@ -869,9 +874,18 @@ class _Turn:
         # Rulings 11: a "Save! Corner" counts as a miss.
         if self.c.penalty_chart[value].result == "goal":
             goals[shooter] += 1
-            self.say("shootout", f"Shootout: seat {shooter} scores", seat=shooter, scored=True)
+            outcome = "scores"
         else:
-            self.say("shootout", f"Shootout: seat {shooter} misses", seat=shooter, scored=False)
+            outcome = "misses"
+        tally = f"seat 0 {goals[0]}/{kicks[0]}, seat 1 {goals[1]}/{kicks[1]}"
+        self.say(
+            "shootout",
+            f"Shootout: seat {shooter} {outcome} ({tally})",
+            seat=shooter,
+            scored=outcome == "scores",
+            goals=list(goals),
+            kicks=list(kicks),
+        )
         self.shootout = (goals[0], goals[1], kicks[0], kicks[1])
         if kicks[0] == kicks[1] and kicks[0] >= self.c.shootout_kicks and goals[0] != goals[1]:
             self.roll = None
@@ -1135,6 +1149,10 @@ class _Turn:
             self.shootout = (0, 0, 0, 0)
             self.phase = "shootout"
             self.roll = ("shootout",)
-            self.say("shootout", "The cup match goes to a shootout")
+            self.say(
+                "shootout",
+                f"The cup match goes to a shootout: {self.c.shootout_kicks} kicks each, then one each until a side leads",
+                kicks=self.c.shootout_kicks,
+            )
         else:
             self.phase = "over"

@@ -1,0 +1,131 @@
+"""How a match ends on screen: a cup's penalty shootout shown kick by kick, and the result
+(the result page and Recent matches) saying how the match was decided besides its score."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from driving import click_action, ready
+from PySide6.QtCore import Qt
+
+from soccerdesk.bots import make_bot
+from soccerdesk.rules import CHANCE, get_game, sample_chance
+from soccerdesk.ui.animation import Animation
+from soccerdesk.ui.main_window import MainWindow
+from soccerdesk.ui.match_view import FULL_TIME_HINT, Summary, phase_text
+from soccerdesk.ui.session import APP_KEY, Player
+from soccerdesk.ui.settings import AppSettings
+
+
+def cup_match_before_its_shootout(seed: int = 0) -> tuple[dict, str]:
+    """A Big Time Soccer cup match two normal bots played level to full time, kept up to the
+    home side's last decision (after it only dice until the shootout), and that decision."""
+    game = get_game("big-time-soccer")
+    bots = [make_bot("normal", game.id), make_bot("normal", game.id)]
+    rng = random.Random(seed)
+    state = game.new_match(seed=seed, mode="cup")
+    states = [state]
+    while state.phase != "shootout":
+        seat = state.current_players()[0]
+        if seat == CHANCE:
+            action = sample_chance(state, rng)
+        else:
+            action = bots[seat].choose(state, seat, state.legal_actions(seat), rng)
+        state = state.apply(seat, action)
+        states.append(state)
+    history = state.history()
+    last = max(i for i, (seat, _action) in enumerate(history) if seat != CHANCE)
+    seat, action = history[last]
+    assert seat == 0, "the match's last decision before the shootout should be the home side's"
+    record = game.dump(states[last])
+    record[APP_KEY] = {
+        "players": [Player("human", "Home").to_json(), Player("bot", "Away (normal)", bot="normal").to_json()]
+    }
+    return record, str(action)
+
+
+def test_a_cup_shootout_is_shown_kick_by_kick_and_the_result_gives_its_score(
+    qtbot, window: MainWindow, settings: AppSettings
+) -> None:
+    """QA: the whole shootout was played at once behind three die animations, over a board that
+    still said "2nd half", while the side panel said "the match is over"; the result gave no
+    shootout score, nor did Recent matches."""
+    record, decision = cup_match_before_its_shootout()
+    settings.autosave_dir.mkdir(parents=True, exist_ok=True)
+    (settings.autosave_dir / "cup.json").write_text(json.dumps(record))
+    settings.animation_speed = "fast"
+    home = window.home
+    home.refresh_recent()
+    recent = home.recent
+    qtbot.mouseClick(recent.viewport(), Qt.MouseButton.LeftButton, pos=recent.visualItemRect(recent.item(0)).center())
+    qtbot.mouseClick(home.resume_button, Qt.MouseButton.LeftButton)
+    view = window.match_view
+    assert view is not None
+    qtbot.waitUntil(lambda: ready(view), timeout=15_000)
+    shown: list[Animation] = []
+    hints: list[str] = []
+    play = view.animation.play
+
+    def spy(animations, speed, backdrop=None, **options):
+        shown.extend(animations)
+        hints.append(view.hint_label.text())
+        play(animations, speed, backdrop, **options)
+
+    view.animation.play = spy
+    click_action(qtbot, view, decision)  # the last decision: then the dice, full time, the shootout
+    qtbot.waitUntil(lambda: view.stack.currentWidget() is view.summary_page, timeout=60_000)
+    state = window.session.state
+    g0, g1, k0, k1 = state.shootout
+    # Every kick is shown, after a SHOOT-OUT banner, each captioned with the tally so far.
+    banner = next(i for i, a in enumerate(shown) if a.kind == "banner" and a.faces == ("SHOOT-OUT",))
+    kicks = shown[banner + 1 :]
+    assert len(kicks) == k0 + k1 and all(a.kind == "die" for a in kicks)
+    assert kicks[-1].text.endswith(f"(Home {g0}/{k0}, Away (normal) {g1}/{k1})"), kicks[-1].text
+    assert "5 kicks each" in shown[banner].text
+    # While the kicks play nothing says the match is over.
+    assert hints and not any(h.startswith("Full time") for h in hints), hints
+    assert view.hint_label.text() == FULL_TIME_HINT
+    winner = state.winner
+    high, low = max(g0, g1), min(g0, g1)
+    result = view.summary_page.label.text()
+    expected = "You win" if winner == 0 else "Away (normal) wins"
+    assert f"{expected} on penalties, {high}–{low}" in result, result
+    window.go_home()
+    line = home.recent.item(0).text()
+    assert f"full time, {'Home' if winner == 0 else 'Away (normal)'} wins on penalties, {high}–{low}" in line, line
+
+
+def test_the_result_page_says_after_extra_time_and_the_shootouts_score(qtbot) -> None:
+    page = Summary()
+    qtbot.addWidget(page)
+    base = {"title": "Soccer-Go", "names": ["Home", "Away"], "plies": 90, "local_seats": [0]}
+    page.show_result({**base, "score": [1, 0], "winner": 0, "details": {"extra_time": True}})
+    assert "You win after extra time!" in page.label.text()
+    page.show_result({**base, "score": [0, 0], "winner": 1, "details": {"extra_time": True, "shootout": [2, 3]}})
+    assert "Away wins after extra time, on penalties, 3–2." in page.label.text()
+    page.show_result({**base, "score": [2, 1], "winner": 0, "details": {}})
+    assert "You win!" in page.label.text() and "penalties" not in page.label.text()
+    # A relay from before the details, or a saved summary without them: a level score decided.
+    page.show_result({**base, "score": [0, 0], "winner": 0})
+    assert "You win on penalties!" in page.label.text()
+
+
+def test_soccer_go_header_names_extra_time_and_the_shootouts_kick_not_a_round() -> None:
+    """QA: a one-round match's header said "Extra time · Round 2", then "Shootout · Round 3"."""
+    game = get_game("soccer-go")
+
+    def both(state, attack: str, defend: str):
+        attacker = state.attacker
+        return state.apply(attacker, game.parse_action(attack)).apply(1 - attacker, game.parse_action(defend))
+
+    s = game.new_match(seed=1, rounds=1, power_cards=False).apply(CHANCE, game.parse_action("toss 0"))
+    assert phase_text(s.view(0)) == "First half · Round 1 of 1"
+    s = both(both(s, "pass 2", "mark 2"), "pass 2", "mark 2")  # both attacks marked: level
+    assert phase_text(s.view(0)) == "Extra time"
+    for _ in range(4):  # both extra-time attacks end on their second mark
+        s = both(s, "pass 2", "mark 2")
+    assert phase_text(s.view(0)) == "Shoot-out · kick 1 of 3"
+    for _ in range(3):
+        s = both(both(s, "shoot left", "save right"), "shoot left", "save right")
+    assert phase_text(s.view(0)) == "Shoot-out · sudden death"
