@@ -371,7 +371,8 @@ class State(ABC):
     def result_details(self) -> dict[str, Any]:
         """How a finished match was decided besides its score: ``{"extra_time": True}`` when
         extra time was played, ``{"shootout": [goals 0, goals 1]}`` when a penalty shootout
-        decided it (both may be there); empty otherwise, and in games that have neither.
+        decided it (both may be there), ``{"turn_limit": turns a side}`` when a turn limit
+        ended it before the goals that win; empty otherwise, and in games that have none.
         JSON-ready: the relay sends it with a match's result (docs/protocol.md)."""
         return {}
 
@@ -759,8 +760,12 @@ def play_out(
 
 def decided_words(details: Mapping[str, Any]) -> str:
     """How a match was decided, in words, from :meth:`State.result_details` (or the same dict
-    from a relay or a saved record): "after extra time", "on penalties, 4-3", both, or ""."""
+    from a relay or a saved record): "after extra time", "on penalties, 4–3", both, "at the
+    turn limit (30 turns a side)", or ""."""
     words = []
+    limit = details.get("turn_limit")
+    if type(limit) is int:
+        words.append(f"at the turn limit ({limit} turns a side)")
     if details.get("extra_time") is True:
         words.append("after extra time")
     shootout = details.get("shootout")

@@ -526,6 +526,13 @@ class PawnState(State):
         a, b = self.goals
         return 0 if a > b else 1 if b > a else None
 
+    def result_details(self) -> dict[str, Any]:
+        """Ended by the turn limit (no side reached the goals that win): said with the result,
+        a draw under golden goal being otherwise a surprise."""
+        if self.phase != OVER or self.forfeit >= 0 or max(self.goals) >= self.rules.goals_to_win:
+            return {}
+        return {"turn_limit": self.rules.turn_limit}
+
     def _chance_outcomes(self) -> list[tuple[Any, float]]:
         return uniform(self.rules.toss)
 
@@ -1133,7 +1140,7 @@ class _Rules:
             events.append(
                 Event(
                     "full_time",
-                    f"Full time after {self.turn_limit} turns a side: {score}.",
+                    f"Full time: the turn limit is reached ({self.turn_limit} turns a side), {score}.",
                     {"turns": turns, "score": list(s.goals)},
                 )
             )

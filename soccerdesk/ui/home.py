@@ -109,6 +109,12 @@ CHOICE_WORDS: dict[tuple[str, str, object], str] = {
 }
 """Words for option choices whose identifier reads badly as it is (game id, option, choice)."""
 
+OPTION_APPLIES: dict[tuple[str, str], tuple[str, object]] = {
+    ("pawn-soccer", "goals"): ("length", "goal_limit"),
+}
+"""Options that count only while another option has one value (game id, option) -> (the other
+option, its value): their editor is greyed out otherwise (a golden goal has no goal target)."""
+
 OPTION_WORDS: dict[tuple[str, str], tuple[str, str]] = {
     ("soccer-go", "joker_blocks"): (
         "Block that stops a Joker",
@@ -179,6 +185,18 @@ class OptionsForm(QWidget):
             self._editors[option.name] = editor
         if not game.options:
             form.addRow(QLabel("This game has no options."))
+        for (game_id, name), (other, value) in OPTION_APPLIES.items():
+            editor, chooser = self._editors.get(name), self._editors.get(other)
+            if game_id != game.id or editor is None or not isinstance(chooser, QComboBox):
+                continue
+
+            def follow(
+                _index: int = 0, editor: QWidget = editor, chooser: QComboBox = chooser, value: object = value
+            ) -> None:
+                editor.setEnabled(chooser.currentData() == value)
+
+            chooser.currentIndexChanged.connect(follow)
+            follow()
 
     @staticmethod
     def _editor(game_id: str, option: Option) -> tuple[QWidget, Callable[[], Any]]:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from soccerdesk.resources import load_game_data
-from soccerdesk.rules import CHANCE, IllegalAction, State, get_game
+from soccerdesk.rules import CHANCE, IllegalAction, State, decided_words, get_game
 from soccerdesk.rules.pawn_soccer import PawnDataError, PawnSoccer, PawnState, make_game
 
 _game = get_game("pawn-soccer")
@@ -497,7 +497,13 @@ def test_turn_limit_higher_score_wins_and_level_is_a_draw() -> None:
     assert ahead.is_terminal() and ahead.winner == BLUE
     level = play(pos(["C4"], ["D11"], None, turns=last, goals=(1, 1)), BLUE, "move C4-C5")
     assert level.is_terminal() and level.winner is None
-    assert level.events[-1].text == "Full time after 100 turns a side: 1-1."
+    assert level.events[-1].text == "Full time: the turn limit is reached (100 turns a side), 1-1."
+    # The result says why it ended short of the goals that win (a golden goal's draw surprises).
+    assert level.result_details() == ahead.result_details() == {"turn_limit": 100}
+    golden = play(pos(["C4"], ["D11"], None, turns=last, options={"length": "golden_goal"}), BLUE, "move C4-C5")
+    assert golden.winner is None and decided_words(golden.result_details()) == "at the turn limit (100 turns a side)"
+    won = play(pos(["D10"], ["C11"], "D10", options={"length": "golden_goal"}), BLUE, "kick D10-D12")
+    assert won.result_details() == {}
     short = play(
         pos(["C4"], ["D11"], None, options={"turn_limit": 1}),
         BLUE,

@@ -8,6 +8,7 @@ import random
 
 from driving import click_action, ready
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 
 from soccerdesk.bots import make_bot
 from soccerdesk.rules import CHANCE, get_game, sample_chance
@@ -129,3 +130,24 @@ def test_soccer_go_header_names_extra_time_and_the_shootouts_kick_not_a_round() 
     for _ in range(3):
         s = both(both(s, "shoot left", "save right"), "shoot left", "save right")
     assert phase_text(s.view(0)) == "Shoot-out · sudden death"
+
+
+def test_a_golden_goal_has_no_goal_target_and_its_draw_says_why(qtbot, window: MainWindow) -> None:
+    """QA: under golden goal the "Goal target" box stayed editable (it counts for nothing), and a
+    golden-goal match that ran out of turns ended on a bare "A draw."."""
+    from PySide6.QtWidgets import QComboBox, QSpinBox
+
+    qtbot.mouseClick(window.home.cards["pawn-soccer"], Qt.MouseButton.LeftButton)
+    form = window.home.options_form
+    length, goals = form.findChild(QComboBox, "option-length"), form.findChild(QSpinBox, "option-goals")
+    assert goals.isEnabled()
+    length.setFocus()
+    QTest.keyClick(length, Qt.Key.Key_Down)  # the next choice: the first goal wins
+    assert length.currentData() == "golden_goal" and not goals.isEnabled()
+    QTest.keyClick(length, Qt.Key.Key_Up)
+    assert goals.isEnabled()
+    page = Summary()
+    qtbot.addWidget(page)
+    base = {"title": "Pawn Soccer", "names": ["Home", "Away"], "plies": 40, "local_seats": [0]}
+    page.show_result({**base, "score": [0, 0], "winner": None, "details": {"turn_limit": 5}})
+    assert "A draw at the turn limit (5 turns a side)." in page.label.text()

@@ -147,6 +147,32 @@ def test_the_first_shift_tab_picks_the_last_action(qtbot, window: MainWindow) ->
     assert view.board.preview == actions[0]  # and on round: after the last comes the first
 
 
+def test_the_first_tab_never_picks_a_substitution_nor_agreeing_to_end_the_half(qtbot, window: MainWindow) -> None:
+    """QA: Pawn Soccer's first Tab choice was "Substitute the pawn on D1" (a Tab-Enter player
+    spent the one substitute by accident); in Big Time Soccer it was agreeing to end the half."""
+    window.settings.animation_speed = "fast"
+    view = start(qtbot, window, "pawn-soccer", "normal", speed="fast")
+    rng = random.Random(3)
+    while not any(a.startswith("sub ") for a in view.board.legal()):
+        play_clicks(qtbot, view, 1, rng)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5_000)
+    click_on_screen(view.view.viewport(), QPoint(2, 2))
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_Tab)
+    assert view.board.preview is not None and not view.board.preview.startswith("sub "), view.board.preview
+    actions = view.board.keyboard_actions()
+    subs = [i for i, a in enumerate(actions) if a.startswith("sub ")]
+    assert subs == list(range(len(actions) - len(subs), len(actions)))  # all after the rest
+    # Big Time Soccer, answering an offer to end the half: playing on comes first.
+    from soccerdesk.ui.boards import BoardConfig, make_board
+
+    board = make_board(BoardConfig("big-time-soccer", perspective=0))
+    board.view_data = {"legal": ["accept-end", "decline-end"]}
+    assert board.keyboard_actions() == ["decline-end", "accept-end"]
+    board.view_data = {"legal": ["propose-end", "clear-in M2R", "hold"]}
+    assert board.keyboard_actions() == ["clear-in M2R", "hold", "propose-end"]
+
+
 def test_an_idle_animation_layer_stays_hidden_whoever_shows_it(qtbot) -> None:
     """Nothing lies over the board unless it is showing something (ARCHITECTURE.md)."""
     from PySide6.QtWidgets import QWidget

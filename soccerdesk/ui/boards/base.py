@@ -83,9 +83,14 @@ class BoardScene(QGraphicsScene):
                 return piece
         return None
 
+    KEYBOARD_LAST: frozenset[str] = frozenset()
+    """Verbs Tab reaches only after the rest: choices a player seldom means and cannot take
+    back (a substitution, agreeing to end the half), never the first a Tab and Enter plays."""
+
     def keyboard_actions(self) -> list[str]:
-        """The actions Tab cycles through, in a sensible order (default: the legal list)."""
-        return self.legal()
+        """The actions Tab cycles through, in a sensible order (default: the legal list, the
+        :attr:`KEYBOARD_LAST` verbs after the others)."""
+        return sorted(self.legal(), key=lambda text: text.partition(" ")[0] in self.KEYBOARD_LAST)
 
     def describe(self, action_text: str) -> str:
         """The action in words, for the keyboard preview ("Enter plays: ...").

@@ -175,6 +175,8 @@ def card_tooltip(card: Mapping[str, Any]) -> str:
 class Board(ClickBoard):
     """Big Time Soccer board scene (see the module docstring for the click paths)."""
 
+    KEYBOARD_LAST = frozenset({"accept-end", "propose-end"})
+
     def __init__(self, config: BoardConfig, parent: Any = None) -> None:
         super().__init__(config, parent)
         self.cards = load_cards()

@@ -95,6 +95,8 @@ def turns_finished(state: dict[str, Any]) -> int:
 class Board(ClickBoard):
     """Pawn Soccer board scene (see the module docstring for the click paths)."""
 
+    KEYBOARD_LAST = frozenset({"sub"})
+
     def __init__(self, config: BoardConfig, parent: Any = None) -> None:
         super().__init__(config, parent)
         self._events: list[dict[str, Any]] = []

@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QLinearGradient, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QLinearGradient, QPainter, QPen
 
 from soccerdesk.resources import load_game_data
 from soccerdesk.ui.boards.drawing import (
@@ -32,6 +32,8 @@ from soccerdesk.ui.boards.drawing import (
     ClickBoard,
     Key,
     Painted,
+    fit_text,
+    text_extent,
     ui_font,
 )
 from soccerdesk.ui.palette import LINE
@@ -56,6 +58,14 @@ PERIOD_LABELS = {
     "shootout": "Penalty shootout",
     "full-time": "Full time",
 }
+CARDS_PERIODS = ("first-half", "second-half")
+"""Periods in which power cards are played (rulebook 10 and 11: none in extra time or the shootout)."""
+NO_CARDS_NOTE = {
+    "extra-time": "No power cards in extra time.",
+    "shootout": "No power cards in the shootout.",
+    "full-time": "The match is over.",
+}
+SCORED, MISSED = QColor("#009e73"), QColor("#d55e00")  # a shootout kick: Okabe & Ito's green and vermilion
 
 
 TIMING_WORDS = {
@@ -98,6 +108,31 @@ def power_text_size(text: str, rect: QRectF = POWER_CARD) -> float:
     """
     box = rect.adjusted(*POWER_TEXT_MARGINS)
     return next((s for s in TEXT_SIZES if wrapped_height(text, box.width() - 4, s) <= box.height()), TEXT_SIZES[-1])
+
+
+def match_data() -> dict[str, Any]:
+    """The ``[match]`` table of the game's content data (rounds, extra time, shootout kicks)."""
+    return dict(load_game_data("soccer-go").get("match", {}))
+
+
+def fit_within(
+    text: str, width: float, height: float, size: float, smallest: float, *, one_line_down_to: float, bold: bool = False
+) -> tuple[QFont, str]:
+    """A font and the text to write ``text`` within ``width`` x ``height``: whole, made smaller or
+    broken in two as :func:`fit_text` does; on one line elided with "…" only if it fits none of
+    those ways (a name is never cut off mid-word without the "…")."""
+    room = QRectF(0, 0, width, height)
+    font, shown = fit_text(text, room, size, smallest, one_line_down_to=one_line_down_to, bold=bold)
+    extent = text_extent(shown, font.pointSizeF(), bold)
+    if extent.width() <= width and extent.height() <= height:
+        return font, shown
+    font = ui_font(smallest, bold)
+    return font, QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
+
+
+def elided_title(title: str, width: float) -> str:
+    """A panel title (written in capitals, 8.5 bold) ending in "…" if it is wider than ``width``."""
+    return QFontMetricsF(ui_font(8.5, bold=True)).elidedText(title.upper(), Qt.TextElideMode.ElideRight, width)
 
 
 def timing_windows() -> dict[str, str]:
@@ -189,6 +224,7 @@ class SoccerGoBoard(ClickBoard):
         printed = sorted(set(self.card_names.values()), key=len, reverse=True)
         self._printed = re.compile(r"\b(?:" + "|".join(map(re.escape, printed)) + r")\b")
         self.opponent_status = ""  # what the opponent's panel says of their pick ("has chosen")
+        self.match = match_data()
 
     def click_paths(self, view: dict[str, Any]) -> dict[str, tuple[Key, ...]]:
         return {text: path_of(text) for text in view.get("legal", [])}
@@ -294,7 +330,7 @@ class SoccerGoBoard(ClickBoard):
         # What to do now, above the table (the other three boards say it in their side panel).
         self.add_text(QPointF(24, 12 - STATUS_BAND), self.status(view), 13, PANEL_TEXT, bold=True, width=WIDTH - 48)
         self._draw_opponent(state, other, view.get("opponent_state") if self.config.reveal_all else None)
-        self._draw_info(state, me)
+        self._draw_info(view, me)
         self._draw_goal(state, me)
         self._draw_last(state, me)
         self._draw_power(state, me)
@@ -309,6 +345,7 @@ class SoccerGoBoard(ClickBoard):
         title = f"{self.name(other)} · {role}" if role else self.name(other)
         self.add_text(QPointF(24, 34), title, 15, PANEL_TEXT, bold=True, width=420)
         counts = (state.get("hand_counts") or [[0, 0], [0, 0]])[other]
+        dimmed = state.get("period") in NO_CARDS_NOTE
         x = 470.0
         for side, back in ((0, ATTACKING_BACK), (1, DEFENDING_BACK)):
             for _ in range(counts[side]):
@@ -317,6 +354,7 @@ class SoccerGoBoard(ClickBoard):
                     back,
                     "⚡",
                     f"{'Attacking' if side == 0 else 'Defending'} power card (hidden)",
+                    dimmed=dimmed,
                 )
                 x += 30
             x += 18
@@ -398,6 +436,8 @@ class SoccerGoBoard(ClickBoard):
         return "Your decision: click a highlighted choice."
 
     def _role(self, state: dict[str, Any], seat: int) -> str:
+        if state.get("phase") == "over":
+            return ""
         if state.get("phase") == "kick":
             return "takes the penalty" if state.get("kicker") == seat else "in goal"
         if state.get("attacker") == seat:
@@ -406,16 +446,69 @@ class SoccerGoBoard(ClickBoard):
             return "defends"
         return ""
 
-    def _draw_info(self, state: dict[str, Any], me: int) -> None:
+    def kicks_each(self, state: dict[str, Any]) -> int:
+        """Kicks each side takes in the shootout before sudden death (rulebook 11: 3)."""
+        return int(state.get("shootout_kicks") or self.match.get("shootout_kicks", 3))
+
+    def period_words(self, view: dict[str, Any]) -> str:
+        """Where the match stands: "First half · round 2 of 4", "Extra time", "Penalty shootout · kick 2 of 3"."""
+        state = view.get("state") or {}
+        period = str(state.get("period", ""))
+        label = PERIOD_LABELS.get(period, period)
+        kicks = state.get("shootout") or [[], []]
+        if period == "shootout":
+            kicker = state.get("kicker")
+            taken = len(kicks[kicker]) if kicker in (0, 1) else min(len(kicks[0]), len(kicks[1]))
+            regular = self.kicks_each(state)
+            return f"{label} · kick {taken + 1} of {regular}" if taken < regular else f"{label} · sudden death"
+        if period == "full-time":
+            return f"{label} · after penalties" if any(kicks) else label
+        if period == "extra-time":
+            # Extra time counts the rounds on: "round 2" of a one-round match reads as regulation.
+            return label
+        total = state.get("rounds")  # the option; a view without it gets no total
+        number = state.get("round", 1)
+        return f"{label} · round {number} of {total}" if total else f"{label} · round {number}"
+
+    def _draw_info(self, view: dict[str, Any], me: int) -> None:
+        state = view.get("state") or {}
         self.add_panel(QRectF(10, 118, 300, 322), "Match")
-        period = PERIOD_LABELS.get(state.get("period", ""), str(state.get("period", "")))
-        self.add_text(
-            QPointF(24, 140), f"{period} · round {state.get('round', 1)}", 12, PANEL_TEXT, bold=True, width=280
-        )
+        # On one line, above the score: made smaller rather than wrapped onto it.
+        line = text_extent("X", 12, bold=True).height() * 1.5
+        font, words = fit_within(self.period_words(view), 272, line, 12, 9, one_line_down_to=9, bold=True)
+        self.add_text(QPointF(24, 140), words, font.pointSizeF(), PANEL_TEXT, bold=True, width=280)
         goals = state.get("goals", [0, 0])
-        self.add_text(
-            QPointF(24, 166), f"{self.name(0)} {goals[0]} – {goals[1]} {self.name(1)}", 11, PANEL_TEXT, width=280
-        )
+        # Long team names: smaller, then on two lines, never over the pass count below.
+        score = f"{self.name(0)} {goals[0]} – {goals[1]} {self.name(1)}"
+        font, score = fit_within(score, 272, 28, 11, 7.5, one_line_down_to=9)
+        self.add_text(QPointF(24, 166), score, font.pointSizeF(), PANEL_TEXT, width=280)
+        period = state.get("period")
+        kicks = state.get("shootout") or [[], []]
+        lines = []
+        if period == "shootout" or any(kicks):
+            # No passes in the shootout: its kicks take the place of the pass count.
+            self._draw_shootout(state, QRectF(24, 194, 272, 56))
+            if period == "shootout":
+                regular = self.kicks_each(state)
+                if min(len(kicks[0]), len(kicks[1])) < regular:
+                    lines.append(f"{regular} kicks each; if still level, sudden death.")
+                else:
+                    lines.append("Sudden death: a kick each until one scores and the other misses.")
+        elif state.get("phase") != "over":
+            self._draw_passes(state)
+        lines += self._turn_lines(state)
+        if period in CARDS_PERIODS:
+            piles = state.get("piles") or {}
+            lines.append(f"Piles: attacking {piles.get('attacking', 0)}, defending {piles.get('defending', 0)}")
+            discards = state.get("discards") or {}
+            # The discard pile of the whole match (a Joker copies from it), not the cards of this turn.
+            played = [self.card_name(c) for side in ("attacking", "defending") for c in discards.get(side, [])]
+            if played:
+                lines.append("Discard pile: " + ", ".join(played[-6:]))
+        self.add_text(QPointF(24, 258), "\n".join(lines), 9.5, MUTED_TEXT, width=276)
+
+    def _draw_passes(self, state: dict[str, Any]) -> None:
+        """The pass count of the attack under way and its track of pips."""
         passes, needed = int(state.get("passes", 0)), int(state.get("passes_needed", 7))
         self.add_text(QPointF(24, 196), f"Passes: {passes} of {needed}", 11, PANEL_TEXT, bold=True, width=280)
         attacker = state.get("attacker")
@@ -435,48 +528,98 @@ class SoccerGoBoard(ClickBoard):
         item = Painted(QRectF(24, 222, 272, 26), pips)
         item.setToolTip("Passes made this turn; the shot comes after the last one")
         self.addItem(item)
+
+    def _turn_lines(self, state: dict[str, Any]) -> list[str]:
+        """What holds for the attack under way, and nothing of an earlier pass or turn."""
         lines = []
         retired = state.get("retired") or []
         if retired:
             lines.append("Retired this turn: " + " ".join(map(str, retired)))
-        if state.get("restriction"):
-            lines.append("Next pass only: " + " ".join(map(str, state["restriction"])))
-        modifiers = state.get("modifiers") or []
-        if modifiers:
-            lines.append("In effect: " + ", ".join(self.card_name(m) for m in modifiers))
+        modifiers = ", ".join(self.card_name(m) for m in state.get("modifiers") or [])
+        named = state.get("named") or {}
+        copied = str(named.get("as") or named.get("card") or "")
+        retaking = state.get("phase") == "pass-reply" or (
+            state.get("phase") == "block"
+            and ((state.get("cards") or {}).get(copied) or {}).get("timing") == "matched-pass"
+        )
+        if retaking:
+            # The view's "modifiers" still holds the marked pass's cards while a re-take is open
+            # (a re-taken pass keeps them, docs/rulings.md): they are on no next pass.
+            if modifiers:
+                lines.append(f"On the marked pass: {modifiers} (again if it is re-taken).")
+        else:
+            if state.get("restriction"):
+                lines.append("Next pass only: " + " ".join(map(str, state["restriction"])))
+            if modifiers:
+                lines.append("In effect: " + modifiers)
         if state.get("chances_left", 1) > 1:
             lines.append(f"Chances left: {state['chances_left']}")
-        if state.get("named"):
-            named = state["named"]
-            lines.append(f"Named card: {self.card_name(named.get('as') or named.get('card') or '')} — block it?")
-        piles = state.get("piles") or {}
-        lines.append(f"Piles: attacking {piles.get('attacking', 0)}, defending {piles.get('defending', 0)}")
-        discards = state.get("discards") or {}
-        played = [self.card_name(c) for side in ("attacking", "defending") for c in discards.get(side, [])]
-        if played:
-            lines.append("Played: " + ", ".join(played[-6:]))
-        self.add_text(QPointF(24, 258), "\n".join(lines), 9.5, MUTED_TEXT, width=276)
-        kicks = state.get("shootout") or [[], []]
-        if any(kicks):
-            self._draw_shootout(kicks)
+        if named:
+            lines.append(f"Named card: {self.card_name(copied)} — block it?")
+        return lines
 
-    def _draw_shootout(self, kicks: list[list[bool]]) -> None:
+    def _draw_shootout(self, state: dict[str, Any], rect: QRectF) -> None:
+        """The shootout's kicks, a row a side: scored ✓, missed ✗, a ring for each regular kick to come."""
+        kicks = state.get("shootout") or [[], []]
+        regular = self.kicks_each(state)
+        slots = max(regular, len(kicks[0]), len(kicks[1]))
+        row = rect.height() / 2
+        score_w = 28.0
+        names = [self.name(seat) for seat in (0, 1)]
+        # The names take the room they need, short of what the kicks need.
+        wanted = max(text_extent(name, 10.5, bold=True).width() for name in names) + 18
+        name_w = max(64.0, min(wanted, rect.width() - score_w - slots * 18))
+        step = min(24.0, (rect.width() - score_w - name_w) / slots)
+        radius = min(9.0, step * 0.4)
+        kicker = state.get("kicker")
+        room = name_w - 16  # from the team's stripe to a gap before the first kick
+        faces = [
+            fit_within(name, room, row, 10.5, 7.0, one_line_down_to=8.5, bold=seat == kicker)
+            for seat, name in enumerate(names)
+        ]
+
         def paint(p: QPainter, r: QRectF) -> None:
             for seat in (0, 1):
+                top = seat * row
+                p.setPen(QPen(self.config.colours.of(seat), 4))
+                p.drawLine(QPointF(1, top + 5), QPointF(1, top + row - 5))
+                font, shown = faces[seat]
                 p.setPen(PANEL_TEXT)
-                p.setFont(ui_font(8.5))
-                p.drawText(QRectF(0, seat * 20, 80, 18), Qt.AlignmentFlag.AlignVCenter, self.name(seat)[:10])
-                for i, scored in enumerate(kicks[seat]):
-                    c = QPointF(92 + i * 20, seat * 20 + 9)
+                p.setFont(font)
+                p.drawText(QRectF(8, top, room, row), Qt.AlignmentFlag.AlignVCenter, shown)
+                for i in range(slots):
+                    c = QPointF(name_w + step * (i + 0.5), top + row / 2)
+                    if i >= len(kicks[seat]):
+                        if i < regular:  # a regular kick still to come
+                            p.setPen(QPen(MUTED_TEXT, 1.2))
+                            p.setBrush(Qt.BrushStyle.NoBrush)
+                            p.drawEllipse(c, radius, radius)
+                        continue
+                    scored = kicks[seat][i]
                     p.setPen(QPen(LINE, 1))
-                    p.setBrush(QColor("#009e73") if scored else QColor("#d55e00"))
-                    p.drawEllipse(c, 7, 7)
+                    p.setBrush(SCORED if scored else MISSED)
+                    p.drawEllipse(c, radius, radius)
                     p.setPen(QColor("#000000"))
-                    p.drawText(
-                        QRectF(c.x() - 7, c.y() - 7, 14, 14), Qt.AlignmentFlag.AlignCenter, "✓" if scored else "✗"
-                    )
+                    p.setFont(ui_font(radius, bold=True))
+                    box = QRectF(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius)
+                    p.drawText(box, Qt.AlignmentFlag.AlignCenter, "✓" if scored else "✗")
+                p.setPen(PANEL_TEXT)
+                p.setFont(ui_font(12, bold=True))
+                score = QRectF(r.width() - score_w, top, score_w, row)
+                p.drawText(score, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, str(sum(kicks[seat])))
+            if slots > regular:  # sudden death begins after the regular kicks
+                p.setPen(QPen(MUTED_TEXT, 1, Qt.PenStyle.DotLine))
+                x = name_w + step * regular
+                p.drawLine(QPointF(x, 2), QPointF(x, r.height() - 2))
 
-        self.addItem(Painted(QRectF(24, 396, 276, 40), paint))
+        item = Painted(rect, paint)
+        told = [
+            f"{name}: {sum(kicks[seat])} of {len(kicks[seat])}"
+            + (f" ({', '.join('scored' if k else 'missed' for k in kicks[seat])})" if kicks[seat] else "")
+            for seat, name in enumerate(names)
+        ]
+        item.setToolTip(f"Penalty shootout, {regular} kicks each then sudden death — " + "; ".join(told))
+        self.addItem(item)
 
     def _draw_goal(self, state: dict[str, Any], me: int) -> None:
         goal = QRectF(340, 130, 320, 150)
@@ -541,7 +684,23 @@ class SoccerGoBoard(ClickBoard):
 
     def _draw_last(self, state: dict[str, Any], me: int) -> None:
         last = state.get("last")
-        self.add_panel(QRectF(340, 306, 320, 134), "Last reveal")
+        kicks = state.get("shootout") or [[], []]
+        if state.get("period") == "shootout" or any(kicks):
+            # The shootout's own reveals only: the view's "last" keeps extra time's last one
+            # until the first kick is taken.
+            if not last or last.get("kind") != "kick":
+                self.add_panel(QRectF(340, 306, 320, 134), "Last kick")
+                self.add_text(QPointF(356, 340), "No kick taken yet.", 10, MUTED_TEXT, width=290)
+                return
+            first = state.get("first_attacker")
+            first = first if first in (0, 1) else 0
+            # The first attacker kicks first (Rulings, Soccer-Go 4): level counts mean the other kicked last.
+            kicker = first if len(kicks[first]) > len(kicks[1 - first]) else 1 - first
+            self.add_panel(QRectF(340, 306, 320, 134), elided_title(f"Last kick: {self.name(kicker)}", 296))
+        elif self._before_this_attack(state, last):
+            self.add_panel(QRectF(340, 306, 320, 134), "Last reveal · the attack before")
+        else:
+            self.add_panel(QRectF(340, 306, 320, 134), "Last reveal")
         if not last:
             self.add_text(QPointF(356, 340), "Nothing turned over yet.", 10, MUTED_TEXT, width=290)
             return
@@ -563,16 +722,36 @@ class SoccerGoBoard(ClickBoard):
         result = str(last.get("result", "")).replace("-", " ")
         self.add_text(QPointF(530, 350), f"{last.get('kind', '')}:\n{result}", 12, PANEL_TEXT, bold=True, width=120)
 
+    def _before_this_attack(self, state: dict[str, Any], last: dict[str, Any] | None) -> bool:
+        """Whether ``last`` was turned over before the attack under way (the view does not date it)."""
+        if not last:
+            return False
+        # Sure only in extra time: with no cards, nothing but a pass is turned over, and the
+        # first one costs a chance (marked) or counts (made).
+        full = int(self.match.get("extra_time_chances", 2))
+        return (
+            state.get("period") == "extra-time"
+            and state.get("phase") == "pass"
+            and not state.get("passes")
+            and state.get("chances_left") == full
+        )
+
     def _draw_power(self, state: dict[str, Any], me: int) -> None:
+        period = str(state.get("period", ""))
+        # Rulebook 10 and 11: the cards are still the player's, but count for nothing now.
+        note = NO_CARDS_NOTE.get(period, "")
+        top = 164.0 if note else 142.0
         if self._watching:
             # Hidden from a spectator too: the backs, as many as the player holds of each side.
             self.add_panel(QRectF(690, 118, 300, 322), f"{self.name(me)}'s power cards")
             counts = (state.get("hand_counts") or [[0, 0], [0, 0]])[me]
+            if note and sum(counts):
+                self.add_text(QPointF(702, 140), note, 10, MUTED_TEXT, bold=True, width=276)
             x = 702.0
             for side, back in ((0, ATTACKING_BACK), (1, DEFENDING_BACK)):
                 for _ in range(counts[side]):
                     label = f"{'Attacking' if side == 0 else 'Defending'} power card (hidden)"
-                    self._card_back(QRectF(x, 146, 40, 58), back, "⚡", label)
+                    self._card_back(QRectF(x, top + 4, 40, 58), back, "⚡", label, dimmed=bool(note))
                     x += 46
             if not sum(counts):
                 self.add_text(QPointF(702, 142), "No power cards.", 10, MUTED_TEXT, width=276)
@@ -580,9 +759,11 @@ class SoccerGoBoard(ClickBoard):
         self.add_panel(QRectF(690, 118, 300, 322), "Your power cards")
         hand = list(state.get("hand") or [])
         drawn = state.get("drawn")
-        y = 142.0
+        if note and hand:
+            self.add_text(QPointF(702, 140), note, 10, MUTED_TEXT, bold=True, width=276)
+        y = top
         for card in hand:
-            self._power_card(POWER_CARD.translated(702, y), state, card)
+            self._power_card(POWER_CARD.translated(702, y), state, card, clickable=not note, dimmed=bool(note))
             y += 60
         if drawn:
             self.add_text(QPointF(702, y + 2), "Drawn — keep it by swapping a card out:", 9, MUTED_TEXT, width=276)
@@ -608,7 +789,10 @@ class SoccerGoBoard(ClickBoard):
             button = self.add_button(rect, self.card_name(card), ("as", card), tooltip=self._card_text(state, card))
             button.setZValue(21)
 
-    def _power_card(self, rect: QRectF, state: dict[str, Any], card: str, clickable: bool = True) -> None:
+    def _power_card(
+        self, rect: QRectF, state: dict[str, Any], card: str, clickable: bool = True, dimmed: bool = False
+    ) -> None:
+        """``dimmed``: held but not playable in this period (extra time, the shootout)."""
         info = (state.get("cards") or {}).get(card, {})
         side = info.get("side", "attacking")
         back = ATTACKING_BACK if side == "attacking" else DEFENDING_BACK
@@ -637,15 +821,20 @@ class SoccerGoBoard(ClickBoard):
 
         item = Painted(rect, paint)
         self.addItem(item)
+        tip = f"{name} ({side}): {info.get('text', '')} Playable: {window}."
+        if dimmed:
+            item.setOpacity(0.4)
+            tip = f"{name} ({side}): {NO_CARDS_NOTE.get(str(state.get('period')), '')} {info.get('text', '')}"
         if clickable:
-            self.make_clickable(item, key, f"{name} ({side}): {info.get('text', '')} Playable: {window}.")
+            self.make_clickable(item, key, tip)
         else:
-            item.setToolTip(f"{name} ({side}): {info.get('text', '')} Playable: {window}.")
+            item.setToolTip(tip)
 
     def _draw_numbers(self, state: dict[str, Any], me: int) -> None:
+        role = self._role(state, me) or ("full time" if state.get("phase") == "over" else "waiting")
         self.add_panel(
             QRectF(10, 452, WIDTH - 20, 132),
-            f"{self.name(me)} — {'player' if self._watching else 'your player'} cards  ({self._role(state, me) or 'waiting'})",
+            f"{self.name(me)} — {'player' if self._watching else 'your player'} cards  ({role})",
         )
         colour = self.config.colours.of(me)
         ink = self.config.colours.text_on(me)
@@ -707,7 +896,7 @@ class SoccerGoBoard(ClickBoard):
     def _card_text(self, state: dict[str, Any], card: str) -> str:
         return str(((state.get("cards") or {}).get(card, {})).get("text", ""))
 
-    def _card_back(self, rect: QRectF, back: QColor, mark: str, tooltip: str) -> None:
+    def _card_back(self, rect: QRectF, back: QColor, mark: str, tooltip: str, dimmed: bool = False) -> None:
         def paint(p: QPainter, r: QRectF) -> None:
             p.setPen(QPen(back.darker(170), 1.5))
             p.setBrush(back)
@@ -720,6 +909,8 @@ class SoccerGoBoard(ClickBoard):
 
         item = Painted(rect, paint)
         item.setToolTip(tooltip)
+        if dimmed:
+            item.setOpacity(0.4)
         self.addItem(item)
 
     def _face_card(self, rect: QRectF, colour: QColor, label: str, tooltip: str) -> None:
