@@ -975,10 +975,17 @@ class MatchView(QWidget):
         if not actions:
             self.keyboard_label.setText("Nothing to play now.")
             return
-        # Nothing picked yet: Tab starts at the first action, Shift+Tab at the last (it began one
-        # before the last, and a player reaching for "End turn" used the substitute instead).
-        start = self._keyboard_index if self._keyboard_index >= 0 else (-1 if step > 0 else 0)
-        self._keyboard_index = (start + step) % len(actions)
+        # Nothing picked yet: Tab starts at the first action, Shift+Tab at the last one that is
+        # not a choice seldom meant (it began one before the last, and a player reaching for
+        # "End turn" used the substitute instead; the board lists those last, see KEYBOARD_LAST).
+        if self._keyboard_index >= 0:
+            self._keyboard_index = (self._keyboard_index + step) % len(actions)
+        elif step > 0:
+            self._keyboard_index = 0
+        else:
+            seldom = self.board.KEYBOARD_LAST
+            usual = [i for i, text in enumerate(actions) if text.partition(" ")[0] not in seldom]
+            self._keyboard_index = usual[-1] if usual else len(actions) - 1
         text = actions[self._keyboard_index]
         self.board.set_preview(text)
         words = html.escape(self.board.describe(text))

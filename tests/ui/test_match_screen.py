@@ -153,13 +153,26 @@ def test_the_first_tab_never_picks_a_substitution_nor_agreeing_to_end_the_half(q
     window.settings.animation_speed = "fast"
     view = start(qtbot, window, "pawn-soccer", "normal", speed="fast")
     rng = random.Random(3)
-    while not any(a.startswith("sub ") for a in view.board.legal()):
-        play_clicks(qtbot, view, 1, rng)
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5_000)
-    click_on_screen(view.view.viewport(), QPoint(2, 2))
-    QTest.keyClick(window.windowHandle(), Qt.Key.Key_Tab)
-    assert view.board.preview is not None and not view.board.preview.startswith("sub "), view.board.preview
+
+    def play_on_keeping_the_substitute() -> None:
+        """Clicks on, never substituting, until a substitution is offered again."""
+        for _ in range(60):
+            qtbot.waitUntil(lambda: ready(view), timeout=20_000)
+            legal = view.board.legal()
+            if any(a.startswith("sub ") for a in legal):
+                return
+            click_action(qtbot, view, rng.choice(legal))
+        raise AssertionError("no substitution offered in 60 moves")
+
+    for key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):  # each the first key, at a position of its own
+        play_on_keeping_the_substitute()
+        click_on_screen(view.view.viewport(), QPoint(2, 2))
+        QTest.keyClick(window.windowHandle(), key)
+        assert view.board.preview is not None and not view.board.preview.startswith("sub "), view.board.preview
+        click_action(qtbot, view, rng.choice([a for a in view.board.legal() if not a.startswith("sub ")]))
+    play_on_keeping_the_substitute()
     actions = view.board.keyboard_actions()
     subs = [i for i, a in enumerate(actions) if a.startswith("sub ")]
     assert subs == list(range(len(actions) - len(subs), len(actions)))  # all after the rest
