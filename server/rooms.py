@@ -215,6 +215,10 @@ class Room:
         self.rematch_offers: set[int] = set()
         self.chat: list[dict[str, Any]] = []
         self.started = False
+        # time.time() the current match began and ended (None: not yet): its time played,
+        # which a player's screen shows and a resumed screen continues from.
+        self.started_at: float | None = None
+        self.ended_at: float | None = None
         self.last_active = time.monotonic()
         self.store = store
         self._deadlines: dict[int, float] = {}  # seat -> loop time its turn clock runs out
@@ -254,6 +258,8 @@ class Room:
             "rematch": sorted(self.rematch_offers),
             "chat": self.chat,
             "started": self.started,
+            "started_at": self.started_at,
+            "ended_at": self.ended_at,
             "clocks": self._wall_clocks(),
         }
 
@@ -310,6 +316,7 @@ class Room:
             if (text := clean_line(line["text"], MAX_CHAT_CHARS))
         ]
         room.started = doc["started"]
+        room.started_at, room.ended_at = _time_or_none(doc.get("started_at")), _time_or_none(doc.get("ended_at"))
         room._stored_clocks = {int(seat): float(at) for seat, at in doc.get("clocks", {}).items()}
         return room
 
@@ -367,6 +374,7 @@ class Room:
         player = Player.new(clean_name(name, "Guest"), False, peer)
         self.seats[seat] = player
         self.started = True
+        self.started_at = time.time()
         self._save()
         self._welcome(peer, seat, player)
         self._presence()
@@ -441,7 +449,16 @@ class Room:
             result=self.result,
             clock=self._clock_json(),
             countdown=self._countdown_json(),
+            played=self.time_played(),
         )
+
+    def time_played(self) -> float | None:
+        """Seconds the current match has been played (to full time once it is over), by the
+        relay's clock; ``None`` before it starts, or for a room stored by an older relay."""
+        if self.started_at is None:
+            return None
+        end = self.ended_at if self.ended_at is not None else time.time()
+        return round(max(0.0, end - self.started_at), 1)
 
     # --- leaving ----------------------------------------------------------------------
 
@@ -711,6 +728,7 @@ class Room:
 
     def _finish(self, result: dict[str, Any]) -> None:
         self.result = result
+        self.ended_at = time.time()
         self._save()
         for peer, _ in self._audience():
             self._send_record(peer)
@@ -758,6 +776,7 @@ class Room:
         self.state = self.game.new_match(seed=secrets.randbits(31), **self.options)
         self.log = []
         self.result = None
+        self.started_at, self.ended_at = time.time(), None
         self.rematch_offers = set()
         self._autoplay = set()
         self._position = {}
@@ -1085,3 +1104,7 @@ __all__ = [
     "hash_token",
     "new_code",
 ]
+
+
+def _time_or_none(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -102,6 +103,8 @@ class RelayClient:
         self.result: dict[str, Any] | None = None
         self.clock: dict[str, float] = {}  # seconds left of the current turn by seat, when the relay said so
         self.countdown: dict[str, Any] | None = None  # the abandonment countdown, when one runs
+        # Seconds the match had been played by the relay's clock, and time.monotonic() when told.
+        self.played: tuple[float, float] | None = None
         self.record: dict[str, Any] | None = None  # the record of match ``record_match``, once it is over
         self.record_match = 0
         self.chat_lines: list[dict[str, Any]] = []  # the room's chat lines, oldest first (the relay keeps 50)
@@ -342,6 +345,8 @@ class RelayClient:
             if kind == "snapshot":
                 self.players, self.result, self.chat_lines = msg["players"], msg["result"], list(msg["chat"])
                 self.clock, self.countdown = msg["clock"], msg["countdown"]
+                played = msg.get("played")
+                self.played = None if played is None else (float(played), time.monotonic())
         elif kind == "clock":
             self.clock = msg["clock"]
         elif kind == "countdown":

@@ -207,6 +207,12 @@ SERVER_MESSAGES: dict[str, tuple[Field, ...]] = {
         Field("result", "any"),
         Field("clock", "dict"),
         Field("countdown", "any"),
+        Field(
+            "played",
+            "any",
+            False,
+            lambda v: v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0),
+        ),
     ),
     "update": (
         Field("match", "int"),

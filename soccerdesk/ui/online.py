@@ -240,8 +240,18 @@ class RemoteSession(MatchSession):
 
     # --- the contract -----------------------------------------------------------------
 
+    def _time_from_relay(self) -> None:
+        """The time played by the relay's count: the same for both players, and a resumed
+        screen goes on from it instead of from 00:00 (a relay that does not tell: our own)."""
+        if self.client.played is None:
+            return
+        seconds, told = self.client.played
+        over = self.client.result is not None
+        self._time_played_is(seconds if over else seconds + time.monotonic() - told, over)
+
     def start(self) -> None:
         self._started = True
+        self._time_from_relay()
         self._show_chat(self.client.chat_lines)  # what was said before this screen opened
         self._on_clock(self.client.clock)
         self._on_countdown(self.client.countdown)
@@ -363,6 +373,8 @@ class RemoteSession(MatchSession):
         if kind in ("snapshot", "update"):
             if msg["match"] != self.match:
                 return
+            if kind == "snapshot":
+                self._time_from_relay()
             if not self._started:
                 self._pending.extend(msg["events"])
                 return

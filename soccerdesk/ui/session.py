@@ -133,6 +133,12 @@ class MatchSession(QObject):
         end = self._played_until if self._played_until is not None else time.monotonic()
         return self._played_before + max(0.0, end - self._sitting_began)
 
+    def _time_played_is(self, seconds: float, over: bool) -> None:
+        """Another clock (the relay's) says the match has been played ``seconds``: go on from there."""
+        now = time.monotonic()
+        self._played_before, self._sitting_began = seconds, now
+        self._played_until = now if over else None
+
     def _stop_clock(self) -> None:
         if self._played_until is None:
             self._played_until = time.monotonic()

@@ -177,11 +177,17 @@ async def test_clean_restart_in_process_keeps_rooms(db_path: Path) -> None:
         code, port = host.room, relay.port
         await host.act(host.view["legal"][0], ply=host.view["ply"])  # type: ignore[index]
         await until(lambda: guest.seq == host.seq == 1)
+        started = relay.app[HALL].rooms[code].started_at  # type: ignore[index]
+        assert started is not None and guest.played is not None and guest.played[0] >= 0
         await relay.stop()
         relay = await start_relay(replace(relay_settings(db_path), port=port))
         await until(lambda: host.status == guest.status == "connected", timeout=10)
-        assert relay.app[HALL].rooms[code].state.ply == 1  # type: ignore[index]
+        room = relay.app[HALL].rooms[code]  # type: ignore[index]
+        assert room.state.ply == 1
+        # The match's time played is kept too: screens that resume go on from it.
+        assert room.started_at == started and room.ended_at is None
         assert (await play_to_end([host, guest], random.Random(2)))["reason"] == "played out"
+        assert room.ended_at is not None and room.time_played() == round(room.ended_at - started, 1)
     finally:
         for c in made:
             await c.close()

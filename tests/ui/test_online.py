@@ -295,6 +295,7 @@ def test_two_windows_sharing_the_settings_each_resume_their_own_seat(qtbot, wind
                 "Bob",
             ]
             alice_seat = a.local_seats()
+            await asyncio.sleep(1.5)  # the match has been played a while
             # Alice's window is gone (as after kill -9: no goodbye) and comes back: she picks her own seat.
             await a.client.drop()
             window.go_home()
@@ -309,6 +310,9 @@ def test_two_windows_sharing_the_settings_each_resume_their_own_seat(qtbot, wind
             resumed = window.session
             assert isinstance(resumed, RemoteSession) and resumed.local_seats() == alice_seat
             assert b.client.connected  # Bob kept his seat
+            # The time played goes on from the relay's count (it began again at 00:00), as Bob's does.
+            await until(lambda: resumed.time_played() >= 1.5)
+            assert abs(resumed.time_played() - b.time_played()) < 1.0
             window.go_home()
             friend.go_home()
         finally:
