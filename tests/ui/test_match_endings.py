@@ -151,3 +151,45 @@ def test_a_golden_goal_has_no_goal_target_and_its_draw_says_why(qtbot, window: M
     base = {"title": "Pawn Soccer", "names": ["Home", "Away"], "plies": 40, "local_seats": [0]}
     page.show_result({**base, "score": [0, 0], "winner": None, "details": {"turn_limit": 5}})
     assert "A draw at the turn limit (5 turns a side)." in page.label.text()
+
+
+def test_soccer_go_three_marks_are_clicked_in_any_order(qtbot, window: MainWindow, tmp_path) -> None:
+    """QA: under DEEP PRESS the three marks had to be clicked lowest first (the higher numbers
+    were greyed out until then, which read as "not allowed"). A click on a picked number takes it back."""
+    from driving import click_on_screen
+
+    game = get_game("soccer-go")
+    s = game.new_match(seed=1).apply(CHANCE, game.parse_action("toss 0"))
+    for card in ("att-bogey", "attacking-gk", "att-block-1", "att-block-2", "def-bogey", "high-press"):
+        s = s.apply(CHANCE, game.parse_action(f"draw {card}"))
+    s = s.apply(CHANCE, game.parse_action("draw deep-press")).apply(CHANCE, game.parse_action("draw def-block-1"))
+    for number in (2, 3):  # two unmarked passes: DEEP PRESS may be played from pass 3
+        s = s.apply(0, game.parse_action(f"pass {number}")).apply(1, game.parse_action("mark 9"))
+    s = s.apply(1, game.parse_action("play deep-press")).apply(0, game.parse_action("no card"))
+    s = s.apply(0, game.parse_action("pass 5"))  # Home has passed: Away marks three
+    assert "mark 4+5+6" in [str(a) for a in s.legal_actions(1)]
+    record = game.dump(s)
+    record[APP_KEY] = {"players": [Player("human", "Home").to_json(), Player("human", "Away").to_json()]}
+    path = tmp_path / "deep-press.json"
+    path.write_text(json.dumps(record))
+    window.settings.animation_speed = "off"
+    assert window.open_path(path)
+    view = window.match_view
+    qtbot.waitUntil(lambda: view.stack.currentWidget() is view.handover_page, timeout=10_000)
+    qtbot.mouseClick(view.handover_page.button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: ready(view) and view.view_data.get("seat") == 1, timeout=10_000)
+
+    def click(number: int) -> None:
+        spot = view.view.mapFromScene(view.board.pos_of(("num", number)))
+        click_on_screen(view.view.viewport(), spot)
+
+    assert "click three numbers you mark" in view.board.status(view.view_data)
+    click(8)
+    assert ("num", 4) in view.board.targets  # a lower number is still open after a higher one
+    click(4)
+    click(8)  # taken back
+    assert view.board.selection == (("num", 4),)
+    click(10)
+    click(6)
+    qtbot.waitUntil(lambda: window.session.state.ply > s.ply, timeout=5_000)
+    assert str(window.session.state.history()[s.ply][1]) == "mark 4+6+10"

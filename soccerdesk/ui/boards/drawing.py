@@ -222,6 +222,52 @@ class ClickPaths:
         return out
 
 
+class AnyOrderPaths(ClickPaths):
+    """Click paths where a pick of several things of one kind (three numbers to mark) may be
+    clicked in any order: such a path counts as a set. A click on a thing already picked
+    takes it back. Only where every path of that kind has the same length (else one thing
+    could be a whole pick or the start of another); other paths keep their order."""
+
+    def __init__(self, paths: Mapping[str, Sequence[Key]], kind: str) -> None:
+        super().__init__(paths)
+        picks = [path for path in self.paths.values() if path and all(key[0] == kind for key in path)]
+        self._sets = {path: frozenset(path) for path in picks} if len({len(p) for p in picks}) == 1 else {}
+        if any(len(path) < 2 or len(self._sets[path]) != len(path) for path in self._sets):
+            self._sets = {}  # one thing a pick, or a thing twice: nothing to reorder
+
+    def _fits(self, prefix: tuple[Key, ...], path: tuple[Key, ...]) -> bool:
+        chosen = self._sets.get(path)
+        if chosen is None:
+            return path[: len(prefix)] == prefix
+        return len(set(prefix)) == len(prefix) <= len(path) and chosen.issuperset(prefix)
+
+    def matching(self, prefix: tuple[Key, ...]) -> list[str]:
+        return [text for text, path in self.paths.items() if self._fits(prefix, path)]
+
+    def complete(self) -> str | None:
+        selection = self.selection
+        if not selection:
+            return None
+        return next((t for t, p in self.paths.items() if len(p) == len(selection) and self._fits(selection, p)), None)
+
+    def next_keys(self) -> set[Key]:
+        found = self._next.get(self.selection)
+        if found is None:
+            n, found = len(self.selection), set()
+            for path in self.paths.values():
+                if len(path) > n and self._fits(self.selection, path):
+                    chosen = self._sets.get(path)
+                    found |= (chosen - set(self.selection)) if chosen is not None else {path[n]}
+            self._next[self.selection] = found
+        return found
+
+    def click(self, key: Key) -> ClickResult:
+        if key in self.selection[:-1]:  # a number picked before: taken back (the last one, as ever)
+            self.selection = tuple(k for k in self.selection if k != key)
+            return ClickResult("select")
+        return super().click(key)
+
+
 def settle_paths(paths: Mapping[str, Sequence[Key]], legal: Iterable[str]) -> dict[str, tuple[Key, ...]]:
     """Make every legal text reachable by exactly one click path.
 
@@ -275,6 +321,11 @@ class ClickBoard(BoardScene):
     def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         raise NotImplementedError
 
+    def make_paths(self, paths: dict[str, tuple[Key, ...]]) -> ClickPaths:
+        """The click paths of a view's legal actions (boards whose picks go in any order:
+        :class:`AnyOrderPaths`)."""
+        return ClickPaths(paths)
+
     def refusal_hint(self, selection: tuple[Key, ...], key: Key) -> str:
         """Why clicking ``key`` after ``selection`` leads to no legal action."""
         if not self.legal():
@@ -316,7 +367,7 @@ class ClickBoard(BoardScene):
             return
         stamp = (view.get("ply", 0), tuple(view.get("legal", ())))
         if stamp != self._paths_for:
-            self.paths = ClickPaths(settle_paths(self.click_paths(view), view.get("legal", ())))
+            self.paths = self.make_paths(settle_paths(self.click_paths(view), view.get("legal", ())))
             self._paths_for = stamp
         signature = self.static_signature(view)
         if signature != self._static_for:

@@ -4,7 +4,7 @@ the goal with its three directions, and the power cards in hand.
 Drawn from the ``"state"`` part of a Soccer-Go view (keys documented in
 :mod:`soccerdesk.rules.soccer_go`). Every legal action text becomes a click path:
 
-* ``pass N`` / ``mark N`` / ``retire N``: the player card N (three cards, lowest first, after
+* ``pass N`` / ``mark N`` / ``retire N``: the player card N (three cards in any order after
   CORNER or DEEP PRESS: ``pass A+B+C``);
 * ``shoot D`` / ``save D`` / ``remove D``: the direction D in the goal;
 * ``play CARD`` / ``swap CARD``: the power card; ``play JOKER as CARD``: the Joker, then the
@@ -29,7 +29,9 @@ from soccerdesk.ui.boards.drawing import (
     SELECTED,
     TARGET,
     TARGET_EDGE,
+    AnyOrderPaths,
     ClickBoard,
+    ClickPaths,
     Key,
     Painted,
     fit_text,
@@ -226,6 +228,9 @@ class SoccerGoBoard(ClickBoard):
         self.opponent_status = ""  # what the opponent's panel says of their pick ("has chosen")
         self.match = match_data()
 
+    def make_paths(self, paths: dict[str, tuple[Key, ...]]) -> ClickPaths:
+        return AnyOrderPaths(paths, "num")  # three marks (DEEP PRESS) or passes (CORNER) in any order
+
     def click_paths(self, view: dict[str, Any]) -> dict[str, tuple[Key, ...]]:
         return {text: path_of(text) for text in view.get("legal", [])}
 
@@ -402,10 +407,10 @@ class SoccerGoBoard(ClickBoard):
         verbs = {t.split()[0] for t in legal}
         if "pass" in verbs:
             passes, needed = int(state.get("passes", 0)) + 1, int(state.get("passes_needed", 7))
-            which = "three numbers, lowest first," if any("+" in t for t in legal) else "the number"
+            which = "three numbers" if any("+" in t for t in legal) else "the number"
             return f"Your attack, pass {passes} of {needed}: click {which} you pass to{or_card}."
         if "mark" in verbs:
-            which = "three numbers, lowest first," if any("+" in t for t in legal) else "the number"
+            which = "three numbers" if any("+" in t for t in legal) else "the number"
             return f"Defend: click {which} you mark{or_card}."
         if "shoot" in verbs:
             return "Shoot: click left, middle or right in the goal."
