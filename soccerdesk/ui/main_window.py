@@ -68,8 +68,27 @@ def read_record(path: Path) -> tuple[Game, dict[str, Any]]:
     try:
         game.replay(data)  # checks every action
     except CorruptRecord as exc:
-        raise CorruptRecord(f"{path.name}: {exc}") from None
+        raise CorruptRecord(f"{path.name}: {_with_team_names(str(exc), data, game.id)}") from None
     return game, data
+
+
+def _with_team_names(text: str, data: dict[str, Any], game_id: str) -> str:
+    """The rules' words for a record's fault ("by seat 1") with the file's team names, where it
+    names them, else Home and Away: people never chose a seat number."""
+    from soccerdesk.ui.match_view import name_seats
+
+    names = ["Home", "Away"]
+    app = data.get("app")
+    players = app.get("players") if isinstance(app, dict) else None
+    if isinstance(players, list) and len(players) == 2:
+        for seat, player in enumerate(players):
+            if isinstance(player, dict) and isinstance(player.get("name"), str) and player["name"].strip():
+                names[seat] = player["name"]
+    return name_seats(text, (names[0], names[1]), game_id)
+
+
+MINIMUM_WINDOW = (1024, 680)
+"""The smallest window (width, height) the match screens stay readable in."""
 
 
 class MainWindow(QMainWindow):
@@ -99,6 +118,9 @@ class MainWindow(QMainWindow):
         self.help_dialog: QDialog | None = None
         self.last_message = ""  # the text of the last message box (for tests and the status bar)
         self._build_menus()
+        # Below this the boards' lettering shrinks past reading and option lists run off the
+        # right edge (QA at 900 × 650); a 1366 × 768 laptop screen still holds it.
+        self.setMinimumSize(MINIMUM_WINDOW[0], MINIMUM_WINDOW[1])
         geometry = settings.geometry()
         if geometry is not None:
             self.restoreGeometry(geometry)

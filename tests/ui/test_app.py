@@ -188,6 +188,8 @@ def test_corrupt_and_foreign_files_get_a_clear_message(qtbot, window: MainWindow
     )
     assert not window.open_path(broken)
     assert window.last_message.startswith("broken.json: ") and "action 1" in window.last_message
+    # In the players' names, not the rules' seats (QA: "... by seat 1 ...: seat 1 does not decide now").
+    assert "seat" not in window.last_message.lower() and "by Home" in window.last_message, window.last_message
     assert window.match_view is None
 
 
@@ -430,11 +432,18 @@ def test_the_home_screen_fits_a_small_laptop_screen(qtbot, window: MainWindow) -
     # 1366 × 768 less a task bar and a title bar leaves about 700 × 1366 for the window.
     needed = window.minimumSizeHint()
     assert needed.height() <= 700 and needed.width() <= 1366
+    assert window.minimumHeight() <= 700 and window.minimumWidth() <= 1366
+
+
+def test_the_window_is_not_made_smaller_than_its_screens_stay_readable_at(qtbot, window: MainWindow) -> None:
+    """QA at 900 × 650: a replay's panel text about 4 px, Soccer-Go's options off the right edge."""
+    window.resize(900, 650)
+    qtbot.waitUntil(lambda: window.width() >= 1024 and window.height() >= 680, timeout=2_000)
 
 
 def test_game_pictures_grow_with_a_large_window(qtbot, window: MainWindow) -> None:
     card = window.home.cards["soccero"]
-    window.resize(900, 660)
+    window.resize(1024, 680)
     qtbot.waitUntil(lambda: card.iconSize().width() <= 220, timeout=2_000)
     small = card.iconSize()
     window.resize(1800, 1100)

@@ -325,3 +325,25 @@ def test_a_move_says_leaving_the_ball_only_for_the_player_who_has_it(qtbot: Any,
             assert leaving == (start == held_on), (text, held_on, board.describe(text))
             told.add(leaving)
     assert told == {True, False}
+
+
+def test_the_kick_die_box_says_a_header_flies_straight(qtbot: Any) -> None:
+    """QA: at a header the box said "curve, in the air" (the kick die's word for an air ball); by
+    the rulebook a header goes in a straight line, its die giving only the length."""
+    from painting import painted_texts
+
+    from soccerdesk.rules import get_game, sample_chance
+
+    game = get_game(GAME)
+    rng, offered = random.Random(1), game.new_match(seed=1, extended=True, quick_setup=True, turns=6)
+    while offered.phase != "header":  # random play until a ball in the air reaches a player
+        who = offered.current_players()[0]
+        action = sample_chance(offered, rng) if who == CHANCE else rng.choice(offered.legal_actions(who))
+        offered = offered.apply(who, action)
+    seat = offered.current_players()[0]
+    aiming = offered.apply(seat, game.parse_action("header")).apply(CHANCE, game.parse_action("roll 6"))
+    assert aiming.phase == "header-aim"
+    board = Board(BoardConfig(GAME, 0))
+    board.set_view(aiming.view(0))
+    texts = painted_texts(board)
+    assert "header: straight, in the air" in texts and "curve, in the air" not in texts, texts

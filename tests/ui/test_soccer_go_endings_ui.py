@@ -12,13 +12,11 @@ import re
 from typing import Any
 
 import pytest
-from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QStyleOptionGraphicsItem
+from painting import painted_texts
 
 from soccerdesk.resources import load_game_data
 from soccerdesk.rules import CHANCE, State, get_game, play_out
 from soccerdesk.ui.boards.base import BoardConfig
-from soccerdesk.ui.boards.drawing import Painted
 from soccerdesk.ui.boards.soccer_go import SoccerGoBoard
 
 GAME = "soccer-go"
@@ -47,30 +45,6 @@ def to_sudden_death() -> list[State]:
         if "extra-time" in periods and min(map(len, kicks)) > regular:
             return states
     pytest.fail("no match of these seeds goes to sudden death")
-
-
-class NotingPainter(QPainter):
-    """A painter on an image that notes every text drawn with it."""
-
-    def __init__(self, image: QImage) -> None:
-        super().__init__(image)
-        self.texts: list[str] = []
-
-    def drawText(self, *args: Any) -> None:  # type: ignore[override]  # noqa: N802 (Qt API)
-        self.texts.extend(arg for arg in args if isinstance(arg, str))
-        super().drawText(*args)
-
-
-def painted_texts(board: SoccerGoBoard) -> list[str]:
-    """Every text the board's items paint, top to bottom, left to right."""
-    image = QImage(1200, 900, QImage.Format.Format_ARGB32)
-    painter = NotingPainter(image)
-    items = sorted(board.items(), key=lambda item: (item.scenePos().y(), item.scenePos().x()))
-    for item in items:
-        if isinstance(item, Painted) and item.isVisible():
-            item.paint(painter, QStyleOptionGraphicsItem(), None)
-    painter.end()
-    return painter.texts
 
 
 def lines(texts: list[str]) -> list[str]:

@@ -827,7 +827,10 @@ class Board(ClickBoard):
                 p.drawText(
                     QRectF(170, 38, rr.width() - 170, 24),
                     Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap,
-                    words.get(symbol, symbol),
+                    # A header (or a throw-in) flies straight: its die gives only the length.
+                    {"header": "header: straight, in the air", "throw": "throw-in, in the air"}.get(
+                        kick.get("mode"), words.get(symbol, symbol)
+                    ),
                 )
             elif kick:
                 p.setFont(ui_font(8))
