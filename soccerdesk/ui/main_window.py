@@ -147,6 +147,15 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _=False, n=name: self.set_speed(n))
             group.addAction(action)
             speed_menu.addAction(action)
+        self.ask_after_turn_action = QAction(
+            "Pawn Soccer: offer the substitute &after each turn too", self, checkable=True
+        )
+        self.ask_after_turn_action.setToolTip(
+            "Off: the turn ends at once; the substitute is offered before every turn of yours anyway."
+        )
+        self.ask_after_turn_action.setChecked(self.settings.ask_after_turn)
+        self.ask_after_turn_action.toggled.connect(self.set_ask_after_turn)
+        view.addAction(self.ask_after_turn_action)
         help_menu = self.menuBar().addMenu("&Help")
         self._action(help_menu, "&Rules of this game", self.show_help, QKeySequence.StandardKey.HelpContents)
         self._action(help_menu, "&About soccerdesk", self._about)
@@ -169,6 +178,11 @@ class MainWindow(QMainWindow):
         self.settings.animation_speed = name
         if self.match_view is not None:
             self.match_view.set_speed(name)
+
+    def set_ask_after_turn(self, ask: bool) -> None:
+        self.settings.ask_after_turn = ask
+        if self.match_view is not None:
+            self.match_view.set_ask_after_turn(ask)
 
     # --- starting and ending matches ---------------------------------------------------
 
@@ -196,7 +210,7 @@ class MainWindow(QMainWindow):
 
         self._close_match()
         try:
-            view = MatchView(session, speed=self.settings.animation_speed)
+            view = MatchView(session, speed=self.settings.animation_speed, ask_after_turn=self.settings.ask_after_turn)
         except BoardMissing as exc:
             session.close()
             self._error("No board for this game yet", str(exc))

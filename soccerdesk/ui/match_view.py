@@ -442,10 +442,21 @@ class MatchView(QWidget):
     replay_requested = Signal(object)
     help_requested = Signal()
 
-    def __init__(self, session: MatchSession, *, speed: str = "normal", parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        session: MatchSession,
+        *,
+        speed: str = "normal",
+        ask_after_turn: bool = True,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.session = session
         self.speed = speed
+        # Pawn Soccer offers the substitute again after every turn of a side whose substitute
+        # is unused ("sub" or "end"). When not asked, this screen ends that window for the
+        # player at once: the substitute is offered before every turn anyway.
+        self.ask_after_turn = ask_after_turn
         self.game = session.game
         self.names = session.player_names()
         colours = tuple(getattr(p, "colour", "") for p in getattr(session, "players", ())) or ("", "")
@@ -805,6 +816,7 @@ class MatchView(QWidget):
 
     def _show(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         first = self.view_data is None
+        undone = not first and int(view.get("ply", 0)) < int(self.view_data.get("ply", 0))  # type: ignore[union-attr]
         self._show_log_for(view.get("seat"))
         if events is not self._logged:
             # Logged with the position they lead to, after their animation: the log does not
@@ -830,6 +842,25 @@ class MatchView(QWidget):
             self.stack.setCurrentWidget(self.board_page)
         if view.get("legal") and not self._typing_chat():
             self.view.setFocus()
+        if not undone and self._ends_the_window_after_a_turn(view):
+            # At once: the next position is queued before anything can be clicked (after an
+            # undo the window waits, or undo could never go back past it).
+            self.board.choose("end")
+
+    def _ends_the_window_after_a_turn(self, view: dict[str, Any]) -> bool:
+        state = view.get("state") or {}
+        return (
+            not self.ask_after_turn
+            and view.get("game") == "pawn-soccer"
+            and state.get("phase") == "after_turn"
+            and "end" in (view.get("legal") or [])
+        )
+
+    def set_ask_after_turn(self, ask: bool) -> None:
+        """Whether Pawn Soccer's window after a turn (substitute or end) waits for the player."""
+        self.ask_after_turn = ask
+        if self.view_data is not None and self._ends_the_window_after_a_turn(self.view_data):
+            self.board.choose("end")
 
     def _typing_chat(self) -> bool:
         """Whether the player is in the chat line: a new position must not take their typing away.

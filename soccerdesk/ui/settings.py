@@ -103,6 +103,16 @@ class AppSettings:
     def animation_speed(self, value: str) -> None:
         self.set("match/animation_speed", value if value in ANIMATION_SPEEDS else "normal")
 
+    @property
+    def ask_after_turn(self) -> bool:
+        """Pawn Soccer: whether the window after each turn (substitute now, or end the turn)
+        waits for the player; off, it ends at once (the substitute is offered before every turn)."""
+        return bool(self.get("match/ask_substitute_after_turn", False))
+
+    @ask_after_turn.setter
+    def ask_after_turn(self, value: bool) -> None:
+        self.set("match/ask_substitute_after_turn", bool(value))
+
     def geometry(self) -> QByteArray | None:
         value = self.qsettings.value("window/geometry")
         return value if isinstance(value, QByteArray) else None

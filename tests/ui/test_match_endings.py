@@ -193,3 +193,39 @@ def test_soccer_go_three_marks_are_clicked_in_any_order(qtbot, window: MainWindo
     click(6)
     qtbot.waitUntil(lambda: window.session.state.ply > s.ply, timeout=5_000)
     assert str(window.session.state.history()[s.ply][1]) == "mark 4+6+10"
+
+
+def test_pawn_soccers_window_after_a_turn_ends_by_itself_unless_asked_for(qtbot, window: MainWindow) -> None:
+    """QA: "Substitute now … or end the turn" followed every turn while the substitute was unused,
+    doubling the clicks. It now ends by itself (the substitute is offered before every turn);
+    the View menu brings it back."""
+    from PySide6.QtGui import QAction
+
+    window.settings.animation_speed = "off"
+    qtbot.mouseClick(window.home.cards["pawn-soccer"], Qt.MouseButton.LeftButton)
+    window.home.set_opponent("normal")
+    qtbot.mouseClick(window.home.start_button, Qt.MouseButton.LeftButton)
+    view = window.match_view
+    rng = random.Random(5)
+    seen_after, offered = [], []
+    for _ in range(12):  # six turns of Home's, each by one click path
+        qtbot.waitUntil(lambda: ready(view), timeout=20_000)
+        if view.stack.currentWidget() is not view.board_page:
+            break
+        seen_after.append(view.view_data["state"]["phase"] == "after_turn")
+        legal = view.board.legal()
+        offered.append(any(a.startswith("sub ") for a in legal))
+        click_action(qtbot, view, rng.choice([a for a in legal if not a.startswith("sub ")]))
+    assert not any(seen_after) and any(offered)  # the substitute is still offered, before a turn
+    history = [str(action) for _seat, action in window.session.state.history()]
+    assert "end" in history  # each window was there, and ended for the player
+    [ask] = [a for a in window.findChildren(QAction) if a.text().startswith("Pawn Soccer: offer the substitute")]
+    ask.trigger()
+    assert window.settings.ask_after_turn
+    for _ in range(12):
+        qtbot.waitUntil(lambda: ready(view), timeout=20_000)
+        if view.view_data["state"]["phase"] == "after_turn":
+            break
+        legal = view.board.legal()
+        click_action(qtbot, view, rng.choice([a for a in legal if not a.startswith("sub ")]))
+    assert view.view_data["state"]["phase"] == "after_turn" and "end" in view.board.legal()
