@@ -204,20 +204,10 @@ def _pawn_soccer_phase(state: dict[str, Any]) -> list[str]:
 
 
 def _soccer_go_phase(state: dict[str, Any]) -> list[str]:
-    period = str(state.get("period", ""))
-    if period in ("extra-time", "full-time"):
-        return [period.replace("-", " ").capitalize()]  # a round would read as one more of the match's
-    if period == "shootout":
-        kicks, regular = state.get("shootout") or [[], []], state.get("shootout_kicks")
-        taken = min(len(kicks[0]), len(kicks[1])) if len(kicks) == 2 else 0
-        if isinstance(regular, int) and taken >= regular:
-            return ["Shoot-out", "sudden death"]
-        return ["Shoot-out", f"kick {taken + 1} of {regular}" if isinstance(regular, int) else ""]
-    rounds, number = state.get("rounds"), state.get("round")
-    if not isinstance(number, int):
-        return [period.replace("-", " ").capitalize()]
-    of = f" of {rounds}" if isinstance(rounds, int) and period in ("first-half", "second-half") else ""
-    return [period.replace("-", " ").capitalize(), f"Round {number}{of}"]
+    from soccerdesk.ui.boards.soccer_go import period_parts  # the board's own words
+
+    kicks = state.get("shootout_kicks")
+    return period_parts(state, kicks if isinstance(kicks, int) else 3)
 
 
 def _big_time_soccer_phase(state: dict[str, Any]) -> list[str]:

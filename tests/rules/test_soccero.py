@@ -591,6 +591,17 @@ def test_a_defenders_header_over_his_own_goal_line_is_a_corner() -> None:
     assert s.setpiece[0] == "corner" and s.setpiece[1] == 0 and s.team == 0 and s.turn_team == -1
 
 
+@pytest.mark.parametrize(("column", "corner"), [("J", "A32"), ("L", "U32")])
+def test_a_ball_over_the_goal_but_not_its_middle_gives_the_nearest_corner(column: str, corner: str) -> None:
+    """Rulebook "Corner Kick": the corner square nearest to where the ball crosses; the team
+    chooses only when it crosses in the middle over the goal (K; J and L each have a nearer
+    corner). QA found J and L also let the team choose."""
+    s = _kick({5: f"{column}20", 16: f"{column}30", 11: "A32"}, 5, "air", 10, extended=True)
+    s = act(s, f"path {column}20 N10")
+    s = act(roll(act(s, "header"), "roll 3"), "head N")
+    assert s.setpiece[0] == "corner" and s.setpiece[2] == sq(corner) and s.phase == "sp-taker"
+
+
 def test_offside_is_judged_when_a_team_mate_heads_the_ball_on() -> None:
     """RULINGS Soccero 6 applied to headers: the header plays the ball on like a kick."""
     players = {5: "K10", 6: "K21", 7: "K27", 11: "K31", 12: "C25"}

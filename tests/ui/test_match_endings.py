@@ -121,15 +121,15 @@ def test_soccer_go_header_names_extra_time_and_the_shootouts_kick_not_a_round() 
         return state.apply(attacker, game.parse_action(attack)).apply(1 - attacker, game.parse_action(defend))
 
     s = game.new_match(seed=1, rounds=1, power_cards=False).apply(CHANCE, game.parse_action("toss 0"))
-    assert phase_text(s.view(0)) == "First half · Round 1 of 1"
+    assert phase_text(s.view(0)) == "Round 1 of 1"  # one round has no halves
     s = both(both(s, "pass 2", "mark 2"), "pass 2", "mark 2")  # both attacks marked: level
     assert phase_text(s.view(0)) == "Extra time"
     for _ in range(4):  # both extra-time attacks end on their second mark
         s = both(s, "pass 2", "mark 2")
-    assert phase_text(s.view(0)) == "Shoot-out · kick 1 of 3"
+    assert phase_text(s.view(0)) == "Penalty shootout · kick 1 of 3"
     for _ in range(3):
         s = both(both(s, "shoot left", "save right"), "shoot left", "save right")
-    assert phase_text(s.view(0)) == "Shoot-out · sudden death"
+    assert phase_text(s.view(0)) == "Penalty shootout · sudden death"
 
 
 def test_a_golden_goal_has_no_goal_target_and_its_draw_says_why(qtbot, window: MainWindow) -> None:

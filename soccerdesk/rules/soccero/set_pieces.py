@@ -253,15 +253,16 @@ def ball_out(s: S, edge: int, exit_kind: str, exit_end: int, events: list[Event]
 
 
 def corners(s: S, end: int, crossed: int) -> list[int]:
-    """The corner square(s) nearest to where the ball crossed the byline (both over the goal)."""
+    """The corner square nearest to where the ball crossed the byline; both when it crossed in
+    the middle over the goal (the middle column) or, for a keeper's deflection, is not known."""
     b = s.board
     row = 0 if end == LOW else b.rows - 1
     left, right = row * b.columns, row * b.columns + b.columns - 1
     if crossed >= 0:
-        x = b.xs[crossed]
-        if x < min(b.goal_columns):
+        x, middle = b.xs[crossed], (b.columns - 1) / 2
+        if x < middle:
             return [left]
-        if x > max(b.goal_columns):
+        if x > middle:
             return [right]
     return [left, right]
 

@@ -214,6 +214,28 @@ def path_of(text: str) -> tuple[Key, ...]:
     return (("action", text),)
 
 
+def period_parts(state: dict[str, Any], kicks_each: int = 3) -> list[str]:
+    """Where the match stands, in parts: ["First half", "round 2 of 4"], ["Extra time"],
+    ["Penalty shootout", "kick 2 of 3"] (the board's panel and the match screen's header)."""
+    period = str(state.get("period", ""))
+    label = PERIOD_LABELS.get(period, period)
+    kicks = state.get("shootout") or [[], []]
+    if period == "shootout":
+        kicker = state.get("kicker")
+        taken = len(kicks[kicker]) if kicker in (0, 1) else min(len(kicks[0]), len(kicks[1]))
+        return [label, f"kick {taken + 1} of {kicks_each}" if taken < kicks_each else "sudden death"]
+    if period == "full-time":
+        return [label, "after penalties"] if any(kicks) else [label]
+    if period == "extra-time":
+        # Extra time counts the rounds on: "round 2" of a one-round match reads as regulation.
+        return [label]
+    total = state.get("rounds")  # the option; a view without it gets no total
+    number = state.get("round", 1)
+    if total == 1:
+        return ["Round 1 of 1"]  # one round has no halves
+    return [label, f"round {number} of {total}" if total else f"round {number}"]
+
+
 class SoccerGoBoard(ClickBoard):
     """The Soccer-Go table seen from one seat."""
 
@@ -458,22 +480,7 @@ class SoccerGoBoard(ClickBoard):
     def period_words(self, view: dict[str, Any]) -> str:
         """Where the match stands: "First half · round 2 of 4", "Extra time", "Penalty shootout · kick 2 of 3"."""
         state = view.get("state") or {}
-        period = str(state.get("period", ""))
-        label = PERIOD_LABELS.get(period, period)
-        kicks = state.get("shootout") or [[], []]
-        if period == "shootout":
-            kicker = state.get("kicker")
-            taken = len(kicks[kicker]) if kicker in (0, 1) else min(len(kicks[0]), len(kicks[1]))
-            regular = self.kicks_each(state)
-            return f"{label} · kick {taken + 1} of {regular}" if taken < regular else f"{label} · sudden death"
-        if period == "full-time":
-            return f"{label} · after penalties" if any(kicks) else label
-        if period == "extra-time":
-            # Extra time counts the rounds on: "round 2" of a one-round match reads as regulation.
-            return label
-        total = state.get("rounds")  # the option; a view without it gets no total
-        number = state.get("round", 1)
-        return f"{label} · round {number} of {total}" if total else f"{label} · round {number}"
+        return " · ".join(period_parts(state, self.kicks_each(state)))
 
     def _draw_info(self, view: dict[str, Any], me: int) -> None:
         state = view.get("state") or {}
