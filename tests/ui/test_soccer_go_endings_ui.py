@@ -61,7 +61,7 @@ def drawn(state: State | dict[str, Any], seat: int, names: tuple[str, str] = NAM
 
 def match_panel_title(texts: list[str]) -> str:
     """The MATCH panel's first line: the one written with the period's name."""
-    periods = ("First half", "Second half", "Extra time", "Penalty shootout", "Full time")
+    periods = ("First half", "Second half", "Extra time", "Penalty shootout", "Full time", "Round ")
     return next(text for text in texts[texts.index("MATCH") :] if text.startswith(periods))
 
 
@@ -100,9 +100,11 @@ def test_the_shootout_counts_its_kicks_then_says_sudden_death(qtbot: Any, to_sud
 def test_regulation_says_the_round_of_how_many_when_the_view_tells(qtbot: Any, to_sudden_death: list[State]) -> None:
     """The view's ``rounds`` (the option) gives the total; a view without it, the round alone."""
     view = next(s for s in to_sudden_death if s.view(0)["state"]["phase"] == "pass").view(0)
-    told = {**view, "state": {**view["state"], "rounds": 1}}
+    told = {**view, "state": {**view["state"], "rounds": 4}}
+    single = {**view, "state": {**view["state"], "rounds": 1}}
     untold = {**view, "state": {k: v for k, v in view["state"].items() if k != "rounds"}}
-    assert match_panel_title(drawn(told, 0)[1]) == "First half · round 1 of 1"
+    assert match_panel_title(drawn(told, 0)[1]) == "First half · round 1 of 4"
+    assert match_panel_title(drawn(single, 0)[1]) == "Round 1 of 1"  # one round has no halves (QA)
     assert match_panel_title(drawn(untold, 0)[1]) == "First half · round 1"
 
 
