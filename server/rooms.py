@@ -617,6 +617,12 @@ class Room:
                 self.state = nxt
                 applied.append((CHANCE, str(action)))
                 self.log.extend((self.state.ply, ev) for ev in self.state.events)
+                if self.state.is_milestone() and self.state.current_players() == (CHANCE,):
+                    # An update of its own before the dice go on (a shootout's start): stored
+                    # first, as every update is.
+                    self.store.append_actions(self.code, self.match, first_ply, applied)
+                    self._send_update(self.log[log_start:], actor if actor is not None and actor >= 0 else None)
+                    first_ply, applied, log_start, actor = self.state.ply, [], len(self.log), None
             self._autoplay &= set(self.state.current_players())
         if applied:
             self.store.append_actions(self.code, self.match, first_ply, applied)

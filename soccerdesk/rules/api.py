@@ -368,6 +368,12 @@ class State(ABC):
         a, b = self.score
         return 0 if a > b else 1 if b > a else None
 
+    def is_milestone(self) -> bool:
+        """A position worth showing before the chance steps after it are drawn: the start of a
+        penalty shootout decided by dice alone, whose kicks a screen then plays over it. The
+        app's session and the relay send a view of it on its own. Default: none."""
+        return False
+
     def result_details(self) -> dict[str, Any]:
         """How a finished match was decided besides its score: ``{"extra_time": True}`` when
         extra time was played, ``{"shootout": [goals 0, goals 1]}`` when a penalty shootout

@@ -826,8 +826,8 @@ class MatchView(QWidget):
         self.board.set_view(view, events)
         self.view.fit()
         self._update_header(view)
-        if self.hint_label.text() == WAIT_FOR_SHOW:
-            self.hint_label.setText(self._status_text)  # the move has been shown: say what to do now
+        if self.hint_label.text() == WAIT_FOR_SHOW and not self._queue:
+            self.hint_label.setText(self._status_text)  # the moves have been shown: say what to do now
         if self.stack.currentWidget() is not self.summary_page:
             self.stack.setCurrentWidget(self.board_page)
         if view.get("legal") and not self._typing_chat():

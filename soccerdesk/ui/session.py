@@ -492,6 +492,9 @@ class LocalSession(MatchSession):
         while state.current_players() == (CHANCE,):
             state = state.apply(CHANCE, sample_chance(state, self._chance_rng))
             self._push(state)
+            if state.is_milestone() and state.current_players() == (CHANCE,):
+                # Shown before the dice go on (a shootout's start, its kicks played over it).
+                self.view_changed.emit(state.view(self._viewer), self._events.take(self._viewer))
         players = state.current_players()
         for seat in players:
             if seat in self._bots and seat not in self._thinking:

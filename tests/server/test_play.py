@@ -113,3 +113,26 @@ def test_a_private_event_names_its_audience_and_reaches_only_it() -> None:
                 assert not event.visible_to(None)  # never sent to a spectator
                 private = said
     assert private is not None and public is not None
+
+
+async def test_a_cup_shootout_is_sent_from_its_start_then_its_kicks(
+    relay: RunningRelay, clients: list[RelayClient]
+) -> None:
+    """The relay draws a whole shootout at once; its start goes out in an update of its own, so
+    a screen shows the shootout's board (0/0) under the kicks, not the position before it."""
+    from tests.match_positions import cup_match_before_its_shootout
+
+    host, guest = await pair(relay, clients, "big-time-soccer", {"mode": "cup"})
+    room = relay.app[HALL].rooms[host.room]
+    record, decision = cup_match_before_its_shootout()
+    room.state = room.game.replay(record)[-1]  # the match played so far (the test's shortcut)
+    host.pending(), guest.pending()
+    await host.act(decision, ply=room.state.ply)
+    await until(lambda: host.result is not None and guest.result is not None)
+    for client in (host, guest):
+        updates = [msg for msg in client.pending() if msg["type"] == "update"]
+        phases = [(msg["view"]["state"]["phase"], msg["view"]["state"]["shootout"]) for msg in updates]
+        assert phases[-2] == ("shootout", {"goals": [0, 0], "kicks": [0, 0]}), phases
+        assert phases[-1][0] == "over" and len(updates) == 2
+        assert [msg["yours"] for msg in updates] == [client is host, False]
+    assert host.result["details"] == room.state.result_details() and "shootout" in host.result["details"]

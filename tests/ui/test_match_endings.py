@@ -10,40 +10,13 @@ from driving import click_action, ready
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from soccerdesk.bots import make_bot
-from soccerdesk.rules import CHANCE, get_game, sample_chance
+from soccerdesk.rules import CHANCE, get_game
 from soccerdesk.ui.animation import Animation
 from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.match_view import FULL_TIME_HINT, Summary, phase_text
 from soccerdesk.ui.session import APP_KEY, Player
 from soccerdesk.ui.settings import AppSettings
-
-
-def cup_match_before_its_shootout(seed: int = 0) -> tuple[dict, str]:
-    """A Big Time Soccer cup match two normal bots played level to full time, kept up to the
-    home side's last decision (after it only dice until the shootout), and that decision."""
-    game = get_game("big-time-soccer")
-    bots = [make_bot("normal", game.id), make_bot("normal", game.id)]
-    rng = random.Random(seed)
-    state = game.new_match(seed=seed, mode="cup")
-    states = [state]
-    while state.phase != "shootout":
-        seat = state.current_players()[0]
-        if seat == CHANCE:
-            action = sample_chance(state, rng)
-        else:
-            action = bots[seat].choose(state, seat, state.legal_actions(seat), rng)
-        state = state.apply(seat, action)
-        states.append(state)
-    history = state.history()
-    last = max(i for i, (seat, _action) in enumerate(history) if seat != CHANCE)
-    seat, action = history[last]
-    assert seat == 0, "the match's last decision before the shootout should be the home side's"
-    record = game.dump(states[last])
-    record[APP_KEY] = {
-        "players": [Player("human", "Home").to_json(), Player("bot", "Away (normal)", bot="normal").to_json()]
-    }
-    return record, str(action)
+from tests.match_positions import cup_match_before_its_shootout
 
 
 def test_a_cup_shootout_is_shown_kick_by_kick_and_the_result_gives_its_score(
@@ -53,6 +26,9 @@ def test_a_cup_shootout_is_shown_kick_by_kick_and_the_result_gives_its_score(
     still said "2nd half", while the side panel said "the match is over"; the result gave no
     shootout score, nor did Recent matches."""
     record, decision = cup_match_before_its_shootout()
+    record[APP_KEY] = {
+        "players": [Player("human", "Home").to_json(), Player("bot", "Away (normal)", bot="normal").to_json()]
+    }
     settings.autosave_dir.mkdir(parents=True, exist_ok=True)
     (settings.autosave_dir / "cup.json").write_text(json.dumps(record))
     settings.animation_speed = "fast"
@@ -68,9 +44,13 @@ def test_a_cup_shootout_is_shown_kick_by_kick_and_the_result_gives_its_score(
     hints: list[str] = []
     play = view.animation.play
 
+    under: list[tuple[str, str, str]] = []  # what the screen shows while each batch plays
+
     def spy(animations, speed, backdrop=None, **options):
         shown.extend(animations)
         hints.append(view.hint_label.text())
+        state = view.view_data["state"]
+        under.append((state["phase"], view.phase_label.text(), view.keyboard_label.text()))
         play(animations, speed, backdrop, **options)
 
     view.animation.play = spy
@@ -84,8 +64,10 @@ def test_a_cup_shootout_is_shown_kick_by_kick_and_the_result_gives_its_score(
     assert len(kicks) == k0 + k1 and all(a.kind == "die" for a in kicks)
     assert kicks[-1].text.endswith(f"(Home {g0}/{k0}, Away (normal) {g1}/{k1})"), kicks[-1].text
     assert "5 kicks each" in shown[banner].text
-    # While the kicks play nothing says the match is over.
+    # While the kicks play nothing says the match is over, and the board under them is the
+    # shootout's start (QA: it still asked for the card already discarded, "2nd half").
     assert hints and not any(h.startswith("Full time") for h in hints), hints
+    assert under[-1][:2] == ("shootout", "Shoot-out") and not under[-1][2], under
     assert view.hint_label.text() == FULL_TIME_HINT
     winner = state.winner
     high, low = max(g0, g1), min(g0, g1)

@@ -212,6 +212,9 @@ class BigTimeState(State):
             return 0 if self.shootout[0] > self.shootout[1] else 1
         return None
 
+    def is_milestone(self) -> bool:
+        return self.phase == "shootout" and self.shootout == (0, 0, 0, 0)
+
     def result_details(self) -> dict[str, Any]:
         if self.phase == "over" and self.shootout is not None:
             return {"shootout": [self.shootout[0], self.shootout[1]]}
