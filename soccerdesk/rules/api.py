@@ -378,7 +378,8 @@ class State(ABC):
         """How a finished match was decided besides its score: ``{"extra_time": True}`` when
         extra time was played, ``{"shootout": [goals 0, goals 1]}`` when a penalty shootout
         decided it (both may be there), ``{"turn_limit": turns a side}`` when a turn limit
-        ended it before the goals that win; empty otherwise, and in games that have none.
+        ended it before the goals that win, ``{"forfeit": True}`` when a side forfeited;
+        empty otherwise, and in games that have none.
         JSON-ready: the relay sends it with a match's result (docs/protocol.md)."""
         return {}
 
@@ -772,6 +773,8 @@ def decided_words(details: Mapping[str, Any]) -> str:
     limit = details.get("turn_limit")
     if type(limit) is int:
         words.append(f"at the turn limit ({limit} turns a side)")
+    if details.get("forfeit") is True:
+        words.append("by forfeit")
     if details.get("extra_time") is True:
         words.append("after extra time")
     shootout = details.get("shootout")

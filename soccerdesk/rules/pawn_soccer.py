@@ -529,8 +529,10 @@ class PawnState(State):
     def result_details(self) -> dict[str, Any]:
         """Ended by the turn limit (no side reached the goals that win): said with the result,
         a draw under golden goal being otherwise a surprise."""
-        if self.phase != OVER or self.forfeit >= 0 or max(self.goals) >= self.rules.goals_to_win:
+        if self.phase != OVER or max(self.goals) >= self.rules.goals_to_win and self.forfeit < 0:
             return {}
+        if self.forfeit >= 0:
+            return {"forfeit": True}  # four red cards (rulebook, Forfeit match)
         return {"turn_limit": self.rules.turn_limit}
 
     def _chance_outcomes(self) -> list[tuple[Any, float]]:

@@ -410,10 +410,10 @@ class Summary(CoverPage):
             headline = "You win!" if winner in local else f"{names[winner]} wins."
         else:
             headline = f"{names[winner]} wins!"
-        details = summary.get("details") or {}
-        how = decided_words(details)
-        if winner is not None and a == b and "shootout" not in details:
-            how = "on penalties"  # level after play but decided: a shootout (an older record)
+        details = summary.get("details")
+        how = decided_words(details) if isinstance(details, dict) else ""
+        if details is None and winner is not None and a == b:
+            how = "on penalties"  # level but decided, from a relay that sends no details: a shootout
         if how:
             headline = f"{headline.rstrip('!.')} {how}{headline[-1]}" if winner is not None else f"A draw {how}."
         self.label.setText(

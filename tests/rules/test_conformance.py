@@ -109,10 +109,17 @@ def _check_state(state: State, game_id: str, ply: int) -> None:
         assert event.audience is None or set(event.audience) <= {0, 1}
     s0, s1 = state.score
     assert s0 >= 0 and s1 >= 0
+    details = state.result_details()
+    assert json.loads(json.dumps(details)) == details
+    assert set(details) <= {"extra_time", "shootout", "turn_limit", "forfeit"}
+    if state.is_milestone():  # shown on its own before the dice go on
+        assert state.current_players() == (CHANCE,)
     if state.is_terminal():
         assert state.winner in (0, 1, None)
+        if state.winner is not None and state.score[0] == state.score[1]:
+            assert {"shootout", "forfeit"} & set(details), "a level score decided: the details say how"
     else:
-        assert state.winner is None
+        assert state.winner is None and not details
 
 
 def _check_illegal(state: State, game_id: str) -> None:

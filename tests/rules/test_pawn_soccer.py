@@ -402,6 +402,8 @@ def test_four_red_cards_forfeit_the_match() -> None:
     s = play(s, BLUE, "steal C4-D5")
     assert s.is_terminal() and s.winner == ORANGE and s.score == (2, 0)
     assert s.view(None)["state"]["forfeit"] == ORANGE
+    # The result says why the side behind on goals won.
+    assert s.result_details() == {"forfeit": True} and decided_words(s.result_details()) == "by forfeit"
 
 
 # --- substitution -------------------------------------------------------------------

@@ -89,6 +89,8 @@ def test_the_result_page_says_after_extra_time_and_the_shootouts_score(qtbot) ->
     assert "Away wins after extra time, on penalties, 3–2." in page.label.text()
     page.show_result({**base, "score": [2, 1], "winner": 0, "details": {}})
     assert "You win!" in page.label.text() and "penalties" not in page.label.text()
+    page.show_result({**base, "score": [0, 0], "winner": 1, "details": {"forfeit": True}})
+    assert "Away wins by forfeit." in page.label.text()
     # A relay from before the details, or a saved summary without them: a level score decided.
     page.show_result({**base, "score": [0, 0], "winner": 0})
     assert "You win on penalties!" in page.label.text()
