@@ -211,6 +211,9 @@ def test_the_log_names_zones_as_the_readers_board_labels_them(qtbot: Any, match_
     event = {"kind": "play", "text": "Seat 1 plays Pass Ahead 2 to A1C", "data": {"seat": 1}}
     assert boards[0].event_text(event, reader=1) == "Seat 1 plays Pass Ahead 2 to A1 centre"
     assert boards[0].event_text(event, reader=0) == "Seat 1 plays Pass Ahead 2 to D2 centre"
+    # QA: "plays Pass Right 1, then Dribble to D2 left" read as two cards played.
+    event = {"kind": "play", "text": "Seat 1 plays Pass Right 1, then Dribble to A1C", "data": {"seat": 1}}
+    assert boards[0].event_text(event, reader=1) == "Seat 1 plays Pass Right 1 (next: Dribble) to A1 centre"
 
 
 def test_every_zone_in_event_texts_is_said_in_words(qtbot: Any, match_states: list[State]) -> None:
@@ -351,3 +354,17 @@ def test_the_prompt_says_when_only_a_clear_is_left_and_names_a_card_once(qtbot: 
             assert words.startswith("No card of yours") == only_clears, (view["legal"], words)
             seen.add(only_clears)
     assert seen == {True, False}
+
+
+def test_a_discard_is_said_by_the_discarding_sides_name_where_nobody_plays(
+    qtbot: Any, match_states: list[State]
+) -> None:
+    """QA: a replay (and the board under the shootout's kicks) said "Your opponent discards a
+    card…" when Home was discarding: the view belongs to nobody, or to the one who discards."""
+    state = next(s for s in match_states if s.phase == "discard")
+    [seat] = state.current_players()
+    board = Board(BoardConfig(GAME, 0, team_names=("Lions", "Tigers")))
+    view = state.view(None)
+    assert board._status(view) == f"{('Lions', 'Tigers')[seat]} discards a card…"
+    other = state.view(1 - seat)
+    assert board._status(other) == f"{('Lions', 'Tigers')[seat]} discards a card…"

@@ -112,6 +112,9 @@ CARD_VERBS = {
     "discard": "Discard {}",
     "reply": "Answer with {}",
 }
+NEXT_CARD_IN_NAME = re.compile(r", then (Pass|Dribble)\b")
+"""The tail of a card's name that names the next card's kind."""
+
 SIDE_WORDS = {"L": "left", "C": "centre", "R": "right"}
 # A zone named in an event text, with the words that tie it to the mover's own frame
 # ("in its D1L", "in seat 1's M2C"): the board names it in the reader's frame instead.
@@ -227,7 +230,9 @@ class Board(ClickBoard):
         """The rules name zones in the frame of the team the event is about ("Seat 1 plays
         Pass Ahead 2 to A1C"); the reader sees them on this board, in the viewer's frame
         ("... to D2 centre"), or in ``reader``'s frame when given."""
-        text = str(event.get("text", ""))
+        # A card's name ends with the kind of card that must follow ("Pass Right 1, then
+        # Dribble"): in a sentence that read as a second card played.
+        text = NEXT_CARD_IN_NAME.sub(r" (next: \1)", str(event.get("text", "")))
         seat = (event.get("data") or {}).get("seat")
         if seat not in (0, 1):
             return text
@@ -867,7 +872,11 @@ class Board(ClickBoard):
                 return f"Your opponent {what}. No card in your hand can answer: click Let it go."
             return f"{other} may answer…"
         if phase == "discard":
-            return "Choose the card to discard." if mine else "Your opponent discards a card…"
+            if mine:
+                return "Choose the card to discard."
+            # By name: a replay or a spectator (or the screen under an animation) is nobody's side.
+            discarding = [names[s] for s in view.get("to_move", ()) if s in (0, 1)]
+            return f"{discarding[0]} discards a card…" if discarding else "A card is discarded…"
         if phase == "goal_kick":
             return (
                 "Goal kick: roll on the chart, aim at an M zone, or throw to a D2 zone."
@@ -877,7 +886,10 @@ class Board(ClickBoard):
         if phase == "free_kick":
             return "Free kick: take it here, or clear." if mine else f"{names[control]} takes a free kick…"
         if phase == "end_offer":
-            return "Your opponent proposes to end the half." if mine else "Waiting for the answer to your proposal…"
+            if mine:
+                return "Your opponent proposes to end the half."
+            answering = [names[s] for s in view.get("to_move", ()) if s in (0, 1)]
+            return f"Waiting for {answering[0]} to answer the proposal to end the half…" if answering else ""
         if phase == "shootout":
             return "Shoot-out kick." if mine else "Shoot-out…"
         if mine and all(text.startswith("clear-box") for text in view["legal"]):
