@@ -122,13 +122,15 @@ def for_players(rulings: str, game: Game) -> str:
         str(choice): choice_label(choice, game.id, option.name) for option in game.options for choice in option.choices
     }
 
+    said = _action_words(game)
+
     def words(match: re.Match[str]) -> str:
         code = match.group(1)
         if code in names:
             return f"“{names[code]}”"
         if code in choices:
             return f"“{choices[code]}”"
-        return f"“{code}”"
+        return f"“{said(code)}”"
 
     blocks = []
     for block in re.split(r"\n\s*\n", text):  # lists of rulings, and lines between them ("Extended rules:")
@@ -141,6 +143,27 @@ def for_players(rulings: str, game: Game) -> str:
     text = "\n\n".join(blocks)
     return re.sub(r"`([^`]+)`", words, text)
 
+
+def _action_words(game: Game) -> Callable[[str], str]:
+    """An action text as the game's board says it on a button or in the keyboard preview
+    ("propose-end" -> "Propose to end the half"), where the board has words of its own for it;
+    anything else as it is."""
+    from soccerdesk.ui.boards import BoardConfig, make_board
+    from soccerdesk.ui.boards.base import BoardScene
+
+    board = make_board(BoardConfig(game.id, 0))
+
+    def said(code: str) -> str:
+        if not ACTION_TEXT.fullmatch(code):
+            return code
+        words = board.describe(code)
+        return code if words == BoardScene.describe(board, code) else words
+
+    return said
+
+
+ACTION_TEXT = re.compile(r"[a-z][a-z-]*(?: [A-Za-z0-9+-]+)*")
+"""What an action text looks like ("clear-box", "sub C4", "discard none")."""
 
 DEVELOPERS_ONLY = re.compile(
     r"\.py\b|\.toml\b|tests/|::|\bissue \d|\bview\b|\bview's\b|\bviews?:|\bUI\b|\bcontract\b|\bdump\b|\bload\b|\bphase\b|=|`[a-z_]+`\s+is\b"

@@ -40,7 +40,7 @@ def test_help_appends_our_rulings_when_docs_are_there() -> None:
 
 
 @pytest.mark.parametrize("game_id", ["big-time-soccer", "pawn-soccer", "soccero", "soccer-go"])
-def test_our_rulings_in_the_help_are_written_for_players(game_id: str) -> None:
+def test_our_rulings_in_the_help_are_written_for_players(qtbot, game_id: str) -> None:
     """QA: Pawn Soccer's help showed docs/rulings.md as written for developers: file paths,
     option identifiers (`closed_goal_area`), action syntax (`kickoff C5`), "Seat 0 is Blue"."""
     game = get_game(game_id)
@@ -54,6 +54,11 @@ def test_our_rulings_in_the_help_are_written_for_players(game_id: str) -> None:
     if game_id == "pawn-soccer":
         assert "“Keep attackers out of goal-kick areas”" in rulings or "Option “" in rulings
         assert "carries the ball to D6; its square is left empty" in rulings
+    # Actions by the words of the board's buttons (QA: "clear-box", "propose-end", "discard none").
+    if game_id == "big-time-soccer":
+        for action in ("clear-box", "propose-end", "discard none"):
+            assert f"“{action}”" not in rulings, action
+        assert "“Propose to end the half”" in rulings and "“Keep all cards”" in rulings
 
 
 def test_undo_takes_back_a_move_and_the_bot_reply(qtbot) -> None:
