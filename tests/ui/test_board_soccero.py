@@ -347,3 +347,20 @@ def test_the_kick_die_box_says_a_header_flies_straight(qtbot: Any) -> None:
     board.set_view(aiming.view(0))
     texts = painted_texts(board)
     assert "header: straight, in the air" in texts and "curve, in the air" not in texts, texts
+
+
+def test_a_shot_out_of_the_dices_reach_says_so_on_its_button(qtbot: Any, match_states: list[State]) -> None:
+    """QA: Soccero offered Shoot from the halfway line, where no roll reaches the goal, and its
+    button's tooltip only repeated its label. The shot stays legal (it falls short)."""
+    board = Board(BoardConfig(GAME, 0))
+    tips = {}
+    for view in decisions(match_states):
+        board.set_view(view)
+        for text in view["legal"]:
+            if text.startswith("shoot "):
+                tips[text, view["state"]["ball"]] = board.action_tooltip(text)
+    assert tips, "no shot offered in these matches"
+    assert all(tip.startswith("Shoot with") and "goal line is" in tip for tip in tips.values()), tips
+    far = [tip for (text, ball), tip in tips.items() if "Out of reach" in tip]
+    near = [tip for tip in tips.values() if "Out of reach" not in tip]
+    assert far and near, tips

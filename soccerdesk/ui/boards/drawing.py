@@ -820,8 +820,13 @@ class ClickBoard(BoardScene):
             if col == 0 and i:
                 y += height + gap
             rect = QRectF(origin.x() + col * (col_w + gap), y, col_w, height)
-            self.add_button(rect, (labels or {}).get(text, text), ("action", text))
+            self.add_button(rect, (labels or {}).get(text, text), ("action", text), tooltip=self.action_tooltip(text))
         return y + (height + gap if texts else 0)
+
+    def action_tooltip(self, action_text: str) -> str:
+        """What an action's button says when the mouse rests on it: the action in full words
+        (a button's label is short), and boards may add what it can and cannot do."""
+        return self.describe(action_text)
 
 
 # --- painting ----------------------------------------------------------------------------

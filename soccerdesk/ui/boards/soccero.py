@@ -253,6 +253,25 @@ class Board(ClickBoard):
             return label + {"out": " (over the line)", "goal": " (in goal)"}.get(finish, "")
         return text
 
+    def action_tooltip(self, action_text: str) -> str:
+        words = action_text.split()
+        tip = self.describe(action_text)
+        state = (self.view_data or {}).get("state") or {}
+        if words[0] != "shoot" or len(words) < 2 or not words[1].isdigit() or not state.get("ball"):
+            return tip
+        # A shot the dice cannot carry to the goal is legal (it falls short, a weak shot), but
+        # a player should know before choosing it.
+        column, row = parse_square(state["ball"])
+        seat = (self.view_data or {}).get("seat")
+        defends = state.get("defends") or [1, self.rows]
+        goal_row = defends[1 - seat] if seat in (0, 1) else self.rows
+        away = abs(goal_row - row)
+        reach = 6 * int(words[1])
+        if reach < away:
+            dice = "1 die carries" if words[1] == "1" else f"{words[1]} dice carry"
+            return f"{tip}. Out of reach: the goal line is {away} squares away, {dice} the ball at most {reach}."
+        return f"{tip}. The goal line is {away} squares away."
+
     def _holder_square(self) -> str | None:
         """The square of the player who has the ball in the position shown (the ball's square), if anyone has it."""
         state = (self.view_data or {}).get("state") or {}
