@@ -187,3 +187,14 @@ def test_per_turn_lines_belong_to_the_turn_under_way(qtbot: Any, carded: list[St
             assert not any(line.startswith(("Played:", "In effect:")) for line in lines(texts)), texts
             next_turns += 1
     assert marked_with_card and next_turns
+
+
+def test_the_player_cards_stand_faded_in_the_shootout(qtbot: Any, to_sudden_death: list[State]) -> None:
+    """QA: in the shootout the 1-11 player cards were drawn in full colour, as if they could be played."""
+    state = next(s for s in to_sudden_death if s.view(0)["state"]["period"] == "shootout")
+    board, _texts = drawn(state, 0)
+    tips = {board.item_for(("num", number)).toolTip() for number in range(1, 12)}
+    assert tips == {"No passes or marks in the shootout"}
+    regulation = next(s for s in to_sudden_death if s.view(0)["state"]["period"] == "first-half")
+    board, _texts = drawn(regulation, 0)
+    assert board.item_for(("num", 5)).toolTip() != "No passes or marks in the shootout"

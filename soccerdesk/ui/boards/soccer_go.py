@@ -852,6 +852,8 @@ class SoccerGoBoard(ClickBoard):
         ink = self.config.colours.text_on(me)
         retired = set(state.get("retired") or [])
         mine = state.get("my_choice") or ""
+        # Nothing to pass or mark in the shootout or after full time: the cards stand faded.
+        idle = state.get("period") in ("shootout", "full-time") or state.get("phase") == "over"
         chosen_numbers: set[int] = set()
         if mine.split()[0:1] and mine.split()[0] in ("pass", "mark"):
             chosen_numbers = {int(n) for n in mine.split()[1].split("+")}
@@ -864,6 +866,8 @@ class SoccerGoBoard(ClickBoard):
             def paint(
                 p: QPainter, r: QRectF, number: int = number, gone: bool = gone, key: Key = key, lifted: bool = lifted
             ) -> None:
+                if idle:
+                    p.setOpacity(0.35)
                 face = QColor(colour) if not gone else QColor("#5a606b")
                 p.setPen(QPen(face.darker(170), 2))
                 p.setBrush(face)
@@ -887,6 +891,8 @@ class SoccerGoBoard(ClickBoard):
             tip = f"{verb} number {number}"
             if gone:
                 tip = f"Number {number} is retired for this turn"
+            if idle:
+                tip = "No passes or marks in the shootout" if state.get("period") == "shootout" else "The match is over"
             self.make_clickable(item, key, tip)
 
     def _draw_buttons(self, view: dict[str, Any]) -> None:
