@@ -190,6 +190,13 @@ class ReplayViewer(QWidget):
         # reveal_all may show them instead of "still choosing".
         view["opponent_state"] = state.view(1 - self.seat)["state"]
         events = [e.to_json() for e in state.events]
+        remember = getattr(self.board, "remember_rolls", None)
+        if remember is not None:
+            # The die shows the last roll up to this step, whichever way the replay moved.
+            rolled = next(
+                (s for s in reversed(self.states[: index + 1]) if any(e.kind == "roll" for e in s.events)), None
+            )
+            remember([e.to_json() for e in rolled.events] if rolled is not None else [], anew=True)
         self.board.set_view(view, events)
         self.view.fit()
         a, b = state.score

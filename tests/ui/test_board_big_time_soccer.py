@@ -368,3 +368,36 @@ def test_a_discard_is_said_by_the_discarding_sides_name_where_nobody_plays(
     assert board._status(view) == f"{('Lions', 'Tigers')[seat]} discards a card…"
     other = state.view(1 - seat)
     assert board._status(other) == f"{('Lions', 'Tigers')[seat]} discards a card…"
+
+
+def test_a_replay_shows_the_last_roll_up_to_its_step_and_no_ball_in_a_shootout(qtbot: Any) -> None:
+    """QA: stepping back in a replay, the die showed a shootout kick still to come (16), and the
+    panel gave one side the ball through all the kicks."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from soccerdesk.rules import get_game
+    from soccerdesk.ui.replay import ReplayViewer
+    from tests.match_positions import cup_match_before_its_shootout
+
+    game = get_game(GAME)
+    record, decision = cup_match_before_its_shootout()
+    state = game.replay(record)[-1]
+    state = state.apply(0, game.parse_action(decision))
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state = state.apply(CHANCE, rng.choice(state.chance_outcomes())[0])
+    states = game.replay(game.dump(state))
+    viewer = ReplayViewer(game, game.dump(state), names=("Reds", "Blues"))
+    qtbot.addWidget(viewer)
+    viewer.show()
+    QTest.keyClick(viewer, Qt.Key.Key_End)
+    start = next(i for i, s in enumerate(states) if s.phase == "shootout")
+    viewer.show_step(start - 1)  # back, to the discard before the shootout
+    rolls = [e for s in states[:start] for e in s.events if e.kind == "roll"]
+    assert viewer.board.last_roll == (rolls[-1].data["roll"], rolls[-1].data.get("chart", ""))
+    from painting import painted_texts
+
+    assert any("● ball" in text for text in painted_texts(viewer.board))  # the side in control
+    viewer.show_step(start + 3)
+    assert not any("● ball" in text for text in painted_texts(viewer.board))

@@ -238,6 +238,15 @@ class Board(ClickBoard):
             return text
         return ZONE_IN_TEXT.sub(lambda m: zone_words(self.mirrored(m.group(1) + m.group(2), seat, reader)), text)
 
+    def remember_rolls(self, events: list[dict[str, Any]], *, anew: bool = False) -> None:
+        """The die shows the last roll among ``events`` (``anew``: and none before them: a
+        replay stepping back must not show a roll still to come)."""
+        if anew:
+            self.last_roll = None
+        for event in events:
+            if event.get("kind") == "roll" and "roll" in event.get("data", {}):
+                self.last_roll = (int(event["data"]["roll"]), str(event["data"].get("chart", "")))
+
     def card_name(self, code: str) -> str:
         card = self.cards.get(code)
         return short_name(card) if card else super().card_name(code)
@@ -375,9 +384,7 @@ class Board(ClickBoard):
     # --- drawing -----------------------------------------------------------------------
 
     def set_view(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
-        for event in events or []:
-            if event.get("kind") == "roll" and "roll" in event.get("data", {}):
-                self.last_roll = (int(event["data"]["roll"]), str(event["data"].get("chart", "")))
+        self.remember_rolls(events or [])
         ball = view.get("state", {}).get("ball")
         if ball != self._ball_now:
             # Remember where the ball came from, to trace its last move on the field.
@@ -749,7 +756,9 @@ class Board(ClickBoard):
 
     def _team_line(self, r: QRectF, side: int, state: dict[str, Any], goals: int) -> None:
         colours, names = self.config.colours, self.config.team_names
-        control = state.get("control") == side
+        # Nobody has the ball before the kick-off nor in a shootout (its kickers alternate).
+        control = state.get("control") == side and state.get("phase") not in ("shootout", "over")
+        control = control and state.get("half", 1) in (1, 2) and state.get("ball") is not None
         yellows = state["yellows"][side]
         reds = state["reds"][side]
         hand = state["hand_sizes"][side]
