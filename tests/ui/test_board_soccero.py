@@ -364,3 +364,11 @@ def test_a_shot_out_of_the_dices_reach_says_so_on_its_button(qtbot: Any, match_s
     far = [tip for (text, ball), tip in tips.items() if "Out of reach" in tip]
     near = [tip for tip in tips.values() if "Out of reach" not in tip]
     assert far and near, tips
+
+
+def test_points_left_are_counted_in_words() -> None:
+    """QA: "3 point(s) left"."""
+    from soccerdesk.ui.boards.soccero import points_left
+
+    assert points_left(1) == "1 point left" and points_left(3) == "3 points left"
+    assert points_left(2, movement=True) == "2 movement points left"

@@ -145,6 +145,12 @@ def route(text: str, columns: int, rows: int) -> tuple[str, str | None, str, lis
     return square_name(col, row), bend, finish, squares
 
 
+def points_left(points: int, *, movement: bool = False) -> str:
+    """ "1 point left", "3 movement points left"."""
+    kind = "movement point" if movement else "point"
+    return f"{points} {kind}{'' if points == 1 else 's'} left"
+
+
 class Board(ClickBoard):
     """Soccero board scene (see the module docstring for the click paths)."""
 
@@ -315,7 +321,7 @@ class Board(ClickBoard):
             return ""
         phase = self.view_data["state"]["phase"]
         if phase == "moving" and len(selection) == 1:
-            return f"Player on {selection[0][1]}: click a highlighted square ({self.view_data['state']['points']} point(s) left)."
+            return f"Player on {selection[0][1]}: click a highlighted square ({points_left(self.view_data['state']['points'])})."
         if phase == "moving" and len(selection) == 2:
             ball = self.view_data["state"]["ball"]
             return f"Where does the ball end? Click {selection[1][1]} again to take it there, {ball} to leave it, or a square on the way."
@@ -350,7 +356,7 @@ class Board(ClickBoard):
             if dc and dr and abs(dc) != abs(dr):
                 return "Players move in a straight line: along a row, a column or a diagonal."
             if max(abs(dc), abs(dr)) > state["points"]:
-                return f"Only {state['points']} movement point(s) are left."
+                return f"Only {points_left(state['points'], movement=True)}."
             if player is not None and player["seat"] == seat:
                 return "A square may hold only one player."
             if player is not None:
