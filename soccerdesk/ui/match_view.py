@@ -975,6 +975,13 @@ class MatchView(QWidget):
     def handle_key(self, event: QKeyEvent) -> bool:
         """Tab / Shift+Tab / Enter / Ctrl+Z on the board. True when the key was used."""
         key = event.key()
+        if key == Qt.Key.Key_Escape and (getattr(self.board, "selection", ()) or self._keyboard_index >= 0):
+            # A half-made choice (a card picked, a clear started) or a preview is let go.
+            self._drop_selection()
+            self._keyboard_index = -1
+            self.board.set_preview(None)
+            self.keyboard_label.setText("")
+            return True
         if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
             self.cycle(-1 if key == Qt.Key.Key_Backtab or event.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1)
             return True
@@ -990,8 +997,15 @@ class MatchView(QWidget):
             return True
         return False
 
+    def _drop_selection(self) -> None:
+        """Let go of what the mouse began (its prompt too: "Clear (in play): click a zone")."""
+        if getattr(self.board, "selection", ()):
+            self.board.cancel_selection()  # type: ignore[attr-defined]  # every board is a ClickBoard
+            self.hint_label.setText(self._status_text)
+
     def cycle(self, step: int) -> None:
         """Preview the next (``step`` 1) or previous (-1) legal action."""
+        self._drop_selection()  # the keyboard takes over from a half-made mouse choice
         actions = self.board.keyboard_actions()
         if not actions:
             self.keyboard_label.setText("Nothing to play now.")

@@ -631,3 +631,25 @@ def test_pawn_soccer_header_keeps_the_turn_while_the_side_that_moved_may_substit
             outcomes = state.chance_outcomes()
             state = state.apply(seat, rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
     assert after_turns > 0
+
+
+def test_tab_or_escape_lets_go_of_a_clear_begun_with_the_mouse(qtbot, window: MainWindow) -> None:
+    """QA: after clicking "Clear (in play)", Tab previewed a card play while the prompt still said
+    "Clear (in play): click a highlighted zone", and Escape did nothing."""
+    view = start(qtbot, window, "big-time-soccer", "normal", speed="fast")
+    rng = random.Random(2)
+    for _ in range(60):
+        qtbot.waitUntil(lambda: ready(view), timeout=20_000)
+        if any(a.startswith("clear-in ") for a in view.board.legal()):
+            break
+        play_clicks(qtbot, view, 1, rng)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5_000)
+    before = view.hint_label.text()
+    click_on_screen(view.view.viewport(), view.view.mapFromScene(view.board.pos_of(("mode", "clear-in"))))
+    assert view.board.selection == (("mode", "clear-in"),) and view.hint_label.text() != before
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_Escape)
+    assert view.board.selection == () and view.hint_label.text() == before
+    click_on_screen(view.view.viewport(), view.view.mapFromScene(view.board.pos_of(("mode", "clear-in"))))
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_Tab)
+    assert view.board.selection == () and view.hint_label.text() == before and view.board.preview
