@@ -447,6 +447,8 @@ class MatchView(QWidget):
         # is unused ("sub" or "end"). When not asked, this screen ends that window for the
         # player at once: the substitute is offered before every turn anyway.
         self.ask_after_turn = ask_after_turn
+        self._undone = False  # the next view shown comes from an Undo
+        self._kept_at: Any = None  # the ply of the position an Undo went back to
         self.game = session.game
         self.names = session.player_names()
         colours = tuple(getattr(p, "colour", "") for p in getattr(session, "players", ())) or ("", "")
@@ -622,6 +624,7 @@ class MatchView(QWidget):
         session.busy.connect(self._on_busy)
         session.handover.connect(self._on_handover)
         session.undo_available.connect(self.undo_button.setEnabled)
+        session.undone.connect(self._on_undone)
         session.finished.connect(self._on_finished)
         self._update_header(None)
 
@@ -804,9 +807,18 @@ class MatchView(QWidget):
         self._show(view, events)
         self._pump()
 
+    def _on_undone(self) -> None:
+        self._undone = True
+
     def _show(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         first = self.view_data is None
-        undone = not first and int(view.get("ply", 0)) < int(self.view_data.get("ply", 0))  # type: ignore[union-attr]
+        # A position reached by Undo: Pawn Soccer's window after a turn then waits (ending it
+        # again at once, Undo could never go back past it).
+        if self._undone:
+            self._undone, self._kept_at = False, view.get("ply")
+        elif view.get("ply") != self._kept_at:
+            self._kept_at = None  # played on from there
+        undone = self._kept_at is not None  # the same position may be shown again
         self._show_log_for(view.get("seat"))
         if events is not self._logged:
             # Logged with the position they lead to, after their animation: the log does not

@@ -118,6 +118,7 @@ class MatchSession(QObject):
     busy = Signal(bool)
     handover = Signal(int, str)
     undo_available = Signal(bool)
+    undone = Signal()  # a move was taken back: the next view is the position before it
     finished = Signal(object)  # dict summary
 
     def __init__(self, game: Game, parent: QObject | None = None) -> None:
@@ -397,6 +398,7 @@ class LocalSession(MatchSession):
         self._events = _PendingEvents()
         self._write_autosave()
         self.status.emit("Move taken back")
+        self.undone.emit()
         self._advance(after_undo=True)
 
     def hint_position(self) -> tuple[str, dict[str, Any], int] | None:

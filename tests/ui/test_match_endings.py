@@ -213,3 +213,38 @@ def test_pawn_soccers_window_after_a_turn_ends_by_itself_unless_asked_for(qtbot,
         legal = view.board.legal()
         click_action(qtbot, view, rng.choice([a for a in legal if not a.startswith("sub ")]))
     assert view.view_data["state"]["phase"] == "after_turn" and "end" in view.board.legal()
+
+
+def test_undo_after_a_turn_whose_window_ended_by_itself_stops_at_the_window(qtbot, window: MainWindow) -> None:
+    """Pawn Soccer hot-seat: the window after a turn ends by itself, and Undo then goes back to
+    that window (it waits there: ending it again at once would make Undo go nowhere); a second
+    Undo goes back to before the move."""
+    from clicking import start_match
+
+    window.settings.animation_speed = "off"
+    view = start_match(qtbot, window, "pawn-soccer", ("human", None), {"quick_setup": True})
+    rng = random.Random(8)
+    for _ in range(30):
+        qtbot.waitUntil(lambda: ready(view), timeout=20_000)
+        if view.stack.currentWidget() is view.handover_page:
+            qtbot.mouseClick(view.handover_page.button, Qt.MouseButton.LeftButton)
+            continue
+        legal = view.board.legal()
+        if view.view_data["state"]["phase"] == "turn" and any(a.startswith("move ") for a in legal):
+            break
+        click_action(qtbot, view, rng.choice([a for a in legal if not a.startswith("sub ")]))
+    session = window.session
+    before = session.state.ply
+    move = next(a for a in view.board.legal() if a.startswith("move "))
+    click_action(qtbot, view, move)
+    qtbot.waitUntil(lambda: session.state.ply >= before + 2, timeout=5_000)  # the move, then "end"
+    assert str(session.state.history()[-1][1]) == "end"
+    qtbot.waitUntil(lambda: view.undo_button.isEnabled(), timeout=5_000)
+    qtbot.mouseClick(view.undo_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: ready(view) and view.view_data["ply"] == before + 1, timeout=5_000)
+    qtbot.wait(100)  # nothing ends the window again by itself
+    assert session.state.ply == before + 1 and view.view_data["state"]["phase"] == "after_turn"
+    qtbot.mouseClick(view.undo_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: session.state.ply == before and ready(view), timeout=5_000)
+    click_action(qtbot, view, move)  # played again: its window ends by itself again
+    qtbot.waitUntil(lambda: session.state.ply == before + 2, timeout=5_000)
