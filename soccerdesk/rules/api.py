@@ -478,6 +478,7 @@ class State(ABC):
             "terminal": not players,
             "score": list(self.score),
             "winner": self.winner,
+            "details": self.result_details(),
             "legal": [str(a) for a in self.legal_actions(seat)] if seat is not None and deciding else [],
             "state": self._view(seat),
         }

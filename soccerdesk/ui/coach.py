@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from soccerdesk.learn.coach import Coach, ScriptError, load_script
 from soccerdesk.rules import Event, IllegalAction, RulesError, State
@@ -71,10 +71,11 @@ class CoachPanel(QWidget):
         layout.addStretch(1)
         layout.addWidget(QLabel("What just happened:"))
         layout.addWidget(self.happened)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.show_me)
-        buttons.addWidget(self.restart)
-        buttons.addWidget(self.leave)
+        # Two rows: three buttons side by side were cut ("ave (resume late") in a narrow panel.
+        buttons = QGridLayout()
+        buttons.addWidget(self.show_me, 0, 0)
+        buttons.addWidget(self.restart, 0, 1)
+        buttons.addWidget(self.leave, 1, 0, 1, 2)
         layout.addLayout(buttons)
 
 
@@ -110,6 +111,17 @@ class GuidedMatch(QWidget):
         layout.addWidget(splitter)
         self.board.action_chosen.connect(self._chosen)
         self.board.hint.connect(self.panel.happened.setText)
+        self._narrowed = False  # the lesson offers fewer actions than the rules allow here
+        rules_refusal = self.board.refusal_hint
+
+        def lesson_refusal(selection: tuple[Any, ...], key: Any) -> str:
+            # The board reasons from the actions it was given: where the lesson offers only
+            # the one it teaches, "this card can't move the ball" would blame the rules.
+            if self._narrowed:
+                return "Not in this lesson: click what is highlighted (Show me again points at it)."
+            return rules_refusal(selection, key)
+
+        self.board.refusal_hint = lesson_refusal  # type: ignore[method-assign]
         self.panel.show_me.clicked.connect(self._show_me)
         self.panel.leave.clicked.connect(self.leave)
         self.panel.restart.clicked.connect(self.restart)
@@ -208,7 +220,9 @@ class GuidedMatch(QWidget):
         if self.coach.stuck(self.state):
             self.coach.let_go()
         view = self.state.view(learner)
+        allowed = view["legal"]
         view["legal"] = self.coach.taught(self.state)
+        self._narrowed = len(view["legal"]) < len(allowed)
         self.board.set_view(view)
         step = self.coach.step
         script = self.coach.script

@@ -140,6 +140,9 @@ def test_a_click_off_the_lesson_does_nothing(qtbot) -> None:
     square = other.split()[-1]
     click(qtbot, screen.view.viewport(), target_spot(screen, ("sq", square)), f"the pawn on {square}")
     assert screen.state is state and screen.coach.index == 0
+    # And it says why in the lesson's words, not the rules' (QA: "This card can't move the
+    # ball from M1C anywhere" for a card the rules allow there).
+    assert screen.panel.happened.text().startswith("Not in this lesson"), screen.panel.happened.text()
 
 
 @pytest.mark.parametrize(

@@ -248,3 +248,13 @@ def test_undo_after_a_turn_whose_window_ended_by_itself_stops_at_the_window(qtbo
     qtbot.waitUntil(lambda: session.state.ply == before and ready(view), timeout=5_000)
     click_action(qtbot, view, move)  # played again: its window ends by itself again
     qtbot.waitUntil(lambda: session.state.ply == before + 2, timeout=5_000)
+
+
+def test_a_boards_full_time_line_says_how_the_match_was_decided(qtbot) -> None:
+    """QA: a shoot-out replay's last step said "Full time: Away wins." with no word of penalties."""
+    from soccerdesk.ui.boards import BoardConfig, make_board
+
+    board = make_board(BoardConfig("big-time-soccer", perspective=0, team_names=("Home", "Away")))
+    said = board.full_time_words({"winner": 1, "details": {"shootout": [4, 5]}})
+    assert said == "Full time: Away wins on penalties, 5–4."
+    assert board.full_time_words({"winner": None, "details": {}}) == "Full time: a draw."

@@ -121,8 +121,14 @@ class BoardScene(QGraphicsScene):
 
     def full_time_words(self, view: dict[str, Any]) -> str:
         """The result at full time, with the team's own name ("Full time: Away wins.")."""
+        from soccerdesk.rules import decided_words
+
         winner = view.get("winner")
-        return "Full time: a draw." if winner is None else f"Full time: {self.config.team_names[winner]} wins."
+        details = view.get("details")
+        how = decided_words(details) if isinstance(details, dict) else ""
+        if winner is None:
+            return f"Full time: a draw {how}." if how else "Full time: a draw."
+        return f"Full time: {self.config.team_names[winner]} wins{' ' + how if how else ''}."
 
     def set_preview(self, action_text: str | None) -> None:
         """Show which action Enter would play (keyboard play); ``None`` clears it."""
