@@ -135,8 +135,12 @@ def test_the_shootout_shows_its_kicks_not_passes_nor_earlier_reveals(qtbot: Any,
         assert not any(line.startswith("Passes:") for line in lines(texts)), texts
         tips = [item.toolTip() for item in board.items()]
         assert not any(tip.startswith("Passes made this turn") for tip in tips)
-        assert not any(text.startswith(("pass:", "shot:")) for text in texts), texts  # only "kick:" reveals
         kicks = view["shootout"]
+        if any(map(len, kicks)):
+            assert not any(text.startswith(("pass:", "shot:")) for text in texts), texts  # only "kick:" reveals
+        else:
+            # QA: the save (or miss) that sent the match to penalties was never shown: it is, until a kick.
+            assert "LAST REVEAL · BEFORE THE SHOOTOUT" in [t.upper() for t in texts], texts
         tally = next(tip for tip in tips if tip.startswith("Penalty shootout"))
         for seat, name in enumerate(NAMES):
             assert f"{name}: {sum(kicks[seat])} of {len(kicks[seat])}" in tally, tally

@@ -697,9 +697,11 @@ class SoccerGoBoard(ClickBoard):
     def _draw_last(self, state: dict[str, Any], me: int) -> None:
         last = state.get("last")
         kicks = state.get("shootout") or [[], []]
-        if state.get("period") == "shootout" or any(kicks):
-            # The shootout's own reveals only: the view's "last" keeps extra time's last one
-            # until the first kick is taken.
+        if (state.get("period") == "shootout" or any(kicks)) and not any(kicks) and last:
+            # No kick taken yet: the reveal that sent the match to penalties (extra time's last).
+            self.add_panel(QRectF(340, 306, 320, 134), "Last reveal · before the shootout")
+        elif state.get("period") == "shootout" or any(kicks):
+            # The shootout's own reveals only.
             if not last or last.get("kind") != "kick":
                 self.add_panel(QRectF(340, 306, 320, 134), "Last kick")
                 self.add_text(QPointF(356, 340), "No kick taken yet.", 10, MUTED_TEXT, width=290)
