@@ -401,3 +401,20 @@ def test_a_replay_shows_the_last_roll_up_to_its_step_and_no_ball_in_a_shootout(q
     assert any("● ball" in text for text in painted_texts(viewer.board))  # the side in control
     viewer.show_step(start + 3)
     assert not any("● ball" in text for text in painted_texts(viewer.board))
+
+
+def test_the_ball_prompt_names_only_what_may_be_done_there(qtbot: Any, match_states: list[State]) -> None:
+    """QA: in the box the prompt offered "shoot, clear or hold", and a hold is not allowed there."""
+    board = Board(BoardConfig(GAME, 0))
+    checked = 0
+    for view in decisions(match_states):
+        if view["state"]["phase"] != "play" or not any(t.startswith("play ") for t in view["legal"]):
+            continue
+        board.set_view(view)
+        said = board._status(view)
+        if not said.startswith("Your ball"):
+            continue
+        assert ("hold" in said) == ("hold" in view["legal"]), (said, view["legal"])
+        assert ("shoot" in said) == any(t.startswith("shoot") for t in view["legal"]), (said, view["legal"])
+        checked += "hold" not in view["legal"]
+    assert checked

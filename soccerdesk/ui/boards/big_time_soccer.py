@@ -907,7 +907,22 @@ class Board(ClickBoard):
             end = " or propose to end the half" if "propose-end" in view["legal"] else ""
             return f"No card of yours can be played here and you may not hold: clear the ball{end}."
         if mine:
-            return "Your ball: choose a card, then a zone — or shoot, clear or hold."
+            legal = view["legal"]
+            # Only what may be done here (no hold in either box, no shot outside the A rows).
+            others = [
+                word
+                for word, there in (
+                    ("shoot", any(t.startswith("shoot") for t in legal)),
+                    ("clear", any(t.startswith("clear") for t in legal)),
+                    ("hold", "hold" in legal),
+                )
+                if there
+            ]
+            rest = ", ".join(others[:-1]) + (" or " if len(others) > 1 else "") + (others[-1] if others else "")
+            cards = (
+                "choose a card, then a zone" if any(t.startswith("play ") for t in legal) else "no card can be played"
+            )
+            return f"Your ball: {cards}" + (f" — or {rest}." if rest else ".")
         return f"{names[control]} has the ball…" if control in (0, 1) else ""
 
 
