@@ -112,6 +112,7 @@ class GuidedMatch(QWidget):
         self.board.action_chosen.connect(self._chosen)
         self.board.hint.connect(self.panel.happened.setText)
         self._narrowed = False  # the lesson offers fewer actions than the rules allow here
+        self._fresh: list[dict[str, Any]] = []  # events since the board was last drawn (its die, its trace)
         rules_refusal = self.board.refusal_hint
 
         def lesson_refusal(selection: tuple[Any, ...], key: Any) -> str:
@@ -160,6 +161,7 @@ class GuidedMatch(QWidget):
         except IllegalAction as exc:
             self.panel.happened.setText(str(exc).capitalize() + ".")
             return
+        self._keep_fresh(self.state.events)
         self._show()
         self._save()
         self._others.start()
@@ -194,11 +196,16 @@ class GuidedMatch(QWidget):
             self.state = self.state.apply(seat, action)
             self.coach.after(seat, action)
             events.extend(self._told(self.state.events))
+            self._keep_fresh(self.state.events)
         if events:
             text = "\n".join(events[-HAPPENED_LINES:])
             self.panel.happened.setText(name_seats(text, self.names, self.coach.script.game))
         self._show()
         self._save()
+
+    def _keep_fresh(self, events: Sequence[Event]) -> None:
+        learner = self.coach.script.learner
+        self._fresh.extend(e.to_json() for e in events if e.visible_to(learner))
 
     def _told(self, events: Sequence[Event]) -> list[str]:
         """The events the learner may see, in the board's words; a public line ("Home draws a
@@ -223,7 +230,9 @@ class GuidedMatch(QWidget):
         allowed = view["legal"]
         view["legal"] = self.coach.taught(self.state)
         self._narrowed = len(view["legal"]) < len(allowed)
-        self.board.set_view(view)
+        # With what happened since: the board shows a die's number, a ball's last route.
+        fresh, self._fresh = self._fresh, []
+        self.board.set_view(view, fresh)
         step = self.coach.step
         script = self.coach.script
         if self.state.is_terminal():
