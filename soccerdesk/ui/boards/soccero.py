@@ -838,7 +838,8 @@ class Board(ClickBoard):
             p.setFont(ui_font(7, bold=True))
             p.drawText(QRectF(120, 0, 130, 14), Qt.AlignmentFlag.AlignLeft, "KICK DIE")
             face = QRectF(120, 18, 44, 44)
-            paint_kick_face(p, face, symbol)
+            # A header flies straight: its face is the straight arrow, whatever the die's symbol.
+            paint_kick_face(p, face, "direct" if kick.get("mode") == "header" else symbol)
             p.setPen(PANEL_TEXT)
             p.setFont(ui_font(9, bold=True))
             words = {"direct": "direct, ground", "curve": "curve, ground", "air": "curve, in the air"}
@@ -853,7 +854,7 @@ class Board(ClickBoard):
                     QRectF(170, 38, rr.width() - 170, 24),
                     Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap,
                     # A header (or a throw-in) flies straight: its die gives only the length.
-                    {"header": "header: straight, in the air", "throw": "throw-in, in the air"}.get(
+                    {"header": "header, straight", "throw": "throw-in, in the air"}.get(
                         kick.get("mode"), words.get(symbol, symbol)
                     ),
                 )
