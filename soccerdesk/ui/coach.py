@@ -162,6 +162,10 @@ class GuidedMatch(QWidget):
             self.panel.happened.setText(str(exc).capitalize() + ".")
             return
         self._keep_fresh(self.state.events)
+        # What the click did, in place of the prompt that led to it ("click a highlighted square").
+        self.panel.happened.setText(
+            name_seats("\n".join(self._told(self.state.events)), self.names, self.coach.script.game)
+        )
         self._show()
         self._save()
         self._others.start()

@@ -41,6 +41,9 @@ def _play_steps(qtbot, screen: GuidedMatch, until: int | None = None) -> int:
         assert coach.step is not None and screen.panel.words.text().endswith(coach.step.say)
         before = (coach.index, coach.done_in_step)
         click_path(qtbot, screen, pointed)
+        # QA: the prompt of a click ("Pawn on D6: click a highlighted square") stayed under
+        # "What just happened" after the action was played.
+        assert "click a highlighted" not in screen.panel.happened.text(), screen.panel.happened.text()
         if coach.index == before[0]:  # a step of several actions (placing a team) goes on
             assert coach.done_in_step == before[1] + 1
         else:
