@@ -151,6 +151,13 @@ def test_a_replay_shows_the_opponents_secret_pick(qtbot) -> None:
                 assert board.opponent_status == ""  # not "choosing…": the replay waits for no one
                 waiting += 1
     assert picked and waiting
+    # A replay is nobody's: its panels name the side (QA: "YOUR POWER CARDS", "Opponent").
+    from painting import painted_texts
+
+    viewer.show_step(len(viewer.states) // 2)
+    texts = " ".join(painted_texts(viewer.board)).lower()
+    assert "your power cards" not in texts and "opponent" not in texts and "your player" not in texts, texts
+    assert "whites's power cards" in texts or "reds's power cards" in texts, texts
     # During a match the same position keeps the pick face down.
     live = SoccerGoBoard(BoardConfig(GAME, 0))
     for state in viewer.states:

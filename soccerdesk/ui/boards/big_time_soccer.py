@@ -584,7 +584,7 @@ class Board(ClickBoard):
         seat = view.get("seat")
         if seat is None:
             title = "HANDS ARE HIDDEN"
-        elif seat == self.me:
+        elif seat == self.me and not self.config.reveal_all:  # a replay is nobody's: names
             title = "YOUR HAND"
         else:  # the replay viewer shows either hand from one side of the field
             title = f"{self.config.team_names[seat].upper()}'S HAND"
@@ -675,7 +675,8 @@ class Board(ClickBoard):
         nxt = state.get("next")
         control = state.get("control")
         if nxt and control in (0, 1):
-            whose = "Your" if control == view.get("seat") else f"{names[control]}'s"
+            yours = control == view.get("seat") and not self.config.reveal_all
+            whose = "Your" if yours else f"{names[control]}'s"
             kind = "Pass or Dribble" if nxt == "any" else nxt.title()
             self.add_text(QPointF(x + 12, y), f"{whose} next card must be: {kind}", 9, MUTED_TEXT)
             y += 18

@@ -366,7 +366,8 @@ class SoccerGoBoard(ClickBoard):
 
     def _draw_opponent(self, state: dict[str, Any], other: int, revealed: dict[str, Any] | None) -> None:
         """``revealed``: the opponent's own view of the position (replays), whose pick is shown face up."""
-        self.add_panel(QRectF(10, 10, WIDTH - 20, 96), self.name(other) if self._watching else "Opponent")
+        named = self._watching or self.config.reveal_all
+        self.add_panel(QRectF(10, 10, WIDTH - 20, 96), self.name(other) if named else "Opponent")
         colour = self.config.colours.of(other)
         role = self._role(state, other)
         title = f"{self.name(other)} · {role}" if role else self.name(other)
@@ -685,9 +686,10 @@ class SoccerGoBoard(ClickBoard):
             self.make_clickable(item, key, tip)
         my_choice = state.get("my_choice")
         if my_choice and my_choice.split()[0] in ("shoot", "save"):
+            whose = f"{self.name(me)}'s" if self.config.reveal_all else "Your"
             self.add_text(
                 QPointF(340, 284),
-                f"Your card, face down: {my_choice}",
+                f"{whose} card, face down: {my_choice}",
                 10,
                 PANEL_TEXT,
                 width=320,
@@ -770,7 +772,11 @@ class SoccerGoBoard(ClickBoard):
             if not sum(counts):
                 self.add_text(QPointF(702, 142), "No power cards.", 10, MUTED_TEXT, width=276)
             return
-        self.add_panel(QRectF(690, 118, 300, 322), "Your power cards")
+        # A replay shows one side's cards to whoever watches it: by the side's name.
+        self.add_panel(
+            QRectF(690, 118, 300, 322),
+            f"{self.name(me)}'s power cards" if self.config.reveal_all else "Your power cards",
+        )
         hand = list(state.get("hand") or [])
         drawn = state.get("drawn")
         if note and hand:
@@ -848,7 +854,7 @@ class SoccerGoBoard(ClickBoard):
         role = self._role(state, me) or ("full time" if state.get("phase") == "over" else "waiting")
         self.add_panel(
             QRectF(10, 452, WIDTH - 20, 132),
-            f"{self.name(me)} — {'player' if self._watching else 'your player'} cards  ({role})",
+            f"{self.name(me)} — {'player' if self._watching or self.config.reveal_all else 'your player'} cards  ({role})",
         )
         colour = self.config.colours.of(me)
         ink = self.config.colours.text_on(me)
