@@ -711,9 +711,15 @@ class MatchView(QWidget):
         """Show queued views in order; an animation pauses the queue until it is done."""
         while self._queue and not self.animating:
             view, events = self._queue.pop(0)
-            if self.view_data is not None and view.get("seat") != self.view_data.get("seat"):
+            if (
+                self.view_data is not None
+                and view.get("seat") != self.view_data.get("seat")
+                and not (view.get("terminal") and view.get("seat") is None)
+            ):
                 # Another player took the screen: their view replaces the last one before any
-                # animation, so the previous player's cards are never shown to them.
+                # animation, so the previous player's cards are never shown to them. (Not the
+                # end of a hot-seat match, seen by both with nothing secret left: its last
+                # moves, a shoot-out's kicks, still play over the board before it.)
                 self._show(view, events)
             animations = [] if self._taking_over else self._animations_for(events)
             self._taking_over = False

@@ -316,7 +316,8 @@ class SoccerGoBoard(ClickBoard):
     def selection_hint(self, selection: tuple[Key, ...]) -> str:
         if selection and selection[0][0] == "num":
             left = 3 - len(selection)
-            return f"Choose {left} more number{'s' if left > 1 else ''}, each higher than the last."
+            picked = ", ".join(str(key[1]) for key in selection)
+            return f"Picked {picked}: choose {left} more number{'s' if left > 1 else ''} (any order; click one again to take it back)."
         if selection and selection[0][0] == "power":
             return "Choose the discarded card the Joker copies."
         return ""
