@@ -113,6 +113,7 @@ class GuidedMatch(QWidget):
         self.board.hint.connect(self.panel.happened.setText)
         self._narrowed = False  # the lesson offers fewer actions than the rules allow here
         self._fresh: list[dict[str, Any]] = []  # events since the board was last drawn (its die, its trace)
+        self._mine: list[str] = []  # the learner's last move in words, told before the answer to it
         rules_refusal = self.board.refusal_hint
 
         def lesson_refusal(selection: tuple[Any, ...], key: Any) -> str:
@@ -162,10 +163,14 @@ class GuidedMatch(QWidget):
             self.panel.happened.setText(str(exc).capitalize() + ".")
             return
         self._keep_fresh(self.state.events)
-        # What the click did, in place of the prompt that led to it ("click a highlighted square").
-        self.panel.happened.setText(
-            name_seats("\n".join(self._told(self.state.events)), self.names, self.coach.script.game)
-        )
+        # What the click did, in place of the prompt that led to it ("click a highlighted
+        # square"); the other side's answer is told after it, not instead of it.
+        # An action that tells nothing of itself ("stop" a chain) is said by its button's words.
+        said = self._told(self.state.events) or [
+            f"{self.names[self.coach.script.learner]}: {self.board.describe(text)}."
+        ]
+        self._mine = [*self._mine, *said][-HAPPENED_LINES:]
+        self.panel.happened.setText(name_seats("\n".join(self._mine), self.names, self.coach.script.game))
         self._show()
         self._save()
         self._others.start()
@@ -201,7 +206,8 @@ class GuidedMatch(QWidget):
             self.coach.after(seat, action)
             events.extend(self._told(self.state.events))
             self._keep_fresh(self.state.events)
-        if events:
+        if events:  # the answer, told after the learner's moves that led to it
+            events, self._mine = [*self._mine, *events], []
             text = "\n".join(events[-HAPPENED_LINES:])
             self.panel.happened.setText(name_seats(text, self.names, self.coach.script.game))
         self._show()

@@ -331,6 +331,7 @@ class CoverPage(QWidget):
         """``buttons``: (object name, label) of each button, left to right."""
         super().__init__(parent)
         self.setObjectName(name)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # the page itself may hold the focus
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.setStyleSheet(
             f"#{name} {{ background: #131b26; }} QLabel {{ color: #e8edf4; background: transparent; }}"
@@ -956,6 +957,9 @@ class MatchView(QWidget):
             return
         self.summary_page.show_result(self._finished)
         self.hint_label.setText(FULL_TIME_HINT)
+        # The page, not its first button, takes the focus: an Enter meant for the last move
+        # must not start a rematch (QA: Tab and Enter through a match went on into a new one).
+        self.summary_page.setFocus()
         self.summary_page.replay.setEnabled(self.session.record() is not None)
         self.summary_page.rematch.setEnabled(True)
         self.stack.setCurrentWidget(self.summary_page)

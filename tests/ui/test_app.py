@@ -225,6 +225,10 @@ def test_enter_presses_the_result_screens_focused_button(qtbot, window: MainWind
     summary = window.match_view.summary_page
     qtbot.waitUntil(lambda: window.match_view.stack.currentWidget() is summary, timeout=10_000)
     window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is summary, timeout=5_000)
+    # An Enter meant for the last move does nothing here (QA: it started a rematch).
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_Return)
+    assert window.match_view.stack.currentWidget() is summary and window.replay_view is None
     summary.replay.setFocus()  # where Tab takes a person from "Rematch"
     qtbot.waitUntil(summary.replay.hasFocus, timeout=5_000)
     QTest.keyClick(window.windowHandle(), Qt.Key.Key_Return)

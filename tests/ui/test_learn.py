@@ -270,3 +270,24 @@ def test_every_game_offers_its_guided_match(qtbot, window) -> None:
     for game in GAMES:
         click(qtbot, home.cards[game], what=f"the {game} card")
         qtbot.waitUntil(home.learn_button.isEnabled, timeout=20_000)
+
+
+def test_what_just_happened_keeps_the_learners_move_before_the_answer(qtbot) -> None:
+    """QA: the learner's own move showed for a third of a second, then the other side's answer
+    replaced it."""
+    from soccerdesk.ui.match_view import name_seats
+
+    screen = _open(qtbot, GuidedMatch.start("pawn-soccer", others_delay_ms=0))
+    _play_steps(qtbot, screen, until=3)
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    coach = screen.coach
+    states = coach.game.replay(coach.record(screen.state))
+    history = states[-1].history()
+    learner = coach.script.learner
+    last = max(n for n, (seat, _a) in enumerate(history) if seat == learner and screen._told(states[n + 1].events))
+    assert any(seat != learner for seat, _a in history[last + 1 :]), "the other side answered"
+    mine = [name_seats(m, screen.names, "pawn-soccer") for m in screen._told(states[last + 1].events)]
+    lines = screen.panel.happened.text().splitlines()
+    assert mine and set(mine) <= set(lines), lines  # the learner's move, then the answer
+    # A click that tells nothing of itself is said by its button ("Stop the chain").
+    assert all(line.strip() for line in lines)
