@@ -229,7 +229,9 @@ def phase_text(view: dict[str, Any]) -> str:
     see :data:`GAME_PHASES`; else from a view's common keys)."""
     state = view.get("state") or {}
     if view.get("terminal"):
-        return "Full time"
+        details = view.get("details")
+        how = decided_words(details) if isinstance(details, dict) else ""
+        return f"Full time, {how}" if how else "Full time"
     own = GAME_PHASES.get(str(view.get("game", "")))
     if own is not None:
         return " · ".join(part for part in own(state) if part)

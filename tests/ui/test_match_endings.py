@@ -82,6 +82,7 @@ def test_a_cup_shootout_is_shown_kick_by_kick_and_the_result_gives_its_score(
         else ("You win" if winner == 0 else "Away (normal) wins")
     )
     assert f"{expected} on penalties, {high}–{low}" in result, result
+    assert view.phase_label.text() == f"Full time, on penalties, {high}–{low}"  # the header too
     window.go_home()
     line = home.recent.item(0).text()
     assert f"full time, {'Home' if winner == 0 else 'Away (normal)'} wins on penalties, {high}–{low}" in line, line

@@ -276,7 +276,7 @@ class Board(ClickBoard):
         if reach < away:
             dice = "1 die carries" if words[1] == "1" else f"{words[1]} dice carry"
             return f"{tip}. Out of reach: the goal line is {away} squares away, {dice} the ball at most {reach}."
-        return f"{tip}. The goal line is {away} squares away."
+        return f"{tip}. The goal line is {away} squares away, within the dice's reach (at most {reach})."
 
     def _holder_square(self) -> str | None:
         """The square of the player who has the ball in the position shown (the ball's square), if anyone has it."""
