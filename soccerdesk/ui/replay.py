@@ -151,7 +151,10 @@ class ReplayViewer(QWidget):
         for state in self.states[1:]:
             # In the board's words (zones as this board labels them, cards by name), like the match's log.
             words = [self.board.event_text(event.to_json()) for event in revealed(state.events)]
-            text = "\n".join(w for w in words if w) or self.board.describe(str(state.history()[-1][1]))
+            seat, action = state.history()[-1]
+            # An action that tells nothing of itself ("end"): its words, and whose it was.
+            whose = f"{self.names[seat]}: " if seat in (0, 1) else ""
+            text = "\n".join(w for w in words if w) or f"{whose}{self.board.describe(str(action))}"
             self.log.addItem(name_seats(text, self.names, game.id))
         self.show_step(0)
 

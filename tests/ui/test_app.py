@@ -575,3 +575,21 @@ def test_the_keyboard_focus_and_the_chosen_card_wear_different_frames(qtbot, win
     assert "#f0e442" in frame(home.cards["soccero"])  # chosen: yellow
     focused = frame(other)
     assert "#56b4e9" in focused and "#f0e442" not in focused  # focused only: sky blue, dashed
+
+
+def test_a_replay_log_names_whose_action_told_nothing_of_itself(qtbot) -> None:
+    """QA: Pawn Soccer replay rows read "End turn", "Stop the chain" with no team named."""
+    from soccerdesk.rules import CHANCE, get_game, sample_chance
+    from soccerdesk.ui.replay import ReplayViewer
+
+    game = get_game("pawn-soccer")
+    state, rng = game.new_match(seed=2, quick_setup=True), __import__("random").Random(2)
+    while "end" not in [str(a) for _seat, a in state.history()]:
+        seat = state.current_players()[0]
+        action = sample_chance(state, rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+        state = state.apply(seat, action)
+    viewer = ReplayViewer(game, game.dump(state), names=("Reds", "Blues"))
+    qtbot.addWidget(viewer)
+    rows = [viewer.log.item(i).text() for i in range(viewer.log.count())]
+    ends = [row for row in rows if row.endswith("End turn")]
+    assert ends and all(row.startswith(("Reds: ", "Blues: ")) for row in ends), rows
