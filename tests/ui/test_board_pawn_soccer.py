@@ -381,3 +381,21 @@ def test_choosing_a_pawn_that_could_steal_diagonally_warns_of_the_card(qtbot: An
                 assert ("yellow card" in board.selection_hint(board.selection)) == diagonal, (text, steals)
                 seen.add(diagonal)
     assert seen == {True, False}
+
+
+def test_the_turn_prompt_mentions_the_substitute_while_it_is_on_offer(qtbot: Any, match_states: list[State]) -> None:
+    """The window after a turn ends by itself now: the prompt says the substitute may come on
+    before the turn (QA: nothing said where it had gone)."""
+    board = Board(BoardConfig(GAME, 0))
+    offered = plain = 0
+    for state in match_states:
+        view = state.view(0)
+        if view["state"]["phase"] != "turn" or not view["legal"] or view["state"].get("kickoff_turn"):
+            continue
+        board.set_view(view)
+        said = board._status(view)
+        subs = any(t.startswith("sub ") for t in view["legal"])
+        assert ("substitute may come on" in said) == subs, said
+        offered += subs
+        plain += not subs
+    assert offered

@@ -808,6 +808,11 @@ class Board(ClickBoard):
                 "Kick-off: pass or kick to an empty square."
                 if state.get("kickoff_turn")
                 else "Your turn: click a pawn, then a highlighted square."
+                + (
+                    " Your substitute may come on first: bench, then a pawn."
+                    if any(t.startswith("sub ") for t in view.get("legal") or [])
+                    else ""
+                )
             )
             if mine
             else f"{who} to play.",
