@@ -597,7 +597,7 @@ class SoccerGoState(State):
         if self.phase != OVER:
             return {}
         details: dict[str, Any] = {}
-        if self.options["extra_time"] and self.turn >= 2 * self.options["rounds"]:
+        if self.options["extra_time"] and self.extra_time:  # the last turn played was past regulation
             details["extra_time"] = True
         if self.kicks != ((), ()):
             details["shootout"] = [sum(self.kicks[0]), sum(self.kicks[1])]
@@ -1195,12 +1195,12 @@ class SoccerGoState(State):
 
     def _full_time(self, events: list[Event]) -> State:
         end = self._r(phase=OVER, choice=(None, None))
-        winner = end.winner
+        winner, details = end.winner, end.result_details()
         text = "Full time: a draw." if winner is None else f"Full time: seat {winner} wins."
-        if winner is not None and self.kicks != ((), ()):
-            kicks = sum(self.kicks[winner]), sum(self.kicks[1 - winner])
+        if winner is not None and "shootout" in details:
+            kicks = details["shootout"][winner], details["shootout"][1 - winner]
             text = f"Full time: seat {winner} wins the shootout {kicks[0]}-{kicks[1]}."
-        elif self.turn >= 2 * self.options["rounds"] and self.options["extra_time"]:
+        elif details.get("extra_time"):
             text = text.replace("Full time:", "Full time after extra time:")
         events.append(Event("match-over", text, {"winner": winner, "goals": list(self.goals)}))
         return end
