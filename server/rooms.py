@@ -579,6 +579,14 @@ class Room:
         self._driver = getattr(peer, "ip", None)
         self._advance([(seat, str(action))], actor=seat)
 
+    def _store_and_tell(
+        self, first_ply: int, applied: list[tuple[int, str]], log_start: int, actor: int | None
+    ) -> None:
+        """Store the actions applied after ``first_ply``, then send everyone the update of the
+        events logged from ``log_start`` on (stored first, as every update is)."""
+        self.store.append_actions(self.code, self.match, first_ply, applied)
+        self._send_update(self.log[log_start:], actor if actor is not None and actor >= 0 else None)
+
     def _moved(self, before: State, seat: int, after: State) -> None:
         """Keep :attr:`_position` up to date after ``seat`` played ``before`` -> ``after``.
 
@@ -618,15 +626,12 @@ class Room:
                 applied.append((CHANCE, str(action)))
                 self.log.extend((self.state.ply, ev) for ev in self.state.events)
                 if self.state.is_milestone() and self.state.current_players() == (CHANCE,):
-                    # An update of its own before the dice go on (a shootout's start): stored
-                    # first, as every update is.
-                    self.store.append_actions(self.code, self.match, first_ply, applied)
-                    self._send_update(self.log[log_start:], actor if actor is not None and actor >= 0 else None)
+                    # An update of its own before the dice go on (a shootout's start).
+                    self._store_and_tell(first_ply, applied, log_start, actor)
                     first_ply, applied, log_start, actor = self.state.ply, [], len(self.log), None
             self._autoplay &= set(self.state.current_players())
         if applied:
-            self.store.append_actions(self.code, self.match, first_ply, applied)
-            self._send_update(self.log[log_start:], actor if actor is not None and actor >= 0 else None)
+            self._store_and_tell(first_ply, applied, log_start, actor)
         if self.state.is_terminal() and self.result is None and self.started:
             winner = self.state.winner
             self._finish(
