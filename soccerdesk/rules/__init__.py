@@ -34,6 +34,7 @@ from soccerdesk.rules.api import (
     decided_words,
     play_out,
     random_action,
+    result_words,
     sample_chance,
 )
 
@@ -92,5 +93,6 @@ __all__ = [
     "get_game",
     "play_out",
     "random_action",
+    "result_words",
     "sample_chance",
 ]

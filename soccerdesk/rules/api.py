@@ -783,3 +783,12 @@ def decided_words(details: Mapping[str, Any]) -> str:
         high, low = max(shootout), min(shootout)
         words.append(f"on penalties, {high}–{low}")
     return ", ".join(words)
+
+
+def result_words(winner: str | None, details: Any) -> str:
+    """A result in words: "Away wins on penalties, 4–3", "a draw at the turn limit (5 turns a
+    side)", "Home wins" (``winner``: the winning side's name, ``None`` for a draw; ``details``
+    as :func:`decided_words` reads them, anything else read as none)."""
+    how = decided_words(details) if isinstance(details, Mapping) else ""
+    said = "a draw" if winner is None else f"{winner} wins"
+    return f"{said} {how}" if how else said

@@ -19,7 +19,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtGui import QColor
 
-from soccerdesk.rules import decided_words
+from soccerdesk.rules import decided_words, result_words
 
 ANIMATION_SPEEDS: dict[str, float] = {"off": 0.0, "fast": 0.45, "normal": 1.0, "slow": 1.8}
 """Animation speed name → factor applied to every animation's duration (0 = no animations)."""
@@ -164,7 +164,6 @@ def _ending(result: Any, names: tuple[str, str]) -> str:
     if winner in (0, 1) and reason in ("resigned", "abandoned"):
         return f"{names[1 - winner]} {'resigned' if reason == 'resigned' else 'left'}"
     details = result.get("details")
-    how = decided_words(details) if isinstance(details, dict) else ""
-    if not how:
-        return ""
-    return f"{names[winner]} wins {how}" if winner in (0, 1) else f"a draw {how}"
+    if not (isinstance(details, dict) and decided_words(details)):
+        return ""  # the score says it all
+    return result_words(names[winner] if winner in (0, 1) else None, details)

@@ -121,14 +121,11 @@ class BoardScene(QGraphicsScene):
 
     def full_time_words(self, view: dict[str, Any]) -> str:
         """The result at full time, with the team's own name ("Full time: Away wins.")."""
-        from soccerdesk.rules import decided_words
+        from soccerdesk.rules import result_words
 
         winner = view.get("winner")
-        details = view.get("details")
-        how = decided_words(details) if isinstance(details, dict) else ""
-        if winner is None:
-            return f"Full time: a draw {how}." if how else "Full time: a draw."
-        return f"Full time: {self.config.team_names[winner]} wins{' ' + how if how else ''}."
+        name = None if winner is None else self.config.team_names[winner]
+        return f"Full time: {result_words(name, view.get('details'))}."
 
     def set_preview(self, action_text: str | None) -> None:
         """Show which action Enter would play (keyboard play); ``None`` clears it."""
