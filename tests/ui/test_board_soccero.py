@@ -372,3 +372,34 @@ def test_points_left_are_counted_in_words() -> None:
 
     assert points_left(1) == "1 point left" and points_left(3) == "3 points left"
     assert points_left(2, movement=True) == "2 movement points left"
+
+
+def test_a_header_or_throw_in_is_named_by_its_arrow_on_screen(qtbot: Any, match_states: list[State]) -> None:
+    """QA: the keyboard preview said "Head the ball N", a compass letter, on a pitch drawn turned
+    for one of the players. It says where the arrow points on screen, from either end."""
+    aimed = [s for s in match_states if any(t.split()[0] in ("head", "throw") for t in s.view(0)["legal"])]
+    aimed += [s for s in match_states if any(t.split()[0] in ("head", "throw") for t in s.view(1)["legal"])]
+    assert aimed, "no header or throw-in in these matches"
+    said = 0
+    for state in aimed:
+        for seat in (0, 1):
+            view = state.view(seat)
+            board = Board(BoardConfig(GAME, seat))
+            board.set_view(view)
+            origin = view["state"].get("ball") or (view["state"].get("setpiece") or {}).get("spot")
+            centre = board.pos_of(("sq", origin))
+            for text in view["legal"]:
+                verb, _, name = text.partition(" ")
+                if verb not in ("head", "throw"):
+                    continue
+                step = board.pos_of(("dir", name)) - centre
+                words = board.describe(text)
+                assert ("up" in words) == (step.y() < -1) and ("down" in words) == (step.y() > 1), (text, words, step)
+                assert ("left" in words) == (step.x() < -1) and ("right" in words) == (step.x() > 1), (
+                    text,
+                    words,
+                    step,
+                )
+                assert name not in words.split(), words
+                said += 1
+    assert said

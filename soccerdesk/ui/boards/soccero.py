@@ -194,6 +194,21 @@ class Board(ClickBoard):
         depth = GOAL_DEPTH
         return QRectF(box.x(), box.top() - depth if at_top else box.bottom(), box.width(), depth)
 
+    def screen_step(self, name: str) -> tuple[int, int]:
+        """Compass direction ``name`` as a step on screen (x right, y down): the pitch is drawn
+        turned for one of the players."""
+        dc, dr = DIRECTIONS[name]
+        return (-dc, dr) if self.flip else (dc, -dr)
+
+    def screen_direction(self, name: str) -> str:
+        """Compass direction ``name`` in the words of the screen: "up", "down and to the left"."""
+        sx, sy = self.screen_step(name)
+        vertical = {-1: "up", 1: "down"}.get(sy, "")
+        horizontal = {-1: "left", 1: "right"}.get(sx, "")
+        if vertical and horizontal:
+            return f"{vertical} and to the {horizontal}"
+        return vertical or f"to the {horizontal}"
+
     # --- click paths ---------------------------------------------------------------------
 
     def click_paths(self, view: dict[str, Any]) -> dict[str, tuple[Key, ...]]:
@@ -307,9 +322,9 @@ class Board(ClickBoard):
             "place": "Place the next player on {}",
             "pick": "Choose the player on {}",
             "to": "Send the chosen player to {}",
-            "head": "Head the ball {}",
-            "throw": "Throw the ball {}",
         }
+        if verb in ("head", "throw") and len(words) == 2 and words[1] in DIRECTIONS:
+            return f"{'Head' if verb == 'head' else 'Throw'} the ball {self.screen_direction(words[1])}"
         if verb in square_verbs and len(words) == 2:
             return square_verbs[verb].format(words[1])
         return super().describe(action_text)
@@ -702,8 +717,7 @@ class Board(ClickBoard):
             return
         centre = self.square_rect(origin).center()
         for name in dirs:
-            dc, dr = DIRECTIONS[name]
-            sx, sy = (-dc, dr) if self.flip else (dc, -dr)
+            sx, sy = self.screen_step(name)
             pos = centre + QPointF(sx * SQ * 1.6, sy * SQ * 1.6)
             key = ("dir", name)
             rect = QRectF(pos.x() - SQ * 0.7, pos.y() - SQ * 0.7, SQ * 1.4, SQ * 1.4)
@@ -731,7 +745,7 @@ class Board(ClickBoard):
             item = Painted(rect, paint)
             item.setZValue(20)
             self.addItem(item)
-            self.make_clickable(item, key, f"Direction {name}")
+            self.make_clickable(item, key, f"Direction: {self.screen_direction(name)}")
 
     # --- side panel ------------------------------------------------------------------
 
