@@ -299,3 +299,47 @@ def test_every_power_card_shows_its_whole_text(qtbot: Any) -> None:
         assert size in TEXT_SIZES
         assert wrapped_height(card["text"], box.width(), size) <= box.height(), card_id
     assert power_text_size(cards["corner"]["text"]) < TEXT_SIZES[0]  # the long one is set smaller, not cut
+
+
+def test_tackle_signs_named_block_and_a_tie_read_right_to_each_side(qtbot) -> None:
+    """QA: the rock and paper buttons showed empty boxes (their symbols are missing from common
+    fonts); a tied tackle's reveal read "tackle:" with nothing after it; and the side that had
+    played a card was asked "Named card: Tackle — block it?", a question for the other side."""
+    from painting import painted_texts
+
+    states = match_states(14)  # random play reaches a tackle, a tie of it and a card to block
+    signs = [
+        s for s in states for seat in s.current_players() if seat != CHANCE and "show rock" in s.view(seat)["legal"]
+    ]
+    assert signs, "no tackle in these matches"
+    seat = next(seat for seat in signs[0].current_players() if seat != CHANCE)
+    board = SoccerGoBoard(BoardConfig(GAME, seat))
+    board.set_view(signs[0].view(seat))
+    labels = {t: board.describe(t) for t in ("show rock", "show paper", "show scissors")}
+    assert labels == {"show rock": "Show rock", "show paper": "Show paper", "show scissors": "Show scissors"}
+    texts = painted_texts(board)
+    assert {"Rock", "Paper", "Scissors"} <= set(texts) and not any(ch in t for t in texts for ch in "✊✋✌"), texts
+
+    ties = [
+        s
+        for s in states
+        if (s.view(0)["state"].get("last") or {}).get("kind") == "tackle"
+        and not s.view(0)["state"]["last"].get("result")
+    ]
+    assert ties, "no tied tackle in these matches"
+    board = SoccerGoBoard(BoardConfig(GAME, 0))
+    board.set_view(ties[0].view(0))
+    assert any(t.startswith("tackle:") and t.split(":", 1)[1].strip() for t in painted_texts(board)), painted_texts(
+        board
+    )
+
+    blocks = [s for s in states if s.view(0)["state"].get("phase") == "block" and s.view(0)["state"].get("named")]
+    assert blocks, "no named card to block in these matches"
+    for state in blocks:
+        for viewer in (0, 1):
+            view = state.view(viewer)
+            board = SoccerGoBoard(BoardConfig(GAME, viewer))
+            board.set_view(view)
+            named = [line for t in painted_texts(board) for line in t.splitlines() if line.startswith("Named card:")]
+            assert named, painted_texts(board)
+            assert named[0].endswith("block it?") == bool(view["legal"]), (viewer, named, view["legal"])

@@ -47,7 +47,9 @@ ATTACKING_BACK = QColor("#6a3fa0")  # purple, as the rulebook's attacking power 
 # Dark brown: far from every team colour on offer (settings.TEAM_COLOURS, Okabe & Ito's palette)
 # and from the purple, also as protan, deutan and tritan eyes see them (tests/ui/test_board_soccer_go.py).
 DEFENDING_BACK = QColor("#663311")  # the defending power cards
-SIGN_LABELS = {"rock": "✊ rock", "paper": "✋ paper", "scissors": "✌ scissors"}
+# Words only: the hand signs' symbols (U+270A, U+270B) are missing from common fonts and
+# showed as empty boxes.
+SIGN_LABELS = {"rock": "Rock", "paper": "Paper", "scissors": "Scissors"}
 DIRECTION_VERBS = {
     "shoot": "Shoot {direction}",
     "save": "Dive {direction}",
@@ -296,7 +298,7 @@ class SoccerGoBoard(ClickBoard):
         if verb == "swap":
             return f"Give up {self.card_name(arg)} for the card drawn"
         if verb == "show":
-            return f"Show {SIGN_LABELS.get(arg, arg)}"
+            return f"Show {SIGN_LABELS.get(arg, arg).lower()}"
         return {"no card": "Play no card", "keep hand": "Keep your hand (the card drawn goes back)"}.get(
             action_text, super().describe(action_text)
         )
@@ -569,7 +571,11 @@ class SoccerGoBoard(ClickBoard):
         if state.get("chances_left", 1) > 1:
             lines.append(f"Chances left: {state['chances_left']}")
         if named:
-            lines.append(f"Named card: {self.card_name(copied)} — block it?")
+            # Only the side that may block is asked; the side that played it is told.
+            asked = state.get("phase") == "block" and bool((self.view_data or {}).get("legal"))
+            lines.append(
+                f"Named card: {self.card_name(copied)}" + (" — block it?" if asked else " (it may be blocked)")
+            )
         return lines
 
     def _draw_shootout(self, state: dict[str, Any], rect: QRectF) -> None:
@@ -737,6 +743,8 @@ class SoccerGoBoard(ClickBoard):
         self._face_card(QRectF(462, 330, 56, 72), CARD_FACE, str(last.get("defender", "")), f"The defender's {second}")
         self.add_text(QPointF(458, 404), second, 8.5, MUTED_TEXT, width=64, align=Qt.AlignmentFlag.AlignHCenter)
         result = str(last.get("result", "")).replace("-", " ")
+        if kind == "tackle" and not result:
+            result = "a tie, again"  # both showed the same sign
         self.add_text(QPointF(530, 350), f"{last.get('kind', '')}:\n{result}", 12, PANEL_TEXT, bold=True, width=120)
 
     def _before_this_attack(self, state: dict[str, Any], last: dict[str, Any] | None) -> bool:
