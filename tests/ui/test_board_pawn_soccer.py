@@ -399,3 +399,29 @@ def test_the_turn_prompt_mentions_the_substitute_while_it_is_on_offer(qtbot: Any
         offered += subs
         plain += not subs
     assert offered
+
+
+def test_the_key_explains_every_mark_and_the_kick_off_prompt_the_substitute(
+    qtbot: Any, match_states: list[State]
+) -> None:
+    """QA: the red mark of a pawn that may not steal the ball back and the tick of a pawn that has
+    received in a chain pass were in no key (only in tooltips); and the kick-off's prompt did
+    not mention the substitute while the bench was outlined as a legal click."""
+    from painting import painted_texts
+
+    board = board_for(qtbot, 0)
+    kickoffs = [
+        v
+        for s in match_states
+        for v in [s.view(0)]
+        if v["state"].get("phase") == "turn" and v["state"].get("kickoff_turn") and v["legal"]
+    ]
+    assert kickoffs, "no kick-off turn of seat 0 in these matches"
+    board.set_view(kickoffs[0])
+    texts = painted_texts(board)
+    assert "lost the ball: no steal back this turn" in texts and "has received in this chain pass" in texts, texts
+    with_sub = [v for v in kickoffs if any(t.startswith("sub ") for t in v["legal"])]
+    assert with_sub, "the substitute is never on offer at a kick-off here"
+    board.set_view(with_sub[0])
+    said = [t for t in painted_texts(board) if t.startswith("Kick-off")]
+    assert said and "substitute" in said[0], said

@@ -138,3 +138,19 @@ def test_a_resumed_cover_names_nobody_elses_secret(qtbot, window: MainWindow) ->
     resumed = go_home_and_resume(qtbot, window)
     qtbot.waitUntil(lambda: on_handover(resumed), timeout=WAIT_MS)
     assert not secret & set(resumed.log_lines())
+
+
+def test_a_resumed_pawn_soccer_match_draws_only_the_last_moves(qtbot, window: MainWindow) -> None:
+    """QA: after a resume the board drew the trail of every move since the kick-off, a tangle
+    of dashed lines, until the next move. It draws each side's last move, as in play."""
+    from soccerdesk.ui.boards.pawn_soccer import Board
+
+    view = start_match(qtbot, window, "pawn-soccer", HOT_SEAT, SHORT["pawn-soccer"])
+    play_a_few(qtbot, view, 12, random.Random(4))
+    resumed = go_home_and_resume(qtbot, window)
+    take_screen(qtbot, resumed)
+    board = resumed.board
+    assert isinstance(board, Board)
+    moves = sum(1 for line in resumed.log_lines() if " moves from " in line or " passes from " in line)
+    assert moves > 4, "too few moves to tell"
+    assert 1 <= len(board.trails) <= 3, board.trails

@@ -20,6 +20,7 @@ Clicks (every action text of ``view["legal"]``):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -90,6 +91,39 @@ def turns_finished(state: dict[str, Any]) -> int:
     played = state.get("turns", 0)
     played = played if isinstance(played, int) else 0
     return max(0, played - 1) if state.get("phase") == "after_turn" else played
+
+
+def paint_barred(p: QPainter, c: QPointF, radius: float) -> None:
+    """The mark of a pawn that lost the ball and may not steal it back this turn (a pawn of
+    ``radius`` centred on ``c``)."""
+    p.setPen(QPen(DANGER, 2))
+    p.setBrush(QColor("#ffffff"))
+    q = c + QPointF(-radius * 0.85, -radius * 0.8)
+    p.drawEllipse(q, radius * 0.3, radius * 0.3)
+    p.drawLine(q + QPointF(-radius * 0.2, radius * 0.2), q + QPointF(radius * 0.2, -radius * 0.2))
+
+
+def paint_received(p: QPainter, c: QPointF, radius: float) -> None:
+    """The tick of a pawn that has received in the chain pass under way."""
+    p.setPen(QPen(QColor("#ffffff"), 2.2))
+    tick = c + QPointF(-radius * 0.95, radius * 0.55)
+    p.drawLine(tick, tick + QPointF(radius * 0.2, radius * 0.22))
+    p.drawLine(tick + QPointF(radius * 0.2, radius * 0.22), tick + QPointF(radius * 0.55, -radius * 0.25))
+
+
+def last_turns(moves: list[dict[str, Any]], turns: int = 2) -> list[dict[str, Any]]:
+    """The moves of the last ``turns`` runs of one team's moves (a turn, a chain pass and what
+    followed it): a resumed match hands the board every move since the start, and only the
+    last of each side's are news."""
+    kept: list[dict[str, Any]] = []
+    runs, team = 0, object()
+    for data in reversed(moves):
+        if data.get("team") != team:
+            runs, team = runs + 1, data.get("team")
+            if runs > turns:
+                break
+        kept.append(data)
+    return kept[::-1]
 
 
 class Board(ClickBoard):
@@ -336,6 +370,15 @@ class Board(ClickBoard):
             p.setPen(QPen(QColor("#5a4a00"), 0.8))
             p.drawRoundedRect(QRectF(r.center().x() + 2, r.top(), r.width() * 0.3, r.height() * 0.42), 1.5, 1.5)
 
+        def pawn_with(mark: Callable[[QPainter, QPointF, float], None]) -> Callable[[QPainter, QRectF], None]:
+            def icon(p: QPainter, r: QRectF) -> None:
+                # The mark sits at the pawn's edge: a smaller pawn, shifted, keeps it inside the icon.
+                c, radius = r.center() + QPointF(r.width() * 0.1, r.width() * 0.05), r.width() * 0.3
+                draw_token(p, c, radius, colours.of(self.me))
+                mark(p, c, radius)
+
+            return icon
+
         def target(p: QPainter, r: QRectF) -> None:
             grass(p, r)
             draw_target_mark(p, r)
@@ -346,6 +389,8 @@ class Board(ClickBoard):
             (long_pass, "long-pass space"),
             (blocked, "X: no goal from here"),
             (yellow, "yellow card (a 2nd is a red)"),
+            (pawn_with(paint_barred), "lost the ball: no steal back this turn"),
+            (pawn_with(paint_received), "has received in this chain pass"),
         ]
         self.add_legend(QPointF(self.panel_x + 12, ORIGIN.y() + (self.rows + 2) * SQUARE - 10), PANEL_W - 24, entries)
 
@@ -562,7 +607,10 @@ class Board(ClickBoard):
 
     def _draw_last_move(self, view: dict[str, Any]) -> None:
         """An arrow for the events that just happened (the last move, pass, kick or steal)."""
-        moves = [e["data"] for e in self._events if "from" in e.get("data", {}) and "to" in e.get("data", {})]
+        moves = last_turns(
+            [e["data"] for e in self._events if "from" in e.get("data", {}) and "to" in e.get("data", {})]
+        )
+        self.trails = [(data.get("from"), data.get("to")) for data in moves]
         if not moves:
             return
         for data in moves:
@@ -574,6 +622,7 @@ class Board(ClickBoard):
 
     def set_view(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
         self._events = events or []
+        self.trails: list[tuple[str, str]] = []  # the moves drawn as the last ones (from, to)
         super().set_view(view, events)
 
     def _draw_pawns(self, state: dict[str, Any]) -> None:
@@ -599,21 +648,11 @@ class Board(ClickBoard):
                     p.setPen(QPen(QColor("#5a4a00"), 1))
                     p.drawRoundedRect(card, 2, 2)
                 if pawn["barred"]:
-                    p.setPen(QPen(DANGER, 2))
-                    p.setBrush(QColor("#ffffff"))
-                    q = c + QPointF(-radius * 0.85, -radius * 0.8)
-                    p.drawEllipse(q, radius * 0.3, radius * 0.3)
-                    p.drawLine(q + QPointF(-radius * 0.2, radius * 0.2), q + QPointF(radius * 0.2, -radius * 0.2))
+                    paint_barred(p, c, radius)
                 if pawn["ball"]:
                     draw_ball(p, c + QPointF(radius * 0.75, radius * 0.7), radius * 0.42)
                 if done:
-                    # Rulings, Pawn Soccer 6: each pawn receives once in a chain pass.
-                    p.setPen(QPen(QColor("#ffffff"), 2.2))
-                    tick = c + QPointF(-radius * 0.95, radius * 0.55)
-                    p.drawLine(tick, tick + QPointF(radius * 0.2, radius * 0.22))
-                    p.drawLine(
-                        tick + QPointF(radius * 0.2, radius * 0.22), tick + QPointF(radius * 0.55, -radius * 0.25)
-                    )
+                    paint_received(p, c, radius)  # Rulings, Pawn Soccer 6: each pawn receives once in a chain pass
 
             item = Painted(rect, paint)
             item.setZValue(5)
@@ -808,11 +847,11 @@ class Board(ClickBoard):
                 "Kick-off: pass or kick to an empty square."
                 if state.get("kickoff_turn")
                 else "Your turn: click a pawn, then a highlighted square."
-                + (
-                    " Your substitute may come on first: bench, then a pawn."
-                    if any(t.startswith("sub ") for t in view.get("legal") or [])
-                    else ""
-                )
+            )
+            + (
+                " Your substitute may come on first: bench, then a pawn."
+                if any(t.startswith("sub ") for t in view.get("legal") or [])
+                else ""
             )
             if mine
             else f"{who} to play.",
