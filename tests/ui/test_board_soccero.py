@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
 from test_board_pawn_soccer import descriptions, random_match, refusals  # shared board-test helpers
@@ -403,3 +403,53 @@ def test_a_header_or_throw_in_is_named_by_its_arrow_on_screen(qtbot: Any, match_
                 assert name not in words.split(), words
                 said += 1
     assert said
+
+
+def test_the_panel_prompt_follows_the_clicks_of_a_move(qtbot: Any, match_states: list[State]) -> None:
+    """QA: while a carry was being built the hint line asked "Where does the ball end? ..." and the
+    panel still said "Move: click a player, then where he goes." The panel now says the step's
+    prompt, and goes back to the phase's when the selection is let go."""
+    from painting import painted_texts
+
+    view = next(v for v in decisions(match_states) if any(" ball " in t for t in v["legal"]))
+    board = Board(BoardConfig(GAME, view["seat"]))
+    board.set_view(view)
+    gview = QGraphicsView(board)
+    qtbot.addWidget(gview)
+    gview.resize(900, 1000)
+    gview.show()
+    start, end = next(t for t in view["legal"] if " ball " in t).split()[1].split("-")
+
+    def click(square: str) -> None:
+        QTest.mouseClick(
+            gview.viewport(), Qt.MouseButton.LeftButton, pos=gview.mapFromScene(board.square_rect(square).center())
+        )
+
+    def prompts() -> list[str]:
+        return [t for t in painted_texts(board) if t.startswith(("Move:", "Player on", "Where does the ball end?"))]
+
+    assert prompts() == ["Move: click a player, then where he goes."]
+    click(start)
+    assert prompts() == [board.selection_hint(board.selection)] and prompts()[0].startswith(f"Player on {start}")
+    click(end)
+    assert len(prompts()) == 1 and prompts()[0].startswith("Where does the ball end?"), prompts()
+    board.cancel_selection()
+    assert prompts() == ["Move: click a player, then where he goes."]
+
+
+def test_the_kick_die_box_says_when_two_dice_made_the_distance(qtbot: Any, match_states: list[State]) -> None:
+    """QA: a kick with two distance dice showed only "7 squares", like a kick with one die."""
+    from painting import painted_texts
+
+    for dice in (1, 2):
+        view = next(
+            v
+            for v in decisions(match_states)
+            if (v["state"].get("kick") or {}).get("dice") == dice
+            and (v["state"].get("kick") or {}).get("symbol")
+            and v["state"]["kick"].get("mode") == "play"
+        )
+        board = Board(BoardConfig(GAME, view["seat"]))
+        board.set_view(view)
+        said = [t for t in painted_texts(board) if t.startswith(("direct", "curve"))]
+        assert said and said[0].endswith(", two dice") == (dice == 2), said
