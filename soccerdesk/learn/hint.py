@@ -26,6 +26,9 @@ from soccerdesk.rules import Action, State, get_game
 CLEAR_GAIN = 0.03
 """A lead in the search bot's playouts (chance of winning) worth telling the learner about."""
 
+TRIAL_GAMES = "in trial games played on from here"
+"""The search's playouts, as a player would say it (QA pass 10: "the search bot's playouts" is jargon)."""
+
 FELT_CHANGE = 0.05
 """A change of the evaluation (goals' worth) worth telling the learner about."""
 
@@ -77,11 +80,11 @@ def _why(
         clear = bool(others) and chance - max(others) >= CLEAR_GAIN
         if clear:
             search_line = (
-                f"in the search bot's playouts it wins {chance:.0%} of the time, "
+                f"{TRIAL_GAMES}, this one won {chance:.0%} of them, "
                 f"{(chance - max(others)) * 100:.0f} points more than the next best choice"
             )
         elif others:
-            search_line = f"no other choice did better in the search bot's playouts (it wins {chance:.0%} of them)"
+            search_line = f"{TRIAL_GAMES}, no other choice did better (this one won {chance:.0%} of them)"
     after = _after(world, seat, action)
     sign = 1.0 if seat == 0 else -1.0
     effect = ""

@@ -104,33 +104,48 @@ def rulings_section(title: str) -> str:
 CODE_ONLY_ASIDE = re.compile(r"\s*\((?:e\.g\.\s*)?`[^`]+`(?:\s*(?:\||,|or|and)\s*`[^`]+`)*\)")
 """A bracket holding nothing but code: an action's syntax (``(`kickoff C5`)``), an option's values."""
 
+REFERENCE = r"\bRULINGS(?:\.md)?(?:\s+\d+(?:\s*,\s*\d+\b)*)?|\bRulings\s+\d+(?:\s*,\s*\d+\b)*"
+"""A reference to the leads' document of rulings, which players never see: ``RULINGS.md``,
+``RULINGS 6``, ``Rulings 1, 8``."""
+
+IN_PLAYERS_WORDS = (
+    (rf"\bas in (?:{REFERENCE})", "as the project's rulings say"),
+    (rf"(?:{REFERENCE})'s\b", "the project's rulings'"),
+    (rf"(?:{REFERENCE})\s+says\b", "the project's rulings say"),
+    (REFERENCE, "the project's rulings"),
+)
+"""A reference to the document in a sentence, in words that need no document (``as in RULINGS 1``
+-> "as the project's rulings say"), its number dropped. In a bracketed aside it is dropped
+altogether (:func:`_for_players_aside`)."""
+
+FOR_DEVELOPERS = "<!-- for developers -->"
+"""Marks a ruling in ``docs/rulings.md`` that means nothing to a player (about the documents
+themselves): left out of the help."""
+
 
 def for_players(rulings: str, game: Game) -> str:
     """A game's rulings (written for developers and checkers, ``docs/rulings.md``) in a player's
     words: without the opening note on data files and options, without the action syntax in
-    brackets, options by the names the home screen gives them, no file names."""
+    brackets, options by the names the home screen gives them, no file names, data keys or
+    references to the leads' document (:data:`REFERENCE`), no ruling marked
+    :data:`FOR_DEVELOPERS`."""
     from soccerdesk.ui.home import OPTION_WORDS, choice_label
 
     bullets = rulings.find("\n- ")
     text = rulings if rulings.startswith("- ") else rulings[bullets + 1 :] if bullets >= 0 else rulings
     text = CODE_ONLY_ASIDE.sub("", text)
-    text = re.sub(r"RULINGS\.md says", "the project's rulings say", text)
-    text = re.sub(r"RULINGS\.md's", "the project's rulings'", text)
-    text = re.sub(r"RULINGS\.md", "the project's rulings", text)
     names = {option.name: OPTION_WORDS.get((game.id, option.name), (option.label, ""))[0] for option in game.options}
     choices = {
         str(choice): choice_label(choice, game.id, option.name) for option in game.options for choice in option.choices
     }
+    # Options and their values first, by the home screen's words: any code left is the developers'.
+    text = re.sub(
+        r"`([^`]+)`",
+        lambda m: f"“{names.get(m[1], choices.get(m[1], ''))}”" if m[1] in names or m[1] in choices else m[0],
+        text,
+    )
 
     said = _action_words(game)
-
-    def words(match: re.Match[str]) -> str:
-        code = match.group(1)
-        if code in names:
-            return f"“{names[code]}”"
-        if code in choices:
-            return f"“{choices[code]}”"
-        return f"“{said(code)}”"
 
     blocks = []
     for block in re.split(r"\n\s*\n", text):  # lists of rulings, and lines between them ("Extended rules:")
@@ -141,7 +156,7 @@ def for_players(rulings: str, game: Game) -> str:
         if block.strip():
             blocks.append(block.strip())
     text = "\n\n".join(blocks)
-    return re.sub(r"`([^`]+)`", words, text)
+    return re.sub(r"`([^`]+)`", lambda m: f"“{said(m[1])}”", text)
 
 
 def _action_words(game: Game) -> Callable[[str], str]:
@@ -166,25 +181,48 @@ ACTION_TEXT = re.compile(r"[a-z][a-z-]*(?: [A-Za-z0-9+-]+)*")
 """What an action text looks like ("clear-box", "sub C4", "discard none")."""
 
 DEVELOPERS_ONLY = re.compile(
-    r"\.py\b|\.toml\b|tests/|::|\bissue \d|\bview\b|\bview's\b|\bviews?:|\bUI\b|\bcontract\b|\bdump\b|\bload\b|\bphase\b|=|`[a-z_]+`\s+is\b"
+    r"\.py\b|\.toml\b|tests/|::|\bissue \d|\bview\b|\bview's\b|\bviews?:|\bUI\b|\bcontract\b|\bdump\b|\bload\b"
+    r"|\bphase\b|\bdata\b|=|`[a-z_]+`\s+is\b|`[a-z0-9]*[_.][a-z0-9_.]*`"
 )
 """What marks a sentence or an aside as written for developers: files, tests, the view, the
-rules contract, action syntax spelled out."""
+data, the rules contract, action syntax spelled out, an identifier of the code (``wall_distance``)."""
+
+
+def _for_players_aside(aside: re.Match[str]) -> str:
+    """A bracketed aside without its references, cut short at its first part (between semicolons)
+    for developers; nothing if nothing is left."""
+    inner = aside.group(1)
+    inner = re.sub(rf"\s*[,;]\s*(?:{REFERENCE})(?=\s*[,;]|\s*$)|^\s*(?:{REFERENCE})\s*(?:[,;]\s*|$)", "", inner)
+    kept: list[str] = []
+    for part in filter(None, map(str.strip, inner.split(";"))):
+        if DEVELOPERS_ONLY.search(part):
+            break  # what follows may lean on it
+        kept.append(part)
+    return f" ({'; '.join(kept)})" if kept else ""
 
 
 def _for_players_bullet(bullet: str) -> str:
     """One ruling without its sentences and bracketed asides for developers
-    (:data:`DEVELOPERS_ONLY`); its bold title kept, the ruling left out if nothing else is left."""
-    text = " ".join(bullet.split())
+    (:data:`DEVELOPERS_ONLY`) and with references in players' words (:data:`IN_PLAYERS_WORDS`);
+    its bold title kept, the ruling left out if nothing else is left or if it is marked
+    :data:`FOR_DEVELOPERS`."""
+    if FOR_DEVELOPERS in bullet:
+        return ""
+    text = " ".join(re.sub(r"<!--.*?-->", "", bullet, flags=re.DOTALL).split())
+    text = re.sub(r"\s*\(([^()]*)\)", _for_players_aside, text)
+    for reference, words in IN_PLAYERS_WORDS:
+        text = re.sub(reference, words, text)
     title = re.match(r"- \*\*[^*]+\*\*", text)
     head = title.group(0) if title else ""
     text = text[len(head) :]
-    text = re.sub(r"\s*\([^()]*\)", lambda m: "" if DEVELOPERS_ONLY.search(m.group(0)) else m.group(0), text)
     sentences = re.split(r"(?<=[.;])\s+(?=[A-Z(“\"`])", text.strip())
     kept = [sentence for sentence in sentences if sentence and not DEVELOPERS_ONLY.search(sentence)]
     if not kept:
         return ""
-    return f"{head} {' '.join(kept)}".strip() if head else " ".join(kept)
+    body = " ".join(kept)
+    text = f"{head}{'' if body[:1] in ':;,.' else ' '}{body}" if head else body
+    # A reference put in words may now begin a sentence.
+    return re.sub(r"(^|[.!?:]\s+|\*\*\s+)the project's", lambda m: f"{m[1]}The project's", text)
 
 
 def help_markdown(game: Game) -> str:

@@ -81,7 +81,7 @@ class HintControl(QWidget):
         self._rng = random.Random()
         self.button = QPushButton("Hint")
         self.button.setObjectName("hint-button")
-        self.button.setToolTip("What would the search bot play here? (counted in the match record)")
+        self.button.setToolTip("What would the computer play here? (counted in the match record)")
         self.button.clicked.connect(self.ask)
         self.line = QLabel("")
         self.line.setObjectName("hint-line")

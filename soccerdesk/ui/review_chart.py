@@ -68,7 +68,7 @@ class ReviewChart(QWidget):
         self.colours = colours
         self.review: Review | None = None
         self.current = 0
-        self.setToolTip("Each side's chance of winning, as the search bot judged it. Click to go there.")
+        self.setToolTip("Each side's chance of winning, as the computer judged it from trial games. Click to go there.")
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
         return QSize(640, 140)
@@ -265,7 +265,7 @@ class ReviewPanel(QWidget):
         if kept is not None:
             self._show(kept)
         else:
-            self.caption.setText("The search bot is judging every position of the match, as each side saw it…")
+            self.caption.setText("The computer is judging every position of the match, as each side saw it…")
             self.progress.setRange(0, reviews.positions(self.record))
             self.progress.setValue(0)
             self._slices = reviews.slices(self.record)

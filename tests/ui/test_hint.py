@@ -93,6 +93,14 @@ def test_no_hint_online(qtbot) -> None:
     assert control.action is None and not control._poll.isActive()
 
 
+def test_the_hint_button_speaks_a_players_words(qtbot) -> None:
+    """QA pass 10: "search bot" and "playouts" are jargon for a player."""
+    screen = Screen(_position("soccero", 20))
+    control = HintControl(screen.board, screen.request, executor=ThreadPoolExecutor(max_workers=1))
+    qtbot.addWidget(control)
+    assert control.button.toolTip() == "What would the computer play here? (counted in the match record)"
+
+
 def test_the_hint_shown_is_the_one_the_learn_module_gives(qtbot) -> None:
     state = _position("soccero", 20)
     screen = Screen(state)

@@ -1,0 +1,99 @@
+"""The help page (F1) is written for players: the rules in our own words, Soccero's set-up
+explained before play, and our rulings without the developers' references."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from soccerdesk.rules import GAMES, get_game
+from soccerdesk.ui.help import for_players, help_markdown
+
+DEVELOPERS_WORDS = (
+    "RULINGS",
+    ".toml",
+    ".py",
+    "data file",
+    "in the data",
+    "wall_distance",
+    "13×5",
+    "`",
+    "<!--",
+    "tests/",
+)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_help_has_no_references_players_cannot_follow(qapp, game_id: str) -> None:
+    """QA pass 10, finding 4: "Turns count as in RULINGS 1", "(RULINGS 4)", "'wall_distance' in
+    the data", the "13×5" slip of a document players never see, "the data file"."""
+    page = help_markdown(get_game(game_id))
+    for developers in DEVELOPERS_WORDS:
+        assert developers not in page, (developers, game_id)
+    assert not re.search(r"\bRulings \d", page), game_id  # "(Rulings 5)": a numbered ruling of theirs
+    assert not re.search(r"“[a-z0-9]+(?:[_.][a-z0-9]+)+”", page), game_id  # a quoted identifier
+    assert not re.search(r"\*\* [:.]", page), game_id  # a title's colon left hanging
+
+
+def test_soccero_rulings_keep_their_meaning_in_players_words(qapp) -> None:
+    page = help_markdown(get_game("soccero"))
+    rulings = page[page.index("## Our rulings") :]
+    assert "**Turns count as the project's rulings say**: 2 × “Turns per half” turns per manager." in rulings
+    assert "- **Moving, exactly.** After the roll" in rulings
+    assert "The project's rulings say air shots cannot be saved, so" in rulings
+    assert "other players under it may stop it." in rulings
+    assert "- **Offside** is judged at every kick" in rulings and "- **Steal foul** uses" in rulings
+    assert 'placed on permitted squares 2 or 3 king moves from the ball (our own reading of "a wall").' in rulings
+    assert "Penalty area width" not in rulings  # a ruling about a slip in the developers' document
+
+
+def test_references_are_dropped_or_said_in_players_words(qapp) -> None:
+    """The general rule, on rulings written the way docs/rulings.md writes them."""
+    rulings = "\n".join(
+        (
+            "- **Card plays (Rulings 1, 8).** Both seats choose at once.",
+            "- **Extra time (rulebook 10, Rulings 4):** the first attacker attacks first.",
+            "- **Pass+O/S** stays (only a successful one cancels it, Rulings 6) and lapses.",
+            "- **Keepers.** RULINGS 2 says keepers cannot save; others may (RULINGS 4).",
+            "- **Areas.** Like every other area in RULINGS.md, with its name.",
+            "- **Wall.** Three men (our reading of a wall; `wall_distance` in the data). Done.",
+            "- **Formation.** Ours. The squares are in the data file.",
+            "- **Slip.** RULINGS.md says 13, a slip. <!-- for developers -->",
+        )
+    )
+    said = for_players(rulings, get_game("soccero"))
+    assert said.splitlines() == [
+        "- **Card plays.** Both seats choose at once.",
+        "- **Extra time (rulebook 10):** the first attacker attacks first.",
+        "- **Pass+O/S** stays (only a successful one cancels it) and lapses.",
+        "- **Keepers.** The project's rulings say keepers cannot save; others may.",
+        "- **Areas.** Like every other area in the project's rulings, with its name.",
+        "- **Wall.** Three men (our reading of a wall). Done.",
+        "- **Formation.** Ours.",
+    ]
+
+
+def test_soccero_help_explains_the_set_up_before_the_first_turn(qapp) -> None:
+    """QA pass 10: the set-up a newcomer must do first (11 clicks, the gaps, the kick-off pair)
+    was only in the rulings. The words match the app: the goal is chosen by clicking it, the
+    panel names the player to place, and the option is called as on the home screen."""
+    game = get_game("soccero")
+    page = help_markdown(game)
+    assert page.index("## Setting up") < page.index("## A turn")
+    setting_up = page[page.index("## Setting up") : page.index("## A turn")]
+    for fact in (
+        "coin toss",
+        "click",
+        "one player at a time",
+        "player 11",
+        "player 10",
+        "goalkeeper",
+        "eight squares around a team-mate",
+        "penalty area",
+        "centre circle",
+        "kick-off",
+    ):
+        assert fact in setting_up, fact
+    quick = next(option for option in game.options if option.name == "quick_setup")
+    assert f"**{quick.label}**" in setting_up
