@@ -225,6 +225,9 @@ class Room:
         self._stored_clocks: dict[int, float] = {}  # seat -> time.time() it ran out, as stored (restored rooms)
         self._clock_handles: dict[int, asyncio.TimerHandle] = {}
         self._autoplay: set[int] = set()  # seats whose turn ran out: the bot finishes it
+        # (ply, seat, why) of each decision the relay's bot made for a seat in this match: the
+        # log tells it (a ``computer`` event), so nobody reads a bot's move as the player's own.
+        self._computer: list[tuple[int, int, str]] = []
         # seat -> the ply since which its decision position is the same (see act())
         self._position: dict[int, int] = {}
         self._countdown: _Countdown | None = None
@@ -261,6 +264,7 @@ class Room:
             "started_at": self.started_at,
             "ended_at": self.ended_at,
             "clocks": self._wall_clocks(),
+            "computer": [list(entry) for entry in self._computer],
         }
 
     def _save(self) -> None:
@@ -294,7 +298,15 @@ class Room:
         }
         states = game.replay(record)
         room.state = states[-1]
-        room.log = [(ply, ev) for ply, s in enumerate(states) for ev in s.events]
+        room._computer = [
+            (int(ply), int(seat), str(why)) for ply, seat, why in doc.get("computer", []) if int(ply) < len(states)
+        ]
+        marked = {ply: computer_event(seat, why) for ply, seat, why in room._computer}
+        room.log = [
+            (ply, ev)
+            for ply, s in enumerate(states)
+            for ev in ([marked[ply]] if ply in marked else []) + list(s.events)
+        ]
         for (seat, _), before, after in zip(room.state.history(), states[:-1], states[1:], strict=True):
             room._moved(before, seat, after)
         room.seats = [
@@ -600,15 +612,16 @@ class Room:
             if s == seat or not (s in deciding and seat in deciding and s in still):
                 self._position[s] = after.ply
 
-    def _advance(self, applied: list[tuple[int, str]], actor: int | None = None) -> None:
+    def _advance(self, applied: list[tuple[int, str]], actor: int | None = None, told: int = 0) -> None:
         """Resolve chance, persist, tell everyone, and set the relay's bots thinking.
 
         ``applied`` holds the action ``actor`` (a seat's player, or a bot) has just had
         applied, if any. Chance is drawn here; a bot's decision is made in a worker
-        (:meth:`_think`), which calls this again with the bot's action.
+        (:meth:`_think`), which calls this again with the bot's action. ``told``: lines
+        the log already holds about that action (the bot's ``computer`` event), sent with it.
         """
         first_ply = self.state.ply - len(applied)
-        log_start = len(self.log)
+        log_start = len(self.log) - told
         if applied:  # the action already applied by act() or a bot
             self.log.extend((first_ply + 1, ev) for ev in self.state.events)
         thinker: int | None = None
@@ -679,7 +692,12 @@ class Room:
             nxt = state.apply(seat, action)
         self._moved(state, seat, nxt)
         self.state = nxt
-        self._advance([(seat, str(action))], actor=-1)
+        # Told before the decision's own events, and stored before any message tells it.
+        why = "clock" if seat in self._autoplay else "away"
+        self._computer.append((nxt.ply, seat, why))
+        self.log.append((nxt.ply, computer_event(seat, why)))
+        self._save()
+        self._advance([(seat, str(action))], actor=-1, told=1)
 
     def _bot_seats(self) -> list[int]:
         return [s for s in self.state.current_players() if s in self._autoplay or self._seat_is_bot(s)]
@@ -790,6 +808,7 @@ class Room:
         self.started_at, self.ended_at = time.time(), None
         self.rematch_offers = set()
         self._autoplay = set()
+        self._computer = []
         self._position = {}
         for handle in self._clock_handles.values():
             handle.cancel()
@@ -954,6 +973,18 @@ class Room:
 def _report_failed_load(task: asyncio.Task[Room]) -> None:
     if not task.cancelled() and (exc := task.exception()) is not None:
         log.error("loading a room from the store failed", exc_info=exc)
+
+
+def computer_event(seat: int, why: str) -> Event:
+    """The public line that comes before a decision the relay's bot made for ``seat``: ``why``
+    is ``clock`` (the seat's turn clock ran out) or ``away`` (its player did not come back and
+    the opponent let the computer play on). It names no choice: a secret pick stays secret."""
+    text = (
+        f"Time ran out: the computer chooses for Seat {seat}."
+        if why == "clock"
+        else f"The computer plays for Seat {seat}, who is away."
+    )
+    return Event("computer", text, {"seat": seat, "why": why})
 
 
 def _event_json(ply: int, event: Event) -> dict[str, Any]:

@@ -176,6 +176,45 @@ def name_seats(text: str, names: tuple[str, str], game_id: str = "") -> str:
     return pattern.sub(lambda m: names[int(m.group(1)) if m.group(1) else words.index(m.group(2))], text)
 
 
+NAME_ROOM = 20
+"""Characters of a player's name the scoreboard, the boards' panels and the status lines show
+(names may have 40, protocol.md "Limits"): a longer one ends in "…", never cut mid-word unseen."""
+
+
+def short_name(name: str, room: int = NAME_ROOM) -> str:
+    """``name`` cut to ``room`` characters, its end shown as "…" when cut."""
+    name = name.strip()
+    return name if len(name) <= room else name[: room - 1].rstrip() + "…"
+
+
+def side_names(names: Sequence[str], local: Sequence[int], room: int = NAME_ROOM) -> tuple[str, str]:
+    """The two sides as a screen shows them: cut to ``room``, and when both players chose the
+    same name, the one at this screen (a single local seat) marked "(you)"."""
+    shown = [short_name(name, room) for name in names]
+    if len(local) == 1 and names[0].strip() == names[1].strip():
+        shown[local[0]] = f"{short_name(names[local[0]], room - 6)} (you)"
+    return shown[0], shown[1]
+
+
+def ending_words(result: Mapping[str, Any], names: Sequence[str], seat: int | None) -> str:
+    """How a match that did not reach full time ended, for the screen of ``seat`` (``None``: a
+    spectator): "You win: Bob did not come back." Empty for a match played out.
+
+    The relay's ``finished`` says ``abandoned`` (the winner claimed it after the other's
+    countdown) or ``resigned`` (the other left the match); protocol.md, "Messages from the relay".
+    """
+    reason, winner = result.get("reason"), result.get("winner")
+    if reason not in ("abandoned", "resigned") or winner not in (0, 1):
+        return ""
+    loser = 1 - winner
+    what = "did not come back" if reason == "abandoned" else "resigned"
+    if seat == winner:
+        return f"You win: {short_name(names[loser])} {what}."
+    if seat == loser:
+        return f"{short_name(names[winner])} wins: you {what}."
+    return f"{short_name(names[winner])} wins: {short_name(names[loser])} {what}."
+
+
 PHASE_KEYS = (("period", ""), ("half", "Half"), ("round", "Round"), ("turn", "Turn"), ("phase", ""))
 
 HALVES = {1: "1st half", 2: "2nd half", 3: "Shoot-out"}
@@ -403,10 +442,10 @@ class Summary(CoverPage):
         self.board, self.home = self.buttons["board"], self.buttons["home"]
 
     def show_result(self, summary: dict[str, Any]) -> None:
-        names = summary["names"]
+        local = summary.get("local_seats", [])
+        names = [html.escape(name) for name in side_names(summary["names"], local, 24)]
         a, b = summary["score"]
         winner = summary["winner"]
-        local = summary.get("local_seats", [])
         if winner is None:
             headline = "A draw."
         elif len(local) == 1:
@@ -419,8 +458,12 @@ class Summary(CoverPage):
             how = "on penalties"  # level but decided, from a relay that sends no details: a shootout
         if how:
             headline = f"{headline.rstrip('!.')} {how}{headline[-1]}" if winner is not None else f"A draw {how}."
+        ending = summary.get("ending") or ""
+        over = "Full time"
+        if ending:  # it did not reach full time: say why (QA: a 0–0 "You win!" looked like a bug)
+            headline, over = html.escape(ending), "Match over"
         self.label.setText(
-            f"<p style='font-size:14pt'>Full time — {summary['title']}</p>"
+            f"<p style='font-size:14pt'>{over} — {summary['title']}</p>"
             f"<p style='font-size:28pt'><b>{names[0]} {a} – {b} {names[1]}</b></p>"
             f"<p style='font-size:18pt'>{headline}</p>"
             f"<p>{summary['plies']} actions played.</p>"
@@ -453,7 +496,9 @@ class MatchView(QWidget):
         self._undone = False  # the next view shown comes from an Undo
         self._kept_at: Any = None  # the ply of the position an Undo went back to
         self.game = session.game
-        self.names = session.player_names()
+        self.names = session.player_names()  # the log tells of the players by these
+        labels = getattr(session, "side_labels", None)
+        self.labels = labels() if callable(labels) else self.names  # the scoreboard's ("Bob (computer)")
         colours = tuple(getattr(p, "colour", "") for p in getattr(session, "players", ())) or ("", "")
         self.colours = team_colours((colours[0], colours[1]))
         local = session.local_seats()
@@ -462,7 +507,7 @@ class MatchView(QWidget):
                 self.game.id,
                 perspective=local[0] if len(local) == 1 else 0,
                 colours=self.colours,
-                team_names=self.names,
+                team_names=side_names(self.labels, local),
             )
         )
         self.board.setParent(self)
@@ -506,6 +551,7 @@ class MatchView(QWidget):
         self.timer_label = QLabel("")
         self.timer_label.setObjectName("turn-timer")
         self.timer_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.timer_label.setWordWrap(True)  # a countdown's words wrap; they never squeeze the names
         self._timers: dict[str, tuple[str, float | None]] = {}  # kind -> (words, deadline or None)
         header.addWidget(self.timer_label, 1)
         header.addWidget(self.clock_label, 1, Qt.AlignmentFlag.AlignRight)
@@ -542,6 +588,7 @@ class MatchView(QWidget):
         self.hint_label.setStyleSheet("font-weight: bold;")
         self.thinking_label = QLabel("")
         self.thinking_label.setObjectName("thinking")
+        self.thinking_label.setWordWrap(True)
         self.keyboard_label = QLabel("")
         self.keyboard_label.setObjectName("keyboard")
         self.keyboard_label.setWordWrap(True)
@@ -597,6 +644,8 @@ class MatchView(QWidget):
             side_layout.addWidget(self._build_chat(session))
         if hasattr(session, "timer_changed"):
             session.timer_changed.connect(self.set_timer)
+        if hasattr(session, "labels_changed"):
+            session.labels_changed.connect(self._on_labels)
         if self.hint_control is not None:
             side_layout.addWidget(self.hint_control)
         side_layout.addLayout(buttons)
@@ -939,15 +988,29 @@ class MatchView(QWidget):
         self.stack.setCurrentWidget(self.board_page)
         self.session.take_over()
 
+    def _on_labels(self, labels: tuple[str, str]) -> None:
+        """The sides' names changed (the computer took over an absent player's seat)."""
+        self.labels = (labels[0], labels[1])
+        self.board.config = replace(self.board.config, team_names=side_names(self.labels, self.session.local_seats()))
+        if self.view_data is not None:
+            self.board.set_view(self.view_data, [])
+        self._update_header(self.view_data)
+
     def _on_finished(self, summary: dict[str, Any]) -> None:
         self._finished = summary
         self._tick()  # the clock shows the time played to the end, then stops
         self._ticker.stop()
-        self._status_text = FULL_TIME_HINT
+        self._busy = False
+        self.thinking_label.setText("")
+        ending = summary.get("ending") or ""
+        self._status_text = f"{ending} Result shows the score, a rematch and the replay." if ending else FULL_TIME_HINT
+        if ending:
+            self.log_text(ending)
+            self._update_header(self.view_data)
         self._timers.clear()  # nothing runs out once the match is over
         self._show_timers()
         if not self._queue and not self.animating:
-            self.hint_label.setText(FULL_TIME_HINT)
+            self.hint_label.setText(self._status_text)
             self._show_summary()
         else:
             # The last moves (a whole shootout, say) still show: "the match is over" beside
@@ -958,7 +1021,7 @@ class MatchView(QWidget):
         if self._finished is None:
             return
         self.summary_page.show_result(self._finished)
-        self.hint_label.setText(FULL_TIME_HINT)
+        self.hint_label.setText(self._status_text)
         # The page, not its first button, takes the focus: an Enter meant for the last move
         # must not start a rematch (QA: Tab and Enter through a match went on into a new one).
         self.summary_page.setFocus()
@@ -1054,17 +1117,22 @@ class MatchView(QWidget):
 
     def _update_header(self, view: dict[str, Any] | None) -> None:
         score = view.get("score", [0, 0]) if view else [0, 0]
+        if self._finished is not None and "score" in self._finished:
+            score = self._finished["score"]  # ended early by the relay: its word, not the last view's
         chips = []
+        names = side_names(self.labels, self.session.local_seats())
         for seat in (0, 1):
             colour = self.colours.of(seat).name()
             ink = self.colours.text_on(seat).name()
-            chips.append(
-                f"<span style='background:{colour}; color:{ink}; padding:2px 8px;'>&nbsp;{self.names[seat]}&nbsp;</span>"
-            )
+            name = html.escape(names[seat])
+            chips.append(f"<span style='background:{colour}; color:{ink}; padding:2px 8px;'>&nbsp;{name}&nbsp;</span>")
         self.score_label.setText(
             f"<span style='font-size:16pt'>{chips[0]} <b>{score[0]} – {score[1]}</b> {chips[1]}</span>"
         )
-        self.phase_label.setText(phase_text(view) if view else self.game.title)
+        self.score_label.setToolTip(" – ".join(self.labels))  # the names in full
+        ending = (self._finished or {}).get("ending") or ""
+        self.phase_label.setText(ending or (phase_text(view) if view else self.game.title))
+        self.phase_label.setWordWrap(bool(ending))
 
     def _tick(self) -> None:
         if self._timers:

@@ -32,6 +32,7 @@ import logging
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,7 @@ from soccerdesk.net.discovery import LanAnnouncer, LanBrowser, LanGame, lan_addr
 from soccerdesk.net.protocol import MAX_CHAT_CHARS
 from soccerdesk.rules import GAMES, Game, get_game
 from soccerdesk.ui.home import OptionsForm
+from soccerdesk.ui.match_view import RULES_SIDE_NAMES, ending_words, name_seats, retold, short_name
 from soccerdesk.ui.session import APP_KEY, MatchSession, Player
 from soccerdesk.ui.settings import AppSettings
 
@@ -201,6 +203,7 @@ class RemoteSession(MatchSession):
     host_left = Signal(str)  # a LAN guest's words for it: the host's app is gone, the match cannot go on
     chat_received = Signal(str, str)  # name, text (plain text: show it as such)
     timer_changed = Signal(str, str, float)  # which ("clock"/"away"), its words, seconds left (< 0: none)
+    labels_changed = Signal(object)  # (str, str): the sides as the scoreboard names them ("Bob (computer)")
     chat_limit = MAX_CHAT_CHARS
 
     def __init__(
@@ -212,15 +215,18 @@ class RemoteSession(MatchSession):
         on_rematch: Callable[[RemoteSession], None] | None = None,
         events: list[dict[str, Any]] | None = None,
         lan_guest: bool = False,
+        about: Callable[[str], None] | None = None,
         parent: QObject | None = None,
     ) -> None:
         """``events``: what the client was told before this session existed (the log's start).
 
         ``lan_guest``: the relay is a LAN host's app; when its client gives up reconnecting,
-        ``host_left`` says the host has left.
+        ``host_left`` says the host has left. ``about``: told the match in a line as it goes
+        ("Soccer-Go with Alice, 1–0"), for the list of matches to resume.
         """
         super().__init__(game, parent)
         self.lan_guest = lan_guest
+        self.about = about
         self.client = client
         self.hosted = hosted
         self.on_rematch = on_rematch
@@ -234,6 +240,14 @@ class RemoteSession(MatchSession):
         self._handed_over = False
         self._finished_sent = False
         self._in_flight: int | None = None  # ply of the view an action was sent from, until answered
+        self._labels = self._read_labels()
+        # Seats whose turn clock ran out while they still owe decisions of that turn: the relay's
+        # bot plays the rest of it (protocol.md, "Per-turn clock"); as the relay keeps it.
+        self._autoplayed: set[int] = set()
+        self._clock_ends: dict[int, float] = {}  # seat -> time.monotonic() its turn clock runs out
+        self._clock_ply = -1  # the ply of the view shown when the relay last told the clocks
+        self._computer_note = ""  # what the computer did for a seat in the latest update, in words
+        self._ending = ""  # how a match that did not reach full time ended, in words
         self._tasks: set[asyncio.Task[Any]] = set()
         client.on_message = self._on_message
         client.on_status = self._on_connection
@@ -276,6 +290,9 @@ class RemoteSession(MatchSession):
         if view is None or self._seat not in view["to_move"]:
             self.refused.emit("the match is over" if view and view["terminal"] else "wait: it is not your turn")
             return
+        if self._seat in self._autoplayed:
+            self.refused.emit("your time ran out: the computer plays the rest of this turn")
+            return
         if self._in_flight is not None:
             # A second decision before the relay answered the first: it was chosen on a
             # position this seat has already answered, so the relay would refuse it.
@@ -288,7 +305,13 @@ class RemoteSession(MatchSession):
         return () if self._seat is None else (self._seat,)
 
     def player_names(self) -> tuple[str, str]:
+        """The players' own names (the log and the record tell of them by these)."""
         return self._names
+
+    def side_labels(self) -> tuple[str, str]:
+        """The sides as the scoreboard shows them now: a seat the relay's bot plays after an
+        abandonment says so ("Bob (computer)"); see ``labels_changed``."""
+        return self._labels
 
     def viewer(self) -> int | None:
         return self._seat
@@ -338,11 +361,17 @@ class RemoteSession(MatchSession):
             return "Reconnecting"
         view = self.client.view or {}
         deciding = [s for s in view.get("to_move", ()) if s in (0, 1) and s != self._seat]
+        if self._seat in self._autoplayed and self._seat in view.get("to_move", ()):
+            return "Time ran out: the computer is finishing your turn"
         if not deciding:
             return "The relay is dealing"  # chance steps: the relay rolls and deals
-        name = self._names[deciding[0]]
+        name = short_name(self._names[deciding[0]])
         player = next((p for p in self.client.players if p["seat"] == deciding[0]), {})
-        if player.get("name") and not player.get("connected") and not player.get("bot"):
+        if player.get("bot"):
+            return f"The computer is deciding for {name}"
+        if deciding[0] in self._autoplayed:
+            return f"Time ran out: the computer is finishing {name}'s turn"
+        if player.get("name") and not player.get("connected"):
             return f"Waiting for {name} to come back"
         return f"{name} is deciding"
 
@@ -392,7 +421,12 @@ class RemoteSession(MatchSession):
                 self.status.emit(msg["message"])
         elif kind == "presence":
             self._names = self._read_names()
-            self.status.emit(self._presence_text())
+            labels = self._read_labels()
+            if labels != self._labels:
+                self._labels = labels
+                self.labels_changed.emit(labels)
+            if self.client.result is None:
+                self.status.emit(self._with_move(self._presence_text()))
         elif kind == "chat":
             self._show_chat([*self._chat_shown, msg])
         elif kind == "countdown":
@@ -405,21 +439,114 @@ class RemoteSession(MatchSession):
             self._finish(msg["result"])
 
     def _show(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
-        self.view_changed.emit(view, [{k: v for k, v in e.items() if k != "ply"} for e in events])
-        mine = self._seat is not None and self._seat in view["to_move"]
+        told = self._computer_played(view, events)
+        self.view_changed.emit(view, [{k: v for k, v in e.items() if k != "ply"} for e in [*events, *told]])
+        mine = self._seat is not None and self._seat in view["to_move"] and self._seat not in self._autoplayed
         self.busy.emit(not view["terminal"] and not mine)
         if not view["terminal"]:
-            other = self._names[1 - self._seat] if self._seat is not None else ""
-            self.status.emit("Your move" if mine else f"Waiting for {other}" if other else "Watching")
+            self.status.emit(self._with_move(""))
+        self._tell_about(view["score"], over=bool(view["terminal"]))
+        if mine and self._seat in self._clock_ends and self._seat is not None and view["ply"] > self._clock_ply:
+            # A new decision of a turn whose clock runs on: the time left is the turn's, not this
+            # decision's (protocol.md, "Per-turn clock"); a fresh turn gets a ``clock`` message.
+            left = self._clock_ends[self._seat] - time.monotonic()
+            self.timer_changed.emit("clock", "Rest of your turn", max(0.0, left))
+        elif self._seat is not None and self._seat in self._autoplayed and self._seat in view["to_move"]:
+            self.timer_changed.emit("clock", "Time ran out: the computer finishes your turn", -1.0)
+
+    def _computer_played(self, view: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Read the relay's ``computer`` events (a decision its bot made for a seat): keep the
+        seats whose turn it finishes, word the status, and tell a player back from an absence
+        what was played for them (returned: a line for the log)."""
+        self._computer_note = ""
+        to_move = set(view.get("to_move", ()))
+        away: list[int] = []
+        for event in events:
+            if event.get("kind") != "computer":
+                continue
+            data = event.get("data") or {}
+            seat, why = data.get("seat"), data.get("why")
+            if seat not in (0, 1):
+                continue
+            whom = "you" if seat == self._seat else short_name(self._names[seat])
+            if why == "clock":
+                self._autoplayed.add(seat)
+                self._computer_note = f"Time ran out: the computer chose for {whom}"
+            else:
+                self._computer_note = f"The computer played for {whom}"
+                if seat == self._seat:
+                    away.append(event.get("ply", -1))
+        self._autoplayed &= to_move
+        if not away or self._seat is None:
+            return []
+        played = [
+            e for e in events if e.get("ply") in away and e.get("kind") != "computer" and self._sees(e.get("audience"))
+        ]
+        hidden = retold(played, self._sees)
+        words = [
+            name_seats(str(e.get("text", "")), self._names, self.game.id)
+            for i, e in enumerate(played)
+            if i not in hidden
+        ]
+        said = " ".join(w for w in words if w) or "a move"
+        self._computer_note = f"While you were away the computer played for you: {said}"
+        return [{"kind": "computer-away", "text": self._computer_note, "data": {"seat": self._seat}}]
+
+    def _tell_about(self, score: Any, *, over: bool) -> None:
+        if self.about is None or self._seat is None:
+            return
+        opponent = self._names[1 - self._seat]
+        mine, theirs = score[self._seat], score[1 - self._seat]
+        self.about(f"{self.game.title} with {short_name(opponent)}, {mine}–{theirs}{' (over)' if over else ''}")
+
+    def _sees(self, audience: Any) -> bool:
+        return audience is None or self._seat in audience
+
+    def _move_status(self) -> str:
+        """What this screen's player does now, in a few words (empty once the match is over)."""
+        view = self.client.view
+        if view is None or view["terminal"] or self.client.result is not None:
+            return ""
+        if self._seat is None:
+            return "Watching"
+        if self._seat in self._autoplayed and self._seat in view["to_move"]:
+            return "Time ran out: the computer finishes your turn"
+        if self._seat in view["to_move"]:
+            return "Your move"
+        other = 1 - self._seat
+        name = short_name(self._names[other])
+        player = next((p for p in self.client.players if p["seat"] == other), {})
+        if player.get("bot"):
+            return f"The computer plays for {name}"
+        if other in self._autoplayed:
+            return f"Time ran out: the computer finishes {name}'s turn"
+        return f"Waiting for {name}"
+
+    def _with_move(self, news: str) -> str:
+        """``news`` (presence, the connection, what the computer did) beside what to do now: a
+        message about who is here never hides "Your move" (QA: "Bob is here" stayed instead)."""
+        note, move = self._computer_note, self._move_status()
+        if note.startswith("Time ran out: ") and move.startswith("Time ran out: "):
+            move = move.removeprefix("Time ran out: ").capitalize()
+        parts = [note, news, move]
+        seen: list[str] = []
+        for part in parts:
+            if part and part not in seen and not any(part in other for other in parts if other != part):
+                seen.append(part)
+        return " · ".join(seen)
 
     def _finish(self, result: dict[str, Any]) -> None:
         if self._finished_sent or not self._started:
             return
         self._finished_sent = True
         view = self.client.view or {}
-        self.status.emit(
-            {"abandoned": "The opponent left the match", "resigned": "Resigned"}.get(result["reason"], "Full time")
-        )
+        self._ending = ending_words(result, self._names, self._seat)
+        self._autoplayed.clear()
+        self.busy.emit(False)
+        self.timer_changed.emit("clock", "", -1.0)
+        self.timer_changed.emit("away", "", -1.0)
+        self.status.emit(self._ending or "Full time")
+        self._tell_about(result["score"], over=True)
         self.finished.emit(
             {
                 "game": self.game.id,
@@ -431,6 +558,7 @@ class RemoteSession(MatchSession):
                 "local_seats": list(self.local_seats()),
                 "reason": result["reason"],
                 "details": result["details"] if isinstance(result.get("details"), dict) else {},
+                "ending": self._ending,
             }
         )
 
@@ -451,17 +579,18 @@ class RemoteSession(MatchSession):
         """Rules of the room: the absent player's countdown, shown ticking; at its end, the claim."""
         if countdown is None:
             self.timer_changed.emit("away", "", -1.0)
-            if self._started and self.client.view is not None:
-                self.status.emit(self._presence_text())
+            if self._started and self.client.view is not None and self.client.result is None:
+                self.status.emit(self._with_move(self._presence_text()))
             return
-        name = self._names[countdown["seat"]]
+        full = self._names[countdown["seat"]]
+        name = short_name(full)
         if countdown["seat"] == self._seat:
             return
         if countdown["expired"]:
             self.timer_changed.emit("away", f"{name} has not come back", -1.0)
             self.status.emit(f"{name} has not come back")
             if self._seat is not None:
-                self.claim_offered.emit(name)
+                self.claim_offered.emit(full)
         else:
             self.timer_changed.emit("away", f"{name} is away", float(countdown["seconds"]))
             if self._seat is not None:
@@ -469,12 +598,18 @@ class RemoteSession(MatchSession):
 
     def _on_clock(self, clock: dict[str, float]) -> None:
         """The per-turn clock: this seat's own time first, else the opponent's."""
+        now = time.monotonic()
+        self._clock_ply = (self.client.view or {}).get("ply", -1)
+        self._clock_ends = {int(seat): now + float(seconds) for seat, seconds in clock.items()}
         mine = None if self._seat is None else clock.get(str(self._seat))
         if mine is not None:
             self.timer_changed.emit("clock", "Your turn", float(mine))
             return
         for seat, seconds in sorted(clock.items()):
-            self.timer_changed.emit("clock", f"{self._names[int(seat)]}'s turn", float(seconds))
+            self.timer_changed.emit("clock", f"{short_name(self._names[int(seat)])}'s turn", float(seconds))
+            return
+        if self._seat is not None and self._seat in self._autoplayed:
+            self.timer_changed.emit("clock", "Time ran out: the computer finishes your turn", -1.0)
             return
         self.timer_changed.emit("clock", "", -1.0)
 
@@ -498,6 +633,7 @@ class RemoteSession(MatchSession):
             hosted=self.hosted,
             on_rematch=self.on_rematch,
             lan_guest=self.lan_guest,
+            about=self.about,
             parent=self.parent(),
         )
         if self.on_rematch is not None:
@@ -510,7 +646,7 @@ class RemoteSession(MatchSession):
             self.status.emit("Connection lost — reconnecting…")
             self.busy.emit(True)
         elif status == "connected":
-            self.status.emit("Connected again")
+            self.status.emit(self._with_move("Connected again"))
         elif (
             status.startswith("lost")
             and self.lan_guest
@@ -531,8 +667,13 @@ class RemoteSession(MatchSession):
         names = ["Home", "Away"]
         for p in self.client.players:
             if p.get("name"):
-                names[p["seat"]] = p["name"] + (" (computer)" if p.get("bot") else "")
+                names[p["seat"]] = p["name"]
         return names[0], names[1]
+
+    def _read_labels(self) -> tuple[str, str]:
+        bots = {p["seat"] for p in self.client.players if p.get("name") and p.get("bot")}
+        labels = [name + (" (computer)" if seat in bots else "") for seat, name in enumerate(self._names)]
+        return labels[0], labels[1]
 
     def _presence_text(self) -> str:
         if self._seat is None:
@@ -540,9 +681,10 @@ class RemoteSession(MatchSession):
         other = next((p for p in self.client.players if p["seat"] != self._seat), None)
         if other is None or not other["name"]:
             return "Waiting for a friend to join"
+        name = short_name(other["name"])
         if other.get("bot"):
-            return f"The computer plays for {other['name']}"
-        return f"{other['name']} is here" if other["connected"] else f"{other['name']} lost the connection"
+            return f"The computer plays for {name}"
+        return f"{name} is here" if other["connected"] else f"{name} lost the connection"
 
     async def _send(self, request: Coroutine[Any, Any, Any]) -> None:
         try:
@@ -733,7 +875,9 @@ class OnlineDialog(QDialog):
             self.resume_button = QPushButton("Resume a match…")
             menu = QMenu(self.resume_button)
             for seat in seats:
-                action = menu.addAction(f"Room {seat.room} as {seat.name or 'unnamed'}")
+                about = str(self.settings.get(_about_key(seat.room, seat.token), "") or "")
+                # Which match is which: the game, the opponent and the score as last seen here.
+                action = menu.addAction(f"{about + ' — ' if about else ''}room {seat.room} as {seat.name or 'unnamed'}")
                 action.triggered.connect(lambda _=False, seat=seat: _spawn(self._resume(seat), self._tasks))
             self.resume_button.setMenu(menu)
         if seats:
@@ -953,10 +1097,13 @@ class OnlineDialog(QDialog):
         self.players_list.clear()
         if self.client is None:
             return
+        sides = RULES_SIDE_NAMES.get(self.client.game or "", ("", ""))
         for p in self.client.players:
             if p["name"]:
                 where = "here" if p["connected"] else "away"
-                QListWidgetItem(f"{p['name']} — seat {p['seat'] + 1} ({where})", self.players_list)
+                # People never chose a seat number: the side they play, and its colour's name.
+                side = ("Home", "Away")[p["seat"]] + (f" ({sides[p['seat']]})" if sides[p["seat"]] else "")
+                QListWidgetItem(f"{p['name']} — {side} ({where})", self.players_list)
 
     def _lan_games_changed(self, games: list[LanGame]) -> None:
         self.lan_list.clear()
@@ -1003,6 +1150,7 @@ class OnlineDialog(QDialog):
             hosted=self.hosted,
             events=self._early_events,
             lan_guest=self.kind == "join" and client.max_attempts is not None,
+            about=partial(_remember_about, self.settings, _about_key(client.room or "", client.token or "")),
         )
         self.hosted = None  # the session owns it now
         self.session_ready.emit(self.session)
@@ -1025,6 +1173,18 @@ class OnlineDialog(QDialog):
         if not self._handed:
             _spawn(self._cleanup(), _BACKGROUND)
         super().done(result)
+
+
+def _about_key(room: str, token: str) -> str:
+    """Where the line about one seat's match is kept: per seat, for two windows that share the
+    settings play the two seats of one room (a token's first characters tell seats apart)."""
+    return f"online/about/{room}-{token[:6]}" if room and token else ""
+
+
+def _remember_about(settings: Any, key: str, text: str) -> None:
+    """Keep a line about a seat's match (``key``: :func:`_about_key`) for "Resume a match…"."""
+    if key and settings.get(key, "") != text:
+        settings.set(key, text)
 
 
 def open_online_dialog(window: Any, *, kind: str, settings: AppSettings, **overrides: Any) -> OnlineDialog:

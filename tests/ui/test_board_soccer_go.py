@@ -243,7 +243,7 @@ def test_the_board_says_what_to_do_now(qtbot, states: list[State]) -> None:
                 assert "Waiting" not in words and "…" not in words, (view["legal"], words)
                 said.setdefault(view["legal"][0].split()[0], words)
             else:
-                assert words.startswith(("Waiting for", "You chose", "Dealing", "A power card", "Full time")), words
+                assert words.startswith(("Waiting for", "Your pick", "Dealing", "A power card", "Full time")), words
     assert said["pass"].startswith("Your attack, pass ") and said["mark"].startswith("Defend: click ")
     assert "goal" in said["shoot"] and "dive" in said["save"]
     assert "keep your hand" in said["swap"] and "click No card" in said["no"]

@@ -131,7 +131,7 @@ def test_host_a_lan_game_in_one_window_and_join_it_from_another(qtbot, window: M
         # The friend's connection drops: the app says so and reconnects by itself.
         b.status.connect(statuses.append)
         await b.client.drop()
-        await until(lambda: "Connected again" in statuses)
+        await until(lambda: any(s.startswith("Connected again") for s in statuses))
         assert "Connection lost — reconnecting…" in statuses
 
         # Both players play the match to the end from their screens.
@@ -303,9 +303,14 @@ def test_two_windows_sharing_the_settings_each_resume_their_own_seat(qtbot, wind
             assert again.resume_button.text() == "Resume a match…"
             menu = again.resume_button.menu()
             assert menu is not None
+            # Each entry names the game, the opponent and the score as this computer last saw them.
             entries = {action.text(): action for action in menu.actions()}
-            assert set(entries) == {f"Room {host.code_label.text()} as Alice", f"Room {host.code_label.text()} as Bob"}
-            entries[f"Room {host.code_label.text()} as Alice"].trigger()
+            code = host.code_label.text()
+            assert set(entries) == {
+                f"Soccer-Go with Bob, 0–0 — room {code} as Alice",
+                f"Soccer-Go with Alice, 0–0 — room {code} as Bob",
+            }
+            entries[f"Soccer-Go with Bob, 0–0 — room {code} as Alice"].trigger()
             await until(lambda: window.session is not a and isinstance(window.session, RemoteSession))
             resumed = window.session
             assert isinstance(resumed, RemoteSession) and resumed.local_seats() == alice_seat

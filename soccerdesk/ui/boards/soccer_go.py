@@ -424,7 +424,7 @@ class SoccerGoBoard(ClickBoard):
             if self.config.reveal_all:
                 return "Replay: each step shows the position after one action (← and → step through it)."
             if state.get("my_choice"):
-                return f"You chose: {self.describe(state['my_choice'])}. Waiting for {other}…"
+                return f"Your pick: {self.describe(state['my_choice'])}. Waiting for {other}…"
             if phase in ("toss", "deal", "draw"):
                 return "Dealing the cards…" if phase != "draw" else "A power card is drawn…"
             waiting = " and ".join(self.name(seat) for seat in deciding_seats(state))
