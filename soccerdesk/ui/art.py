@@ -224,8 +224,15 @@ def paint_soccero(p: QPainter) -> None:
     ]
     for i, (x, y) in enumerate(home):
         _token(p, QPointF(x, y), 6.5, HOME, str(i + 1))
-        _token(p, QPointF(WIDTH - x + (8 if i > 8 else 0), HEIGHT - y), 6.5, AWAY, str(i + 1))
-    c = QPointF(mid + 14, 100)
+        # At a kick-off the other side's pair keeps clear of the centre circle.
+        _token(
+            p,
+            QPointF(WIDTH - x + (14 if i > 8 else 0), HEIGHT - y + (12 if i == 9 else -12 if i == 10 else 0)),
+            6.5,
+            AWAY,
+            str(i + 1),
+        )
+    c = QPointF(mid - 8, 100)  # with the side kicking off
     _ball(p, c, 6)
     half = QPainterPath()
     half.moveTo(c)
