@@ -245,9 +245,27 @@ class RelayClient:
         await self.send("spectators", allow=allow)
 
     async def leave(self) -> None:
+        """Go out of the room for good: the room and token are forgotten, nothing reconnects
+        into it. A player who leaves a running match resigns it; :meth:`resign` keeps the seat."""
         await self.send("leave")
         self.room = self.token = None
         self.seat = None
+
+    async def resign(self) -> None:
+        """Resign the match being played and stay in the room, seated.
+
+        The relay ends the match (the other seat wins) and sends ``record`` and ``finished``
+        (``reason`` ``resigned``), then takes this connection out of the room; the seat stays
+        this token's (protocol.md, "Leaving"). The client takes it back at once, from the ply it
+        saw (no event twice), so the result stays on screen, a rematch can be offered, and a
+        dropped connection resumes into the room as before. Room and token are kept throughout:
+        :meth:`leave` forgets them, and a connection lost then would not reconnect.
+        """
+        room, token = self.room, self.token
+        if room is None or token is None:
+            raise RelayError("not_now", "only a player in a room can resign")
+        await self.send("leave")
+        await self.resume(room, token, match=self.match, seq=self.seq)
 
     async def send(self, kind: str, **fields: Any) -> None:
         """Send one message (raises RelayError when not connected)."""

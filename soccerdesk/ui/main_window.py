@@ -136,6 +136,9 @@ class MainWindow(QMainWindow):
         self._action(menu, "&Open match…", self.open_dialog, QKeySequence.StandardKey.Open)
         self.save_action = self._action(menu, "&Save match as…", self.save_dialog, QKeySequence.StandardKey.Save)
         self.undo_action = self._action(menu, "&Undo", self._undo, QKeySequence.StandardKey.Undo)
+        # Two modifiers, and a question before anything is sent: never given up by a slip of a key.
+        self.resign_action = self._action(menu, "&Resign…", self.ask_resign, "Ctrl+Shift+R")
+        self.resign_action.setStatusTip("Give up this online match: your opponent wins")
         menu.addSeparator()
         self._action(menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         view = self.menuBar().addMenu("&View")
@@ -173,6 +176,13 @@ class MainWindow(QMainWindow):
         in_match = self.session is not None and self.pages.currentWidget() is self.match_view
         self.save_action.setEnabled(in_match and self.session is not None and self.session.record() is not None)
         self.undo_action.setEnabled(in_match)
+        self.resign_action.setEnabled(in_match and self._can_resign())
+
+    def _can_resign(self) -> bool:
+        """An online match still being played, from a seat on this screen (a local match, a
+        spectator's screen or a match over: no)."""
+        can_resign = getattr(self.session, "can_resign", None)
+        return callable(can_resign) and bool(can_resign())
 
     def set_speed(self, name: str) -> None:
         self.settings.animation_speed = name
@@ -227,10 +237,13 @@ class MainWindow(QMainWindow):
         # An online match's record arrives when it ends: Save becomes possible then, and the
         # match is kept with the others in Recent matches.
         session.finished.connect(lambda _summary: self._update_actions())
+        if hasattr(session, "can_resign"):
+            # Resign… is offered while the relay can be told: the status follows the connection.
+            session.status.connect(lambda _text: self._update_actions())
         if getattr(session, "autosave", None) is None:
             session.finished.connect(lambda _summary, session=session: self._keep_record(session))
-        self._update_actions()
         session.start()
+        self._update_actions()
 
     def _bot_pool(self) -> Executor:
         from soccerdesk.ui.bot_pool import shared_bot_pool
@@ -274,6 +287,37 @@ class MainWindow(QMainWindow):
     def _undo(self) -> None:
         if self.session is not None:
             self.session.undo()
+
+    def ask_resign(self) -> None:
+        """Match → Resign…: asked first, as the opponent wins at once and it cannot be taken back.
+
+        The box is window-modal and does not block the event loop (the match and its clocks go
+        on while it is open); "Keep playing" is its default and Escape's answer."""
+        from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QMessageBox
+
+        session = self.session
+        if session is None or not self._can_resign():
+            return
+        box = QMessageBox(self)
+        box.setObjectName("resign")
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle("Resign")
+        box.setText("Resign this match? Your opponent wins.")
+        resign = box.addButton("Resign", QMessageBox.ButtonRole.AcceptRole)
+        keep = box.addButton("Keep playing", QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(keep)
+        box.setEscapeButton(keep)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.buttonClicked.connect(lambda button: self._resign(session) if button is resign else None)
+        box.open()
+
+    def _resign(self, session: MatchSession) -> None:
+        # The match may have ended, or another begun, while the question was open.
+        if session is self.session and self._can_resign():
+            session.resign()  # type: ignore[attr-defined]  # a RemoteSession (see _can_resign)
+            self._update_actions()
 
     # --- files ---------------------------------------------------------------------------
 

@@ -21,7 +21,8 @@ may call :meth:`RemoteSession.claim` with ``"win"`` or ``"bot"`` — ``chat_rece
 text)``, ``timer_changed(kind, words, seconds)`` (the turn clock and the abandonment
 countdown, which the match screen counts down) and ``host_left(text)`` (a LAN guest's
 host closed the game). The match screen shows a chat box and the timers for a session
-that has these signals, and asks ``busy_text()`` who it is waiting for.
+that has these signals, and asks ``busy_text()`` who it is waiting for. The window's
+**Match → Resign…** asks ``can_resign()`` whether to offer it and calls ``resign()``.
 """
 
 from __future__ import annotations
@@ -196,7 +197,8 @@ class RemoteSession(MatchSession):
     the opponent's presence, an absent opponent's countdown and rematch offers.
     ``record()`` is ``None`` while the match runs (the relay holds it and its secrets); once
     it is over, a relay of protocol 2 sends the whole record, and ``record()`` gives it for
-    saving and the replay.
+    saving and the replay. :meth:`resign` gives the match up (the ``finished`` that follows
+    says ``resigned`` on both screens); ``status`` tells when :meth:`can_resign` may change.
     """
 
     claim_offered = Signal(str)
@@ -239,6 +241,7 @@ class RemoteSession(MatchSession):
         self._closed = False
         self._handed_over = False
         self._finished_sent = False
+        self._resigning = False  # a resignation is on its way to the relay
         self._in_flight: int | None = None  # ply of the view an action was sent from, until answered
         self._labels = self._read_labels()
         # Seats whose turn clock ran out while they still owe decisions of that turn: the relay's
@@ -286,6 +289,9 @@ class RemoteSession(MatchSession):
             return
         if not self.client.connected:
             self.refused.emit("the connection to the relay is lost; reconnecting…")
+            return
+        if self.client.result is not None:  # also when it ended early (resigned, abandoned)
+            self.refused.emit("the match is over")
             return
         if view is None or self._seat not in view["to_move"]:
             self.refused.emit("the match is over" if view and view["terminal"] else "wait: it is not your turn")
@@ -379,6 +385,43 @@ class RemoteSession(MatchSession):
         """``"win"``: end the match as won; ``"bot"``: let the relay's bot play the absent seat."""
         _spawn(self._send(self.client.claim(take)), self._tasks)
 
+    def can_resign(self) -> bool:
+        """Whether :meth:`resign` may be offered now: this screen plays a seat of a match still
+        being played, and the relay can be told (the connection is up)."""
+        view = self.client.view
+        return (
+            self._started
+            and not self._closed
+            and not self._resigning
+            and self._seat is not None
+            and self.client.connected
+            and self.client.result is None
+            and view is not None
+            and not view["terminal"]
+        )
+
+    def resign(self) -> None:
+        """Give up the match: the opponent wins at once (protocol.md, "Leaving"). The relay's
+        ``finished`` (``resigned``) ends it on both screens; the seat stays this screen's, for the
+        result and a rematch."""
+        if not self.can_resign():
+            self.refused.emit("the match is over" if self.client.result is not None else "you cannot resign now")
+            return
+        self._resigning = True
+        _spawn(self._send_resignation(), self._tasks)
+
+    async def _send_resignation(self) -> None:
+        try:
+            await self.client.resign()
+        except RelayError as exc:
+            if self.client.result is not None:
+                # Resigned; only taking the seat back failed (a dropped connection resumes it).
+                log.info("resigned, but the seat was not taken back: %s", exc)
+                return
+            self._resigning = False  # not resigned after all (the connection went): play on
+            if not self._closed:
+                self.refused.emit(exc.message)
+
     def chat(self, text: str) -> None:
         """Say ``text`` to the room; it comes back through ``chat_received`` like every line."""
         if self._seat is None:
@@ -442,10 +485,13 @@ class RemoteSession(MatchSession):
         told = self._computer_played(view, events)
         self.view_changed.emit(view, [{k: v for k, v in e.items() if k != "ply"} for e in [*events, *told]])
         mine = self._seat is not None and self._seat in view["to_move"] and self._seat not in self._autoplayed
-        self.busy.emit(not view["terminal"] and not mine)
-        if not view["terminal"]:
+        # A match may end before its rules say so (resigned, abandoned): the view of the seat back
+        # in the room after resigning still has a side to move, and nobody is waited for.
+        over = bool(view["terminal"]) or self.client.result is not None
+        self.busy.emit(not over and not mine)
+        if not over:
             self.status.emit(self._with_move(""))
-        self._tell_about(view["score"], over=bool(view["terminal"]))
+        self._tell_about(view["score"], over=over)
         if mine and self._seat in self._clock_ends and self._seat is not None and view["ply"] > self._clock_ply:
             # A new decision of a turn whose clock runs on: the time left is the turn's, not this
             # decision's (protocol.md, "Per-turn clock"); a fresh turn gets a ``clock`` message.
