@@ -113,6 +113,9 @@ IN_PLAYERS_WORDS = (
     (rf"(?:{REFERENCE})'s\b", "the project's rulings'"),
     (rf"(?:{REFERENCE})\s+says\b", "the project's rulings say"),
     (REFERENCE, "the project's rulings"),
+    # The rules say "seat" (a player's place in the contract); a player says "side".
+    (r"\bseat\b", "side"),
+    (r"\bseats\b", "sides"),
 )
 """A reference to the document in a sentence, in words that need no document (``as in RULINGS 1``
 -> "as the project's rulings say"), its number dropped. In a bracketed aside it is dropped

@@ -21,6 +21,8 @@ DEVELOPERS_WORDS = (
     "`",
     "<!--",
     "tests/",
+    "the project's rulings",  # QA pass 11: a document the player cannot see
+    "memoised",  # how the code works
 )
 
 
@@ -34,14 +36,17 @@ def test_help_has_no_references_players_cannot_follow(qapp, game_id: str) -> Non
     assert not re.search(r"\bRulings \d", page), game_id  # "(Rulings 5)": a numbered ruling of theirs
     assert not re.search(r"“[a-z0-9]+(?:[_.][a-z0-9]+)+”", page), game_id  # a quoted identifier
     assert not re.search(r"\*\* [:.]", page), game_id  # a title's colon left hanging
+    rulings = page[page.index("## Our rulings") :] if "## Our rulings" in page else ""
+    assert not re.search(r"\bseats?\b", rulings), game_id  # QA pass 11: a player says "side"
 
 
 def test_soccero_rulings_keep_their_meaning_in_players_words(qapp) -> None:
     page = help_markdown(get_game("soccero"))
     rulings = page[page.index("## Our rulings") :]
-    assert "**Turns count as the project's rulings say**: 2 × “Turns per half” turns per manager." in rulings
+    assert "- **Turns.** 2 × “Turns per half” turns per manager." in rulings
     assert "- **Moving, exactly.** After the roll" in rulings
-    assert "The project's rulings say air shots cannot be saved, so" in rulings
+    assert "Air shots cannot be saved, so" in rulings
+    assert "a turn always uses all of its points." in rulings  # its last sentence, about the code, left out
     assert "other players under it may stop it." in rulings
     assert "- **Offside** is judged at every kick" in rulings and "- **Steal foul** uses" in rulings
     assert 'placed on permitted squares 2 or 3 king moves from the ball (our own reading of "a wall").' in rulings
@@ -64,7 +69,7 @@ def test_references_are_dropped_or_said_in_players_words(qapp) -> None:
     )
     said = for_players(rulings, get_game("soccero"))
     assert said.splitlines() == [
-        "- **Card plays.** Both seats choose at once.",
+        "- **Card plays.** Both sides choose at once.",
         "- **Extra time (rulebook 10):** the first attacker attacks first.",
         "- **Pass+O/S** stays (only a successful one cancels it) and lapses.",
         "- **Keepers.** The project's rulings say keepers cannot save; others may.",
