@@ -418,3 +418,48 @@ def test_the_ball_prompt_names_only_what_may_be_done_there(qtbot: Any, match_sta
         assert ("shoot" in said) == any(t.startswith("shoot") for t in view["legal"]), (said, view["legal"])
         checked += "hold" not in view["legal"]
     assert checked
+
+
+def test_the_panel_prompt_follows_the_card_clicked(qtbot: Any, match_states: list[State]) -> None:
+    """QA: after a card was clicked the panel still said "choose a card, then a zone — or clear
+    or hold" (the next step showed only in the small status line); and in the opponent's box it
+    said "no card can be played — or shoot", though a shot is played with a card."""
+    from painting import painted_texts
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QGraphicsView
+
+    view = next(v for v in decisions(match_states) if any(t.startswith("play ") for t in v["legal"]))
+    board = Board(BoardConfig(GAME, view["seat"]))
+    board.set_view(view)
+    gview = QGraphicsView(board)
+    qtbot.addWidget(gview)
+    gview.resize(1300, 900)
+    gview.show()
+
+    def prompts() -> list[str]:
+        return [t for t in painted_texts(board) if t.startswith("Your ball") or ": click " in t]
+
+    assert len(prompts()) == 1 and prompts()[0].startswith("Your ball: choose a card, then a zone"), prompts()
+    code = next(t.split()[1] for t in view["legal"] if t.startswith("play "))
+    pos = board.pos_of(("card", code))
+    assert pos is not None
+    QTest.mouseClick(gview.viewport(), Qt.MouseButton.LeftButton, pos=gview.mapFromScene(pos))
+    assert board.selection == (("card", code),)
+    assert prompts() == [board.selection_hint(board.selection)], prompts()
+    board.cancel_selection()
+    assert prompts()[0].startswith("Your ball: choose a card, then a zone")
+
+    boards = {0: Board(BoardConfig(GAME, 0)), 1: Board(BoardConfig(GAME, 1))}
+    no_card = [
+        v
+        for v in decisions(match_states)
+        if v["state"]["phase"] == "play"
+        and not any(t.startswith("play ") for t in v["legal"])
+        and any(t.startswith("shoot") for t in v["legal"])
+    ]
+    assert no_card, "never only a shot and clears in these matches"
+    for v in no_card:
+        boards[v["seat"]].set_view(v)
+        said = [t for t in painted_texts(boards[v["seat"]]) if t.startswith("Your ball")]
+        assert said and "no Pass or Dribble card can be played here" in said[0], said

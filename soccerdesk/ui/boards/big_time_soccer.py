@@ -102,6 +102,11 @@ BUTTON_LABELS = {
     "shoot free": "Free Outside shot",
 }
 MODE_LABELS = {"clear-in": "Clear (in play)", "clear-out": "Clear (out of play)"}
+LONGEST_STEPS = (
+    "Pass Diagonal Right 2 + Outside Shot: click a highlighted zone or your goalkeeper (pass back) or the goal to shoot.",
+)
+"""The longest prompt a chosen card or clear may bring (:meth:`Board.selection_hint`): the panel
+keeps room for it."""
 BALL_PLAYS = ("play ", "shoot", "hold", "passback")
 """Actions of the side in control besides the clears (and an offer to end the half)."""
 
@@ -669,9 +674,8 @@ class Board(ClickBoard):
         # Piles and the die.
         self._draw_piles(QRectF(x + 10, y + 4, w - 20, 96), state)
         y += 108
-        prompt = self._status(view)
-        item = self.add_text(QPointF(x + 12, y), prompt, 10, PANEL_TEXT, bold=True, width=w - 24)
-        y += item.boundingRect().height() + 8
+        # The prompt follows the clicks: a card chosen, it asks where it goes.
+        y += self.place_prompt(QPointF(x + 12, y), w - 24, self._status(view), LONGEST_STEPS) + 8
         nxt = state.get("next")
         control = state.get("control")
         if nxt and control in (0, 1):
@@ -921,7 +925,9 @@ class Board(ClickBoard):
             ]
             rest = ", ".join(others[:-1]) + (" or " if len(others) > 1 else "") + (others[-1] if others else "")
             cards = (
-                "choose a card, then a zone" if any(t.startswith("play ") for t in legal) else "no card can be played"
+                "choose a card, then a zone"
+                if any(t.startswith("play ") for t in legal)
+                else "no Pass or Dribble card can be played here"  # a shot is played with a card too
             )
             return f"Your ball: {cards}" + (f" — or {rest}." if rest else ".")
         return f"{names[control]} has the ball…" if control in (0, 1) else ""

@@ -309,6 +309,8 @@ class ClickBoard(BoardScene):
         self._overlay: list[QGraphicsItem] = []
         self._mark_layers: list[QGraphicsItem] = []
         self._marked: set[Key] = set()  # keys whose marks were painted last
+        self._prompt = ""  # the panel's prompt for the position (see place_prompt)
+        self._prompt_rect: QRectF | None = None
         self.hovered: Key | None = None
         self._drag_from: Key | None = None
         self.setBackgroundBrush(QBrush(QColor("#121820")))
@@ -385,6 +387,7 @@ class ClickBoard(BoardScene):
             self._keyed = dict(self._static_keyed)
         self._dynamic = []
         self._overlay = []
+        self._prompt_rect = None
         self._recording = True
         try:
             self.draw(view, events)
@@ -512,6 +515,24 @@ class ClickBoard(BoardScene):
     def draw_overlay(self) -> None:
         """Items that follow the selection and the keyboard preview (rebuilt on every click)."""
         self.draw_chooser()
+        if self._prompt_rect is not None:
+            prompt = self.selection_hint(self.paths.selection) or self._prompt
+            self.add_text(
+                self._prompt_rect.topLeft(), prompt, 10, PANEL_TEXT, bold=True, width=self._prompt_rect.width()
+            )
+
+    def place_prompt(self, pos: QPointF, width: float, prompt: str, longest: Sequence[str] = ()) -> float:
+        """The panel's prompt at ``pos`` (call from :meth:`draw`): ``prompt``, or while an action
+        is being built click by click, its next step (:meth:`selection_hint`): the prompt follows
+        the clicks. Room is kept for the longest of ``prompt`` and ``longest`` (what the steps
+        may say); returns that height."""
+        metrics = QFontMetricsF(ui_font(10, bold=True))
+        wrap = int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap)
+        height = max(
+            metrics.boundingRect(QRectF(0, 0, width, 10_000), wrap, t).height() + 2 for t in (prompt, *longest)
+        )
+        self._prompt, self._prompt_rect = prompt, QRectF(pos.x(), pos.y(), width, height)
+        return height
 
     def draw_chooser(self) -> None:
         """Buttons beside the last selected thing when several actions end on it."""

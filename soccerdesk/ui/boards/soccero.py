@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from soccerdesk.resources import load_game_data
@@ -170,8 +170,6 @@ class Board(ClickBoard):
         goal_a, _, goal_b = data["board"]["goal_columns"].partition("-")
         self.goal_columns = (parse_square(goal_a + "1")[0], parse_square(goal_b + "1")[0])
         self.flip = False
-        self._prompt = ""
-        self._prompt_rect: QRectF | None = None
         self.routes: dict[str, list[str]] = {}
         self._notes: dict[str, list[str]] = {}
         self.panel_x = ORIGIN.x() + self.columns * SQ + 34
@@ -610,14 +608,8 @@ class Board(ClickBoard):
             self.make_clickable(item, key, f"The goal behind row {row}.")
 
     def draw_overlay(self) -> None:
-        """The ball's route for the previewed kick, or for the routes left by the selection; and
-        the panel's prompt, which tells the next click of a move being built."""
+        """The ball's route for the previewed kick, or for the routes left by the selection."""
         super().draw_overlay()
-        if self._prompt_rect is not None:
-            prompt = self.selection_hint(self.selection) or self._prompt
-            self.add_text(
-                self._prompt_rect.topLeft(), prompt, 10, PANEL_TEXT, bold=True, width=self._prompt_rect.width()
-            )
         texts = [self.preview] if self.preview in self.routes else []
         if not texts and self.selection:
             texts = [t for t in self.paths.matching(self.selection) if t in self.routes]
@@ -831,17 +823,11 @@ class Board(ClickBoard):
             who = "goalkeeper" if player["goalkeeper"] else f"player {player['number']}"
             self.add_text(QPointF(x + 12, y), f"Placing: {names[player['seat']]} {who}", 9, PANEL_TEXT)
             y += 20
-        # The prompt follows the clicks of a move being built (drawn with the selection, in
-        # draw_overlay): room is kept for the longest thing it may say.
-        self._prompt = self._status(view)
-        sayings = [self._prompt]
+        # The prompt follows the clicks of a move being built.
+        steps = []
         if view["legal"] and state["phase"] in ("moving", "kick-path"):
-            sayings += [self.selection_hint(sample) for sample in SAMPLE_SELECTIONS]
-        metrics = QFontMetricsF(ui_font(10, bold=True))
-        wrap = int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap)
-        height = max(metrics.boundingRect(QRectF(0, 0, w - 24, 10_000), wrap, text).height() + 2 for text in sayings)
-        self._prompt_rect = QRectF(x + 12, y, w - 24, height)
-        y += height + 12
+            steps = [self.selection_hint(sample) for sample in SAMPLE_SELECTIONS]
+        y += self.place_prompt(QPointF(x + 12, y), w - 24, self._status(view), steps) + 12
         loose = self.loose_actions()
         if loose:
             columns = 2 if len(loose) > 3 else 1
@@ -889,8 +875,10 @@ class Board(ClickBoard):
                     QRectF(170, 38, rr.width() - 170, 24),
                     Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap,
                     # A header (or a throw-in) flies straight: its die gives only the length.
-                    {"header": "header, straight", "throw": "throw-in, in the air"}.get(
-                        kick.get("mode"), words.get(symbol, symbol)
+                    str(
+                        {"header": "header, straight", "throw": "throw-in, in the air"}.get(
+                            str(kick.get("mode")), words.get(str(symbol), str(symbol))
+                        )
                     )
                     # The rules roll two distance dice as their sum (a record keeps only that).
                     + (", two dice" if kick.get("dice") == 2 and kick.get("mode") not in ("header", "throw") else ""),
