@@ -154,3 +154,23 @@ def test_a_resumed_pawn_soccer_match_draws_only_the_last_moves(qtbot, window: Ma
     moves = sum(1 for line in resumed.log_lines() if " moves from " in line or " passes from " in line)
     assert moves > 4, "too few moves to tell"
     assert 1 <= len(board.trails) <= 3, board.trails
+
+
+def test_pawn_soccer_shows_each_sides_last_move_while_playing(qtbot, window: MainWindow) -> None:
+    """QA: against the computer no move left a trail (only a pass did): the view that showed the
+    computer's move was followed by one with no move of its own (the turn ending), which wiped
+    it. Each side's last move stays drawn until that side moves again."""
+    view = start_match(qtbot, window, "pawn-soccer", ("bot", "normal"), SHORT["pawn-soccer"])
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(8):
+        take_screen(qtbot, view)
+        click_and_wait(qtbot, view, rng)
+        take_screen(qtbot, view)
+        lines = view.log_lines()
+        last = lines[-1]
+        if " moves from " in last and "(normal)" in last:  # the computer's reply was a move
+            src, dst = last.split(" moves from ")[1].rstrip(".").split(" to ")[:2]
+            assert (src, dst.split()[0]) in view.board.trails, (last, view.board.trails)
+            checked += 1
+    assert checked >= 3, "too few of the computer's moves to tell"

@@ -134,6 +134,9 @@ class Board(ClickBoard):
     def __init__(self, config: BoardConfig, parent: Any = None) -> None:
         super().__init__(config, parent)
         self._events: list[dict[str, Any]] = []
+        self._recent: list[dict[str, Any]] = []  # each side's last moves, drawn as trails
+        self._trail_ply = -1  # the ply of the view they were worked out for
+        self.trails: list[tuple[str, str]] = []
         self.columns, self.rows = 7, 11  # RULINGS board; replaced by the view's own "board" data
         self._squares: set[str] = set()  # every square's name, goal squares included
         self._notes: dict[str, list[str]] = {}  # square -> what is special about it
@@ -606,14 +609,8 @@ class Board(ClickBoard):
         p.drawLine(tip, tip + QPointF(0.0, -0.09 * w))
 
     def _draw_last_move(self, view: dict[str, Any]) -> None:
-        """An arrow for the events that just happened (the last move, pass, kick or steal)."""
-        moves = last_turns(
-            [e["data"] for e in self._events if "from" in e.get("data", {}) and "to" in e.get("data", {})]
-        )
-        self.trails = [(data.get("from"), data.get("to")) for data in moves]
-        if not moves:
-            return
-        for data in moves:
+        """An arrow for each side's last move, pass, kick or steal (:meth:`set_view` keeps them)."""
+        for data in self._recent:
             try:
                 a, b = self.square_rect(data["from"]).center(), self.square_rect(data["to"]).center()
             except (ValueError, KeyError, IndexError):
@@ -622,7 +619,19 @@ class Board(ClickBoard):
 
     def set_view(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
         self._events = events or []
-        self.trails: list[tuple[str, str]] = []  # the moves drawn as the last ones (from, to)
+        # Each side's last moves stay drawn until that side moves again: a view often comes
+        # with no move of its own (a turn ended, a substitute offered), and the bot's move came
+        # one view before. A new set-up, or a position from before (Undo, a replay stepping
+        # back), starts afresh.
+        ply = int(view.get("ply", 0))
+        phase = (view.get("state") or {}).get("phase")
+        if ply < self._trail_ply or phase in ("setup", "toss", "kickoff"):
+            self._recent = []
+        if ply != self._trail_ply:
+            moves = [e["data"] for e in self._events if "from" in e.get("data", {}) and "to" in e.get("data", {})]
+            self._recent = last_turns(self._recent + moves)
+        self._trail_ply = ply
+        self.trails = [(data.get("from"), data.get("to")) for data in self._recent]  # drawn as the last ones
         super().set_view(view, events)
 
     def _draw_pawns(self, state: dict[str, Any]) -> None:
