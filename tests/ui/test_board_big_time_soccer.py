@@ -463,3 +463,20 @@ def test_the_panel_prompt_follows_the_card_clicked(qtbot: Any, match_states: lis
         boards[v["seat"]].set_view(v)
         said = [t for t in painted_texts(boards[v["seat"]]) if t.startswith("Your ball")]
         assert said and "no Pass or Dribble card can be played here" in said[0], said
+
+
+def test_no_ball_trail_is_drawn_across_a_goal_and_its_kick_off(qtbot: Any) -> None:
+    """QA: after a goal and the kick-off a trail ran from the goal mouth (A2C) to the kick-off
+    zone, as if the ball had been passed there. Shown step by step as a match is played, the
+    board traces the ball's moves but none across a goal."""
+    states = random_match(21, GAME)
+    board = Board(BoardConfig(GAME, 0))
+    traced_after_goal, traced_otherwise = [], []
+    for state in states:
+        events = [{"kind": e.kind, "text": e.text, "data": e.data} for e in state.events if e.audience in (None, (0,))]
+        board.set_view(state.view(0), events)
+        scored = any(e["kind"] == "goal" for e in events)
+        (traced_after_goal if scored else traced_otherwise).append(board.traced)
+    assert traced_after_goal, "no goal in this match"
+    assert all(t is None for t in traced_after_goal), traced_after_goal
+    assert any(t is not None for t in traced_otherwise)

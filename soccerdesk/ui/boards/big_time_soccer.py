@@ -107,6 +107,8 @@ LONGEST_STEPS = (
 )
 """The longest prompt a chosen card or clear may bring (:meth:`Board.selection_hint`): the panel
 keeps room for it."""
+RESTARTS = frozenset({"goal", "end", "toss"})
+"""Events after which the ball is set on the centre spot (a goal, a half's end, the toss)."""
 BALL_PLAYS = ("play ", "shoot", "hold", "passback")
 """Actions of the side in control besides the clears (and an offer to end the half)."""
 
@@ -394,6 +396,8 @@ class Board(ClickBoard):
         if ball != self._ball_now:
             # Remember where the ball came from, to trace its last move on the field.
             self._ball_before, self._ball_now = self._ball_now, ball
+        if any(e.get("kind") in RESTARTS for e in events or []):
+            self._ball_before = None  # put on the centre spot again: nobody passed it there
         super().set_view(view, events)
 
     def draw_static(self, view: dict[str, Any]) -> None:
@@ -402,8 +406,10 @@ class Board(ClickBoard):
     def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         state = view["state"]
         before = self._ball_before
+        self.traced: tuple[str, str] | None = None  # the ball's last move drawn (zones as shown)
         if before is not None and self._ball_now == state["ball"]:
             names = [self.zone_name(*self.own(zone)) for zone in (before, state["ball"])]
+            self.traced = (names[0], names[1])
             self.add_route([self.zone_rect(name).center() + QPointF(0, 4) for name in names], end_dot=False, alpha=90)
         self._draw_ball(state)
         self._draw_hand(view)
