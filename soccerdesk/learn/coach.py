@@ -199,6 +199,13 @@ class Coach:
     @classmethod
     def resume(cls, record: Mapping[str, Any]) -> tuple[Coach, State]:
         """The coach and the position of a guided match left halfway (``record`` from :meth:`record`)."""
+        coach, states = cls.follow(record)
+        return coach, states[-1]
+
+    @classmethod
+    def follow(cls, record: Mapping[str, Any]) -> tuple[Coach, list[State]]:
+        """As :meth:`resume`, with every position of the match from its first, so that what
+        happened before the learner left can be told again."""
         learn = record.get(LEARN_KEY)
         if not isinstance(learn, Mapping) or not isinstance(learn.get("script"), str):
             raise ScriptError("this match is not a guided match")
@@ -212,7 +219,7 @@ class Coach:
             coach.after(seat, action)
         if coach.stuck(states[-1]):
             coach.let_go()
-        return coach, states[-1]
+        return coach, states
 
     # --- the current step ---------------------------------------------------------------
 
@@ -334,9 +341,13 @@ class Coach:
             return None
         seat = self.script.learner
         for action in state.legal_actions(seat):
-            if any(fnmatch.fnmatchcase(str(action), p) for p in self.script.auto):
+            if self.plays_itself(str(action)):
                 return seat, action
         return None
+
+    def plays_itself(self, text: str) -> bool:
+        """``text`` is an action the coach plays for the learner when a step teaches nothing then (``auto``)."""
+        return any(fnmatch.fnmatchcase(text, p) for p in self.script.auto)
 
     def play_others(self, state: State, limit: int = 10_000) -> State:
         """Play chance, the other side and the coach's own ``auto`` actions until the learner decides or the match ends."""

@@ -5,7 +5,12 @@ only the step's taught actions (the others are not highlighted and a click on th
 nothing), and shows the action the coach points at as the board's own preview (its places
 marked). The coach panel says what to do in our own words, counts the steps, and has
 "Show me again" (the pointed places blink back on) and "Leave" (the match so far is kept in
-``path`` and resumes where it was left: :meth:`GuidedMatch.resume`).
+``path`` and resumes where it was left, its "What just happened" told again: :meth:`GuidedMatch.start`).
+
+Keyboard, as in a match (README "Keyboard"): Tab / Shift+Tab step through the actions the
+lesson offers (the first Tab lands on the one the coach points at), each said in words
+("Enter plays: …"), Enter plays it, Escape lets go. The Tab keys stay with the board, so the
+coach's buttons take no focus: they are clicked or reached by their Alt shortcuts.
 
 The other side's moves, dice and draws come from the coach (scripted replies, stacked
 outcomes, then a gentle bot) on the UI thread: the bots it falls back on answer in
@@ -17,15 +22,17 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QShowEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from soccerdesk.learn.coach import Coach, ScriptError, load_script
 from soccerdesk.rules import Event, IllegalAction, RulesError, State
 from soccerdesk.ui.boards import BoardConfig, make_board
-from soccerdesk.ui.match_view import BoardView, name_seats, retold
+from soccerdesk.ui.boards.drawing import ClickBoard
+from soccerdesk.ui.match_view import BoardView, enter_plays, name_seats, next_pick, retold
 from soccerdesk.ui.session import write_match_file
 
 HAPPENED_LINES = 8
@@ -36,7 +43,8 @@ OTHERS_DELAY_MS = 350
 
 
 class CoachPanel(QWidget):
-    """What the coach says: the title, the step count, the words, and two buttons."""
+    """What the coach says: the title, the step count, the words, the keyboard's pick, what
+    just happened, and three buttons."""
 
     def __init__(self, title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -53,22 +61,34 @@ class CoachPanel(QWidget):
         self.words.setWordWrap(True)
         self.words.setTextFormat(Qt.TextFormat.PlainText)
         self.words.setStyleSheet("font-size: 12pt;")
+        self.keyboard = QLabel("")
+        self.keyboard.setObjectName("keyboard")  # as the match screen's: "Enter plays: …"
+        self.keyboard.setWordWrap(True)
+        self.keyboard.setTextFormat(Qt.TextFormat.RichText)
+        self.keyboard.setToolTip("Tab steps through the actions on offer, Enter plays the one shown")
         self.happened = QLabel("")
         self.happened.setObjectName("coach-happened")
         self.happened.setWordWrap(True)
         self.happened.setTextFormat(Qt.TextFormat.PlainText)
-        self.show_me = QPushButton("Show me again")
+        # QA: Tab went round these buttons and never reached the board. They take no focus
+        # (Tab stays with the board's actions); a click or their Alt shortcut presses them.
+        self.show_me = QPushButton("&Show me again")
         self.show_me.setObjectName("coach-show-me")
-        self.leave = QPushButton("Leave (resume later)")
+        self.show_me.setToolTip("Point again at what to do (Alt+S)")
+        self.leave = QPushButton("&Leave (resume later)")
         self.leave.setObjectName("coach-leave")
-        self.restart = QPushButton("Start again")
+        self.leave.setToolTip("Back to the home screen; Learn to play resumes here (Alt+L)")
+        self.restart = QPushButton("Start &again")
         self.restart.setObjectName("coach-restart")
-        self.restart.setToolTip("The lesson from its first step, in a new match")
+        self.restart.setToolTip("The lesson from its first step, in a new match (Alt+A)")
+        for button in (self.show_me, self.leave, self.restart):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.count)
         layout.addWidget(self.words)
         layout.addStretch(1)
+        layout.addWidget(self.keyboard)
         layout.addWidget(QLabel("What just happened:"))
         layout.addWidget(self.happened)
         # Two rows: three buttons side by side were cut ("ave (resume late") in a narrow panel.
@@ -80,7 +100,11 @@ class CoachPanel(QWidget):
 
 
 class GuidedMatch(QWidget):
-    """A guided match (see the module docstring). Signal ``left(dict)``: the record when the learner leaves."""
+    """A guided match (see the module docstring). Signal ``left(dict)``: the record when the learner leaves.
+
+    ``past``: the positions that led to ``state`` (a resumed lesson), told again in "What just
+    happened" and shown on the board (its die, its last route) as a resumed match is.
+    """
 
     left = Signal(object)
 
@@ -89,6 +113,7 @@ class GuidedMatch(QWidget):
         coach: Coach,
         state: State | None = None,
         *,
+        past: Sequence[State] = (),
         path: Path | None = None,
         others_delay_ms: int = OTHERS_DELAY_MS,
         parent: QWidget | None = None,
@@ -98,9 +123,13 @@ class GuidedMatch(QWidget):
         self.coach = coach
         self.path = path
         self.names = ("Home", "Away") if coach.script.learner == 0 else ("Away", "Home")
-        self.board = make_board(BoardConfig(coach.script.game, perspective=coach.script.learner))
+        # Every game's board is drawn and clicked alike (the lesson uses its selection and clicks).
+        self.board = cast(ClickBoard, make_board(BoardConfig(coach.script.game, perspective=coach.script.learner)))
         self.board.setParent(self)
         self.view = BoardView(self.board)
+        self.view.installEventFilter(self)
+        self._keyboard_index = -1  # the action Tab picked, in board.keyboard_actions(); -1: none
+        self._happened = ""  # the log as last told (a click's prompt may stand in for it a while)
         self.panel = CoachPanel(coach.script.title)
         splitter = QSplitter()
         splitter.addWidget(self.view)
@@ -110,7 +139,7 @@ class GuidedMatch(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(splitter)
         self.board.action_chosen.connect(self._chosen)
-        self.board.hint.connect(self.panel.happened.setText)
+        self.board.hint.connect(self.panel.happened.setText)  # a click's prompt or refusal, in the log's place
         self._narrowed = False  # the lesson offers fewer actions than the rules allow here
         self._fresh: list[dict[str, Any]] = []  # events since the board was last drawn (its die, its trace)
         self._mine: list[str] = []  # the learner's last move in words, told before the answer to it
@@ -132,7 +161,14 @@ class GuidedMatch(QWidget):
         self._others.setInterval(others_delay_ms)
         self._others.timeout.connect(self._other_moves)
         self.state = coach.new_match() if state is None else state
+        # A resumed lesson reads on from what happened before it was left (QA: its log was empty).
+        told = [line for position in past for line in self._said(position, again=True)][-HAPPENED_LINES:]
+        for position in past:
+            self._keep_fresh(position.events)
+        self._mine = told  # any answer still to come is told after them
+        self._tell(told)
         self._other_moves()
+        self._mine = []
 
     @classmethod
     def start(cls, game_id: str, *, path: Path | None = None, **kwargs: Any) -> GuidedMatch:
@@ -140,11 +176,11 @@ class GuidedMatch(QWidget):
         ended, or it cannot be resumed: a damaged file, a script changed since)."""
         if path is not None and path.is_file():
             try:
-                coach, state = Coach.resume(json.loads(path.read_text(encoding="utf-8")))
+                coach, states = Coach.follow(json.loads(path.read_text(encoding="utf-8")))
             except (ValueError, RulesError, OSError):  # ScriptError, CorruptRecord, bad JSON are ValueErrors
-                coach, state = None, None
-            if coach is not None and state is not None and coach.script.game == game_id and not state.is_terminal():
-                return cls(coach, state, path=path, **kwargs)
+                coach, states = None, []
+            if coach is not None and coach.script.game == game_id and not states[-1].is_terminal():
+                return cls(coach, states[-1], past=states[1:], path=path, **kwargs)
         return cls(Coach(load_script(game_id)), path=path, **kwargs)
 
     # --- the learner ---------------------------------------------------------------------
@@ -165,12 +201,8 @@ class GuidedMatch(QWidget):
         self._keep_fresh(self.state.events)
         # What the click did, in place of the prompt that led to it ("click a highlighted
         # square"); the other side's answer is told after it, not instead of it.
-        # An action that tells nothing of itself ("stop" a chain) is said by its button's words.
-        said = self._told(self.state.events) or [
-            f"{self.names[self.coach.script.learner]}: {self.board.describe(text)}."
-        ]
-        self._mine = [*self._mine, *said][-HAPPENED_LINES:]
-        self.panel.happened.setText(name_seats("\n".join(self._mine), self.names, self.coach.script.game))
+        self._mine = [*self._mine, *self._said(self.state)][-HAPPENED_LINES:]
+        self._tell(self._mine)
         self._show()
         self._save()
         self._others.start()
@@ -184,7 +216,7 @@ class GuidedMatch(QWidget):
         self._others.stop()
         self.coach = Coach(load_script(self.coach.script.game))
         self.state = self.coach.new_match()
-        self.panel.happened.setText("")
+        self._tell([])
         self._other_moves()
 
     def leave(self) -> None:
@@ -208,14 +240,32 @@ class GuidedMatch(QWidget):
             self._keep_fresh(self.state.events)
         if events:  # the answer, told after the learner's moves that led to it
             events, self._mine = [*self._mine, *events], []
-            text = "\n".join(events[-HAPPENED_LINES:])
-            self.panel.happened.setText(name_seats(text, self.names, self.coach.script.game))
+            self._tell(events[-HAPPENED_LINES:])
         self._show()
         self._save()
+
+    def _tell(self, lines: Sequence[str]) -> None:
+        """Show ``lines`` (the rules' words, seats not yet named) under "What just happened"."""
+        self._happened = name_seats("\n".join(lines), self.names, self.coach.script.game)
+        self.panel.happened.setText(self._happened)
 
     def _keep_fresh(self, events: Sequence[Event]) -> None:
         learner = self.coach.script.learner
         self._fresh.extend(e.to_json() for e in events if e.visible_to(learner))
+
+    def _said(self, state: State, *, again: bool = False) -> list[str]:
+        """The events of the action that led to ``state``, in words (:meth:`_told`); the
+        learner's action that tells nothing of itself ("stop" a chain) is said by its button's
+        words. ``again``: told again from a resumed lesson's record, where such an action the
+        coach plays for the learner (``auto``) stays untold, as it was then."""
+        told = self._told(state.events)
+        history = state.history()
+        if told or not history or history[-1][0] != self.coach.script.learner:
+            return told
+        text = str(history[-1][1])
+        if again and self.coach.plays_itself(text):
+            return told
+        return [f"{self.names[self.coach.script.learner]}: {self.board.describe(text)}."]
 
     def _told(self, events: Sequence[Event]) -> list[str]:
         """The events the learner may see, in the board's words; a public line ("Home draws a
@@ -243,6 +293,8 @@ class GuidedMatch(QWidget):
         # With what happened since: the board shows a die's number, a ball's last route.
         fresh, self._fresh = self._fresh, []
         self.board.set_view(view, fresh)
+        self._keyboard_index = -1  # a new position: Tab starts again from the coach's pick
+        self.panel.keyboard.setText("")
         step = self.coach.step
         script = self.coach.script
         if self.state.is_terminal():
@@ -265,6 +317,61 @@ class GuidedMatch(QWidget):
         self.panel.count.setText(count)
         self.view.fit()
         self._show_me()
+        if view["legal"]:
+            self.view.setFocus()  # the keys play on the board (nothing else here takes the focus)
+
+    # --- the keyboard (as the match screen's, over the lesson's actions) -------------------
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt API)
+        super().showEvent(event)
+        self.view.setFocus()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+        if watched is self.view and event.type() == QEvent.Type.KeyPress:
+            return self.handle_key(event)  # type: ignore[arg-type]
+        return super().eventFilter(watched, event)
+
+    def handle_key(self, event: QKeyEvent) -> bool:
+        """Tab / Shift+Tab / Enter / Escape on the board. True when the key was used."""
+        key = event.key()
+        if key == Qt.Key.Key_Escape and (self.board.selection or self._keyboard_index >= 0):
+            self._let_go()
+            self._keyboard_index = -1
+            self.panel.keyboard.setText("")
+            self._show_me()  # back to what the coach points at
+            return True
+        if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
+            shift = key == Qt.Key.Key_Backtab or event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+            self.cycle(-1 if shift else 1)
+            return True
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            actions = self.board.keyboard_actions()
+            if 0 <= self._keyboard_index < len(actions):
+                # Through the board's own clicks, so it highlights and refuses as the mouse does.
+                if not self.board.play(actions[self._keyboard_index]):
+                    self.board.choose(actions[self._keyboard_index])
+            else:
+                self.panel.keyboard.setText("Press Tab to pick an action, then Enter to play it.")
+            return True
+        return False
+
+    def cycle(self, step: int) -> None:
+        """Pick the next (``step`` 1) or previous (-1) action on offer and say it in words."""
+        self._let_go()  # the keyboard takes over from a half-made mouse choice
+        actions = self.board.keyboard_actions()  # the lesson's actions only: the board has no others
+        if not actions:
+            self.panel.keyboard.setText("Nothing to play now.")
+            return
+        pointed = self.coach.pointed(self.state) if self.waiting else None  # what the step teaches, first
+        self._keyboard_index = next_pick(actions, self._keyboard_index, step, self.board.KEYBOARD_LAST, pointed)
+        self.board.set_preview(actions[self._keyboard_index])
+        self.panel.keyboard.setText(enter_plays(self.board, actions, self._keyboard_index))
+
+    def _let_go(self) -> None:
+        """Drop what the mouse began, and its prompt ("click a highlighted square") with it."""
+        if self.board.selection:
+            self.board.cancel_selection()
+            self.panel.happened.setText(self._happened)
 
     def _save(self) -> None:
         if self.path is not None:

@@ -24,6 +24,7 @@ import math
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -213,6 +214,28 @@ def ending_words(result: Mapping[str, Any], names: Sequence[str], seat: int | No
     if seat == loser:
         return f"{short_name(names[winner])} wins: you {what}."
     return f"{short_name(names[winner])} wins: {short_name(names[loser])} {what}."
+
+
+def next_pick(actions: Sequence[str], index: int, step: int, seldom: AbstractSet[str], first: str | None = None) -> int:
+    """The action Tab (``step`` 1) or Shift+Tab (-1) picks among ``actions``, ``index`` being
+    the one picked (-1: none yet). Nothing picked, ``first`` comes first if offered; else Tab
+    starts at the first action and Shift+Tab at the last one that is not a choice seldom meant
+    (verbs in ``seldom``: it began one before the last, and a player reaching for "End turn"
+    used the substitute instead; the board lists those last, see ``KEYBOARD_LAST``)."""
+    if index >= 0:
+        return (index + step) % len(actions)
+    if first is not None and first in actions:
+        return list(actions).index(first)
+    if step > 0:
+        return 0
+    usual = [i for i, text in enumerate(actions) if text.partition(" ")[0] not in seldom]
+    return usual[-1] if usual else len(actions) - 1
+
+
+def enter_plays(board: Any, actions: Sequence[str], index: int) -> str:
+    """The keyboard's pick in words (rich text): "Enter plays: **Move …**  (3/19)"."""
+    words = html.escape(board.describe(actions[index]))
+    return f"Enter plays: <b>{words}</b>  ({index + 1}/{len(actions)})"
 
 
 PHASE_KEYS = (("period", ""), ("half", "Half"), ("round", "Round"), ("turn", "Turn"), ("phase", ""))
@@ -1097,21 +1120,9 @@ class MatchView(QWidget):
         if not actions:
             self.keyboard_label.setText("Nothing to play now.")
             return
-        # Nothing picked yet: Tab starts at the first action, Shift+Tab at the last one that is
-        # not a choice seldom meant (it began one before the last, and a player reaching for
-        # "End turn" used the substitute instead; the board lists those last, see KEYBOARD_LAST).
-        if self._keyboard_index >= 0:
-            self._keyboard_index = (self._keyboard_index + step) % len(actions)
-        elif step > 0:
-            self._keyboard_index = 0
-        else:
-            seldom = self.board.KEYBOARD_LAST
-            usual = [i for i, text in enumerate(actions) if text.partition(" ")[0] not in seldom]
-            self._keyboard_index = usual[-1] if usual else len(actions) - 1
-        text = actions[self._keyboard_index]
-        self.board.set_preview(text)
-        words = html.escape(self.board.describe(text))
-        self.keyboard_label.setText(f"Enter plays: <b>{words}</b>  ({self._keyboard_index + 1}/{len(actions)})")
+        self._keyboard_index = next_pick(actions, self._keyboard_index, step, self.board.KEYBOARD_LAST)
+        self.board.set_preview(actions[self._keyboard_index])
+        self.keyboard_label.setText(enter_plays(self.board, actions, self._keyboard_index))
 
     # --- header --------------------------------------------------------------------------
 

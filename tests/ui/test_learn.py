@@ -4,12 +4,16 @@ place, and every step can be done to the end of the script."""
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from clicking import click, click_path, target_spot
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QLabel
 
 from soccerdesk.learn.coach import Coach, has_script, load_script
 from soccerdesk.rules import GAMES
@@ -291,3 +295,124 @@ def test_what_just_happened_keeps_the_learners_move_before_the_answer(qtbot) -> 
     assert mine and set(mine) <= set(lines), lines  # the learner's move, then the answer
     # A click that tells nothing of itself is said by its button ("Stop the chain").
     assert all(line.strip() for line in lines)
+
+
+# --- the keyboard in a lesson (QA pass 11, finding 2) ---------------------------------------
+
+
+def _key(screen: GuidedMatch, key: Qt.Key, modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    """A key pressed as a person does: sent to the window, which hands it to the focused widget."""
+    QTest.keyClick(screen.window().windowHandle(), key, modifiers)
+
+
+def _keyboard_words(screen: GuidedMatch) -> str:
+    """What the coach panel says of the key pick ("Enter plays: …"); empty when it says nothing."""
+    label = screen.findChild(QLabel, "keyboard")
+    return "" if label is None else label.text()
+
+
+def _play_steps_by_keys(qtbot, screen: GuidedMatch, until: int | None = None) -> int:
+    """Do the coach's steps with Tab and Enter only; returns how many were done."""
+    coach = screen.coach
+    done = 0
+    while not coach.finished and (until is None or coach.index < until):
+        qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+        pointed = coach.pointed(screen.state)
+        assert pointed is not None
+        before = (coach.index, coach.done_in_step, screen.state.ply)
+        _key(screen, Qt.Key.Key_Tab)  # the first Tab lands on what the coach points at
+        # QA: Tab went to the coach's buttons (Show me again, Start again, Leave) instead.
+        assert QApplication.focusWidget() is screen.view, QApplication.focusWidget()
+        assert screen.board.preview == pointed
+        words = _keyboard_words(screen)
+        assert words.startswith("Enter plays: ") and html.escape(screen.board.describe(pointed)) in words, words
+        _key(screen, Qt.Key.Key_Return)
+        history = screen.state.history()
+        assert screen.state.ply > before[2], f"Enter did not play {pointed!r}"
+        learner_moves = [str(a) for seat, a in history[before[2] :] if seat == coach.script.learner]
+        assert learner_moves[:1] == [pointed]
+        if coach.index == before[0]:
+            assert coach.done_in_step == before[1] + 1
+        else:
+            done += 1
+    return done
+
+
+@pytest.mark.parametrize("game_id", SCRIPTED)
+def test_tab_and_enter_play_the_lesson_to_its_end(qtbot, game_id: str) -> None:
+    """README "Keyboard": Tab steps through the actions in words, Enter plays; in a lesson too
+    (QA: Tab only went round the coach's buttons, even after a click on the board)."""
+    screen = _open(qtbot, GuidedMatch.start(game_id, others_delay_ms=0))
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    # A person clicks the coach's "Show me again", then the board where nothing is played.
+    click(qtbot, screen.panel.show_me, what="Show me again")
+    click(qtbot, screen.view.viewport(), QPoint(2, 2), "the board's corner")
+    assert _play_steps_by_keys(qtbot, screen) == len(screen.coach.script.steps)
+
+
+def test_tab_offers_only_what_the_lesson_teaches_and_escape_lets_go(qtbot) -> None:
+    screen = _open(qtbot, GuidedMatch.start("big-time-soccer", others_delay_ms=0))
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    coach, state = screen.coach, screen.state
+    taught = coach.taught(state)
+    assert len(taught) < len(state.legal_actions(coach.script.learner))  # the lesson narrows the choice
+    _key(screen, Qt.Key.Key_Return)  # nothing picked yet: Enter says what to do, plays nothing
+    assert "Press Tab" in _keyboard_words(screen) and screen.state is state
+    seen = []
+    for _ in range(len(taught)):
+        _key(screen, Qt.Key.Key_Tab)
+        seen.append(screen.board.preview)
+    assert sorted(seen) == sorted(taught)  # every taught action, once round, and no other
+    assert f"/{len(taught)})" in _keyboard_words(screen)
+    _key(screen, Qt.Key.Key_Escape)
+    assert _keyboard_words(screen) == ""
+    assert screen.board.preview == coach.pointed(state)  # the coach's pointer is back
+    _key(screen, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert screen.board.preview == coach.pointed(state)  # Shift+Tab begins there too
+    assert screen.state is state
+
+
+def test_the_coach_buttons_answer_their_shortcuts(qtbot, tmp_path: Path) -> None:
+    """The buttons take no focus (Tab stays with the board), so their Alt shortcuts reach them."""
+    screen = _open(qtbot, GuidedMatch.start("pawn-soccer", path=tmp_path / "learn.json", others_delay_ms=0))
+    screen.activateWindow()  # shortcuts answer in the active window only
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is screen, timeout=5_000)
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    for button in (screen.panel.show_me, screen.panel.restart, screen.panel.leave):
+        assert button.focusPolicy() == Qt.FocusPolicy.NoFocus
+    left: list[dict] = []
+    screen.left.connect(left.append)
+    _key(screen, Qt.Key.Key_L, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: bool(left), timeout=2_000)  # a shortcut "presses" the button for a moment
+
+
+def test_the_lesson_opened_from_the_home_screen_takes_the_keys(qtbot, window) -> None:
+    home = window.home
+    click(qtbot, home.cards["soccer-go"], what="the Soccer-Go card")
+    qtbot.waitUntil(home.learn_button.isEnabled, timeout=20_000)
+    click(qtbot, home.learn_button, what="Learn to play")
+    screen = window.learn_view
+    assert isinstance(screen, GuidedMatch)
+    _play_steps_by_keys(qtbot, screen, until=2)
+    assert screen.coach.index == 2
+
+
+# --- a resumed lesson's log (QA pass 11, finding 7) -----------------------------------------
+
+
+@pytest.mark.parametrize("game_id", SCRIPTED)
+def test_a_resumed_lesson_tells_what_happened_before(qtbot, tmp_path: Path, game_id: str) -> None:
+    """README: "Leave keeps your place"; QA: after resuming, "What just happened" was empty."""
+    path = tmp_path / f"learn-{game_id}.json"
+    screen = _open(qtbot, GuidedMatch.start(game_id, path=path, others_delay_ms=0))
+    _play_steps(qtbot, screen, until=3)
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    before = screen.panel.happened.text().splitlines()
+    assert before
+    click(qtbot, screen.panel.leave, what="Leave")
+    screen.close()
+    again = _open(qtbot, GuidedMatch.start(game_id, path=path, others_delay_ms=0))
+    qtbot.waitUntil(lambda: again.waiting, timeout=10_000)
+    lines = again.panel.happened.text().splitlines()
+    assert lines and len(lines) <= 8
+    assert lines[-len(before) :] == before, (before, lines)  # the same lines, read on from where it was
