@@ -1012,6 +1012,15 @@ class SoccerGoState(State):
                 "card", f"Seat {seat} plays {card.name}{copied}.", {"seat": seat, "card": play.card, "as": play.as_card}
             )
         )
+        other = 1 - seat
+        if self.choice[other] is not None:
+            # A card is public at once and takes back the face-down choice already made
+            # (docs/rulings.md): say so, or the pick vanishes unexplained. Which one stays hidden.
+            events.append(
+                Event(
+                    "taken-back", f"Seat {other}'s face-down choice is taken back: both choose again.", {"seat": other}
+                )
+            )
         nxt = self._r(hands=(hands[0], hands[1]), discards=(discards[0], discards[1]), choice=(None, None))
         effect = cards[play.as_card or play.card].effect
         if self.phase == BLOCK:

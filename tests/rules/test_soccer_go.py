@@ -932,3 +932,18 @@ def test_tackle_won_by_the_attacker_keeps_the_effects_in_force() -> None:
     kept = s.apply(0, Show("paper")).apply(1, Show("rock"))
     assert kept.phase_name == "pass" and kept.view(0)["state"]["modifiers"] == ["dribble"]
     assert pass_(kept, 4, 5).passes == 2 + 3
+
+
+def test_a_card_played_after_a_face_down_choice_says_it_is_taken_back() -> None:
+    """QA: the defender had marked, the attacker then played SHOOT, and the mark vanished with no
+    line in the log. The taking back is said, publicly, without saying what the choice was."""
+    s = kick_off(att0=("shoot", "att-bogey"))
+    s = passes(s, [2, 3, 4])
+    other = next(m for m in s.available() if m != 5)
+    s = act(s, 1, f"mark {other}")
+    s = act(s, 0, "play shoot")
+    taken = [e for e in s.events if e.kind == "taken-back"]
+    assert len(taken) == 1 and taken[0].audience is None and taken[0].data == {"seat": 1}
+    assert str(other) not in taken[0].text.replace("Seat 1", "")  # which number stays hidden
+    fresh = act(passes(kick_off(att0=("shoot", "att-bogey")), [2, 3, 4]), 0, "play shoot")
+    assert "taken-back" not in kinds(fresh)  # nothing chosen yet, nothing taken back
