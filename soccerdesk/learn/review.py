@@ -8,7 +8,17 @@ seat that decides there**, in worlds that seat cannot tell apart from the real o
 shared secret choice both seats' estimates are averaged. A finished match is exact: the
 winner's chance is 1, a draw is 0.5 each.
 
-The turning points are the biggest swings between one position and the next.
+A position reached by a move that its chairs could not see (the other side's face-down pick,
+not shown yet: "Home has chosen") keeps the estimate of the position before it
+(:func:`judged_position`). Nothing the judging seat can see has changed there; judging it
+afresh only added noise (a few trial games more or less lucky) and, worse, judged the hidden
+pick as a random one, so the chart dipped and recovered at every face-down pick.
+
+An estimate is the mean of :data:`WORLDS` trial games, so it is only good to a few points:
+one position may come out ten points too high or too low. The turning points are therefore
+the biggest swings **that last** (:func:`lasting_swing`): a step counts only as far as the
+chance after it (the median of the next :data:`TURN_WINDOW` positions) differs from the chance
+before it (the median of the previous ones), so a dip that is undone at once is no swing.
 
 A review is worked out in slices (:func:`estimate_slice`, a module-level function the bot
 process can run) so the window can show progress, and is kept with the match record under
@@ -25,11 +35,13 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from statistics import median
 from typing import Any
 
-from soccerdesk.rules import CHANCE, Action, State, get_game, sample_chance
+from soccerdesk.rules import CHANCE, HIDDEN, Action, State, get_game, sample_chance
 
-REVIEW_VERSION = 1
+REVIEW_VERSION = 2
+"""2: face-down picks keep the estimate before them; turning points are swings that last."""
 
 WORLDS = 12
 """Worlds judged per chair at a position where something is hidden from that chair."""
@@ -37,8 +49,13 @@ WORLDS = 12
 TURNING_POINTS = 3
 """How many turning points a review marks at most."""
 
-MIN_SWING = 0.08
-"""A swing smaller than this (in chance of winning) is not a turning point."""
+MIN_SWING = 0.1
+"""A swing smaller than this (in chance of winning, see :func:`lasting_swing`) is not a turning
+point: an estimate's own noise makes smaller ones."""
+
+TURN_WINDOW = 5
+"""Positions on each side of a step whose median is the chance before and after it
+(:func:`lasting_swing`): a dip of up to two positions moves neither median."""
 
 TURNING_GAP = 4
 """Turning points are at least this many positions apart (one swing is not marked twice)."""
@@ -55,7 +72,8 @@ class ReviewError(ValueError):
 class Review:
     """Seat 0's chance of winning after each action of a match (``home[0]`` is the start).
 
-    ``turning`` lists the indices of the positions reached by the biggest swings, in match order.
+    ``turning`` lists the indices of the positions reached by the biggest lasting swings
+    (:func:`turning_points`), in match order.
     """
 
     game: str
@@ -69,8 +87,17 @@ class Review:
         return value if seat == 0 else 1.0 - value
 
     def swing(self, index: int) -> float:
-        """The change of seat 0's chance made by the action leading to position ``index``."""
-        return self.home[index] - self.home[index - 1] if index > 0 else 0.0
+        """The lasting change of seat 0's chance made by the action leading to position
+        ``index`` (:func:`lasting_swing`)."""
+        return lasting_swing(self.home, index)
+
+    def levels(self, index: int) -> tuple[float, float]:
+        """Seat 0's chance before and after the action leading to position ``index`` (:func:`levels`)."""
+        return levels(self.home, index)
+
+    def biggest_turn(self) -> int | None:
+        """The biggest turning point (the first of equals), or ``None`` when there is none."""
+        return max(self.turning, key=lambda i: abs(self.swing(i))) if self.turning else None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -160,9 +187,27 @@ def home_chance(state: State, rng: random.Random, worlds: int = WORLDS) -> float
 
 
 def _position_rng(record: Mapping[str, Any]) -> random.Random:
-    # The same stream at every position (common random numbers): two positions a move apart
-    # are judged on the same luck, so the chart's steps show what the move changed.
+    # The same stream at every position, so an estimate depends on the record and index only.
+    # (Two positions a move apart do not stay on the same luck for long: their trial games
+    # draw from it differently, so each estimate keeps its own noise; see the module docstring.)
     return random.Random(f"review:{record.get('seed')}")
+
+
+def unseen(state: State) -> bool:
+    """Whether the move that reached ``state`` is hidden from every chair that judges it
+    (:func:`chairs`): the other side's face-down pick before it is shown, or its secret draw."""
+    if state.ply == 0 or state.is_terminal():
+        return False
+    rng = random.Random(0)  # which moves a world hides does not depend on its luck
+    return all(state.determinize(seat, rng).history()[-1][1] is HIDDEN for seat in chairs(state))
+
+
+def judged_position(states: Sequence[State], index: int) -> int:
+    """The position whose estimate position ``index`` gets: itself, or, when the move that
+    reached it is :func:`unseen` by its chairs, the position before it (and so on back)."""
+    while index > 0 and unseen(states[index]):
+        index -= 1
+    return index
 
 
 def estimate_slice(game_id: str, record: Mapping[str, Any], start: int, stop: int, worlds: int = WORLDS) -> list[float]:
@@ -174,7 +219,13 @@ def estimate_slice(game_id: str, record: Mapping[str, Any], start: int, stop: in
     states = game.replay(record)
     if not 0 <= start <= stop <= len(states):
         raise ValueError(f"positions {start}..{stop} are outside this match (0..{len(states)})")
-    return [home_chance(states[i], _position_rng(record), worlds) for i in range(start, stop)]
+    judged: dict[int, float] = {}
+    for i in range(start, stop):
+        j = judged_position(states, i)
+        if j not in judged:
+            judged[j] = home_chance(states[j], _position_rng(record), worlds)
+        judged[i] = judged[j]
+    return [judged[i] for i in range(start, stop)]
 
 
 def positions(record: Mapping[str, Any]) -> int:
@@ -191,11 +242,39 @@ def slices(record: Mapping[str, Any], size: int = SLICE) -> list[tuple[int, int]
     return [(start, min(start + size, total)) for start in range(0, total, size)]
 
 
+def levels(home: Sequence[float], index: int, window: int = TURN_WINDOW) -> tuple[float, float]:
+    """Seat 0's chance before and after the step to position ``index``: the median of the
+    ``window`` positions before it and of the ``window`` positions from it on (fewer at the
+    ends of the match). ``index`` is 1 to ``len(home) - 1``."""
+    if not 0 < index < len(home):
+        raise ValueError(f"no step leads to position {index} of {len(home)}")
+    return median(home[max(0, index - window) : index]), median(home[index : index + window])
+
+
+def lasting_swing(home: Sequence[float], index: int, window: int = TURN_WINDOW) -> float:
+    """The part of the step to position ``index`` (``home[index] - home[index - 1]``) that lasts.
+
+    That is the change from the chance before the step to the chance after it (:func:`levels`),
+    but never more than the step itself, and nothing when the two go opposite ways. A step into
+    a dip of one or two positions that is undone at once changes neither median, so it is no
+    swing, and neither is the step out of it; a step that the chart keeps afterwards counts in
+    full, and only at that step (its neighbours moved little themselves).
+    """
+    if not 0 < index < len(home):
+        return 0.0
+    step = home[index] - home[index - 1]
+    before, after = levels(home, index, window)
+    change = after - before
+    if step * change <= 0:
+        return 0.0
+    return step if abs(step) < abs(change) else change
+
+
 def turning_points(home: Sequence[float], count: int = TURNING_POINTS) -> tuple[int, ...]:
-    """The positions reached by the ``count`` biggest swings (at least :data:`MIN_SWING`, at
-    least :data:`TURNING_GAP` apart), in match order."""
+    """The positions reached by the ``count`` biggest lasting swings (:func:`lasting_swing`, at
+    least :data:`MIN_SWING`, at least :data:`TURNING_GAP` apart), in match order."""
     swings = sorted(
-        ((abs(home[i] - home[i - 1]), i) for i in range(1, len(home))),
+        ((abs(lasting_swing(home, i)), i) for i in range(1, len(home))),
         key=lambda si: (-si[0], si[1]),
     )
     chosen: list[int] = []
@@ -270,6 +349,9 @@ __all__ = [
     "estimate_slice",
     "fingerprint",
     "home_chance",
+    "judged_position",
+    "lasting_swing",
+    "levels",
     "review_match",
     "slices",
     "stored",

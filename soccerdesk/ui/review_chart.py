@@ -195,18 +195,35 @@ class ReviewChart(QWidget):
 
 
 def turning_line(review: Review, names: tuple[str, str], describe: list[str] | None = None) -> str:
-    """One line on the match's biggest turning point, in words (``describe[i]``: what action i did)."""
-    if not review.turning:
+    """One line on the match's biggest turning point, in words (``describe[i]``: what action i did).
+
+    "Biggest turning point, step 172: The 5th pass reaches number 6 (the defender marked number
+    8). Home's chance of winning rose from about 42% to about 88%. Rings mark…": the step's own
+    words are sentences of their own, so brackets in them are never nested in the line's. The
+    chances are the ones before and after the step (:meth:`Review.levels`), not one noisy
+    estimate each."""
+    index = review.biggest_turn()
+    if index is None:
         return "No single action changed the match much: it was decided bit by bit."
-    index = max(review.turning, key=lambda i: abs(review.swing(i)))
-    swing = review.swing(index)
-    gainer = 0 if swing > 0 else 1
-    what = f" ({'; '.join(describe[index - 1].splitlines())})" if describe and 0 < index <= len(describe) else ""
+    gainer = 0 if review.swing(index) > 0 else 1
+    before, after = (v if gainer == 0 else 1.0 - v for v in review.levels(index))
+    words = step_words(describe[index - 1]) if describe and 0 < index <= len(describe) else ""
     return (
-        f"Biggest turning point: step {index}{what}: {names[gainer]}'s chance of winning rose "
-        f"from {review.chance(gainer, index - 1):.0%} to {review.chance(gainer, index):.0%}. "
-        f"Rings mark the {len(review.turning)} biggest swings; click the chart to go there."
+        f"Biggest turning point, step {index}: {words}{' ' if words else ''}{names[gainer]}'s chance of "
+        f"winning rose from about {before:.0%} to about {after:.0%}. "
+        + (f"Rings mark the {len(review.turning)} biggest swings" if len(review.turning) > 1 else "The ring marks it")
+        + "; click the chart to go there."
     )
+
+
+def step_words(text: str) -> str:
+    """A replay log line as sentences: each of its lines starts with a capital and ends with a stop."""
+    sentences = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            sentences.append(line[0].upper() + line[1:] + ("" if line[-1] in ".!?" else "."))
+    return " ".join(sentences)
 
 
 class ReviewPanel(QWidget):
@@ -364,8 +381,9 @@ def take_review_screenshot(game_id: str, path: Path, size: tuple[int, int] = (12
     viewer = ReplayViewer(game, record)
     panel = attach_review(viewer, record)
     assert panel.review is not None
-    if panel.review.turning:
-        viewer.slider.setValue(max(panel.review.turning, key=lambda i: abs(panel.review.swing(i))))  # type: ignore[union-attr]
+    biggest = panel.review.biggest_turn()
+    if biggest is not None:
+        viewer.slider.setValue(biggest)
     viewer.resize(*size)
     viewer.show()
     save_picture(viewer, viewer.view, path)

@@ -53,24 +53,29 @@ def test_full_time_is_the_result(game_id: str) -> None:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_estimates_agree_with_the_search_bots_evaluation(game_id: str) -> None:
     """Where the search bot's evaluation (what it judges the end of a playout by) says one side
-    is clearly ahead, the review gives that side the better chance."""
+    is clearly ahead, the review gives that side the better chance (at the positions judged
+    for themselves, not after a face-down pick; from each chair that judges them)."""
     record = _match(game_id)
     states = get_game(game_id).replay(record)
     found = _review(game_id)
     bot = search_bot(game_id, None, "hard", max_iterations=1)
     judged: list[tuple[float, int]] = []
     for index, state in enumerate(states[:-1]):
+        if review.judged_position(states, index) != index or review.chairs(state) != tuple(
+            p for p in state.current_players() if p >= 0
+        ):
+            continue  # a carried estimate, or a die roll (judged by the dice to come)
         seats = review.chairs(state)
-        if len(seats) != 1:
-            continue
-        world = state.determinize(seats[0], random.Random(index))
-        judged.append((state_value(world, bot.evaluation, bot.settings.goal_weight, seats[0]), index))
+        worlds = [(seat, state.determinize(seat, random.Random(index))) for seat in seats]
+        value = sum(state_value(w, bot.evaluation, bot.settings.goal_weight, seat) for seat, w in worlds) / len(seats)
+        judged.append((value, index))
     # The positions the evaluation finds least close (its top quarter, and not a near tie).
     cut = max(0.05, sorted(abs(v) for v, _ in judged)[3 * len(judged) // 4])
     clear = [(v, i) for v, i in judged if abs(v) >= cut]
-    agree = sum((v > 0) == (found.home[i] > 0.5) for v, i in clear)
+    agree = sum((v > 0) == (found.home[i] > 0.5) for v, i in clear if found.home[i] != 0.5)
+    disagree = sum((v > 0) == (found.home[i] < 0.5) for v, i in clear if found.home[i] != 0.5)
     assert agree >= 10
-    assert agree >= 3 * (len(clear) - agree)
+    assert agree >= 3 * disagree  # an even estimate (common with a few worlds) is neither
 
 
 def test_an_estimate_is_the_mean_of_the_search_bots_playouts() -> None:
@@ -129,16 +134,55 @@ def test_progress_is_reported_slice_by_slice() -> None:
 
 def test_turning_points_are_the_biggest_swings_apart() -> None:
     home = [0.5, 0.5, 0.52, 0.9, 0.88, 0.86, 0.84, 0.4, 0.42, 0.41, 0.45, 0.6, 1.0]
-    # Swings: 0.38 at 3, 0.44 at 7, 0.40 at 12, 0.15 at 11 (too near 12).
+    # Swings: 0.36 at 3, 0.44 at 7, 0.40 at 12 (the last step: full time is exact), 0.15 at 11 (too near 12).
     assert review.turning_points(home) == (3, 7, 12)
     assert review.turning_points(home, count=1) == (7,)
-    # Two big swings side by side are one turning point: the bigger one (the first of equals).
-    assert review.turning_points([0.5, 0.9, 0.5, 0.5, 0.5], count=2) == (1,)
-    assert review.turning_points([0.5, 0.8, 0.3, 0.3, 0.3], count=2) == (2,)
+    # A swing that goes on over two steps, then back: one turning point, the bigger step.
+    assert review.turning_points([0.5] * 5 + [0.8, 0.3] + [0.3] * 5, count=2) == (6,)
     assert review.turning_points([0.5, 0.52, 0.5, 0.53]) == ()  # no swing big enough
     found = _review("big-time-soccer")
     biggest = max(abs(found.swing(i)) for i in range(1, len(found.home)))
     assert found.turning and max(abs(found.swing(i)) for i in found.turning) == biggest
+    assert found.biggest_turn() in found.turning and abs(found.swing(found.biggest_turn())) == biggest
+
+
+def test_a_dip_undone_at_once_is_no_turning_point() -> None:
+    """Pass 11, finding 1: an estimate one step too low, then back, is noise; the turning
+    point is the step after which the chance stays changed."""
+    home = [0.5, 0.5, 0.52, 0.5, 0.15, 0.5, 0.52, 0.5, 0.5, 0.8, 0.82, 0.8, 0.81, 0.8]
+    assert review.turning_points(home) == (9,)
+    assert review.lasting_swing(home, 4) == review.lasting_swing(home, 5) == 0.0
+    assert review.lasting_swing(home, 9) == pytest.approx(0.3)
+    assert review.levels(home, 9) == (0.5, 0.8)
+    # A dip of two positions (a face-down pick keeps the estimate before it) is no swing either.
+    paired = [0.5] * 5 + [0.1, 0.1] + [0.5] * 4 + [0.75] * 5
+    assert review.turning_points(paired) == (11,)
+    # A swing in noisy estimates: it counts at its own step, as far as it lasts.
+    noisy = [0.5, 0.55, 0.45, 0.5, 0.42, 0.55, 0.5, 0.8, 0.72, 0.85, 0.78, 0.8, 0.75]
+    assert review.turning_points(noisy) == (7,)
+    assert review.Review("x", tuple(noisy), (7,), "f").biggest_turn() == 7
+
+
+def test_a_face_down_pick_keeps_the_estimate_before_it() -> None:
+    """Soccer-Go: the defender cannot see the attacker's face-down pick (and the other way
+    round); the position it reaches is judged as the one before it, so a quiet stretch of
+    passes and marks no longer zig-zags up and down at every pick."""
+    record = _match("soccer-go")
+    states = get_game("soccer-go").replay(record)
+    home = _review("soccer-go").home
+    actions = [str(action) for _, action in record["actions"]]
+    picks = [i for i in range(1, len(states)) if states[i].phase_name == "pass" and states[i].choice.count(None) == 1]
+    assert len(picks) > 30
+    quiet = [
+        i for i in range(2, len(home) - 1) if all(a.startswith(("pass ", "mark ")) for a in actions[i - 2 : i + 1])
+    ]
+    assert len(quiet) > 30
+    zigzags = [i for i in quiet if (home[i] - home[i - 1]) * (home[i + 1] - home[i]) < 0]
+    assert zigzags == []
+    assert all(home[i] == home[i - 1] for i in picks)
+    assert all(review.judged_position(states, i) == i - 1 for i in picks)
+    # Every other position is judged as ever.
+    assert review.judged_position(states, picks[0] + 1) == picks[0] + 1
 
 
 def test_kept_with_the_record_and_read_back() -> None:

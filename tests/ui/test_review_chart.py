@@ -18,7 +18,7 @@ from soccerdesk.learn import review
 from soccerdesk.rules import get_game
 from soccerdesk.sim import play_match
 from soccerdesk.ui.replay import ReplayViewer
-from soccerdesk.ui.review_chart import ReviewChart, attach_review
+from soccerdesk.ui.review_chart import ReviewChart, attach_review, turning_line
 
 WORLDS = 2
 
@@ -133,6 +133,42 @@ def test_index_at_stays_inside_the_match(qtbot, x: int, expected: int) -> None:
     chart.set_review(review.build(record, [0.5] * 100))
     assert chart.index_at(x) == expected
     assert chart.index_at(chart.x_of(40)) == 40
+
+
+def _made_up(home: list[float]) -> review.Review:
+    record = {"game": "soccer-go", "seed": 0, "options": {}, "actions": [[0, "x"]] * (len(home) - 1)}
+    return review.build(record, home)
+
+
+def test_the_turning_point_line_names_the_swing_that_lasted_in_plain_sentences() -> None:
+    """Pass 11, finding 1: an estimate that dips for one step and comes back is not the
+    biggest turning point, and the step's own words (brackets and all) are sentences of their
+    own, never nested in the line's brackets."""
+    # Step 5 dips (Home's chance 50% -> 10%) and step 6 undoes it; step 9 is Away's goal.
+    home = [0.5, 0.5, 0.52, 0.5, 0.5, 0.1, 0.5, 0.52, 0.5, 0.2, 0.22, 0.2, 0.21, 0.2]
+    found = _made_up(home)
+    assert found.turning == (9,) and found.biggest_turn() == 9
+    describe = ["Home has chosen."] * (len(home) - 1)
+    describe[8] = "The 7th pass reaches number 2 (the defender marked number 4).\nAway shoots\ngoal for Away! 0-1."
+    line = turning_line(found, ("Home", "Away"), describe)
+    assert line == (
+        "Biggest turning point, step 9: The 7th pass reaches number 2 (the defender marked number 4). "
+        "Away shoots. Goal for Away! 0-1. Away's chance of winning rose from about 50% to about 80%. "
+        "The ring marks it; click the chart to go there."
+    )
+    depth = 0
+    for char in line:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        assert 0 <= depth <= 1  # no bracket inside another
+    assert ".)" not in line and "):" not in line
+    # Without the step's words, and with several turning points.
+    several = _made_up([0.5] * 6 + [0.9] * 6 + [0.3] * 6)
+    assert several.turning == (6, 12)
+    assert turning_line(several, ("Ann", "Bob")) == (
+        "Biggest turning point, step 12: Bob's chance of winning rose from about 10% to about 70%. "
+        "Rings mark the 2 biggest swings; click the chart to go there."
+    )
+    assert turning_line(_made_up([0.5] * 8), ("Ann", "Bob")).startswith("No single action changed the match much")
 
 
 def test_the_screenshot_command_draws_a_review(tmp_path: Path) -> None:
