@@ -23,7 +23,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QIcon, QPixmap, QResizeEvent
+from PySide6.QtGui import QColor, QIcon, QPaintEvent, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -39,6 +39,9 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QSpinBox,
+    QStyle,
+    QStyleOptionComboBox,
+    QStylePainter,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -162,29 +165,99 @@ class MatchSetup:
     seed: int | None = None
 
 
+class ChoiceBox(QComboBox):
+    """A drop-down of an option's choices that may be narrower than its longest choice.
+
+    Narrower than its text (the home screen at the window's smallest), it shows the start of
+    the choice with "…", and its tooltip then begins with the whole choice.
+    """
+
+    SHRINKS_TO = 10
+    """Characters of a choice shown at the least (then "…")."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.help = ""
+        # The size hint follows the choices as they are added: the longest choice, whole.
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.setMinimumWidth(self.fontMetrics().averageCharWidth() * self.SHRINKS_TO + 40)
+        self.currentIndexChanged.connect(lambda _index: self._explain())
+
+    def set_help(self, text: str) -> None:
+        self.help = text
+        self._explain()
+
+    def _text_room(self, option: QStyleOptionComboBox) -> int:
+        room = self.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, self
+        )
+        icon = 0 if option.currentIcon.isNull() else option.iconSize.width() + 4
+        return room.width() - icon - 2
+
+    @property
+    def elided(self) -> bool:
+        """The current choice does not fit: it is shown cut with "…"."""
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        return self.fontMetrics().horizontalAdvance(self.currentText()) > self._text_room(option)
+
+    def _explain(self) -> None:
+        whole = self.currentText()
+        self.setToolTip("\n\n".join(t for t in (whole, self.help) if t) if self.elided else self.help)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        self._explain()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt API)
+        """As a combo box paints itself, with the choice elided to its room (Qt cuts it mid-letter)."""
+        painter = QStylePainter(self)
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        option.currentText = self.fontMetrics().elidedText(
+            option.currentText, Qt.TextElideMode.ElideRight, self._text_room(option)
+        )
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)
+
+
 class OptionsForm(QWidget):
-    """Editors generated from a game's :class:`~soccerdesk.rules.Option` list."""
+    """Editors generated from a game's :class:`~soccerdesk.rules.Option` list.
+
+    Each label sits left of its editor. Where a drop-down's longest choice does not fit beside
+    the labels (the home screen at the window's smallest), every drop-down goes under its label
+    across the whole width instead: the choices are read whole and no scroll bar is needed
+    sideways. Narrower still, a drop-down elides its choice (see :class:`ChoiceBox`).
+    """
 
     def __init__(self, game: Game, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.game = game
         self._readers: dict[str, Callable[[], Any]] = {}
         self._editors: dict[str, QWidget] = {}
-        form = QFormLayout(self)
-        form.setContentsMargins(0, 0, 0, 0)
+        self._rows: list[tuple[QLabel, QWidget]] = []
+        self.stacked = False
+        """The drop-downs are under their labels (the form is too narrow to have them beside)."""
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setColumnStretch(1, 1)
         for option in game.options:
             editor, reader = self._editor(game.id, option)
             editor.setObjectName(f"option-{option.name}")
             words, tip = OPTION_WORDS.get((game.id, option.name), (option.label, option.help))
-            if tip:
+            if isinstance(editor, ChoiceBox):
+                editor.set_help(tip)
+            elif tip:
                 editor.setToolTip(tip)
             label = QLabel(words)
             label.setToolTip(tip)
-            form.addRow(label, editor)
+            label.setBuddy(editor)
+            self._rows.append((label, editor))
             self._readers[option.name] = reader
             self._editors[option.name] = editor
         if not game.options:
-            form.addRow(QLabel("This game has no options."))
+            self._grid.addWidget(QLabel("This game has no options."), 0, 0, 1, 2)
+        self._arrange()
         for (game_id, name), (other, value) in OPTION_APPLIES.items():
             editor, chooser = self._editors.get(name), self._editors.get(other)
             if game_id != game.id or editor is None or not isinstance(chooser, QComboBox):
@@ -198,10 +271,46 @@ class OptionsForm(QWidget):
             chooser.currentIndexChanged.connect(follow)
             follow()
 
+    def fits_beside(self, width: int) -> bool:
+        """Every label and every drop-down's longest choice fit side by side in ``width``."""
+        choices = [editor.sizeHint().width() for _label, editor in self._rows if isinstance(editor, QComboBox)]
+        if not choices:
+            return True
+        labels = max(label.sizeHint().width() for label, _editor in self._rows)
+        spacing = self.style().pixelMetric(QStyle.PixelMetric.PM_LayoutHorizontalSpacing)
+        return labels + max(spacing, 6) + max(choices) <= width
+
+    def _arrange(self) -> None:
+        """Put each row in the grid: a drop-down beside its label, or under it when stacked."""
+        row = 0
+        for label, editor in self._rows:
+            self._grid.removeWidget(label)
+            self._grid.removeWidget(editor)
+            if self.stacked and isinstance(editor, QComboBox):
+                self._grid.addWidget(label, row, 0, 1, 2)
+                self._grid.addWidget(editor, row + 1, 0, 1, 2)
+                row += 2
+            else:
+                self._grid.addWidget(label, row, 0)
+                self._grid.addWidget(editor, row, 1)
+                row += 1
+        # The rows keep together at the top (an empty last row takes the rest of the height).
+        for other in range(self._grid.rowCount()):
+            self._grid.setRowStretch(other, 1 if other == row else 0)
+        if row >= self._grid.rowCount():
+            self._grid.setRowStretch(row, 1)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        stacked = not self.fits_beside(event.size().width())
+        if stacked != self.stacked:
+            self.stacked = stacked
+            self._arrange()
+
     @staticmethod
     def _editor(game_id: str, option: Option) -> tuple[QWidget, Callable[[], Any]]:
         if option.choices:
-            combo = QComboBox()
+            combo = ChoiceBox()
             for choice in option.choices:
                 combo.addItem(choice_label(choice, game_id, option.name), choice)
             combo.setCurrentIndex(max(0, list(option.choices).index(option.default)))
@@ -431,7 +540,10 @@ class HomeScreen(QWidget):
         self.options_box = QGroupBox("Options")
         self.options_layout = QVBoxLayout(self.options_box)
         scroll = QScrollArea()
+        scroll.setObjectName("options-scroll")
         scroll.setWidgetResizable(True)
+        # The form fits any width (see OptionsForm): a sideways scroll bar would hide the labels.
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(self.options_box)
         right.addWidget(scroll, 1)
         self.message = QLabel("")

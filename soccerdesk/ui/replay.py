@@ -4,6 +4,10 @@ A record replays exactly (``Game.replay``), so the viewer has every full state a
 the view of either seat at any step — both hands, every secret choice — which a player
 never saw during the match. Nothing can be played here.
 
+Panels put under the board after the viewer is made (the match review, see
+:func:`soccerdesk.ui.review_chart.attach_review`) move beside it, under the log, when the window
+is too short for both: the board keeps the size at which its text reads.
+
 Signals:
     closed(): the user left the viewer.
 """
@@ -13,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -46,6 +50,13 @@ def revealed(events: Sequence[Event]) -> list[Event]:
 
 PLAY_SPEEDS = {"Slow": 1400, "Normal": 700, "Fast": 250}
 """Milliseconds between two steps when the replay plays by itself."""
+
+PANELS_UNDER_KEEP = 0.85
+"""Panels stay under the board while it is drawn at least this share of its scale with them
+beside it (under, a chart runs the whole width; beside, it is narrow but the board bigger)."""
+
+READABLE_SCALE = 0.8
+"""A board drawn at this scale or more reads well whatever the panels under it take."""
 
 
 class ReplayViewer(QWidget):
@@ -137,16 +148,20 @@ class ReplayViewer(QWidget):
         back.clicked.connect(self.closed)
         controls.addWidget(back)
 
-        splitter = QSplitter()
-        splitter.addWidget(self.view)
-        splitter.addWidget(self.log)
-        splitter.setStretchFactor(0, 4)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([900, 300])
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.header)
-        layout.addWidget(splitter, 1)
-        layout.addLayout(controls)
+        side = QWidget()
+        self._side = QVBoxLayout(side)
+        self._side.setContentsMargins(0, 0, 0, 0)
+        self._side.addWidget(self.log, 1)
+        self.splitter = QSplitter()
+        self.splitter.addWidget(self.view)
+        self.splitter.addWidget(side)
+        self.splitter.setStretchFactor(0, 4)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([900, 300])
+        self._layout = QVBoxLayout(self)
+        self._layout.addWidget(self.header)
+        self._layout.addWidget(self.splitter, 1)
+        self._layout.addLayout(controls)
 
         for state in self.states[1:]:
             # In the board's words (zones as this board labels them, cards by name), like the match's log.
@@ -157,6 +172,66 @@ class ReplayViewer(QWidget):
             text = "\n".join(w for w in words if w) or f"{whose}{self.board.describe(str(action))}"
             self.log.addItem(name_seats(text, self.names, game.id))
         self.show_step(0)
+
+    # --- panels under or beside the board ------------------------------------------------
+
+    def panels(self) -> list[QWidget]:
+        """Widgets put under the board by others (the match review), wherever they are now."""
+        under = [self._layout.itemAt(i).widget() for i in range(self._layout.count())]
+        beside = [self._side.itemAt(i).widget() for i in range(self._side.count())]
+        return [w for w in under + beside if w is not None and w not in (self.header, self.splitter, self.log)]
+
+    @property
+    def panels_beside(self) -> bool:
+        """The panels are beside the board, under the log (the window is short)."""
+        return any(self._side.indexOf(panel) >= 0 for panel in self.panels())
+
+    def _board_scale(self, height: int) -> float:
+        """The scale the board is drawn at in a view of the view's width and ``height``."""
+        rect = self.view.sceneRect()
+        if rect.isEmpty():
+            return 1.0
+        return min(self.view.width() / rect.width(), height / rect.height())
+
+    def _place_panels(self) -> None:
+        """Under the board, or beside it when under they would shrink it too much (a short window)."""
+        panels = self.panels()
+        if not panels or not self.isVisible():
+            return
+        spacing = max(0, self._layout.spacing())
+        # Every panel counts, shown or not: one moved to another parent is hidden until Qt shows it again.
+        wanted = sum(max(p.sizeHint().height(), p.minimumSizeHint().height()) + spacing for p in panels)
+        rest = sum(
+            self._layout.itemAt(i).sizeHint().height() + spacing
+            for i in range(self._layout.count())
+            if self._layout.itemAt(i).widget() not in [self.splitter, *panels]
+        )
+        margins = self._layout.contentsMargins()
+        alone = self.height() - margins.top() - margins.bottom() - rest  # the board's height with the panels beside
+        under, beside = self._board_scale(alone - wanted), self._board_scale(alone)
+        go_beside = under < min(READABLE_SCALE, PANELS_UNDER_KEEP * beside)
+        if go_beside == self.panels_beside:
+            return
+        for panel in panels:
+            if go_beside:
+                self._layout.removeWidget(panel)
+                self._side.addWidget(panel)
+            else:
+                self._side.removeWidget(panel)
+                self._layout.insertWidget(self._layout.count() - 1, panel)  # above the controls
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        self._place_panels()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt API)
+        super().showEvent(event)
+        self._place_panels()
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:  # a panel was put under the board
+            self._place_panels()
+        return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
         """Left / Right step, Home / End jump, Space plays or pauses."""
