@@ -32,7 +32,7 @@ from soccerdesk.learn.coach import Coach, ScriptError, load_script
 from soccerdesk.rules import Event, IllegalAction, RulesError, State
 from soccerdesk.ui.boards import BoardConfig, make_board
 from soccerdesk.ui.boards.drawing import ClickBoard
-from soccerdesk.ui.match_view import BoardView, enter_plays, name_seats, next_pick, retold
+from soccerdesk.ui.match_view import BoardView, KeyboardPick, name_seats, retold
 from soccerdesk.ui.session import write_match_file
 
 HAPPENED_LINES = 8
@@ -128,9 +128,18 @@ class GuidedMatch(QWidget):
         self.board.setParent(self)
         self.view = BoardView(self.board)
         self.view.installEventFilter(self)
-        self._keyboard_index = -1  # the action Tab picked, in board.keyboard_actions(); -1: none
         self._happened = ""  # the log as last told (a click's prompt may stand in for it a while)
         self.panel = CoachPanel(coach.script.title)
+        self.keys = KeyboardPick(
+            self.board,
+            self.panel.keyboard,
+            play=self._play_text,
+            let_go=self._let_go,
+            tell=self.panel.keyboard.setText,
+            on_escape=self._show_me,  # back to what the coach points at
+            # What the step teaches comes first; the lesson's actions are the board's only ones.
+            first=lambda: self.coach.pointed(self.state) if self.waiting else None,
+        )
         splitter = QSplitter()
         splitter.addWidget(self.view)
         splitter.addWidget(self.panel)
@@ -293,8 +302,7 @@ class GuidedMatch(QWidget):
         # With what happened since: the board shows a die's number, a ball's last route.
         fresh, self._fresh = self._fresh, []
         self.board.set_view(view, fresh)
-        self._keyboard_index = -1  # a new position: Tab starts again from the coach's pick
-        self.panel.keyboard.setText("")
+        self.keys.reset()  # a new position: Tab starts again from the coach's pick
         step = self.coach.step
         script = self.coach.script
         if self.state.is_terminal():
@@ -332,40 +340,17 @@ class GuidedMatch(QWidget):
         return super().eventFilter(watched, event)
 
     def handle_key(self, event: QKeyEvent) -> bool:
-        """Tab / Shift+Tab / Enter / Escape on the board. True when the key was used."""
-        key = event.key()
-        if key == Qt.Key.Key_Escape and (self.board.selection or self._keyboard_index >= 0):
-            self._let_go()
-            self._keyboard_index = -1
-            self.panel.keyboard.setText("")
-            self._show_me()  # back to what the coach points at
-            return True
-        if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
-            shift = key == Qt.Key.Key_Backtab or event.modifiers() & Qt.KeyboardModifier.ShiftModifier
-            self.cycle(-1 if shift else 1)
-            return True
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            actions = self.board.keyboard_actions()
-            if 0 <= self._keyboard_index < len(actions):
-                # Through the board's own clicks, so it highlights and refuses as the mouse does.
-                if not self.board.play(actions[self._keyboard_index]):
-                    self.board.choose(actions[self._keyboard_index])
-            else:
-                self.panel.keyboard.setText("Press Tab to pick an action, then Enter to play it.")
-            return True
-        return False
+        """Tab / Shift+Tab / Enter / Escape on the board (:class:`KeyboardPick`). True when used."""
+        return self.keys.handle(event)
 
     def cycle(self, step: int) -> None:
         """Pick the next (``step`` 1) or previous (-1) action on offer and say it in words."""
-        self._let_go()  # the keyboard takes over from a half-made mouse choice
-        actions = self.board.keyboard_actions()  # the lesson's actions only: the board has no others
-        if not actions:
-            self.panel.keyboard.setText("Nothing to play now.")
-            return
-        pointed = self.coach.pointed(self.state) if self.waiting else None  # what the step teaches, first
-        self._keyboard_index = next_pick(actions, self._keyboard_index, step, self.board.KEYBOARD_LAST, pointed)
-        self.board.set_preview(actions[self._keyboard_index])
-        self.panel.keyboard.setText(enter_plays(self.board, actions, self._keyboard_index))
+        self.keys.cycle(step)
+
+    def _play_text(self, text: str) -> None:
+        # Through the board's own clicks, so it highlights and refuses as the mouse does.
+        if not self.board.play(text):
+            self.board.choose(text)
 
     def _let_go(self) -> None:
         """Drop what the mouse began, and its prompt ("click a highlighted square") with it."""

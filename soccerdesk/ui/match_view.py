@@ -238,6 +238,67 @@ def enter_plays(board: Any, actions: Sequence[str], index: int) -> str:
     return f"Enter plays: <b>{words}</b>  ({index + 1}/{len(actions)})"
 
 
+class KeyboardPick:
+    """Tab / Shift+Tab / Enter / Escape over a board's actions, as the match screen and a lesson
+    take them: Tab picks (:func:`next_pick`; ``first()`` first when offered), the pick is
+    previewed on the board and said in ``label``; Enter plays it with ``play``; Escape lets go
+    of it or of what the mouse began (``let_go``), then ``on_escape``. ``tell`` says a word
+    for an Enter with nothing picked."""
+
+    def __init__(
+        self,
+        board: Any,
+        label: QLabel,
+        *,
+        play: Callable[[str], None],
+        let_go: Callable[[], None],
+        tell: Callable[[str], None],
+        on_escape: Callable[[], None] = lambda: None,
+        first: Callable[[], str | None] = lambda: None,
+    ) -> None:
+        self.board, self.label = board, label
+        self._play, self._let_go, self._tell, self._on_escape, self._first = play, let_go, tell, on_escape, first
+        self.index = -1  # the action picked, in board.keyboard_actions(); -1: none
+
+    def reset(self) -> None:
+        """Nothing picked (a new position, or the screen changing hands)."""
+        self.index = -1
+        self.label.setText("")
+
+    def handle(self, event: QKeyEvent) -> bool:
+        """Tab / Shift+Tab / Enter / Escape. True when the key was used."""
+        key = event.key()
+        if key == Qt.Key.Key_Escape and (getattr(self.board, "selection", ()) or self.index >= 0):
+            # A half-made choice (a card picked, a clear started) or a preview is let go.
+            self._let_go()
+            self.reset()
+            self._on_escape()
+            return True
+        if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
+            shift = key == Qt.Key.Key_Backtab or event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+            self.cycle(-1 if shift else 1)
+            return True
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            actions = self.board.keyboard_actions()
+            if 0 <= self.index < len(actions):
+                self._play(actions[self.index])
+            else:
+                self._tell("Press Tab to pick an action, then Enter to play it.")
+            return True
+        return False
+
+    def cycle(self, step: int) -> None:
+        """Pick the next (``step`` 1) or previous (-1) action and say it in words."""
+        self._let_go()  # the keyboard takes over from a half-made mouse choice
+        actions = self.board.keyboard_actions()
+        if not actions:
+            self.label.setText("Nothing to play now.")
+            return
+        self.index = next_pick(actions, self.index, step, self.board.KEYBOARD_LAST, self._first())
+        self.board.set_preview(actions[self.index])
+        self.label.setText(enter_plays(self.board, actions, self.index))
+
+
 PHASE_KEYS = (("period", ""), ("half", "Half"), ("round", "Round"), ("turn", "Turn"), ("phase", ""))
 
 HALVES = {1: "1st half", 2: "2nd half", 3: "Shoot-out"}
@@ -536,7 +597,6 @@ class MatchView(QWidget):
         self.board.setParent(self)
         self._queue: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
         self._finished: dict[str, Any] | None = None
-        self._keyboard_index = -1
         self._animation_pending = False
         self._animation_token = 0
         self._taking_over = False  # the next view is the one a player takes the screen for
@@ -616,6 +676,14 @@ class MatchView(QWidget):
         self.keyboard_label.setObjectName("keyboard")
         self.keyboard_label.setWordWrap(True)
         self.keyboard_label.setToolTip("Tab cycles the legal actions, Enter plays the one shown")
+        self.keys = KeyboardPick(
+            self.board,
+            self.keyboard_label,
+            play=self.play,
+            let_go=self._drop_selection,
+            tell=self.hint_label.setText,
+            on_escape=lambda: self.board.set_preview(None),
+        )
         # A plain-text log: appending a line costs the same at the 1000th line as at the first.
         self.log = QPlainTextEdit()
         self.log.setObjectName("log")
@@ -908,8 +976,7 @@ class MatchView(QWidget):
             self._forget_undone(view.get("ply"))
             self.log_events(events)
         self.view_data = view
-        self._keyboard_index = -1
-        self.keyboard_label.setText("")
+        self.keys.reset()
         if first:
             # The first picture of a board is its costliest (every item, and the caches of
             # its pitch): it is painted two event-loop turns after its items are made, not
@@ -992,8 +1059,7 @@ class MatchView(QWidget):
             self.board.set_view(self._covered_view(), [])
         self._show_log_for(None)  # nobody's private lines while the screen changes hands
         # The keyboard preview may name the leaving player's secret pick ("Enter plays: pass 5").
-        self._keyboard_index = -1
-        self.keyboard_label.setText("")
+        self.keys.reset()
         self.handover_page.announce(name)
         self.stack.setCurrentWidget(self.handover_page)
 
@@ -1083,26 +1149,11 @@ class MatchView(QWidget):
         return super().eventFilter(watched, event)
 
     def handle_key(self, event: QKeyEvent) -> bool:
-        """Tab / Shift+Tab / Enter / Ctrl+Z on the board. True when the key was used."""
-        key = event.key()
-        if key == Qt.Key.Key_Escape and (getattr(self.board, "selection", ()) or self._keyboard_index >= 0):
-            # A half-made choice (a card picked, a clear started) or a preview is let go.
-            self._drop_selection()
-            self._keyboard_index = -1
-            self.board.set_preview(None)
-            self.keyboard_label.setText("")
+        """Tab / Shift+Tab / Enter / Escape (:class:`KeyboardPick`) and Ctrl+Z on the board.
+        True when the key was used."""
+        if self.keys.handle(event):
             return True
-        if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
-            self.cycle(-1 if key == Qt.Key.Key_Backtab or event.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1)
-            return True
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            actions = self.board.keyboard_actions()
-            if 0 <= self._keyboard_index < len(actions):
-                self.play(actions[self._keyboard_index])
-            else:
-                self.hint_label.setText("Press Tab to pick an action, then Enter to play it.")
-            return True
-        if key == Qt.Key.Key_Z and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+        if event.key() == Qt.Key.Key_Z and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             self.session.undo()
             return True
         return False
@@ -1115,14 +1166,7 @@ class MatchView(QWidget):
 
     def cycle(self, step: int) -> None:
         """Preview the next (``step`` 1) or previous (-1) legal action."""
-        self._drop_selection()  # the keyboard takes over from a half-made mouse choice
-        actions = self.board.keyboard_actions()
-        if not actions:
-            self.keyboard_label.setText("Nothing to play now.")
-            return
-        self._keyboard_index = next_pick(actions, self._keyboard_index, step, self.board.KEYBOARD_LAST)
-        self.board.set_preview(actions[self._keyboard_index])
-        self.keyboard_label.setText(enter_plays(self.board, actions, self._keyboard_index))
+        self.keys.cycle(step)
 
     # --- header --------------------------------------------------------------------------
 
