@@ -133,10 +133,8 @@ class Board(ClickBoard):
 
     def __init__(self, config: BoardConfig, parent: Any = None) -> None:
         super().__init__(config, parent)
-        self._events: list[dict[str, Any]] = []
         self._recent: list[dict[str, Any]] = []  # each side's last moves, drawn as trails
         self._trail_ply = -1  # the ply of the view they were worked out for
-        self.trails: list[tuple[str, str]] = []
         self.columns, self.rows = 7, 11  # RULINGS board; replaced by the view's own "board" data
         self._squares: set[str] = set()  # every square's name, goal squares included
         self._notes: dict[str, list[str]] = {}  # square -> what is special about it
@@ -618,7 +616,6 @@ class Board(ClickBoard):
             self.add_route([a, b], dashed=True, end_dot=True, alpha=170)
 
     def set_view(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
-        self._events = events or []
         # Each side's last moves stay drawn until that side moves again: a view often comes
         # with no move of its own (a turn ended, a substitute offered), and the bot's move came
         # one view before. A new set-up, or a position from before (Undo, a replay stepping
@@ -628,11 +625,15 @@ class Board(ClickBoard):
         if ply < self._trail_ply or phase in ("setup", "toss", "kickoff"):
             self._recent = []
         if ply != self._trail_ply:
-            moves = [e["data"] for e in self._events if "from" in e.get("data", {}) and "to" in e.get("data", {})]
+            moves = [e["data"] for e in events or [] if "from" in e.get("data", {}) and "to" in e.get("data", {})]
             self._recent = last_turns(self._recent + moves)
         self._trail_ply = ply
-        self.trails = [(data.get("from"), data.get("to")) for data in self._recent]  # drawn as the last ones
         super().set_view(view, events)
+
+    @property
+    def trails(self) -> list[tuple[str, str]]:
+        """The moves drawn as each side's last ones, (from, to)."""
+        return [(data["from"], data["to"]) for data in self._recent]
 
     def _draw_pawns(self, state: dict[str, Any]) -> None:
         colours = self.config.colours
