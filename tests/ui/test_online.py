@@ -372,13 +372,14 @@ def test_a_spectator_who_joins_mid_match_reads_what_happened_so_far(
     run_on_qt_loop(scenario)
 
 
-async def two_players(tmp_path: Path, **create: Any) -> tuple[Any, Any, Any]:
-    """A relay on 127.0.0.1 (port 0) with Alice (seat 0, the host) and Bob seated in a Soccer-Go room."""
+async def two_players(tmp_path: Path, names: tuple[str, str] = ("Alice", "Bob"), **create: Any) -> tuple[Any, Any, Any]:
+    """A relay on 127.0.0.1 (port 0) with Alice (seat 0, the host) and Bob seated in a Soccer-Go
+    room (``names``: theirs)."""
     from server.relay import RelaySettings, start_relay
     from soccerdesk.net.client import RelayClient
 
     relay = await start_relay(RelaySettings(host="127.0.0.1", port=0, db=str(tmp_path / "r.sqlite3"), min_seconds=1))
-    alice, bob = RelayClient(relay.url, name="Alice"), RelayClient(relay.url, name="Bob", reconnect=False)
+    alice, bob = RelayClient(relay.url, name=names[0]), RelayClient(relay.url, name=names[1], reconnect=False)
     for c in (alice, bob):
         await c.connect()
     room = await alice.create(GAME, SHORT, seat=0, **create)

@@ -16,8 +16,13 @@ from typing import Any
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox, QPushButton
-from test_online import run_on_qt_loop, until  # the online tests' loop and waiting
-from test_online_truth import GAME, SHORT, start  # a relay and two seated clients
+from test_online import (  # the online tests' game, loop, players, waiting
+    GAME,
+    SHORT,
+    run_on_qt_loop,
+    two_players,
+    until,
+)
 
 from soccerdesk.rules import get_game
 from soccerdesk.ui.home import MatchSetup
@@ -62,7 +67,7 @@ def test_resign_ends_the_match_on_both_screens_at_once(qtbot, window: MainWindow
     friend = second_window(qtbot, tmp_path)
 
     async def scenario() -> None:
-        relay, alice, bob = await start(tmp_path)
+        relay, alice, bob = await two_players(tmp_path)
         try:
             window.show_session(RemoteSession(get_game(GAME), alice))
             friend.show_session(RemoteSession(get_game(GAME), bob))
@@ -129,7 +134,7 @@ def test_resign_is_not_offered_on_one_screen_or_to_a_spectator(qtbot, window: Ma
     async def scenario() -> None:
         from soccerdesk.net.client import RelayClient
 
-        relay, alice, bob = await start(tmp_path)
+        relay, alice, bob = await two_players(tmp_path)
         carol = RelayClient(relay.url, name="Carol")
         try:
             await carol.connect()

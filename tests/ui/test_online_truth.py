@@ -15,29 +15,14 @@ from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
-from test_online import run_on_qt_loop, until  # the online tests' loop and waiting
+from test_online import GAME, run_on_qt_loop, two_players, until  # the online tests' game, loop, players, waiting
 
 from soccerdesk.rules import get_game
 from soccerdesk.ui.match_view import MatchView
 from soccerdesk.ui.online import OnlineDialog, RememberedSeat, RemoteSession, _ask_claim, remember_seat
 from soccerdesk.ui.settings import AppSettings
 
-GAME, SHORT = "soccer-go", {"rounds": 1}
 LONG = "Maximiliana Konstantinopoulou-Wertheimer"  # 40 characters, the most a name may have
-
-
-async def start(tmp_path: Path, names: tuple[str, str] = ("Alice", "Bob"), **create: Any) -> tuple[Any, Any, Any]:
-    from server.relay import RelaySettings, start_relay
-    from soccerdesk.net.client import RelayClient
-
-    relay = await start_relay(RelaySettings(host="127.0.0.1", port=0, db=str(tmp_path / "r.sqlite3"), min_seconds=1))
-    alice, bob = RelayClient(relay.url, name=names[0]), RelayClient(relay.url, name=names[1], reconnect=False)
-    for c in (alice, bob):
-        await c.connect()
-    room = await alice.create(GAME, SHORT, seat=0, **create)
-    await bob.join(room["room"])
-    await until(lambda: alice.view is not None and len([p for p in alice.players if p["name"]]) == 2)
-    return relay, alice, bob
 
 
 def screen(qtbot: Any, client: Any, events: list[dict[str, Any]] | None = None) -> tuple[MatchView, list[str]]:
@@ -85,7 +70,7 @@ def test_when_the_clock_runs_out_both_screens_say_the_computer_chose(qtbot, tmp_
     screen may say the player chose; both logs say the computer did (QA 10, finding 1)."""
 
     async def scenario() -> None:
-        relay, alice, bob = await start(tmp_path, turn_seconds=2)
+        relay, alice, bob = await two_players(tmp_path, turn_seconds=2)
         try:
             mine, said = screen(qtbot, alice)
             theirs, _ = screen(qtbot, bob)
@@ -116,7 +101,7 @@ def test_computer_plays_on_is_shown_and_the_returning_player_is_told_what_it_pla
     was played for them (QA 10, finding 2)."""
 
     async def scenario() -> None:
-        relay, alice, bob = await start(tmp_path, abandon_seconds=1)
+        relay, alice, bob = await two_players(tmp_path, abandon_seconds=1)
         room, token = bob.room, bob.token
         try:
             mine, said = screen(qtbot, alice)
@@ -148,7 +133,7 @@ def test_a_win_by_abandonment_says_why_on_both_sides(qtbot, tmp_path: Path) -> N
     say the other player did not come back, not "Full time" (QA 10, finding 3)."""
 
     async def scenario() -> None:
-        relay, alice, bob = await start(tmp_path, abandon_seconds=1)
+        relay, alice, bob = await two_players(tmp_path, abandon_seconds=1)
         room, token = bob.room, bob.token
         try:
             mine, _ = screen(qtbot, alice)
@@ -182,7 +167,7 @@ def test_long_and_identical_names_are_cut_with_an_ellipsis_and_your_side_is_mark
     is yours (QA 10, finding 5)."""
 
     async def scenario() -> None:
-        relay, alice, bob = await start(tmp_path, names=(LONG, LONG), abandon_seconds=20)
+        relay, alice, bob = await two_players(tmp_path, names=(LONG, LONG), abandon_seconds=20)
         try:
             mine, _ = screen(qtbot, alice)
             await until(lambda: mine.view_data is not None)
@@ -218,7 +203,7 @@ def test_your_move_stays_in_the_status_when_the_opponent_comes_and_goes(qtbot, t
     """A presence message ("Bob is here", "Connected again") never hides "Your move" (QA 10, finding 7)."""
 
     async def scenario() -> None:
-        relay, alice, bob = await start(tmp_path, abandon_seconds=60)
+        relay, alice, bob = await two_players(tmp_path, abandon_seconds=60)
         room, token = bob.room, bob.token
         try:
             mine, said = screen(qtbot, alice)
@@ -244,7 +229,7 @@ def test_resume_lists_the_game_and_opponent_and_the_lobby_names_the_sides(qtbot,
     settings = AppSettings(QSettings(str(tmp_path / "a.ini"), QSettings.Format.IniFormat), tmp_path / "a")
 
     async def scenario() -> None:
-        relay, alice, bob = await start(tmp_path)
+        relay, alice, bob = await two_players(tmp_path)
         try:
             # A session tells the settings about its match as it goes, as the dialog's session does.
             from soccerdesk.ui.online import _about_key, _remember_about
