@@ -175,7 +175,9 @@ class MainWindow(QMainWindow):
     def _update_actions(self) -> None:
         in_match = self.session is not None and self.pages.currentWidget() is self.match_view
         self.save_action.setEnabled(in_match and self.session is not None and self.session.record() is not None)
-        self.undo_action.setEnabled(in_match)
+        # Edit → Undo follows the match's Undo button: greyed where nothing can be taken back
+        # (an online match, a die roll just made), not enabled only to refuse.
+        self.undo_action.setEnabled(in_match and self.session is not None and self.session.can_undo())
         self.resign_action.setEnabled(in_match and self._can_resign())
 
     def _can_resign(self) -> bool:
@@ -237,6 +239,7 @@ class MainWindow(QMainWindow):
         # An online match's record arrives when it ends: Save becomes possible then, and the
         # match is kept with the others in Recent matches.
         session.finished.connect(lambda _summary: self._update_actions())
+        session.undo_available.connect(lambda _can: self._update_actions())
         if hasattr(session, "can_resign"):
             # Resign… is offered while the relay can be told: the status follows the connection.
             session.status.connect(lambda _text: self._update_actions())

@@ -339,14 +339,17 @@ def test_undo_takes_the_undone_moves_out_of_the_log_and_the_replay(qtbot, window
     view = start(qtbot, window, "pawn-soccer", None, {"quick_setup": True})
     before = view.log_lines()
     ply = view.view_data["ply"]
+    # Nothing to take back yet: Edit → Undo is greyed like the button, not enabled to refuse.
+    assert not view.undo_button.isEnabled() and not window.undo_action.isEnabled()
     click_action(qtbot, view, view.board.keyboard_actions()[0])
     qtbot.waitUntil(lambda: view.view_data["ply"] > ply and ready(view), timeout=10_000)
     tried = view.log_lines()[len(before) :]
     assert tried, "the move wrote nothing in the log"
-    assert view.undo_button.isEnabled()
+    assert view.undo_button.isEnabled() and window.undo_action.isEnabled()
     press(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: view.view_data["ply"] == ply, timeout=10_000)
     assert view.log_lines() == before
+    assert not window.undo_action.isEnabled()
     # Another move instead: the log and the replay tell it, and never the one taken back.
     other = view.board.keyboard_actions()[-1]
     click_action(qtbot, view, other)
