@@ -364,3 +364,33 @@ async def test_turn_clock_goes_on_after_a_takeover(nodes: list[Node]) -> None:
     finally:
         for seat in (host, guest):
             await seat.close()
+
+
+async def test_a_player_on_another_node_resigns(nodes: list[Node], redis_server: RedisServer) -> None:
+    """Match → Resign… through a cluster: the resigner is on a node that does not own the room.
+    ``leave`` then ``resume`` cross to the owner in the order sent; both players get the result
+    at once, the resigner keeps its seat (a rematch may be offered), and Redis holds the end."""
+    a, b, _c = nodes
+    host, guest = Seat(a.url, "Host"), Seat(b.url, "Guest")
+    try:
+        code = await start_match(host, guest)
+        owner = await lease_holder(redis_server.url, code)
+        resigner, winner = (guest, host) if owner == "a" else (host, guest)
+        await play([host, guest], random.Random(5), plies=4)
+        assert host.client.result is None
+        await resigner.client.resign()
+        for seat in (host, guest):
+            await until(lambda seat=seat: seat.client.result is not None, what="the result")
+            assert seat.client.result is not None
+            assert seat.client.result["reason"] == "resigned"
+            assert seat.client.result["winner"] == (0 if winner is host else 1)
+        assert resigner.client.room == code and resigner.client.status == "connected"
+        assert resigner.client.token is not None and not resigner.errors and not winner.errors
+        await resigner.client.send("rematch")  # still seated: the room takes its offer
+        await asyncio.sleep(0.3)
+        assert not resigner.errors
+        doc, actions = await stored(redis_server.url, code)
+        assert doc["result"] == host.client.result and actions == host.client.record["actions"]
+    finally:
+        for seat in (host, guest):
+            await seat.close()
