@@ -1,12 +1,13 @@
 """Reading what a board paints: the texts its painted items draw (a scene's text items are
-found directly; much of a board's lettering is drawn by ``Painted`` items' own painters)."""
+found directly; much of a board's lettering is drawn by ``Painted`` items' own painters); and a
+board shown in a view of its own, to be clicked on as a person does."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QGraphicsScene, QStyleOptionGraphicsItem
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QStyleOptionGraphicsItem
 
 from soccerdesk.ui.boards.drawing import Painted
 
@@ -33,3 +34,13 @@ def painted_texts(board: QGraphicsScene) -> list[str]:
             item.paint(painter, QStyleOptionGraphicsItem(), None)
     painter.end()
     return painter.texts
+
+
+def shown(qtbot: Any, board: QGraphicsScene, size: tuple[int, int] | None = None) -> QGraphicsView:
+    """``board`` in a QGraphicsView on screen (``size`` if given), whose viewport takes clicks."""
+    gview = QGraphicsView(board)
+    qtbot.addWidget(gview)
+    if size is not None:
+        gview.resize(*size)
+    gview.show()
+    return gview

@@ -424,18 +424,14 @@ def test_the_panel_prompt_follows_the_card_clicked(qtbot: Any, match_states: lis
     """QA: after a card was clicked the panel still said "choose a card, then a zone — or clear
     or hold" (the next step showed only in the small status line); and in the opponent's box it
     said "no card can be played — or shoot", though a shot is played with a card."""
-    from painting import painted_texts
+    from painting import painted_texts, shown
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
-    from PySide6.QtWidgets import QGraphicsView
 
     view = next(v for v in decisions(match_states) if any(t.startswith("play ") for t in v["legal"]))
     board = Board(BoardConfig(GAME, view["seat"]))
     board.set_view(view)
-    gview = QGraphicsView(board)
-    qtbot.addWidget(gview)
-    gview.resize(1300, 900)
-    gview.show()
+    gview = shown(qtbot, board, (1300, 900))
 
     def prompts() -> list[str]:
         return [t for t in painted_texts(board) if t.startswith("Your ball") or ": click " in t]

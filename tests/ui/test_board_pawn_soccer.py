@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import pytest
+from painting import shown
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QGraphicsView
 
@@ -130,10 +131,7 @@ def _shown_board_with_a_move(qtbot: Any, match_states: list[State]) -> tuple[Boa
     view_data = next(v for v in deciding_views(match_states, 1) if any(t.startswith("move ") for t in v["legal"]))
     board = board_for(qtbot, view_data["seat"])
     board.set_view(view_data)
-    gview = QGraphicsView(board)
-    qtbot.addWidget(gview)
-    gview.resize(900, 800)
-    gview.show()
+    gview = shown(qtbot, board, (900, 800))
     return board, gview, next(t for t in view_data["legal"] if t.startswith("move "))
 
 
@@ -248,9 +246,7 @@ def test_keyboard_preview_marks_the_whole_click_path(qtbot: Any, match_states: l
     assert blocker.args == [text]
     board.click(("sq", start))
     assert board.selection
-    gview = QGraphicsView(board)
-    qtbot.addWidget(gview)
-    gview.show()
+    gview = shown(qtbot, board)
     gview.setFocus()
     qtbot.keyClick(gview, Qt.Key.Key_Escape)
     assert board.selection == ()

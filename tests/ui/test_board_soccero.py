@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 import pytest
+from painting import shown
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
@@ -196,10 +197,7 @@ def _cached_board_with_a_move(qtbot: Any, match_states: list[State]) -> tuple[Bo
     board.set_view(view)
     for item in board.items():
         item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-    gview = QGraphicsView(board)
-    qtbot.addWidget(gview)
-    gview.resize(700, 800)
-    gview.show()
+    gview = shown(qtbot, board, (700, 800))
     start, target = next(t for t in view["legal"] if t.startswith("move ")).split()[1].split("-")
     return board, gview, start, target
 
@@ -414,10 +412,7 @@ def test_the_panel_prompt_follows_the_clicks_of_a_move(qtbot: Any, match_states:
     view = next(v for v in decisions(match_states) if any(" ball " in t for t in v["legal"]))
     board = Board(BoardConfig(GAME, view["seat"]))
     board.set_view(view)
-    gview = QGraphicsView(board)
-    qtbot.addWidget(gview)
-    gview.resize(900, 1000)
-    gview.show()
+    gview = shown(qtbot, board, (900, 1000))
     start, end = next(t for t in view["legal"] if " ball " in t).split()[1].split("-")
 
     def click(square: str) -> None:
