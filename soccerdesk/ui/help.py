@@ -185,7 +185,7 @@ ACTION_TEXT = re.compile(r"[a-z][a-z-]*(?: [A-Za-z0-9+-]+)*")
 
 DEVELOPERS_ONLY = re.compile(
     r"\.py\b|\.toml\b|tests/|::|\bissue \d|\bview\b|\bview's\b|\bviews?:|\bUI\b|\bcontract\b|\bdump\b|\bload\b"
-    r"|\bphase\b|\bdata\b|=|`[a-z_]+`\s+is\b|`[a-z0-9]*[_.][a-z0-9_.]*`"
+    r"|\b[Pp]hase\b|\bdata\b|=|`[a-z_]+`\s+is\b|`[a-z0-9]*[_.][a-z0-9_.]*`"
 )
 """What marks a sentence or an aside as written for developers: files, tests, the view, the
 data, the rules contract, action syntax spelled out, an identifier of the code (``wall_distance``)."""

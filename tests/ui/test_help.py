@@ -102,3 +102,26 @@ def test_soccero_help_explains_the_set_up_before_the_first_turn(qapp) -> None:
         assert fact in setting_up, fact
     quick = next(option for option in game.options if option.name == "quick_setup")
     assert f"**{quick.label}**" in setting_up
+
+
+def test_rules_a_player_meets_later_are_in_the_help(qapp) -> None:
+    """QA pass 13: Pawn Soccer's kick at goal was said to be barred by a "blocked goal square"
+    (the bar is on kicking from an X square), the no-steal-back rule and the red card's loose
+    ball were missing; Soccero's extended rules left out offside, the punt and the keeper's
+    saves in the air; the wall ruling lost its main sentence (it held the word "Phase"); Big
+    Time Soccer's "always asked" ruling was dropped whole for a clause about the view."""
+    pawn = help_markdown(get_game("pawn-soccer"))
+    kick = next(line for line in pawn.split("* **") if line.startswith("Kick**"))
+    assert "blocked ones" not in kick and "does not stand on a blocked (X) square" in kick
+    steal = next(line for line in pawn.split("* **") if line.startswith("Steal**"))
+    assert "may not steal it straight back" in steal and "stays loose" in steal
+    soccero = help_markdown(get_game("soccero"))
+    extended = soccero[soccero.index("## Extended rules") : soccero.index("## Playing in soccerdesk")]
+    for fact in ("**offside**", "**punt**", "only on a 6", "corner", "free moves", "wall", "**Headers**"):
+        assert fact in extended, fact
+    rulings = soccero[soccero.index("## Our rulings") :]
+    assert "A wall may stand on a square held by one attacker" in rulings
+    assert "wall-clear" not in rulings and "Phase" not in rulings
+    bts = help_markdown(get_game("big-time-soccer"))
+    assert "- **The defender is always asked** after every Pass or Dribble" in bts
+    assert "tells the attacker nothing" in bts and "can_reply" not in bts
