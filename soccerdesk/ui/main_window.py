@@ -159,6 +159,16 @@ class MainWindow(QMainWindow):
         self.ask_after_turn_action.setChecked(self.settings.ask_after_turn)
         self.ask_after_turn_action.toggled.connect(self.set_ask_after_turn)
         view.addAction(self.ask_after_turn_action)
+        self.let_go_action = QAction(
+            "Big Time Soccer: &let it go by itself when no card can answer", self, checkable=True
+        )
+        self.let_go_action.setToolTip(
+            "Against the computer only. With a friend on this screen or online you are asked every "
+            "time, so that a quick answer tells nothing about your hand."
+        )
+        self.let_go_action.setChecked(self.settings.let_go_by_itself)
+        self.let_go_action.toggled.connect(self.set_let_go_by_itself)
+        view.addAction(self.let_go_action)
         help_menu = self.menuBar().addMenu("&Help")
         self._action(help_menu, "&Rules of this game", self.show_help, QKeySequence.StandardKey.HelpContents)
         self._action(help_menu, "&About soccerdesk", self._about)
@@ -196,6 +206,11 @@ class MainWindow(QMainWindow):
         if self.match_view is not None:
             self.match_view.set_ask_after_turn(ask)
 
+    def set_let_go_by_itself(self, let_go: bool) -> None:
+        self.settings.let_go_by_itself = let_go
+        if self.match_view is not None:
+            self.match_view.set_let_go_by_itself(let_go)
+
     # --- starting and ending matches ---------------------------------------------------
 
     def start_match(self, setup: MatchSetup) -> None:
@@ -222,7 +237,12 @@ class MainWindow(QMainWindow):
 
         self._close_match()
         try:
-            view = MatchView(session, speed=self.settings.animation_speed, ask_after_turn=self.settings.ask_after_turn)
+            view = MatchView(
+                session,
+                speed=self.settings.animation_speed,
+                ask_after_turn=self.settings.ask_after_turn,
+                let_go_by_itself=self.settings.let_go_by_itself,
+            )
         except BoardMissing as exc:
             session.close()
             self._error("No board for this game yet", str(exc))

@@ -554,6 +554,9 @@ class Summary(CoverPage):
         )
 
 
+LET_GO = "reply none"  # Big Time Soccer: the defender does not answer the card played
+
+
 class MatchView(QWidget):
     """One match on screen. See the module docstring."""
 
@@ -568,6 +571,7 @@ class MatchView(QWidget):
         *,
         speed: str = "normal",
         ask_after_turn: bool = True,
+        let_go_by_itself: bool = True,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -577,6 +581,10 @@ class MatchView(QWidget):
         # is unused ("sub" or "end"). When not asked, this screen ends that window for the
         # player at once: the substitute is offered before every turn anyway.
         self.ask_after_turn = ask_after_turn
+        # Big Time Soccer asks the defender after every card that could be answered, whatever
+        # his hand. Against the computer nobody reads anything into a quick answer, so when no
+        # card can answer this screen lets it go for the player.
+        self.let_go_by_itself = let_go_by_itself
         self._undone = False  # the next view shown comes from an Undo
         self._kept_at: Any = None  # the ply of the position an Undo went back to
         self.game = session.game
@@ -996,6 +1004,8 @@ class MatchView(QWidget):
             # At once: the next position is queued before anything can be clicked (after an
             # undo the window waits, or undo could never go back past it).
             self.board.choose("end")
+        elif not undone and self._lets_it_go(view):
+            self.board.choose(LET_GO)
 
     def _ends_the_window_after_a_turn(self, view: dict[str, Any]) -> bool:
         state = view.get("state") or {}
@@ -1005,6 +1015,23 @@ class MatchView(QWidget):
             and state.get("phase") == "after_turn"
             and "end" in (view.get("legal") or [])
         )
+
+    def _lets_it_go(self, view: dict[str, Any]) -> bool:
+        """Big Time Soccer, against the computer: asked to answer a card with no card that can.
+
+        Never with a friend on this screen or online: there a quick "let it go" would tell the
+        other player what the hand holds, which is why the rules ask every time."""
+        if not self.let_go_by_itself or view.get("legal") != [LET_GO] or view.get("game") != "big-time-soccer":
+            return False
+        players = getattr(self.session, "players", ())
+        kinds = sorted(getattr(p, "kind", "") for p in players)
+        return kinds == ["bot", "human"]
+
+    def set_let_go_by_itself(self, let_go: bool) -> None:
+        """Whether Big Time Soccer's "let it go", when it is the only answer, is made for the player."""
+        self.let_go_by_itself = let_go
+        if self.view_data is not None and self._lets_it_go(self.view_data):
+            self.board.choose(LET_GO)
 
     def set_ask_after_turn(self, ask: bool) -> None:
         """Whether Pawn Soccer's window after a turn (substitute or end) waits for the player."""

@@ -113,6 +113,16 @@ class AppSettings:
     def ask_after_turn(self, value: bool) -> None:
         self.set("match/ask_substitute_after_turn", bool(value))
 
+    @property
+    def let_go_by_itself(self) -> bool:
+        """Big Time Soccer against the computer: whether the app lets the opponent's card go for
+        the player when no card in their hand can answer it (on by default)."""
+        return bool(self.get("match/let_go_by_itself", True))
+
+    @let_go_by_itself.setter
+    def let_go_by_itself(self, value: bool) -> None:
+        self.set("match/let_go_by_itself", bool(value))
+
     def geometry(self) -> QByteArray | None:
         value = self.qsettings.value("window/geometry")
         return value if isinstance(value, QByteArray) else None

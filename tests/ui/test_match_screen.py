@@ -656,3 +656,50 @@ def test_tab_or_escape_lets_go_of_a_clear_begun_with_the_mouse(qtbot, window: Ma
     click_on_screen(view.view.viewport(), view.view.mapFromScene(view.board.pos_of(("mode", "clear-in"))))
     QTest.keyClick(window.windowHandle(), Qt.Key.Key_Tab)
     assert view.board.selection == () and view.hint_label.text() == before and view.board.preview
+
+
+def _play_until(qtbot, view: MatchView, stop, rng: random.Random, limit: int = 200) -> None:
+    """Play random legal actions with clicks on the board until ``stop()`` holds when the screen
+    waits for a decision (the match over stops too)."""
+    for _ in range(limit):
+        qtbot.waitUntil(lambda: ready(view), timeout=20_000)
+        if stop() or view.stack.currentWidget() is view.summary_page:
+            return
+        ply = view.view_data["ply"]
+        click_action(qtbot, view, rng.choice(view.view_data["legal"]))
+        qtbot.waitUntil(lambda ply=ply: view.view_data["ply"] != ply, timeout=20_000)
+    raise AssertionError("the moment never came")
+
+
+def test_big_time_soccer_lets_it_go_by_itself_against_the_computer(qtbot, window: MainWindow) -> None:
+    """Asked to answer the computer's card with no card that can, the player had to click "Let
+    it go" every time, about every other card of the opponent's. Against the computer the
+    screen now lets it go by itself (View menu, on by default); switched off, it waits for
+    the click. With a friend on this screen it always asks: a quick answer would tell."""
+    assert window.settings.let_go_by_itself and window.let_go_action.isChecked()
+    view = start(qtbot, window, "big-time-soccer", "normal")
+    me = view.session.local_seats()[0]
+    let_go: list[int] = []  # plies where the screen was asked, with "Let it go" the only answer
+    view.session.view_changed.connect(
+        lambda v, _e: let_go.append(v["ply"]) if v.get("legal") == ["reply none"] and v.get("seat") == me else None
+    )
+    rng = random.Random(3)
+    # Never does the screen wait with "Let it go" as the only answer...
+    _play_until(qtbot, view, lambda: len(let_go) >= 2 or view.view_data["legal"] == ["reply none"], rng)
+    assert view.view_data["legal"] != ["reply none"] and len(let_go) >= 2
+    assert sum("does not defend" in line for line in view.log_lines()) >= 2  # ...the log tells it
+    # Switched off in the View menu, the screen waits for the click.
+    window.let_go_action.trigger()
+    assert not window.settings.let_go_by_itself
+    _play_until(qtbot, view, lambda: view.view_data["legal"] == ["reply none"], rng)
+    ply = view.view_data["ply"]
+    qtbot.wait(300)
+    assert view.view_data["ply"] == ply and view.view_data["legal"] == ["reply none"]
+    click_action(qtbot, view, "reply none")
+    qtbot.waitUntil(lambda: view.view_data["ply"] != ply, timeout=20_000)
+    window.go_home()
+    # A friend on this screen: asked every time, whatever the setting.
+    window.let_go_action.trigger()
+    friends = start(qtbot, window, "big-time-soccer", None)
+    assert window.settings.let_go_by_itself and friends.let_go_by_itself
+    assert not friends._lets_it_go({"game": "big-time-soccer", "legal": ["reply none"]})
