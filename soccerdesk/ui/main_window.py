@@ -308,8 +308,8 @@ class MainWindow(QMainWindow):
             self.replay_view = None
 
     def _undo(self) -> None:
-        if self.session is not None:
-            self.session.undo()
+        if self.match_view is not None and self.pages.currentWidget() is self.match_view:
+            self.match_view.undo()
 
     def ask_resign(self) -> None:
         """Match → Resign…: asked first, as the opponent wins at once and it cannot be taken back.

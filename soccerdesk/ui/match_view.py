@@ -707,7 +707,7 @@ class MatchView(QWidget):
         self.undo_button.setObjectName("undo")
         self.undo_button.setToolTip("Take back your last move (never past a die roll, a draw or a reveal) — Ctrl+Z")
         self.undo_button.setEnabled(False)
-        self.undo_button.clicked.connect(session.undo)
+        self.undo_button.clicked.connect(self.undo)
         self.home_button = QPushButton("Home")
         self.home_button.clicked.connect(self.home_requested)
         self.rules_button = QPushButton("Rules")
@@ -1078,15 +1078,20 @@ class MatchView(QWidget):
         cover = self.session.cover_view()
         if cover is not None:
             view, events = cover
+            self._forget_undone(view.get("ply"))  # an undo that handed the screen over: its lines go
             self._logged = events
             self.log_events(events)
-            if self.view_data is None:
-                self._update_header(view)
+            self._update_header(view)  # the score of a goal just scored, as nobody's secrets show it
         if self.view_data is not None:
             self.board.set_view(self._covered_view(), [])
-        self._show_log_for(None)  # nobody's private lines while the screen changes hands
-        # The keyboard preview may name the leaving player's secret pick ("Enter plays: pass 5").
+        # Nobody's private lines while the screen changes hands, the zones named as the next
+        # player's board names them.
+        self._show_log_for(None, frame=seat)
+        # The keyboard preview may name the leaving player's secret pick ("Enter plays: pass 5"),
+        # and a hint the leaving player asked for tells what they might do or hold.
         self.keys.reset()
+        if self.hint_control is not None:
+            self.hint_control.refresh()
         self.handover_page.announce(name)
         self.stack.setCurrentWidget(self.handover_page)
 
@@ -1155,6 +1160,15 @@ class MatchView(QWidget):
 
     # --- to the session ---------------------------------------------------------------
 
+    def undo(self) -> None:
+        """Take back the player's last move (the button, Ctrl+Z, Edit → Undo).
+
+        Pawn Soccer's window after a turn, which this screen ends for the player, is no move of
+        theirs: an Undo that lands there goes on back to the move they made."""
+        self.session.undo()
+        if self._queue and self._ends_the_window_after_a_turn(self._queue[-1][0]) and self.session.can_undo():
+            self.session.undo()
+
     def _on_action_chosen(self, text: str) -> None:
         if self._queue or self.animating:
             self.hint_label.setText(WAIT_FOR_SHOW)
@@ -1181,7 +1195,7 @@ class MatchView(QWidget):
         if self.keys.handle(event):
             return True
         if event.key() == Qt.Key.Key_Z and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
-            self.session.undo()
+            self.undo()
             return True
         return False
 
@@ -1329,14 +1343,16 @@ class MatchView(QWidget):
             self._log_entries = kept
             self._refresh_log()
 
-    def _show_log_for(self, seat: int | None) -> None:
+    def _show_log_for(self, seat: int | None, frame: int | None = None) -> None:
         """The log for the player at the screen (hot-seat: without the other's private lines,
-        zones named as the new reader's board labels them)."""
-        if seat == self._log_seat:
+        zones named as the new reader's board labels them; ``frame``: as that seat's board
+        names them, for nobody's log while the screen changes hands)."""
+        frame = seat if frame is None else frame
+        if seat == self._log_seat and frame in (None, self._log_frame):
             return
         self._log_seat = seat
-        if seat is not None:
-            self._log_frame = seat
+        if frame is not None:
+            self._log_frame = frame
         self._refresh_log()
 
     def _log_scrolled(self, _action: int) -> None:

@@ -251,7 +251,8 @@ class LocalSession(MatchSession):
     secret choice made while the other seat also chose, which is shown once both are in):
     going back over those would let a player re-roll or change a choice after seeing the
     opponent's. A bot's action whose options depended on its hidden cards (playing a card
-    from its hand) counts as a reveal too.
+    from its hand) counts as a reveal too. Two people at one screen in a game with hidden
+    cards each take back only their own last decision.
     """
 
     def __init__(
@@ -318,9 +319,9 @@ class LocalSession(MatchSession):
             self._events.add(past, self.local_seats())
         self._viewer: int | None = self.local_seats()[0]
         self._awaiting_takeover: int | None = None
-        # A resumed hot-seat match opens on the hand-over cover: whoever sits at the screen
-        # now must say who they are before any secret is shown.
-        self._cover_first = record is not None and len(self.local_seats()) > 1
+        # A hot-seat match opens on the hand-over cover, new or resumed: whoever sits at the
+        # screen now must say who they are before any secret is shown (the first hand too).
+        self._cover_first = len(self.local_seats()) > 1
         self._closed = False
         self._finished_sent = False
         self._writer: ThreadPoolExecutor | None = None  # autosaves, written in order off the UI thread
@@ -559,6 +560,11 @@ class LocalSession(MatchSession):
             if seat == CHANCE or self._is_reveal(index):
                 return None
             if seat in local and len(states[index - 1].legal_actions(seat)) > 1:
+                if len(local) > 1 and seat != self._viewer and self._has_secrets(states[index - 1]):
+                    # Two people at one screen with cards to hide: the one at the screen takes
+                    # back only their own move. The other's would hand the screen back to them
+                    # unasked, their choice undone by someone who may not see their cards.
+                    return None
                 return index - 1  # a forced move (one legal action) is no decision to return to
         return None
 

@@ -73,8 +73,9 @@ def go_home_and_resume(qtbot, window: MainWindow) -> MatchView:
 def test_a_resumed_hot_seat_match_shows_what_happened_and_the_phase(qtbot, window: MainWindow, game_id: str) -> None:
     view = start_match(qtbot, window, game_id, HOT_SEAT, SHORT[game_id])
     play_a_few(qtbot, view, 4, random.Random(7))
-    public = view.log_lines_for(None, 0)  # what a live hand-over shows: nobody's secrets
-    assert public, "a few moves leave lines in the log"
+    # What a live hand-over shows: nobody's secrets, zones named as the next player's board does.
+    public = {seat: view.log_lines_for(None, seat) for seat in (0, 1)}
+    assert public[0], "a few moves leave lines in the log"
     phase = view.phase_label.text()
     assert phase and phase != window.session.game.title
     resumed = go_home_and_resume(qtbot, window)
@@ -83,7 +84,8 @@ def test_a_resumed_hot_seat_match_shows_what_happened_and_the_phase(qtbot, windo
     if on_handover(resumed):
         # The cover of a resumed match reads as a live hand-over does.
         assert resumed.board.view_data is None, "no hand is drawn under the cover"
-        assert resumed.log_lines() == public
+        assert window.session.state.current_players()  # the seat handed to: the one deciding
+        assert resumed.log_lines() == public[window.session.state.current_players()[0]]
         assert resumed.phase_label.text() == phase
         click(qtbot, resumed.handover_page.button, what="the hand-over button")
         qtbot.waitUntil(lambda: deciding(resumed), timeout=WAIT_MS)
@@ -178,3 +180,58 @@ def test_pawn_soccer_shows_each_sides_last_move_while_playing(qtbot, window: Mai
             assert (src, dst.split()[0]) in view.board.trails, (last, view.board.trails)
             checked += 1
     assert checked >= 3, "too few of the computer's moves to tell"
+
+
+# --- QA pass 12: what the hand-over cover shows and hides -------------------------------
+
+
+@pytest.mark.parametrize("game_id", ["soccer-go", "big-time-soccer"])
+def test_a_new_hot_seat_match_deals_the_first_hand_under_the_cover(qtbot, window: MainWindow, game_id: str) -> None:
+    """Whoever clicked Kick off may be the other player: the first hand waited for no one."""
+    view = start_match(qtbot, window, game_id, HOT_SEAT, SHORT[game_id])
+    qtbot.waitUntil(lambda: on_handover(view) or deciding(view), timeout=WAIT_MS)
+    assert on_handover(view), "the first player's cards were shown at once"
+    assert not any("is dealt" in line or " draws " in line and "(" in line for line in view.log_lines())
+    assert view.view_data is None or not view.board.legal()
+    take_screen(qtbot, view)
+    assert view.board.legal()
+
+
+def test_a_hint_never_shows_beside_the_hand_over(qtbot, window: MainWindow) -> None:
+    """A hint tells what the player asking might do ("Pass to number 2") or holds ("Answer with
+    Challenge"): it stayed on screen beside "Pass the screen to …", and Hint could be pressed
+    there."""
+    view = start_match(qtbot, window, "soccer-go", HOT_SEAT, SHORT["soccer-go"])
+    take_screen(qtbot, view)
+    hint = view.hint_control
+    assert hint is not None and hint.button.isEnabled()
+    click(qtbot, hint.button, what="Hint")
+    qtbot.waitUntil(lambda: hint.line.text().startswith("Hint:"), timeout=30_000)
+    click_and_wait(qtbot, view, random.Random(2))
+    qtbot.waitUntil(lambda: on_handover(view), timeout=WAIT_MS)
+    assert hint.line.text() == "" and not hint.button.isEnabled()
+    assert view.board.preview is None
+
+
+def test_at_the_hand_over_the_side_panel_is_current_and_undo_is_the_players_own(qtbot, window: MainWindow) -> None:
+    """Beside the cover the score and the log were the last player's: zones named as their
+    board names them. Undo on the next player's screen took back the other player's move."""
+    view = start_match(qtbot, window, "big-time-soccer", HOT_SEAT, SHORT["big-time-soccer"])
+    rng = random.Random(5)
+    session = window.session
+    for _ in range(60):
+        qtbot.waitUntil(lambda: on_handover(view) or deciding(view), timeout=WAIT_MS)
+        if on_handover(view):
+            nxt = session.state.current_players()[0]
+            # Nobody's secrets, zones as the next player's board names them; the score as it is.
+            assert view.log_lines() == view.log_lines_for(None, nxt)
+            assert f"{session.state.score[0]} – {session.state.score[1]}" in view.score_label.text()
+            click(qtbot, view.handover_page.button, what="the hand-over button")
+            qtbot.waitUntil(lambda: deciding(view), timeout=WAIT_MS)
+            last = session.state.history()[-1][0]
+            if last in (0, 1) and last != session.viewer():
+                # The other player's move: not this player's to take back.
+                assert not view.undo_button.isEnabled() and not window.undo_action.isEnabled()
+                return
+        click_and_wait(qtbot, view, rng)
+    raise AssertionError("no hand-over after the other player's move")

@@ -225,10 +225,10 @@ def test_pawn_soccers_window_after_a_turn_ends_by_itself_unless_asked_for(qtbot,
     assert view.view_data["state"]["phase"] == "after_turn" and "end" in view.board.legal()
 
 
-def test_undo_after_a_turn_whose_window_ended_by_itself_stops_at_the_window(qtbot, window: MainWindow) -> None:
-    """Pawn Soccer hot-seat: the window after a turn ends by itself, and Undo then goes back to
-    that window (it waits there: ending it again at once would make Undo go nowhere); a second
-    Undo goes back to before the move."""
+def test_undo_after_a_turn_whose_window_ended_by_itself_takes_back_the_move(qtbot, window: MainWindow) -> None:
+    """Pawn Soccer hot-seat: the window after a turn ends by itself. QA pass 12: Undo stopped at
+    that window, which the player never saw, and a second Undo was needed; one Undo now takes
+    back the move itself. Played again, the window ends by itself again."""
     from clicking import start_match
 
     window.settings.animation_speed = "off"
@@ -251,11 +251,10 @@ def test_undo_after_a_turn_whose_window_ended_by_itself_stops_at_the_window(qtbo
     assert str(session.state.history()[-1][1]) == "end"
     qtbot.waitUntil(lambda: view.undo_button.isEnabled(), timeout=5_000)
     qtbot.mouseClick(view.undo_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: ready(view) and view.view_data["ply"] == before + 1, timeout=5_000)
-    qtbot.wait(100)  # nothing ends the window again by itself
-    assert session.state.ply == before + 1 and view.view_data["state"]["phase"] == "after_turn"
-    qtbot.mouseClick(view.undo_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: session.state.ply == before and ready(view), timeout=5_000)
+    qtbot.waitUntil(lambda: ready(view) and view.view_data["ply"] == before, timeout=5_000)
+    qtbot.wait(100)  # and it stays there: nothing is played again by itself
+    assert session.state.ply == before and view.view_data["state"]["phase"] == "turn"
+    assert move in view.board.legal()
     click_action(qtbot, view, move)  # played again: its window ends by itself again
     qtbot.waitUntil(lambda: session.state.ply == before + 2, timeout=5_000)
 
