@@ -454,6 +454,8 @@ class MainWindow(QMainWindow):
             return
         attach_review(viewer, record, path=path, executor=self._bot_pool())
         viewer.closed.connect(self._leave_replay)
+        if self.session is not None:
+            self.session.pause_clock()  # a match left under another's replay: its time stops
         self.replay_view = viewer
         self.pages.addWidget(viewer)
         self.pages.setCurrentWidget(viewer)
@@ -487,6 +489,8 @@ class MainWindow(QMainWindow):
     def _leave_replay(self) -> None:
         back = self.match_view if self.match_view is not None else self.home
         self._close_replay()
+        if self.session is not None:
+            self.session.resume_clock()
         if back is self.home:
             self.home.refresh_recent()
         self.pages.setCurrentWidget(back)

@@ -385,6 +385,9 @@ class RemoteSession(MatchSession):
         """``"win"``: end the match as won; ``"bot"``: let the relay's bot play the absent seat."""
         _spawn(self._send(self.client.claim(take)), self._tasks)
 
+    def pause_clock(self) -> None:
+        """Nothing: the match goes on at the relay, and its time with it."""
+
     def can_resign(self) -> bool:
         """Whether :meth:`resign` may be offered now: this screen plays a seat of a match still
         being played, and the relay can be told (the connection is up)."""

@@ -127,12 +127,25 @@ class MatchSession(QObject):
         self._played_before = 0.0  # seconds played in earlier sittings (a resumed match)
         self._sitting_began = time.monotonic()
         self._played_until: float | None = None  # monotonic time of full time, once the match is over
+        self._paused_at: float | None = None  # monotonic time the clock was paused, while it is
 
     def time_played(self) -> float:
         """Seconds this match has been played, earlier sittings of a resumed match included;
-        the count stops at full time."""
-        end = self._played_until if self._played_until is not None else time.monotonic()
+        the count stops at full time, and while the clock is paused."""
+        end = self._played_until if self._played_until is not None else self._paused_at or time.monotonic()
         return self._played_before + max(0.0, end - self._sitting_began)
+
+    def pause_clock(self) -> None:
+        """The player looks at something else in this window (another match's replay): the
+        time played stops until :meth:`resume_clock`. An online match's time is the relay's,
+        which goes on; its session does not pause."""
+        if self._paused_at is None and self._played_until is None:
+            self._paused_at = time.monotonic()
+
+    def resume_clock(self) -> None:
+        if self._paused_at is not None:
+            self._sitting_began += time.monotonic() - self._paused_at
+            self._paused_at = None
 
     def _time_played_is(self, seconds: float, over: bool) -> None:
         """Another clock (the relay's) says the match has been played ``seconds``: go on from there."""

@@ -703,3 +703,46 @@ def test_big_time_soccer_lets_it_go_by_itself_against_the_computer(qtbot, window
     friends = start(qtbot, window, "big-time-soccer", None)
     assert window.settings.let_go_by_itself and friends.let_go_by_itself
     assert not friends._lets_it_go({"game": "big-time-soccer", "legal": ["reply none"]})
+
+
+def test_time_played_stops_while_another_matchs_replay_is_open(
+    qtbot, window: MainWindow, monkeypatch, tmp_path
+) -> None:
+    """QA pass 12: watching another match's replay (Match → Open match…) over a match in
+    progress added the time watched to that match's "Time played"; going home pauses it."""
+    import time as real_time
+
+    from PySide6.QtWidgets import QPushButton
+
+    from soccerdesk.rules import get_game, play_out
+    from soccerdesk.ui import session as session_module
+
+    class Clock:
+        """The session's ``time`` module with a monotonic clock that moves when told to."""
+
+        now = 1000.0
+
+        def monotonic(self) -> float:
+            return self.now
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(real_time, name)
+
+    clock = Clock()
+    monkeypatch.setattr(session_module, "time", clock)
+    view = start(qtbot, window, "pawn-soccer", "easy", {"quick_setup": True})
+    clock.now += 10
+    assert window.session.time_played() == pytest.approx(10)
+    game = get_game("pawn-soccer")
+    rng = random.Random(1)
+    final = play_out(game.new_match(seed=1, goals=1), lambda s, seat: rng.choice(s.legal_actions(seat)), rng)
+    path = tmp_path / "other.soccerdesk.json"
+    path.write_text(json.dumps(game.dump(final)), encoding="utf-8")
+    assert window.open_path(path)  # what Match → Open match… does with the file chosen
+    assert window.replay_view is not None and window.pages.currentWidget() is window.replay_view
+    clock.now += 100  # watching the other match
+    close = next(b for b in window.replay_view.findChildren(QPushButton) if b.text() == "Close replay")
+    qtbot.mouseClick(close, Qt.MouseButton.LeftButton)
+    assert window.pages.currentWidget() is view
+    clock.now += 5
+    assert window.session.time_played() == pytest.approx(15)
