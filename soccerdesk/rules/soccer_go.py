@@ -975,11 +975,12 @@ class SoccerGoState(State):
         kicker = self.kicker
         kicks = list(self.kicks)
         kicks[kicker] = (*kicks[kicker], not saved)
+        _kind, shot, dive, _result = last
         events.append(
             Event(
                 "kick",
-                f"Penalty by seat {kicker}: {'saved' if saved else 'scored'}.",
-                {"seat": kicker, "scored": not saved},
+                f"Penalty by seat {kicker}: shot {shot}, dive {dive}, {'saved' if saved else 'scored'}.",
+                {"seat": kicker, "scored": not saved, "shot": shot, "dive": dive},
             )
         )
         nxt = self._r(choice=(None, None), kicks=(kicks[0], kicks[1]), last=last)

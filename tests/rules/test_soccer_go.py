@@ -947,3 +947,14 @@ def test_a_card_played_after_a_face_down_choice_says_it_is_taken_back() -> None:
     assert str(other) not in taken[0].text.replace("Seat 1", "")  # which number stays hidden
     fresh = act(passes(kick_off(att0=("shoot", "att-bogey")), [2, 3, 4]), 0, "play shoot")
     assert "taken-back" not in kinds(fresh)  # nothing chosen yet, nothing taken back
+
+
+def test_a_shootout_kick_is_logged_with_its_shot_and_dive() -> None:
+    """QA pass 12: open play logs "Goal for …: shot right, dive left."; a shoot-out kick said only
+    "scored" or "saved", so the shoot-out could not be read back from the log."""
+    s = level_after_extra_time()
+    s = shot(s, "left", "right")
+    assert s.events[-1].kind == "kick" and s.events[-1].text == "Penalty by seat 0: shot left, dive right, scored."
+    s = shot(s, "middle", "middle")
+    assert s.events[-1].text == "Penalty by seat 1: shot middle, dive middle, saved."
+    assert s.events[-1].data == {"seat": 1, "scored": False, "shot": "middle", "dive": "middle"}
