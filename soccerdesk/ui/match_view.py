@@ -498,11 +498,22 @@ class HandOver(CoverPage):
 
     ready = Signal()
 
+    take_back = Signal()
+
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("handover", [("take-over", "")], parent)
+        super().__init__("handover", [("take-back", ""), ("take-over", "")], parent)
         self.label.setStyleSheet("font-size: 18pt;")
         self.button = self.buttons["take-over"]
         self.button.clicked.connect(self.ready)
+        self.take_back_button = self.buttons["take-back"]
+        self.take_back_button.clicked.connect(self.take_back)
+        self.take_back_button.hide()
+
+    def offer_take_back(self, name: str | None) -> None:
+        """Offer the player who is leaving the screen to take back their face-down pick (``None``: no)."""
+        self.take_back_button.setVisible(name is not None)
+        if name is not None:
+            self.take_back_button.setText(f"{name}: take back my pick")
 
     def announce(self, name: str) -> None:
         self.label.setText(
@@ -660,6 +671,7 @@ class MatchView(QWidget):
         self.stack = QStackedLayout()
         self.handover_page = HandOver()
         self.handover_page.ready.connect(self._take_over)
+        self.handover_page.take_back.connect(self._take_back_pick)
         self.summary_page = Summary()
         self.summary_page.rematch.clicked.connect(self.rematch_requested)
         self.summary_page.home.clicked.connect(self.home_requested)
@@ -1093,6 +1105,8 @@ class MatchView(QWidget):
         if self.hint_control is not None:
             self.hint_control.refresh()
         self.handover_page.announce(name)
+        leaving = self.session.pick_to_take_back()
+        self.handover_page.offer_take_back(self.names[leaving] if leaving is not None else None)
         self.stack.setCurrentWidget(self.handover_page)
 
     def _covered_view(self) -> dict[str, Any]:
@@ -1100,6 +1114,11 @@ class MatchView(QWidget):
         view = dict(self.view_data or {})
         view["legal"] = []
         return view if view else {"legal": [], "state": {}}
+
+    def _take_back_pick(self) -> None:
+        """The player leaving the screen took back a face-down pick: they choose again."""
+        self.handover_page.offer_take_back(None)
+        self.session.take_back_pick()
 
     def _take_over(self) -> None:
         # The player who takes the screen is shown the position at once, ready to be clicked:

@@ -196,6 +196,13 @@ class MatchSession(QObject):
         """Take back this screen's last decision, if :meth:`can_undo`; else refuse."""
         self.refused.emit("undo is not possible in this match")
 
+    def pick_to_take_back(self) -> int | None:
+        """Hot-seat, on the hand-over cover: the seat whose face-down pick may still be taken back."""
+        return None
+
+    def take_back_pick(self) -> None:
+        self.refused.emit("no face-down pick to take back")
+
     def record(self) -> dict[str, Any] | None:
         """The match record to save (``Game.dump`` plus the app's players), or ``None``."""
         return None
@@ -405,6 +412,30 @@ class LocalSession(MatchSession):
         if target is None:
             self.refused.emit("nothing to undo: a die roll, a draw or a reveal cannot be taken back")
             return
+        self._go_back_to(target)
+
+    def pick_to_take_back(self) -> int | None:
+        """Hot-seat, on the hand-over cover after a face-down pick: the seat that made it, while
+        the other seat has still to choose (nothing is revealed yet), else ``None``."""
+        leaving, states = self._viewer, self._states
+        if self._awaiting_takeover is None or leaving is None or len(states) < 2:
+            return None
+        seat = states[-1].history()[-1][0]
+        before = states[-2].current_players()
+        if seat != leaving or len(before) < 2 or states[-1].current_players() != tuple(s for s in before if s != seat):
+            return None
+        return seat
+
+    def take_back_pick(self) -> None:
+        """Take back :meth:`pick_to_take_back`'s pick: its player is still at the screen (the
+        cover was not taken) and chooses again; refused when there is no such pick."""
+        if self.pick_to_take_back() is None:
+            self.refused.emit("no face-down pick to take back")
+            return
+        self._awaiting_takeover = None
+        self._go_back_to(len(self._states) - 2)
+
+    def _go_back_to(self, target: int) -> None:
         self._generation += 1
         self._thinking.clear()
         del self._states[target + 1 :]

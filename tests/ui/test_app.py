@@ -36,7 +36,14 @@ def _start(qtbot, window: MainWindow, game_id: str, opponent: str | None) -> Non
         else:
             home.options_form.findChild(QSpinBox, f"option-{name}").setValue(value)
     qtbot.mouseClick(home.start_button, Qt.MouseButton.LeftButton)
-    assert window.match_view is not None, window.home.message.text()
+    view = window.match_view
+    assert view is not None, window.home.message.text()
+    if opponent is None:
+        # Two people at one screen: a game with secrets deals the first hand under the cover.
+        qtbot.waitUntil(lambda: ready(view), timeout=10_000)
+        if view.stack.currentWidget() is view.handover_page:
+            qtbot.mouseClick(view.handover_page.button, Qt.MouseButton.LeftButton)
+            qtbot.waitUntil(lambda: view.view_data is not None and ready(view), timeout=10_000)
 
 
 @pytest.mark.parametrize("game_id", GAMES)

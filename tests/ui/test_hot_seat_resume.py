@@ -13,7 +13,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from clicking import WAIT_MS, assert_targets_reachable, click, click_path, deciding, on_handover, start_match
+from clicking import (
+    WAIT_MS,
+    assert_targets_reachable,
+    click,
+    click_path,
+    deciding,
+    on_handover,
+    on_summary,
+    start_match,
+)
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
@@ -235,3 +244,40 @@ def test_at_the_hand_over_the_side_panel_is_current_and_undo_is_the_players_own(
                 return
         click_and_wait(qtbot, view, rng)
     raise AssertionError("no hand-over after the other player's move")
+
+
+def test_a_face_down_pick_can_be_taken_back_until_the_other_player_takes_the_screen(qtbot, window: MainWindow) -> None:
+    """QA pass 12: a mis-clicked face-down number could not be taken back, though nothing was
+    revealed yet: Undo is greyed on the hand-over cover (the other player must not undo it).
+    The cover now offers the player who just picked to take it back; once both have picked it
+    is gone."""
+    view = start_match(qtbot, window, "soccer-go", HOT_SEAT, SHORT["soccer-go"])
+    session = window.session
+    rng = random.Random(4)
+    for _ in range(20):
+        take_screen(qtbot, view)
+        if len(session.state.current_players()) == 2:
+            break
+        click_and_wait(qtbot, view, rng)
+    else:
+        raise AssertionError("no face-down pick for both")
+    me = session.viewer()
+    before, ply = view.log_lines(), session.state.ply
+    first = sorted(view.view_data["legal"])[0]
+    click_path(qtbot, view, first)
+    qtbot.waitUntil(lambda: on_handover(view), timeout=WAIT_MS)
+    back = view.handover_page.take_back_button
+    assert back.isVisible() and back.text() == f"{view.names[me]}: take back my pick"
+    click(qtbot, back, what="take back my pick")
+    qtbot.waitUntil(lambda: deciding(view) and session.state.ply == ply, timeout=WAIT_MS)
+    assert session.viewer() == me and first in view.board.legal()
+    assert view.log_lines() == before  # "… has chosen" taken back with the pick
+    other = sorted(view.view_data["legal"])[-1]
+    click_path(qtbot, view, other)
+    qtbot.waitUntil(lambda: on_handover(view), timeout=WAIT_MS)
+    assert str(session.state.history()[-1][1]) == other
+    take_screen(qtbot, view)  # the other player takes the screen and picks
+    assert session.viewer() != me
+    click_and_wait(qtbot, view, rng)
+    qtbot.waitUntil(lambda: on_handover(view) or deciding(view) or on_summary(view), timeout=WAIT_MS)
+    assert not view.handover_page.take_back_button.isVisible()  # revealed: nothing to take back

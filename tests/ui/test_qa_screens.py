@@ -53,6 +53,9 @@ def test_time_played_keeps_the_thinking_since_the_last_move_when_resumed(qtbot, 
     """QA: 00:43 played before leaving, 00:35 after resuming from Recent (only moves saved it)."""
     view = start_match(qtbot, window, "soccer-go", ("human", None), {"rounds": 1})
     qtbot.waitUntil(lambda: ready(view), timeout=10_000)
+    if view.stack.currentWidget() is view.handover_page:  # the first player takes the screen
+        click(qtbot, view.handover_page.button, what="the hand-over button")
+        qtbot.waitUntil(lambda: view.view_data is not None and ready(view), timeout=10_000)
     shown = view.view_data
     click_path(qtbot, view, shown["legal"][0])
     qtbot.waitUntil(
