@@ -650,8 +650,14 @@ class Game(ABC):
         if record.get("game") != self.id:
             raise CorruptRecord(f"this record is of the game {record.get('game')!r}, not {self.id!r}")
         seed, options, actions = record.get("seed"), record.get("options"), record.get("actions")
-        if not isinstance(options, Mapping) or not isinstance(actions, list):
-            raise CorruptRecord("the record's options or actions are missing")
+        if "options" not in record:
+            raise CorruptRecord("the record's options are missing")
+        if not isinstance(options, Mapping):
+            raise CorruptRecord(f"the record's options are not a JSON object (they are {_json_kind(options)})")
+        if "actions" not in record:
+            raise CorruptRecord("the record's actions are missing")
+        if not isinstance(actions, list):
+            raise CorruptRecord(f"the record's actions are not a list (they are {_json_kind(actions)})")
         try:
             state = self.new_match(seed if isinstance(seed, int) else 0, **options)
         except RulesError as exc:
@@ -675,6 +681,21 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.id!r}>"
+
+
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, in a record's error message: "text", "a number", …"""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, Mapping):
+        return "a JSON object"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return "null" if value is None else type(value).__name__
 
 
 # --- helpers for drivers (controller, simulator, relay) ------------------------------

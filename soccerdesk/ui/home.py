@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -52,7 +54,7 @@ from soccerdesk.learn.coach import has_script
 from soccerdesk.rules import GAMES, BadOption, Game, Option, get_game
 from soccerdesk.ui.art import game_pixmap
 from soccerdesk.ui.boards import board_available
-from soccerdesk.ui.settings import TEAM_COLOURS, AppSettings
+from soccerdesk.ui.settings import TEAM_COLOURS, AppSettings, UnreadableMatch, time_played_words
 
 if TYPE_CHECKING:  # loaded once the window is up (see HomeScreen._start_loading): a faster start
     from concurrent.futures import Future
@@ -74,6 +76,9 @@ BLURBS = {
 }
 """What each game's card says under its picture: whole, in two lines of :data:`SUMMARY_COLUMNS`
 (the rules' longer summary is the card's tooltip)."""
+
+PROBLEM_ROLE = Qt.ItemDataRole.UserRole + 1
+"""A Recent matches entry's data: why its file cannot be read (none for a match that can)."""
 
 KICK_OFF = "Kick off"
 LOADING = "Loading the games…"
@@ -479,6 +484,9 @@ class HomeScreen(QWidget):
         self.recent.setObjectName("recent")
         self.recent.itemActivated.connect(self._resume_item)
         self.recent.setMaximumHeight(150)
+        # A long entry (an unreadable file and why) wraps at the window's smallest, not cut.
+        self.recent.setWordWrap(True)
+        self.recent.setIconSize(QSize(16, 16))  # the warning sign of such an entry: a line high
         recent_layout.addWidget(self.recent)
         row = QHBoxLayout()
         self.resume_button = QPushButton("Resume / replay")
@@ -512,6 +520,9 @@ class HomeScreen(QWidget):
         self.side.setToolTip("Which seat you take against the computer (a coin toss decides who kicks off)")
         self.side.setCurrentIndex(min(1, max(0, int(settings.get("home/side", 0)))))
         form.addRow("You play", self.side)
+        self._match_form = form
+        self.opponent.currentIndexChanged.connect(lambda _index: self._show_side())
+        self._show_side()
         self.names: list[QLineEdit] = []
         self.colours: list[QComboBox] = []
         defaults = (("Home", "Blue"), ("Away", "Orange"))
@@ -666,15 +677,24 @@ class HomeScreen(QWidget):
         # While loading the button says so (greyed out, "Kick off" would look broken).
         self.start_button.setText(KICK_OFF if self.loaded else LOADING)
 
+    def _show_side(self) -> None:
+        """Show "You play" (and its label) only against the computer: with a friend at the
+        screen both seats are people's, and the seat would mean nothing."""
+        chosen = self.opponent.currentData()
+        hot_seat = chosen is not None and chosen[0] == "human"
+        self._match_form.setRowVisible(self.side, not hot_seat)
+
     def _update_resume_button(self) -> None:
         item = self.recent.currentItem()
         chosen = item is not None and item.data(Qt.ItemDataRole.UserRole) is not None
         self.resume_button.setEnabled(chosen)
-        self.resume_button.setToolTip(
-            "Continue the chosen match, or replay it if it is over"
-            if chosen
-            else "Choose a match in the list first (or double-click it)"
-        )
+        if item is not None and item.data(PROBLEM_ROLE):
+            tip = "See why this match cannot be read, and where its file is"
+        elif chosen:
+            tip = "Continue the chosen match, or replay it if it is over"
+        else:
+            tip = "Choose a match in the list first (or double-click it)"
+        self.resume_button.setToolTip(tip)
 
     def _collect_loaded(self) -> None:
         for game_id, future in list(self._loading.items()):
@@ -796,15 +816,23 @@ class HomeScreen(QWidget):
         self.start_requested.emit(self.setup())
 
     def refresh_recent(self) -> None:
+        """List the autosaved matches; a file that cannot be read is listed too, with why
+        (checked against the rules of the games loaded so far)."""
         self.recent.clear()
-        for match in self.settings.recent_matches():
+        for match in self.settings.recent_matches(games=self.games):
+            if isinstance(match, UnreadableMatch):
+                self.recent.addItem(self._unreadable_item(match))
+                continue
             title = self.games[match.game_id].title if match.game_id in self.games else match.game_id
             score = f"{match.score[0]}–{match.score[1]}" if match.score else ""
             when = time.strftime("%d %b %H:%M", time.localtime(match.modified))
             state = "full time" if match.over else f"{match.actions} actions"
             if match.ending:
                 state = f"{state}, {match.ending}"
-            item = QListWidgetItem(f"{title}: {match.names[0]} {score} {match.names[1]}  ·  {state}  ·  {when}")
+            parts = [f"{title}: {match.names[0]} {score} {match.names[1]}", state]
+            if match.played is not None:
+                parts.append(time_played_words(match.played))
+            item = QListWidgetItem("  ·  ".join([*parts, when]))
             item.setData(Qt.ItemDataRole.UserRole, match.path)
             item.setToolTip("Replay" if match.over else "Continue this match")
             self.recent.addItem(item)
@@ -816,7 +844,34 @@ class HomeScreen(QWidget):
         self.recent.setCurrentRow(-1)  # nothing chosen yet: Resume waits for a choice
         self._update_resume_button()
 
+    def _unreadable_item(self, match: UnreadableMatch) -> QListWidgetItem:
+        icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+        item = QListWidgetItem(icon, f"Could not read a match: {match.reason}")
+        item.setForeground(QColor("#d55e00"))  # the home screen's colour for what went wrong
+        item.setData(Qt.ItemDataRole.UserRole, match.path)
+        item.setData(PROBLEM_ROLE, match.reason)
+        item.setToolTip(f"{match.reason}\nThe file is still at {match.path}")
+        return item
+
     def _resume_item(self, item: QListWidgetItem | None) -> None:
-        path = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
-        if path is not None:  # the "no matches yet" line carries no file
+        if item is None or item.data(Qt.ItemDataRole.UserRole) is None:
+            return  # the "no matches yet" line carries no file
+        path, reason = item.data(Qt.ItemDataRole.UserRole), item.data(PROBLEM_ROLE)
+        if reason:
+            self._explain_unreadable(path, str(reason))
+        else:
             self.resume_requested.emit(path)
+
+    def _explain_unreadable(self, path: Path, reason: str) -> None:
+        """Why a listed match file cannot be read and where it is, so it can be found (to
+        repair it, or put a good copy in its place). A window-modal box that does not block
+        the event loop, as the main window's messages."""
+        box = QMessageBox(
+            QMessageBox.Icon.Warning, "This match cannot be read", reason, QMessageBox.StandardButton.Ok, self
+        )
+        box.setObjectName("unreadable-match")
+        box.setInformativeText(f"Nothing was deleted: the file is still at\n{path}")
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)  # the path can be copied
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()

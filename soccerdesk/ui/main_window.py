@@ -21,7 +21,7 @@ from soccerdesk.rules import CorruptRecord, Game, RulesError, UnknownGame, get_g
 from soccerdesk.ui.art import app_icon
 from soccerdesk.ui.boards import BoardMissing
 from soccerdesk.ui.home import HomeScreen, MatchSetup
-from soccerdesk.ui.settings import ANIMATION_SPEEDS, AppSettings
+from soccerdesk.ui.settings import ANIMATION_SPEEDS, AppSettings, read_match_file
 
 # Loaded when first needed, not at start-up (the window should paint as soon as it can): the
 # match sessions and the bot process, dialogs, and Qt's namespace of enums (building its
@@ -41,26 +41,7 @@ ONLINE_MODULE = "soccerdesk.ui.online"
 def read_record(path: Path) -> tuple[Game, dict[str, Any]]:
     """The game and match record in a file. Anything wrong raises CorruptRecord saying what,
     in words, and naming the file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CorruptRecord(f"{path.name} is not there any more (looked in {path.parent}).") from None
-    except UnicodeDecodeError:
-        raise CorruptRecord(f"{path.name} is not a soccerdesk match file (it is not text).") from None
-    except OSError as exc:
-        raise CorruptRecord(f"{path.name} cannot be read: {exc.strerror or exc}.") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        if not text.strip():
-            raise CorruptRecord(f"{path.name} is empty: it holds no match.") from None
-        if text.lstrip()[:1] in ("{", "["):
-            # Begins as a match file would, then breaks off: a save cut short (a full disk, an
-            # interrupted copy) or edited by hand.
-            raise CorruptRecord(f"{path.name} is damaged or cut short, so it cannot be opened as a match.") from None
-        raise CorruptRecord(f"{path.name} is not a soccerdesk match file.") from None
-    if not isinstance(data, dict) or data.get("format") != "soccerdesk-match":
-        raise CorruptRecord(f"{path.name} is not a soccerdesk match file.")
+    data = read_match_file(path)  # the same words as Recent matches for a damaged file
     try:
         game = get_game(str(data.get("game")))
     except UnknownGame as exc:

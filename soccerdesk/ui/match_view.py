@@ -53,7 +53,7 @@ from soccerdesk.ui.animation import DIE_SIDES, Animation, EventAnimation, animat
 from soccerdesk.ui.boards import BoardConfig, BoardScene, TeamColours, make_board
 from soccerdesk.ui.hint import HintControl
 from soccerdesk.ui.session import LocalSession, MatchSession
-from soccerdesk.ui.settings import ANIMATION_SPEEDS, text_colour_on
+from soccerdesk.ui.settings import ANIMATION_SPEEDS, text_colour_on, time_played_words
 
 if TYPE_CHECKING:
     from soccerdesk.rules import Game
@@ -1252,8 +1252,7 @@ class MatchView(QWidget):
     def _tick(self) -> None:
         if self._timers:
             self._show_timers()
-        seconds = int(self.session.time_played())
-        self.clock_label.setText(f"Time played {seconds // 60:02d}:{seconds % 60:02d}")
+        self.clock_label.setText(time_played_words(self.session.time_played()))
         if self._busy:
             self._dots = (self._dots + 1) % 4
             self.thinking_label.setText(self._busy_text() + "." * self._dots)

@@ -78,6 +78,7 @@ from soccerdesk.bots import Bot, make_bot
 from soccerdesk.learn.hint import HINTS_KEY, hints_used
 from soccerdesk.rules import CHANCE, Game, IllegalAction, RulesError, State, sample_chance
 from soccerdesk.ui import bot_pool as bot_pool_module
+from soccerdesk.ui.settings import played_seconds as saved_seconds
 
 APP_KEY = "app"
 """Key of the app's own data (players, names) inside a saved match record.
@@ -765,11 +766,7 @@ def new_autosave_path(folder: Path, game_id: str) -> Path:
 
 def played_seconds(record: Mapping[str, Any]) -> float:
     """Seconds a saved match had been played (0 for files saved before the app counted them)."""
-    app = record.get(APP_KEY)
-    value = app.get("played_seconds") if isinstance(app, Mapping) else None
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 10**8:
-        return float(value)
-    return 0.0
+    return saved_seconds(record) or 0.0
 
 
 class MatchFileInUse(Exception):

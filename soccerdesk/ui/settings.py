@@ -6,12 +6,15 @@ folder named by ``SOCCERDESK_DATA_DIR`` (tests, portable installs):
 
 * ``autosave/`` — one file per match, rewritten after every action;
 * ``saves/`` — the default folder of "Save match as…".
+
+A file there that cannot be read is listed as such (:class:`UnreadableMatch`), never deleted.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +22,8 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtGui import QColor
 
-from soccerdesk.rules import decided_words, result_words
+from soccerdesk.rules import GAMES, CorruptRecord, Game, UnknownGame, decided_words, get_game, result_words
+from soccerdesk.rules.api import RECORD_FORMAT
 
 ANIMATION_SPEEDS: dict[str, float] = {"off": 0.0, "fast": 0.45, "normal": 1.0, "slow": 1.8}
 """Animation speed name → factor applied to every animation's duration (0 = no animations)."""
@@ -63,6 +67,74 @@ class SavedMatch:
     actions: int
     modified: float
     ending: str = ""  # how a finished match ended beyond its score: "Away wins on penalties, 4–3"
+    played: float | None = None  # seconds played, earlier sittings included (None: the file does not say)
+
+
+@dataclass(frozen=True)
+class UnreadableMatch:
+    """A file among the autosaves that holds no match the app can read: the home screen lists
+    it, with why and where it is, so that a damaged match is not taken for a lost one."""
+
+    path: Path
+    reason: str  # in words, naming the file: what Match → Open match… says of it
+    modified: float  # the file's time, for its place in the list
+
+
+def time_played_words(seconds: float) -> str:
+    """How long a match has been played, as the match screen and Recent matches say it."""
+    whole = int(seconds)
+    return f"Time played {whole // 60:02d}:{whole % 60:02d}"
+
+
+def played_seconds(record: Mapping[str, Any]) -> float | None:
+    """Seconds a saved match had been played, from its app block (``None`` for files saved
+    before the app counted them, or a value that cannot be a time)."""
+    app = record.get("app")
+    value = app.get("played_seconds") if isinstance(app, Mapping) else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 10**8:
+        return float(value)
+    return None
+
+
+def read_match_file(path: Path) -> dict[str, Any]:
+    """The match record in a file, not yet checked against its game's rules. Anything wrong
+    raises CorruptRecord saying what, in words, and naming the file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CorruptRecord(f"{path.name} is not there any more (looked in {path.parent}).") from None
+    except UnicodeDecodeError:
+        raise CorruptRecord(f"{path.name} is not a soccerdesk match file (it is not text).") from None
+    except OSError as exc:
+        raise CorruptRecord(f"{path.name} cannot be read: {exc.strerror or exc}.") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        if not text.strip():
+            raise CorruptRecord(f"{path.name} is empty: it holds no match.") from None
+        if text.lstrip()[:1] in ("{", "["):
+            # Begins as a match file would, then breaks off: a save cut short (a full disk, an
+            # interrupted copy) or edited by hand.
+            raise CorruptRecord(f"{path.name} is damaged or cut short, so it cannot be opened as a match.") from None
+        raise CorruptRecord(f"{path.name} is not a soccerdesk match file.") from None
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+        raise CorruptRecord(f"{path.name} is not a soccerdesk match file.")
+    return data
+
+
+def check_header(path: Path, record: Mapping[str, Any], games: Mapping[str, Game]) -> None:
+    """Raise CorruptRecord, naming the file, if ``record`` is of no game there is, or if its
+    game, when in ``games`` (those loaded), refuses its version, options or kind of actions.
+    Its actions are not replayed: that waits until the match is opened."""
+    game_id = str(record.get("game"))
+    try:
+        # An id that is no game fails at once, saying which games there are; a game not yet
+        # loaded is not loaded here (the home screen loads them off the UI thread).
+        game = games.get(game_id) or (get_game(game_id) if game_id not in GAMES else None)
+        if game is not None:
+            game.replay(record, upto=0)
+    except (UnknownGame, CorruptRecord) as exc:
+        raise CorruptRecord(f"{path.name}: {exc}") from None
 
 
 class AppSettings:
@@ -130,38 +202,66 @@ class AppSettings:
     def save_geometry(self, geometry: QByteArray) -> None:
         self.qsettings.setValue("window/geometry", geometry)
 
-    def recent_matches(self, limit: int = 12) -> list[SavedMatch]:
-        """Autosaved matches, newest first. Unreadable files are skipped, not deleted."""
-        found: list[SavedMatch] = []
+    def recent_matches(
+        self, limit: int = 12, games: Mapping[str, Game] | None = None
+    ) -> list[SavedMatch | UnreadableMatch]:
+        """Autosaved matches, newest first, and the files among them that cannot be read (never
+        deleted). A record whose game is in ``games`` is checked against its rules too (see
+        :func:`check_header`)."""
+        found: list[SavedMatch | UnreadableMatch] = []
         if not self.autosave_dir.is_dir():
             return found
         for path in self.autosave_dir.glob("*.json"):
             try:
-                data = json.loads(path.read_text())
-                app = data.get("app", {})
-                players = app.get("players", [{}, {}])
-                names = (str(players[0].get("name", "Home")), str(players[1].get("name", "Away")))
-                score = app.get("score")
-                # When the match was last played (a review added to the file later changes
-                # neither its date nor its place in the list); the file's time for old files.
-                saved = app.get("saved")
-                when = float(saved) if isinstance(saved, (int, float)) and not isinstance(saved, bool) else None
-                found.append(
-                    SavedMatch(
-                        path=path,
-                        game_id=str(data["game"]),
-                        names=names,
-                        score=(int(score[0]), int(score[1])) if isinstance(score, list) and len(score) == 2 else None,
-                        over=bool(app.get("over", False)),
-                        actions=len(data.get("actions", [])),
-                        modified=when if when is not None else path.stat().st_mtime,
-                        ending=_ending(app.get("result"), names),
-                    )
-                )
-            except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+                file_time = path.stat().st_mtime
+            except OSError:
+                continue  # gone since the folder was listed: nothing to show
+            try:
+                record = read_match_file(path)
+                check_header(path, record, games or {})
+            except CorruptRecord as exc:
+                found.append(UnreadableMatch(path, str(exc), file_time))
                 continue
+            found.append(_saved_match(path, record, file_time))
         found.sort(key=lambda m: m.modified, reverse=True)
         return found[:limit]
+
+
+def _saved_match(path: Path, record: Mapping[str, Any], file_time: float) -> SavedMatch:
+    """What the home screen shows about a readable match file. Its app block (players, score,
+    result) is the app's own: what is missing or odd there falls back to plain words."""
+    app = record.get("app")
+    app = app if isinstance(app, Mapping) else {}
+    players = app.get("players")
+    names = ["Home", "Away"]
+    if isinstance(players, list) and len(players) == 2:
+        for seat, player in enumerate(players):
+            if isinstance(player, Mapping) and "name" in player:
+                names[seat] = str(player["name"])
+    score = app.get("score")
+    goals = (
+        (score[0], score[1])
+        if isinstance(score, list) and len(score) == 2 and all(type(g) is int for g in score)
+        else None
+    )
+    # When the match was last played (a review added to the file later changes neither its
+    # date nor its place in the list); the file's time for old files (and odd values).
+    saved = app.get("saved")
+    when = file_time
+    if isinstance(saved, (int, float)) and not isinstance(saved, bool) and 0 <= saved < 10**11:
+        when = float(saved)
+    actions = record.get("actions")
+    return SavedMatch(
+        path=path,
+        game_id=str(record.get("game")),
+        names=(names[0], names[1]),
+        score=goals,
+        over=bool(app.get("over", False)),
+        actions=len(actions) if isinstance(actions, list) else 0,
+        modified=when,
+        ending=_ending(app.get("result"), (names[0], names[1])),
+        played=played_seconds(record),
+    )
 
 
 def _ending(result: Any, names: tuple[str, str]) -> str:

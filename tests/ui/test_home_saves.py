@@ -1,0 +1,226 @@
+"""The home screen's Recent matches and Match form, as a player meets them (QA pass 12).
+
+Finding 7: an autosave cut short, or replaced by other JSON, dropped off Recent matches
+without a word, and the player took the match for lost. It is listed now with why it cannot
+be read, and activating it tells where the file is; nothing is deleted and nothing pops up at
+start-up.
+Finding 11: "You play: Home" showed against a friend at the same screen, where it means
+nothing; and an entry in Recent matches did not give the time played.
+
+Matches are played as people play: the game, the opponent and Kick off clicked, each move
+clicked on the board, Ctrl+H to go home. The files they leave are then damaged by hand, as the
+tester did, and the app is started again on the same data folder.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+from clicking import WAIT_MS, choose_in_combo, click, click_path, deciding, on_handover, start_match
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QLabel, QListWidgetItem, QMessageBox
+
+from soccerdesk.ui.main_window import MainWindow
+from soccerdesk.ui.settings import AppSettings
+
+HOT_SEAT = ("human", None)
+SHORT = {
+    "soccer-go": {"rounds": 1},
+    "soccero": {"turns": 3, "quick_setup": True},
+    "pawn-soccer": {"goals": 1, "quick_setup": True},
+}
+"""Options that keep a match short."""
+
+CLOCK = re.compile(r"Time played (\d\d+):(\d\d)")
+
+
+def play_and_leave(qtbot, window: MainWindow, game_id: str, moves: int = 3) -> tuple[Path, str]:
+    """A hot-seat match of ``game_id`` with ``moves`` moves clicked on the board, left with
+    Ctrl+H. Returns its autosave and what the match screen's clock said as it was left."""
+    view = start_match(qtbot, window, game_id, HOT_SEAT, SHORT[game_id])
+    rng = random.Random(3)
+    for _ in range(moves):
+        qtbot.waitUntil(lambda: on_handover(view) or deciding(view), timeout=WAIT_MS)
+        if on_handover(view):
+            click(qtbot, view.handover_page.button, what="the hand-over button")
+            qtbot.waitUntil(lambda: deciding(view), timeout=WAIT_MS)
+        shown = view.view_data
+        assert shown is not None
+        click_path(qtbot, view, rng.choice(sorted(shown["legal"])))
+        qtbot.waitUntil(lambda shown=shown: view.view_data is not shown or not deciding(view), timeout=WAIT_MS)
+    session = window.session
+    assert session is not None and session.autosave is not None
+    qtbot.wait(1100)  # a second on the clock
+    clock = view.clock_label.text()
+    go_home(qtbot, window)
+    assert session.autosave.is_file()
+    return session.autosave, clock
+
+
+def go_home(qtbot, window: MainWindow) -> None:
+    window.activateWindow()
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.match_view is None and window.home.isVisible(), timeout=WAIT_MS)
+
+
+def start_again(qtbot, settings: AppSettings) -> MainWindow:
+    """The app started again on the same settings and data folder."""
+    again = MainWindow(AppSettings(settings.qsettings, settings.data_dir))
+    qtbot.addWidget(again)
+    again.resize(1200, 780)
+    again.show()
+    qtbot.waitUntil(lambda: again.home.loaded, timeout=20_000)
+    return again
+
+
+def entries(window: MainWindow) -> list[QListWidgetItem]:
+    recent = window.home.recent
+    return [recent.item(row) for row in range(recent.count())]
+
+
+def entry_of(window: MainWindow, path: Path) -> QListWidgetItem:
+    """The Recent matches entry of the file ``path``."""
+    found = [item for item in entries(window) if item.data(Qt.ItemDataRole.UserRole) == path]
+    assert len(found) == 1, [item.text() for item in entries(window)]
+    return found[0]
+
+
+def choose_entry(qtbot, window: MainWindow, item: QListWidgetItem) -> None:
+    recent = window.home.recent
+    recent.scrollToItem(item)
+    click(qtbot, recent.viewport(), recent.visualItemRect(item).center(), f"the entry {item.text()!r}")
+    assert recent.currentItem() is item
+
+
+def shown_boxes(window: MainWindow) -> list[QMessageBox]:
+    return [box for box in window.findChildren(QMessageBox) if box.isVisible()]
+
+
+def message_box(qtbot, window: MainWindow) -> QMessageBox:
+    """The one message box showing in ``window`` (waited for)."""
+    qtbot.waitUntil(lambda: bool(shown_boxes(window)), timeout=WAIT_MS)
+    (box,) = shown_boxes(window)
+    return box
+
+
+def press_ok(qtbot, window: MainWindow, box: QMessageBox) -> None:
+    click(qtbot, box.button(QMessageBox.StandardButton.Ok), what="OK")
+    qtbot.waitUntil(lambda: not shown_boxes(window), timeout=WAIT_MS)
+
+
+def test_damaged_autosaves_are_listed_with_why_and_where_and_kept(qtbot, window: MainWindow, settings) -> None:
+    """Finding 7: one autosave cut to 200 bytes, another replaced with other JSON, with the
+    app closed. At the next start both are in Recent matches, each naming its file and saying
+    what is wrong, in the words Match → Open match… uses; no message box comes up by itself;
+    choosing one and clicking Resume (or pressing Enter on it) shows the whole path; the files
+    are left as they are."""
+    cut, _ = play_and_leave(qtbot, window, "soccero")
+    foreign, _ = play_and_leave(qtbot, window, "pawn-soccer")
+    window.close()
+    cut.write_bytes(cut.read_bytes()[:200])
+    foreign.write_text(json.dumps({"hello": [1, 2, 3]}))
+    damaged = {cut: cut.read_bytes(), foreign: foreign.read_bytes()}
+
+    again = start_again(qtbot, settings)
+    assert QApplication.activeModalWidget() is None
+    assert not shown_boxes(again)
+    cut_entry, foreign_entry = entry_of(again, cut), entry_of(again, foreign)
+    assert cut_entry.text() == (
+        f"Could not read a match: {cut.name} is damaged or cut short, so it cannot be opened as a match."
+    )
+    assert foreign_entry.text() == f"Could not read a match: {foreign.name} is not a soccerdesk match file."
+    # The same words as Match → Open match… gives for the same file.
+    assert again.open_path(cut) is False
+    assert again.last_message in cut_entry.text()
+    press_ok(qtbot, again, message_box(qtbot, again))
+
+    # Chosen and Resume clicked: why, and the whole path, in a box; no match opens.
+    choose_entry(qtbot, again, cut_entry)
+    assert again.home.resume_button.isEnabled()
+    click(qtbot, again.home.resume_button, what="Resume / replay")
+    box = message_box(qtbot, again)
+    assert "damaged or cut short" in box.text() and cut.name in box.text()
+    assert str(cut) in box.informativeText() and "Nothing was deleted" in box.informativeText()
+    assert again.match_view is None
+    press_ok(qtbot, again, box)
+
+    # The keyboard way: the entry chosen, Enter.
+    choose_entry(qtbot, again, foreign_entry)
+    QTest.keyClick(again.home.recent, Qt.Key.Key_Return)
+    box = message_box(qtbot, again)
+    assert "is not a soccerdesk match file" in box.text() and str(foreign) in box.informativeText()
+    press_ok(qtbot, again, box)
+    assert again.match_view is None
+
+    assert {path: path.read_bytes() for path in damaged} == damaged  # neither deleted nor rewritten
+    again.close()
+
+
+def test_a_record_whose_actions_are_text_is_listed_with_why(qtbot, window: MainWindow, settings) -> None:
+    """Finding 7 with finding 8: a match file whose "actions" became text is not listed as a
+    match of five actions; its entry says what is wrong with it, as the rules word it."""
+    path, _ = play_and_leave(qtbot, window, "soccer-go")
+    window.close()
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["actions"] = "hello"
+    path.write_text(json.dumps(record), encoding="utf-8")
+
+    again = start_again(qtbot, settings)
+    assert entry_of(again, path).text() == (
+        f"Could not read a match: {path.name}: the record's actions are not a list (they are text)"
+    )
+    again.close()
+
+
+def test_an_entry_gives_the_time_played_as_the_match_screen_does(qtbot, window: MainWindow) -> None:
+    """Finding 11b: Recent matches gives each match's time played, in the match screen's words,
+    and the match resumes with that time on its clock."""
+    path, clock_when_left = play_and_leave(qtbot, window, "soccer-go")
+    entry = entry_of(window, path)
+    listed = CLOCK.search(entry.text())
+    assert listed is not None, entry.text()
+    left = CLOCK.fullmatch(clock_when_left)
+    assert left is not None, clock_when_left
+
+    def seconds(found: re.Match[str]) -> int:
+        return int(found[1]) * 60 + int(found[2])
+
+    assert seconds(listed) >= 1
+    assert 0 <= seconds(listed) - seconds(left) <= 1  # the moments between the last tick and leaving
+    assert re.fullmatch(r"Soccer-Go: Home \d–\d Away  ·  \d+ actions  ·  Time played \d\d:\d\d  ·  .+", entry.text())
+
+    choose_entry(qtbot, window, entry)
+    click(qtbot, window.home.resume_button, what="Resume / replay")
+    view = window.match_view
+    assert view is not None
+    qtbot.waitUntil(lambda: CLOCK.fullmatch(view.clock_label.text()) is not None, timeout=WAIT_MS)
+    resumed = CLOCK.fullmatch(view.clock_label.text())
+    assert resumed is not None
+    assert 0 <= seconds(resumed) - seconds(listed) <= 1
+
+
+def test_you_play_is_hidden_against_a_friend_at_the_same_screen(qtbot, window: MainWindow) -> None:
+    """Finding 11a: "You play" chooses a seat against the computer; with a friend (hot-seat)
+    both seats are people's, so it and its label are gone until a computer is chosen again."""
+    home = window.home
+    (label,) = [label for label in home.findChildren(QLabel) if label.text() == "You play"]
+    choose_in_combo(qtbot, home.opponent, ("bot", "normal"))
+    assert home.side.isVisible() and label.isVisible()
+    choose_in_combo(qtbot, home.opponent, HOT_SEAT)
+    assert not home.side.isVisible() and not label.isVisible()
+    choose_in_combo(qtbot, home.opponent, ("bot", "easy"))
+    assert home.side.isVisible() and label.isVisible()
+    # Chosen when the app starts again: hidden from the first moment.
+    choose_in_combo(qtbot, home.opponent, HOT_SEAT)
+    click(qtbot, home.cards["soccer-go"], what="the Soccer-Go card")
+    click(qtbot, home.start_button, what="Kick off")
+    assert window.match_view is not None
+    go_home(qtbot, window)
+    again = start_again(qtbot, window.settings)
+    assert tuple(again.home.opponent.currentData()) == HOT_SEAT
+    assert not again.home.side.isVisible()
+    again.close()
