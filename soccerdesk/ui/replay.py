@@ -1,8 +1,14 @@
 """The replay viewer: step through a match record, with every hidden card shown.
 
 A record replays exactly (``Game.replay``), so the viewer has every full state and can show
-the view of either seat at any step — both hands, every secret choice — which a player
+the view of either seat at any step — either hand, every secret choice — which a player
 never saw during the match. Nothing can be played here.
+
+The log reads as the match screen's log of the same match, every secret told: a row is one
+action, in the words the match screen gives its events. An action that tells nothing of itself
+(Pawn Soccer's "stop" and the "end" the match screen plays by itself, a Big Time Soccer clear
+whose words come with the discard after it) has no line there, so its row is hidden; the log
+then keeps the last line told up to the board's step, and none before the first.
 
 Panels put under the board after the viewer is made (the match review, see
 :func:`soccerdesk.ui.review_chart.attach_review`) move beside it, under the log, when the window
@@ -24,6 +30,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListWidget,
+    QListWidgetItem,
     QPushButton,
     QSlider,
     QSplitter,
@@ -33,7 +40,7 @@ from PySide6.QtWidgets import (
 
 from soccerdesk.rules import Event, Game, State
 from soccerdesk.ui.boards import BoardConfig, TeamColours, make_board
-from soccerdesk.ui.match_view import BoardView, name_seats, phase_text, retold
+from soccerdesk.ui.match_view import BoardView, merge_repeats, name_seats, phase_text, retold
 
 
 def revealed(events: Sequence[Event]) -> list[Event]:
@@ -46,6 +53,12 @@ def revealed(events: Sequence[Event]) -> list[Event]:
     told = [{"kind": e.kind, "data": e.data, "audience": e.audience} for e in events]
     hidden = retold(told, lambda _audience: True)
     return [event for i, event in enumerate(events) if i not in hidden]
+
+
+def holds_cards(state: State) -> bool:
+    """Whether the players hold hands of cards the other may not see (Big Time Soccer, Soccer-Go):
+    the replay then lets the user choose whose hand the board shows, one side's at a time."""
+    return "hand" in state.view(0)["state"]
 
 
 PLAY_SPEEDS = {"Slow": 1400, "Normal": 700, "Fast": 250}
@@ -96,18 +109,23 @@ class ReplayViewer(QWidget):
         self.slider.setRange(0, len(self.states) - 1)
         self.slider.setToolTip("Drag to any step of the match")
         self.slider.valueChanged.connect(self.show_step)
+        self.seat_label = QLabel("Show the cards of")
         self.seat_box = QComboBox()
         self.seat_box.setObjectName("replay-seat")
-        self.seat_box.addItem(f"{names[0]}'s cards", 0)
-        self.seat_box.addItem(f"{names[1]}'s cards", 1)
-        self.seat_box.setToolTip("Whose hand and secret choices to show")
+        self.seat_box.addItem(names[0], 0)
+        self.seat_box.addItem(names[1], 1)
+        self.seat_box.setToolTip("Whose hand the board shows: one side's at a time")
         self.seat_box.currentIndexChanged.connect(lambda _i: self.set_seat(self.seat_box.currentData()))
+        self.seat_label.setBuddy(self.seat_box)
         self.log = QListWidget()
         self.log.setObjectName("replay-log")
         self.log.setWordWrap(True)
         self.log.setAlternatingRowColors(True)  # a row is one action: shaded rows show where each begins
         self.log.setToolTip("Click a line to jump to the position after that action")
         self.log.currentRowChanged.connect(self._log_row_chosen)
+        # A click on the line already highlighted goes there too (the board may be at a later
+        # step whose action the log does not tell).
+        self.log.itemClicked.connect(lambda item: self._log_row_chosen(self.log.row(item)))
 
         self._timer = QTimer(self)
         self._timer.setInterval(PLAY_SPEEDS["Normal"])
@@ -143,7 +161,12 @@ class ReplayViewer(QWidget):
         self.speed_box.currentIndexChanged.connect(lambda _i: self._timer.setInterval(self.speed_box.currentData()))
         controls.addWidget(self.speed_box)
         controls.addWidget(self.slider, 1)
+        controls.addWidget(self.seat_label)
         controls.addWidget(self.seat_box)
+        if not holds_cards(self.states[0]):
+            # Nothing is hidden from either side (Pawn Soccer, Soccero): the choice would change nothing.
+            self.seat_label.hide()
+            self.seat_box.hide()
         back = QPushButton("Close replay")
         back.clicked.connect(self.closed)
         controls.addWidget(back)
@@ -164,14 +187,27 @@ class ReplayViewer(QWidget):
         self._layout.addLayout(controls)
 
         for state in self.states[1:]:
-            # In the board's words (zones as this board labels them, cards by name), like the match's log.
-            words = [self.board.event_text(event.to_json()) for event in revealed(state.events)]
+            lines = self.action_lines(state)
+            # An action the match's log does not tell keeps a row, hidden: row k is still the
+            # action that made state k + 1, and says what it was to the match review, whose
+            # caption of a turning point reads the rows (review_chart.attach_review).
             seat, action = state.history()[-1]
-            # An action that tells nothing of itself ("end"): its words, and whose it was.
             whose = f"{self.names[seat]}: " if seat in (0, 1) else ""
-            text = "\n".join(w for w in words if w) or f"{whose}{self.board.describe(str(action))}"
-            self.log.addItem(name_seats(text, self.names, game.id))
+            untold = name_seats(f"{whose}{self.board.describe(str(action))}", self.names, game.id)
+            item = QListWidgetItem("\n".join(lines) or untold)
+            self.log.addItem(item)
+            item.setHidden(not lines)
         self.show_step(0)
+
+    def action_lines(self, state: State) -> list[str]:
+        """What the match screen's log says of the action that made ``state``, every secret told:
+        its events in the board's words (zones as this board labels them, cards by name), the
+        sides by the players' names, a run of one line told once with its count."""
+        lines = (
+            name_seats(self.board.event_text(event.to_json()), self.names, self.game.id)
+            for event in revealed(state.events)
+        )
+        return merge_repeats([line for line in lines if line])
 
     # --- panels under or beside the board ------------------------------------------------
 
@@ -282,10 +318,24 @@ class ReplayViewer(QWidget):
             f"<b>Replay — {self.game.title}</b>: {self.names[0]} {a} – {b} {self.names[1]}"
             f" · {phase_text(view)} · step {index} of {len(self.states) - 1}"
         )
-        if index > 0 and self.log.currentRow() != index - 1:
-            self.log.blockSignals(True)
-            self.log.setCurrentRow(index - 1)
-            self.log.blockSignals(False)
+        self._follow_in_log(index)
+
+    def _follow_in_log(self, index: int) -> None:
+        """Highlight the last line the log tells up to step ``index``: at the start, or before
+        the first line, none, the log at its top (as the replay opens)."""
+        row = index - 1
+        while row >= 0 and self.log.isRowHidden(row):
+            row -= 1
+        self.log.blockSignals(True)  # the board is there already: no jump back to the line's step
+        if row < 0:
+            self.log.setCurrentRow(-1)
+            self.log.clearSelection()
+            self.log.scrollToTop()
+        else:
+            if self.log.currentRow() != row:
+                self.log.setCurrentRow(row)
+            self.log.scrollToItem(self.log.item(row))
+        self.log.blockSignals(False)
 
     def _toggle_play(self, on: bool) -> None:
         self.play_button.setText("Pause" if on else "Play")
