@@ -316,6 +316,9 @@ def test_tackle_signs_named_block_and_a_tie_read_right_to_each_side(qtbot) -> No
     board = SoccerGoBoard(BoardConfig(GAME, seat))
     board.set_view(signs[0].view(seat))
     labels = {t: board.describe(t) for t in ("show rock", "show paper", "show scissors")}
+    # QA pass 11: Tab stepped through them paper first (alphabetical); as the buttons show them.
+    signs_by_tab = [t for t in board.keyboard_actions() if t.startswith("show ")]
+    assert signs_by_tab == ["show rock", "show paper", "show scissors"]
     assert labels == {"show rock": "Show rock", "show paper": "Show paper", "show scissors": "Show scissors"}
     texts = painted_texts(board)
     assert {"Rock", "Paper", "Scissors"} <= set(texts) and not any(ch in t for t in texts for ch in "✊✋✌"), texts

@@ -259,14 +259,20 @@ class SoccerGoBoard(ClickBoard):
         return {text: path_of(text) for text in view.get("legal", [])}
 
     def keyboard_actions(self) -> list[str]:
-        # Player cards in number order first, then directions, cards and the rest.
+        # Player cards in number order first, then directions, the tackle's signs as the
+        # buttons show them (rock, paper, scissors: not alphabetical), cards and the rest.
+        legal = self.legal()
+
         def order(text: str) -> tuple[int, str]:
             head = text.split()[0]
-            rank = {"pass": 0, "mark": 0, "retire": 0, "shoot": 1, "save": 1, "remove": 1, "play": 2, "swap": 2}
+            rank = {"pass": 0, "mark": 0, "retire": 0, "shoot": 1, "save": 1, "remove": 1, "show": 1}
+            rank |= {"play": 2, "swap": 2}
             number = text.split()[1] if len(text.split()) > 1 else ""
+            if head == "show":
+                return rank[head], f"{legal.index(text):03d}"  # the rules' order, the buttons'
             return rank.get(head, 3), number.zfill(3) if number.isdigit() else text
 
-        return sorted(self.legal(), key=order)
+        return sorted(legal, key=order)
 
     # --- whose table --------------------------------------------------------------------
 
