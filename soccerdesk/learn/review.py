@@ -95,6 +95,10 @@ class Review:
         """Seat 0's chance before and after the action leading to position ``index`` (:func:`levels`)."""
         return levels(self.home, index)
 
+    def smoothed(self) -> tuple[float, ...]:
+        """Seat 0's chance as the chart draws it (:func:`smoothed`)."""
+        return smoothed(self.home)
+
     def biggest_turn(self) -> int | None:
         """The biggest turning point (the first of equals), or ``None`` when there is none."""
         return max(self.turning, key=lambda i: abs(self.swing(i))) if self.turning else None
@@ -268,6 +272,15 @@ def lasting_swing(home: Sequence[float], index: int, window: int = TURN_WINDOW) 
     if step * change <= 0:
         return 0.0
     return step if abs(step) < abs(change) else change
+
+
+def smoothed(home: Sequence[float], window: int = TURN_WINDOW) -> tuple[float, ...]:
+    """Seat 0's chance along the match as the chart draws it: at each position the median of the
+    ``window`` positions centred on it (fewer at the ends). Each estimate carries its trial
+    games' noise; a median keeps a lasting step (a goal) where it happened, as sharp as it was,
+    and drops a dip of up to two positions that is undone at once, as :func:`lasting_swing`."""
+    half = window // 2
+    return tuple(median(home[max(0, i - half) : i + half + 1]) for i in range(len(home)))
 
 
 def turning_points(home: Sequence[float], count: int = TURNING_POINTS) -> tuple[int, ...]:

@@ -2,8 +2,10 @@
 
 :class:`ReviewChart` draws a :class:`soccerdesk.learn.review.Review` with QPainter in the
 board's colours (grass, chalk lines, the team colours): the home side's chance as a line over
-the pitch green, the away side's share below it, the 50% line, the turning points as rings and
-the replay's current position as an upright line. Clicking the chart (or pressing a key while
+the pitch green (smoothed: the median of five positions, :func:`soccerdesk.learn.review.smoothed`;
+each raw estimate, noisy by its few trial games, faint behind it), the away side's share below
+it, the 50% line, the turning points as rings and the replay's current position as an upright
+line. Clicking the chart (or pressing a key while
 it has the focus) asks the replay to go there: :attr:`ReviewChart.position_chosen`.
 
 :class:`ReviewPanel` works the review out in the background, a slice of positions at a time in
@@ -68,7 +70,10 @@ class ReviewChart(QWidget):
         self.colours = colours
         self.review: Review | None = None
         self.current = 0
-        self.setToolTip("Each side's chance of winning, as the computer judged it from trial games. Click to go there.")
+        self.setToolTip(
+            "Each side's chance of winning, as the computer judged it from trial games: the line"
+            " follows the middle of five positions, the faint one each estimate. Click to go there."
+        )
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
         return QSize(640, 140)
@@ -158,7 +163,11 @@ class ReviewChart(QWidget):
         if self.review is None or len(self.review.home) < 2:
             painter.end()
             return
-        home = self.review.home
+        raw = self.review.home
+        estimates = QPainterPath(QPointF(self.x_of(0), self.y_of(raw[0])))
+        for index in range(1, len(raw)):
+            estimates.lineTo(self.x_of(index), self.y_of(raw[index]))
+        home = self.review.smoothed()
         line = QPainterPath(QPointF(self.x_of(0), self.y_of(home[0])))
         for index in range(1, len(home)):
             line.lineTo(self.x_of(index), self.y_of(home[index]))
@@ -171,6 +180,10 @@ class ReviewChart(QWidget):
             fill = QColor(colour)
             fill.setAlpha(90)
             painter.fillPath(area, fill)
+        noisy = QColor(LINE)
+        noisy.setAlpha(90)
+        painter.setPen(QPen(noisy, 1))
+        painter.drawPath(estimates)
         painter.setPen(QPen(LINE, 2))
         painter.drawPath(line)
         for index in self.review.turning:
@@ -187,7 +200,8 @@ class ReviewChart(QWidget):
             (0, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, plot.top() + 2),
             (1, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom, plot.bottom() - 18),
         ):
-            chance = self.review.chance(seat, min(self.current, len(home) - 1))
+            level = home[min(self.current, len(home) - 1)]  # as the line shows it
+            chance = level if seat == 0 else 1.0 - level
             painter.drawText(
                 QRectF(plot.left() + 6, y, plot.width() - 12, 16), flags, f"{self.names[seat]} {chance:.0%}"
             )

@@ -225,3 +225,15 @@ def test_estimates_for_a_position_outside_the_match_are_refused() -> None:
         review.estimate_slice("soccer-go", record, 0, len(record["actions"]) + 5)
     with pytest.raises(review.ReviewError):
         review.build(record, [0.5])
+
+
+def test_the_chart_line_drops_a_short_dip_and_keeps_a_lasting_step_where_it_was() -> None:
+    """The chart drew the raw estimates, each noisy by its twelve trial games (about ±0.10): the
+    line zig-zagged. It now follows the median of five positions."""
+    home = [0.5, 0.52, 0.48, 0.9, 0.5, 0.51, 0.49, 0.85, 0.86, 0.84, 0.87, 0.85]
+    line = review.smoothed(home)
+    assert len(line) == len(home)
+    assert all(abs(v - 0.5) <= 0.02 for v in line[:6])  # a one-position dip of the noise is gone
+    assert line[7] >= 0.84 and line[6] <= 0.51  # the lasting rise still at the step to position 7
+    assert line[-1] == pytest.approx(0.85)
+    assert review.smoothed([0.3]) == (0.3,) and review.smoothed([]) == ()
