@@ -332,6 +332,10 @@ def test_goal_kick_chart(roll: int, team: int, zone_name: str) -> None:
     state = position(ball="D1C", hands=(["PA1P"], []), phase="goal_kick")
     state = run(state, (HOME, "goal-kick"), (CHANCE, f"roll {roll}"))
     assert state.control == team and ball_name(state, team) == zone_name
+    # QA pass 14: a screen names the zone in its reader's frame, which alone does not say whose
+    # ball it is: the line says who controls it.
+    said = [e.text for e in state.events if e.kind == "goal_kick_result"]
+    assert said == [f"Goal kick lands in seat {team}'s {zone_name}: seat {team} controls the ball"]
 
 
 def test_aimed_goal_kick_1_to_4_keeps_else_opponent_in_same_zone() -> None:

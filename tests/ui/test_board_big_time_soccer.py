@@ -214,6 +214,10 @@ def test_the_log_names_zones_as_the_readers_board_labels_them(qtbot: Any, match_
     # QA: "plays Pass Right 1, then Dribble to D2 left" read as two cards played.
     event = {"kind": "play", "text": "Seat 1 plays Pass Right 1, then Dribble to A1C", "data": {"seat": 1}}
     assert boards[0].event_text(event, reader=1) == "Seat 1 plays Pass Right 1 (next: Dribble) to A1 centre"
+    # QA pass 14: "Goal kick lands in M2 left" did not say whose ball it is there.
+    text = "Goal kick lands in seat 1's M2L: seat 1 controls the ball"
+    event = {"kind": "goal_kick_result", "text": text, "data": {"seat": 1}}
+    assert boards[0].event_text(event, reader=0) == "Goal kick lands in M1 right: seat 1 controls the ball"
 
 
 def test_every_zone_in_event_texts_is_said_in_words(qtbot: Any, match_states: list[State]) -> None:

@@ -765,7 +765,11 @@ class _Turn:
         kicker = self.control
         row = self.c.goal_kick_chart[value]
         team = kicker if row.kicker else 1 - kicker
-        self.say("goal_kick_result", f"Goal kick lands in seat {team}'s {row.zone}", seat=team)
+        # Who has it said in words: the zone is named in the reader's frame, which alone does
+        # not tell whose half it is (9-20 give the ball to the other team).
+        self.say(
+            "goal_kick_result", f"Goal kick lands in seat {team}'s {row.zone}: seat {team} controls the ball", seat=team
+        )
         self.new_sequence(team, self.t.board.zone(team, row.zone))
 
     def roll_aimed(self, value: int, roll: tuple[Any, ...]) -> None:
