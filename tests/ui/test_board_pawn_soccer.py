@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from painting import shown
 from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsView
 
 from soccerdesk.rules import CHANCE, get_game, play_out
@@ -421,3 +422,24 @@ def test_the_key_explains_every_mark_and_the_kick_off_prompt_the_substitute(
     board.set_view(with_sub[0])
     said = [t for t in painted_texts(board) if t.startswith("Kick-off")]
     assert said and "substitute" in said[0], said
+
+
+def test_a_pawn_on_a_yellow_card_is_warned_that_a_diagonal_steal_sends_it_off(qtbot: Any) -> None:
+    """QA pass 14: the warning was the general one ("earns a yellow card"); for a pawn already on
+    a yellow, one click sent it off. Chosen with a click on the board, it now says so."""
+    game = get_game(GAME)
+    # Blue's pawn on D5, on a yellow card, may steal diagonally from Orange's ball carrier on E6.
+    blue = ["D5", "A2", "B2", "C2", "F2", "G2"]
+    orange = ["E6", "A9", "B9", "C9", "F9", "G9"]
+    for yellow, expected in ((["D5"], "sends it off"), ([], "earns a yellow card")):
+        state = game.position(blue, orange, "E6", 0, yellow=yellow)
+        view = state.view(0)
+        assert "steal D5-E6" in view["legal"]
+        board = board_for(qtbot, 0)
+        board.set_view(view)
+        gview = shown(qtbot, board, (900, 800))
+        spot = gview.mapFromScene(board.pos_of(("sq", "D5")))
+        QTest.mouseClick(gview.viewport(), Qt.MouseButton.LeftButton, pos=spot)
+        assert board.selection == (("sq", "D5"),)
+        hint = board.selection_hint(board.selection)
+        assert expected in hint and ("has a yellow card" in hint) == bool(yellow), hint

@@ -259,7 +259,15 @@ class Board(ClickBoard):
         if diagonal:
             # Rulebook: a diagonal steal earns a yellow card (a second one, a red); inside the
             # stealer's own penalty area it is also a penalty.
-            hint += " A diagonal steal earns a yellow card, and a penalty inside your own penalty area."
+            pawn = self.piece_at("pawns", selection[0][1])
+            if pawn is not None and pawn.get("yellow"):
+                # The costly one said plainly before the click, not only in the pawn's tooltip.
+                hint += (
+                    " This pawn has a yellow card: a diagonal steal is its second, a red card, and sends it"
+                    " off (a penalty too inside your own penalty area)."
+                )
+            else:
+                hint += " A diagonal steal earns a yellow card, and a penalty inside your own penalty area."
         return hint
 
     @staticmethod
