@@ -346,3 +346,31 @@ def test_tackle_signs_named_block_and_a_tie_read_right_to_each_side(qtbot) -> No
             named = [line for t in painted_texts(board) for line in t.splitlines() if line.startswith("Named card:")]
             assert named, painted_texts(board)
             assert named[0].endswith("block it?") == bool(view["legal"]), (viewer, named, view["legal"])
+
+
+def test_the_target_under_the_mouse_is_not_framed_at_the_next_decision_until_it_moves(qtbot) -> None:
+    """QA pass 14: in a shoot-out the side just shot at ("left", the mouse still on it) stayed
+    framed white while the player chose the dive, as if the dive were chosen already."""
+    from painting import shown
+    from PySide6.QtTest import QTest
+
+    views = [s.view(0) for s in match_states(14) if 0 in s.current_players()]
+    pairs = [
+        (a, b, key)
+        for a, b in zip(views, views[1:], strict=False)
+        if a["ply"] != b["ply"]
+        for key in (("dir", "left"), ("dir", "right"))
+        if any(t.endswith(key[1]) for t in a["legal"]) and any(t.endswith(key[1]) for t in b["legal"])
+    ]
+    assert pairs, "no two decisions in a row with the same side of the goal to click"
+    first, second, key = pairs[0]
+    board = SoccerGoBoard(BoardConfig(GAME, 0))
+    board.set_view(first)
+    gview = shown(qtbot, board, (1100, 760))
+    spot = gview.mapFromScene(board.pos_of(key))
+    QTest.mouseMove(gview.viewport(), spot)
+    qtbot.waitUntil(lambda: board.hovered == key, timeout=2_000)
+    board.set_view(second)  # the next decision, the mouse where it was
+    assert board.hovered is None and key in board.targets
+    QTest.mouseMove(gview.viewport(), spot + spot.__class__(3, 0))
+    qtbot.waitUntil(lambda: board.hovered == key, timeout=2_000)  # moved: framed again

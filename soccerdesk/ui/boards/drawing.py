@@ -355,6 +355,10 @@ class ClickBoard(BoardScene):
         return set(self.paths.paths.get(self.preview, ()))
 
     def set_view(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
+        if (view.get("ply", 0), tuple(view.get("legal", ()))) != self._paths_for:
+            # A new decision: the target the mouse rests on from the last click is not framed
+            # until the mouse moves (a shoot-out's "left", just shot at, looked chosen as the dive).
+            self.hovered = None
         self.paths = ClickPaths({})
         self._paths_for = None
         super().set_view(view, events)
