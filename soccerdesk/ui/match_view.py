@@ -238,9 +238,13 @@ def enter_plays(board: Any, actions: Sequence[str], index: int) -> str:
     return f"Enter plays: <b>{words}</b>  ({index + 1}/{len(actions)})"
 
 
+ARROWS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1)}
+"""Arrow keys and the way each points on screen (:meth:`KeyboardPick.step_towards`)."""
+
+
 class KeyboardPick:
-    """Tab / Shift+Tab / Enter / Escape over a board's actions, as the match screen and a lesson
-    take them: Tab picks (:func:`next_pick`; ``first()`` first when offered), the pick is
+    """Tab / Shift+Tab / Enter / Escape and the arrow keys over a board's actions, as the match
+    screen and a lesson take them: Tab picks (:func:`next_pick`; ``first()`` first when offered), the pick is
     previewed on the board and said in ``label``; Enter plays it with ``play``; Escape lets go
     of it or of what the mouse began (``let_go``), then ``on_escape``. ``tell`` says a word
     for an Enter with nothing picked."""
@@ -285,7 +289,56 @@ class KeyboardPick:
             else:
                 self._tell("Press Tab to pick an action, then Enter to play it.")
             return True
+        if key in ARROWS and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+            return self.step_towards(ARROWS[key])
         return False
+
+    def step_towards(self, direction: tuple[int, int]) -> bool:
+        """An arrow key: pick the action whose target lies nearest that way on screen from the
+        one picked (the first, if none is): hundreds of squares to place a player on are a few
+        presses away, not hundreds of Tabs. True when the key was used."""
+        actions = self.board.keyboard_actions()
+        if not actions:
+            return False
+        if not 0 <= self.index < len(actions):
+            self.cycle(1)
+            return True
+        spots = {text: self._spot(text) for text in actions}
+        here = spots[actions[self.index]]
+        if here is None:
+            return True
+        dx, dy = direction
+        best, best_cost = None, float("inf")
+        for number, text in enumerate(actions):
+            there = spots[text]
+            if there is None or number == self.index:
+                continue
+            along = (there[0] - here[0]) * dx + (there[1] - here[1]) * dy
+            across = abs((there[0] - here[0]) * dy - (there[1] - here[1]) * dx)
+            if along <= 0.5 or across > 2 * along:
+                continue  # not that way (within a cone either side of it)
+            cost = along + 2 * across
+            if cost < best_cost:
+                best, best_cost = number, cost
+        if best is not None:
+            self._let_go()
+            self.index = best
+            self.board.set_preview(actions[best])
+            self.label.setText(enter_plays(self.board, actions, best))
+        return True
+
+    def _spot(self, text: str) -> tuple[float, float] | None:
+        """Where on screen the last click of ``text`` goes (the square, zone or button)."""
+        path = getattr(self.board, "paths", None)
+        keys = path.paths.get(text) if path is not None else None
+        spot = self.board.pos_of(keys[-1]) if keys else None
+        if spot is None:
+            return None
+        views = self.board.views()
+        if views:  # the board may be drawn turned for its player: the screen's directions count
+            point = views[0].mapFromScene(spot)
+            return float(point.x()), float(point.y())
+        return float(spot.x()), float(spot.y())
 
     def cycle(self, step: int) -> None:
         """Pick the next (``step`` 1) or previous (-1) action and say it in words."""

@@ -746,3 +746,35 @@ def test_time_played_stops_while_another_matchs_replay_is_open(
     assert window.pages.currentWidget() is view
     clock.now += 5
     assert window.session.time_played() == pytest.approx(15)
+
+
+def test_arrow_keys_pick_the_nearest_target_that_way_on_screen(qtbot, window: MainWindow) -> None:
+    """QA pass 15: placing a player by keyboard took up to 300 Tabs (every legal square in turn).
+    An arrow key now picks the target nearest that way on screen from the one picked."""
+    view = start(qtbot, window, "pawn-soccer", "normal", {"quick_setup": False})
+    qtbot.waitUntil(lambda: len(view.board.keyboard_actions()) > 20, timeout=20_000)
+    board = view.board
+
+    def spot() -> QPoint:
+        text = board.keyboard_actions()[view.keys.index]
+        assert board.preview == text
+        return view.view.mapFromScene(board.pos_of(board.paths.paths[text][-1]))
+
+    press(window, Qt.Key.Key_Right)  # nothing picked yet: the first, as Tab
+    assert view.keys.index == 0
+    moves = {Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Down: (0, 1), Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Up: (0, -1)}
+    moved = 0
+    for key, (dx, dy) in moves.items():
+        before = spot()
+        press(window, key)
+        after = spot()
+        if after != before:
+            moved += 1
+            along = (after.x() - before.x()) * dx + (after.y() - before.y()) * dy
+            across = abs((after.x() - before.x()) * dy - (after.y() - before.y()) * dx)
+            assert along > 0 and across <= 2 * along, (key, before, after)
+            assert "Enter plays:" in view.keyboard_label.text()
+    assert moved >= 3  # a set-up offers squares every way from the first
+    ply = view.view_data["ply"]
+    press(window, Qt.Key.Key_Return)  # and Enter plays the one picked
+    qtbot.waitUntil(lambda: view.view_data["ply"] > ply, timeout=20_000)
