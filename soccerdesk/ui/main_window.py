@@ -117,6 +117,8 @@ class MainWindow(QMainWindow):
         self._action(menu, "&Open match…", self.open_dialog, QKeySequence.StandardKey.Open)
         self.save_action = self._action(menu, "&Save match as…", self.save_dialog, QKeySequence.StandardKey.Save)
         self.undo_action = self._action(menu, "&Undo", self._undo, QKeySequence.StandardKey.Undo)
+        # The Hint button beside the board, from the keyboard (Tab steps through the board's actions).
+        self.hint_action = self._action(menu, "&Hint", self._hint, "Ctrl+I")
         # Two modifiers, and a question before anything is sent: never given up by a slip of a key.
         self.resign_action = self._action(menu, "&Resign…", self.ask_resign, "Ctrl+Shift+R")
         self.resign_action.setStatusTip("Give up this online match: your opponent wins")
@@ -169,6 +171,9 @@ class MainWindow(QMainWindow):
         # Edit → Undo follows the match's Undo button: greyed where nothing can be taken back
         # (an online match, a die roll just made), not enabled only to refuse.
         self.undo_action.setEnabled(in_match and self.session is not None and self.session.can_undo())
+        self.hint_action.setEnabled(
+            in_match and self.match_view is not None and self.match_view.hint_control is not None
+        )
         self.resign_action.setEnabled(in_match and self._can_resign())
 
     def _can_resign(self) -> bool:
@@ -287,6 +292,15 @@ class MainWindow(QMainWindow):
             self.pages.removeWidget(self.replay_view)
             self.replay_view.deleteLater()
             self.replay_view = None
+
+    def _hint(self) -> None:
+        hint = self.match_view.hint_control if self.match_view is not None else None
+        if hint is not None and hint.button.isEnabled() and self.pages.currentWidget() is self.match_view:
+            hint.button.click()
+        elif self.match_view is not None:
+            self.match_view.hint_label.setText(
+                "No hint now: a hint is given when it is your move against the computer or a friend on this screen."
+            )
 
     def _undo(self) -> None:
         if self.match_view is not None and self.pages.currentWidget() is self.match_view:

@@ -171,3 +171,21 @@ def test_hot_seat_hints_go_to_the_player_at_the_screen_never_under_the_cover(qtb
     assert covered >= 2 and handovers[0] == 0  # the first hand is dealt under the cover too
     assert set(asked) == {0, 1}  # both players got to ask, each on their own turn
     session.close()
+
+
+def test_a_hint_from_the_keyboard(qtbot, window) -> None:
+    """QA pass 15: Tab steps through the board's actions only, so the Hint button could not be
+    reached by keyboard. Match → Hint (Ctrl+I) asks for one."""
+    from clicking import deciding, start_match
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    view = start_match(qtbot, window, "pawn-soccer", ("bot", "easy"), {"quick_setup": True})
+    control = view.hint_control
+    assert control is not None and window.hint_action.isEnabled()
+    assert window.hint_action.shortcut().toString() == "Ctrl+I"
+    qtbot.waitUntil(lambda: deciding(view) and control.button.isEnabled(), timeout=20_000)
+    window.activateWindow()
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: control.action is not None, timeout=60_000)
+    assert control.line.text().startswith("Hint:") and window.session.hints == [1, 0]
