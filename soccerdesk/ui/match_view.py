@@ -588,6 +588,11 @@ class Summary(CoverPage):
         )
         self.rematch, self.replay = self.buttons["rematch"], self.buttons["replay"]
         self.board, self.home = self.buttons["board"], self.buttons["home"]
+        # Tab reaches Rematch last: a Tab and Enter still in the rhythm of play when the final
+        # whistle goes looks at the board, not into a new match before the result was read.
+        QWidget.setTabOrder(self.board, self.replay)
+        QWidget.setTabOrder(self.replay, self.home)
+        QWidget.setTabOrder(self.home, self.rematch)
 
     def show_result(self, summary: dict[str, Any]) -> None:
         local = summary.get("local_seats", [])

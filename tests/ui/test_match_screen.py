@@ -447,6 +447,15 @@ def test_after_full_time_a_click_on_the_board_says_the_match_is_over(qtbot, wind
     play_clicks(qtbot, view, 400, random.Random(4))
     qtbot.waitUntil(lambda: view.stack.currentWidget() is view.summary_page, timeout=20_000)
     assert view.phase_label.text() == "Full time"
+    # QA pass 15: a Tab and Enter still in the rhythm of play started a rematch at once; Tab
+    # reaches Rematch last now, after Look at the board, Watch the replay and Home.
+    window.activateWindow()
+    order = []
+    for _ in range(4):
+        press(window, Qt.Key.Key_Tab)
+        order.append(QApplication.focusWidget())
+    page = view.summary_page
+    assert order == [page.board, page.replay, page.home, page.rematch]
     qtbot.mouseClick(view.summary_page.board, Qt.MouseButton.LeftButton)
     assert view.board_page.isVisible()
     click_on_screen(view.view.viewport(), view.view.viewport().rect().center())
