@@ -374,3 +374,12 @@ def test_the_target_under_the_mouse_is_not_framed_at_the_next_decision_until_it_
     assert board.hovered is None and key in board.targets
     QTest.mouseMove(gview.viewport(), spot + spot.__class__(3, 0))
     qtbot.waitUntil(lambda: board.hovered == key, timeout=2_000)  # moved: framed again
+
+
+def test_two_blocks_to_give_up_are_told_apart_in_words(qtbot) -> None:
+    """QA pass 15: Tab read "Give up Block for the card drawn" for two different Blocks."""
+    board = SoccerGoBoard(BoardConfig(GAME, 0))
+    said = {code: board.describe(f"swap {code}") for code in ("def-block-1", "def-block-2", "corner")}
+    assert said["def-block-1"] != said["def-block-2"]
+    assert said["def-block-2"] == "Give up Block (against Through Ball, Dribble or Shot Re-Take) for the card drawn"
+    assert said["corner"] == "Give up Corner for the card drawn"

@@ -302,7 +302,7 @@ class SoccerGoBoard(ClickBoard):
         if verb == "play":
             return f"Play {self.card_name(arg)}"
         if verb == "swap":
-            return f"Give up {self.card_name(arg)} for the card drawn"
+            return f"Give up {self._told_apart(arg)} for the card drawn"
         if verb == "show":
             return f"Show {SIGN_LABELS.get(arg, arg).lower()}"
         return {"no card": "Play no card", "keep hand": "Keep your hand (the card drawn goes back)"}.get(
@@ -312,6 +312,17 @@ class SoccerGoBoard(ClickBoard):
     def event_text(self, event: dict[str, Any], reader: int | None = None) -> str:
         """The rules' text with card names in ordinary type, as the board says them elsewhere."""
         return self._printed.sub(lambda m: in_words(m.group(0)), super().event_text(event, reader))
+
+    def _told_apart(self, code: str) -> str:
+        """A power card by its name, and for a BLOCK the cards it answers: two Blocks in one hand
+        are different cards ("Block (against Through Ball, Dribble or Shot Re-Take)")."""
+        name = self.card_name(code)
+        blocks = power_cards().get(code, {}).get("blocks") or []
+        if not blocks:
+            return name
+        names = [self.card_name(str(card)) for card in blocks]
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+        return f"{name} (against {listed})"
 
     def card_name(self, code: str) -> str:
         """A power card by its name, as written in a sentence ("def-block-3" -> "Block",
