@@ -183,6 +183,7 @@ def ensure_env(extras: str = "test", platform: str | None = "offscreen") -> None
         target = f".[{extras}]" if extras else "."
         _run([str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q", "-e", target])
         STAMP.write_text(wanted)
+        print("set up: .venv is ready", flush=True)  # what follows (the app, the tests) is not the setup
     if sys.platform.startswith("linux") and platform is not None:
         ensure_qt_libraries(platform)
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QIcon, QPaintEvent, QPixmap, QResizeEvent
+from PySide6.QtGui import QColor, QIcon, QKeyEvent, QPaintEvent, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -814,6 +814,17 @@ class HomeScreen(QWidget):
             self.settings.set(f"options/{game_id}", json.dumps(self.options_form.values()))
         self.message.setText("")
         self.start_requested.emit(self.setup())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
+        # Enter presses the focused button, as Space does (outside a dialog Qt's buttons take
+        # only Space): "Tab to How to play, then Enter" did nothing.
+        focused = self.focusWidget()
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if enter and isinstance(focused, QPushButton) and focused.isEnabled() and self.isAncestorOf(focused):
+            focused.click()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def refresh_recent(self) -> None:
         """List the autosaved matches; a file that cannot be read is listed too, with why

@@ -270,9 +270,11 @@ class ReplayViewer(QWidget):
         return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
-        """Left / Right step, Home / End jump, Space plays or pauses."""
+        """Left / Right step, Home / End jump, Space plays or pauses, Escape closes the replay."""
         key = event.key()
-        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+        if key == Qt.Key.Key_Escape:
+            self.closed.emit()
+        elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
             self.show_step(self.index + (1 if key == Qt.Key.Key_Right else -1))
         elif key in (Qt.Key.Key_Home, Qt.Key.Key_End):
             self.show_step(0 if key == Qt.Key.Key_Home else len(self.states) - 1)

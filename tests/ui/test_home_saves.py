@@ -224,3 +224,26 @@ def test_you_play_is_hidden_against_a_friend_at_the_same_screen(qtbot, window: M
     assert tuple(again.home.opponent.currentData()) == HOT_SEAT
     assert not again.home.side.isVisible()
     again.close()
+
+
+def test_enter_presses_the_focused_home_screen_button(qtbot, tmp_path) -> None:
+    """QA pass 15: Tab to "How to play this game", then Enter: nothing happened (Space worked)."""
+    from PySide6.QtCore import QSettings
+
+    from soccerdesk.ui.settings import AppSettings
+
+    settings = AppSettings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), tmp_path / "data")
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.home.loaded, timeout=20_000)
+    window.activateWindow()
+    for _ in range(60):
+        focused = QApplication.focusWidget()
+        if focused is not None and focused.objectName() == "how-to-play":
+            break
+        QTest.keyClick(window.windowHandle(), Qt.Key.Key_Tab)
+    else:
+        raise AssertionError("Tab never reached How to play")
+    with qtbot.waitSignal(window.home.help_requested, timeout=2_000):
+        QTest.keyClick(window.windowHandle(), Qt.Key.Key_Return)

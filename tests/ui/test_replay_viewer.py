@@ -234,3 +234,10 @@ def test_whose_cards_is_offered_only_where_the_players_hold_cards(qtbot, game_id
     assert viewer.board.view_data["state"]["hand"] == hands[1]
     _choose_cards_of(qtbot, viewer, 0)
     assert viewer.seat == 0 and viewer.board.view_data["state"]["hand"] == hands[0]
+
+
+def test_escape_closes_the_replay(qtbot) -> None:
+    """QA pass 15: only "Close replay" or Ctrl+H left the replay; Escape did nothing."""
+    viewer = _viewer(qtbot, _record("soccer-go"))
+    with qtbot.waitSignal(viewer.closed, timeout=2_000):
+        QTest.keyClick(viewer, Qt.Key.Key_Escape)
