@@ -383,3 +383,30 @@ def test_two_blocks_to_give_up_are_told_apart_in_words(qtbot) -> None:
     assert said["def-block-1"] != said["def-block-2"]
     assert said["def-block-2"] == "Give up Block (against Through Ball, Dribble or Shot Re-Take) for the card drawn"
     assert said["corner"] == "Give up Corner for the card drawn"
+
+
+def test_a_card_drawn_beside_a_full_hand_stays_inside_its_panel(qtbot) -> None:
+    """QA pass 15: with four cards in hand, the card drawn stood over the bottom edge of "Your
+    power cards" and the top of the next panel."""
+    from soccerdesk.ui.boards.drawing import Painted
+
+    found = [
+        (s, seat)
+        for seed in (14, 3, 5, 8)
+        for s in match_states(seed)
+        for seat in (0, 1)
+        if s.view(seat)["state"].get("drawn") and len(s.view(seat)["state"].get("hand") or []) >= 4
+    ]
+    assert found, "no card drawn beside a full hand in these matches"
+    state, seat = found[0]
+    board = SoccerGoBoard(BoardConfig(GAME, seat))
+    board.set_view(state.view(seat))
+    cards = [
+        item.sceneBoundingRect()
+        for item in board.items()
+        if isinstance(item, Painted) and item.boundingRect().width() == 276 and item.boundingRect().height() > 40
+    ]
+    assert len(cards) >= 5  # the hand and the card drawn
+    assert all(r.top() >= 118 and r.bottom() <= 440 for r in cards), [(r.top(), r.bottom()) for r in cards]
+    ordered = sorted(cards, key=lambda r: r.top())
+    assert all(a.bottom() <= b.top() for a, b in zip(ordered, ordered[1:], strict=False))  # none on another

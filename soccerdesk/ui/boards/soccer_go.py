@@ -92,6 +92,12 @@ def power_cards() -> dict[str, dict[str, Any]]:
 
 POWER_CARD = QRectF(0, 0, 276, 56)
 """A power card in the hand panel."""
+POWER_CARD_GAP = 4.0
+"""Space between two power cards in the hand panel."""
+POWER_PANEL_BOTTOM = 436.0
+"""The lowest a power card may reach in the hand panel (its frame ends at 440)."""
+DRAWN_LABEL = 16.0
+"""Room for the line over a card just drawn ("Drawn — keep it by swapping a card out:")."""
 POWER_TEXT_MARGINS = (12, 22, -8, -5)
 """Where a power card's text is written: ``QRectF.adjusted`` of the card's rectangle."""
 TEXT_SIZES = (7.5, 7.25, 7.0, 6.75, 6.5, 6.25, 6.0)
@@ -808,13 +814,19 @@ class SoccerGoBoard(ClickBoard):
         if note and hand:
             self.add_text(QPointF(702, 140), note, 10, MUTED_TEXT, bold=True, width=276)
         y = top
-        for card in hand:
-            self._power_card(POWER_CARD.translated(702, y), state, card, clickable=not note, dimmed=bool(note))
-            y += 60
+        # A card drawn beside a full hand: every card a little lower, so that all of them stay
+        # inside the panel (it stood over the panel's edge and the next panel's).
+        card = QRectF(POWER_CARD)
         if drawn:
-            self.add_text(QPointF(702, y + 2), "Drawn — keep it by swapping a card out:", 9, MUTED_TEXT, width=276)
-            self._power_card(POWER_CARD.translated(702, y + 20), state, drawn, clickable=False)
-            y += 78
+            room = POWER_PANEL_BOTTOM - top - DRAWN_LABEL
+            card.setHeight(min(POWER_CARD.height(), room / (len(hand) + 1) - POWER_CARD_GAP))
+        for code in hand:
+            self._power_card(card.translated(702, y), state, code, clickable=not note, dimmed=bool(note))
+            y += card.height() + POWER_CARD_GAP
+        if drawn:
+            self.add_text(QPointF(702, y), "Drawn — keep it by swapping a card out:", 9, MUTED_TEXT, width=276)
+            self._power_card(card.translated(702, y + DRAWN_LABEL), state, drawn, clickable=False)
+            y += DRAWN_LABEL + card.height() + POWER_CARD_GAP
         if not hand and not drawn:
             self.add_text(QPointF(702, y), "No power cards.", 10, MUTED_TEXT, width=276)
 
