@@ -22,7 +22,9 @@ View (``view(seat)["state"]``; Soccero hides nothing, so every seat sees the sam
 - ``flight``: ``{squares, finish ('', 'out', 'goal'), air}`` while an air ball or a save is pending.
 - ``air_stop``: ``{player, square}`` — who is asked to stop the air ball.
 - ``candidates``: squares of the players to pick from (``fetch``, ``block``).
-- ``setpiece``: ``{kind, seat, spot, taker, direct, spots, free_moves_left, wall_left, selected}``.
+- ``setpiece``: ``{kind, seat, spot, taker, direct, spots, free_moves_left, wall_left, selected}``;
+  during free moves also ``must_move``: the deciding seat's player ids that must leave squares
+  the set piece forbids before it may move anyone else or say ``done``.
 - ``banned`` (extended: the set-piece taker who may not touch the ball yet), ``steal_pending``
   (extended: ``{victim, square}`` until the victim team's first movement roll),
   ``placing`` (setup: the player id to place next).

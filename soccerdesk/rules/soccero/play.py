@@ -1010,6 +1010,8 @@ def apply_kick_roll(s: S, roll: KickRoll, events: list[Event]) -> S:
         "curve": "a curve kick along the ground",
         "air": "a curve kick in the air",
     }[roll.symbol]
+    if mode == "set" and roll.symbol == "curve":
+        what += " (a set-piece kick: it flies over every player and nobody can stop it)"  # see flight()
     events.append(
         Event(
             "kick-roll",
@@ -1281,21 +1283,26 @@ def shares_square(pos: tuple[int, ...], p: int) -> bool:
     return pos[p] >= 0 and pos.count(pos[p]) > 1
 
 
-def nearest_free(s: S, sq: int, occupied: set[int], p: int = NOBODY) -> int:
+def nearest_free(
+    s: S, sq: int, occupied: set[int], p: int = NOBODY, may_stand: Callable[[int], bool] | None = None
+) -> int:
     """The free square nearest to ``sq`` (ties: the first in board order); with ``p``, one where
-    the position restrictions let him stand, if there is any."""
+    he may stand, if there is any: where ``may_stand`` allows, by default where the position
+    restrictions let him."""
     b = s.board
+    allowed = may_stand or (lambda q: restriction_ok(s, p, q))
 
     def rank(q: int) -> tuple[bool, int, int]:
-        return (p >= 0 and not restriction_ok(s, p, q), b.distance(q, sq), q)
+        return (p >= 0 and not allowed(q), b.distance(q, sq), q)
 
     return min((q for q in range(b.size) if q not in occupied), key=rank)
 
 
-def make_room(s: S, p: int, events: list[Event]) -> S:
-    """``p`` leaves the square he shares for the nearest free square where he may stand."""
+def make_room(s: S, p: int, events: list[Event], may_stand: Callable[[int], bool] | None = None) -> S:
+    """``p`` leaves the square he shares for the nearest free square where he may stand (see
+    :func:`nearest_free`; a set piece adds its own limits through ``may_stand``)."""
     start = s.pos[p]
-    to = nearest_free(s, start, set(s.pos), p)
+    to = nearest_free(s, start, set(s.pos), p, may_stand)
     events.append(
         Event(
             "make-room",

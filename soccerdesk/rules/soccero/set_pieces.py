@@ -347,17 +347,14 @@ def place_taker(s: S, taker: int, events: list[Event]) -> S:
     """The taker stands on the spot with the ball; anybody else there makes room."""
     kind, team, spot, _, direct = s.setpiece
     pos = list(s.pos)
-    pos[taker] = spot
     keeper = goalkeeper(1 - team) if kind == "penalty" else NOBODY
-    moves = [p for p in range(2 * PLAYERS) if p not in (taker, keeper) and pos[p] == spot]
-    if kind == "penalty":
-        # Rulebook "Penalty Kicks": the keeper stands in the middle of his goal line (and stays
-        # there: he is not one of those who make room, even if he stood on the spot).
-        line = penalty_keeper_square(s, team)
-        moves += [p for p in range(2 * PLAYERS) if p not in (taker, keeper) and pos[p] == line]
+    # Rulebook "Penalty Kicks": the keeper stands in the middle of his goal line (and stays
+    # there: he is not one of those who make room, even if he stood on the spot).
+    line = penalty_keeper_square(s, team) if kind == "penalty" else spot
+    movers = [p for p in range(2 * PLAYERS) if p not in (taker, keeper) and pos[p] in (spot, line)]
+    pos[taker] = spot
+    if keeper >= 0:
         pos[keeper] = line
-    for p in moves:
-        pos[p] = play.nearest_free(s, spot, set(pos))
     events.append(
         Event(
             "taker",
@@ -366,13 +363,24 @@ def place_taker(s: S, taker: int, events: list[Event]) -> S:
         )
     )
     s = evolve(s, pos=tuple(pos), ball=spot, holder=taker, setpiece=(kind, team, spot, taker, direct))
+    for p in movers:
+        s = make_room(s, p, events)
     if s.forced >= 0 and play.shares_square(s.pos, s.forced):
         # Set pieces have no movement turns: one who had to leave a square he shares makes room now.
-        s = play.make_room(s, s.forced, events)
+        s = make_room(s, s.forced, events)
     s = evolve(s, forced=NOBODY)
     if kind == "free-kick":
         return evolve(s, phase="wall", decider=1 - team, pending=(s.board.rules.wall_players, NOBODY))
     return begin_free_moves(s)
+
+
+def make_room(s: S, p: int, events: list[Event]) -> S:
+    """``p`` leaves his square for the nearest free square where he may stand while this set
+    piece is taken: the position restrictions and the set piece's own placing rules (a free
+    kick's opponents off the squares next to the ball, say), so that no free move is spent
+    putting right where he was put (docs/rulings.md, Soccero: "Making room for the taker")."""
+    doubt = play.doubtful_squares(s, p)
+    return play.make_room(s, p, events, lambda q: permitted(s, p, q, {}, doubt))
 
 
 def permitted(s: S, p: int, sq: int, occ: dict[int, int], doubt: frozenset[int] | None = None) -> bool:
@@ -458,11 +466,14 @@ def misplaced(s: S, team: int) -> list[int]:
 
 
 def begin_free_moves(s: S) -> S:
-    """Rulebook "Free moves": two players each (more if players must leave forbidden squares)."""
+    """Rulebook "Free moves": two players each (more if players must leave forbidden squares).
+
+    ``pending``: (moves left seat 0, seat 1, seat 0 still moving, seat 1 still moving, the
+    player picked, the moves each team had).
+    """
     team = s.setpiece[1]
     cap = max(s.board.rules.free_moves, len(misplaced(s, 0)), len(misplaced(s, 1)))
-    left = [cap, cap]
-    return evolve(s, phase="free", decider=team, pending=(left[0], left[1], True, True, NOBODY))
+    return evolve(s, phase="free", decider=team, pending=(cap, cap, True, True, NOBODY, cap))
 
 
 def free_targets(s: S, p: int) -> list[int]:
@@ -512,6 +523,17 @@ def displaced(s: S) -> list[int]:
     return [p for p in team_players(s.setpiece[1]) if s.pos[p] in wall]
 
 
+def log_wall(s: S, left: int, events: list[Event]) -> None:
+    """The defenders end their wall ('done', or its last player placed; ``left`` places were not
+    used): the log says how big it is, or that there is none (rulebook "Free Kicks": the
+    defending manager *may* place up to three players)."""
+    team = s.decider
+    size = s.board.rules.wall_players - left
+    players = f"{size} player{'' if size == 1 else 's'}"
+    text = f"Seat {team} builds no wall." if size == 0 else f"Seat {team} builds a wall of {players}."
+    events.append(Event("wall-done", text, {"seat": team, "players": size}))
+
+
 def after_wall(s: S) -> S:
     """The wall stands: the attackers it displaced are placed first, then the free moves."""
     if displaced(s):
@@ -520,7 +542,7 @@ def after_wall(s: S) -> S:
 
 
 def _after_free_move(s: S, team: int, used: bool, events: list[Event]) -> S:
-    left0, left1, act0, act1, _ = s.pending
+    left0, left1, act0, act1, _, cap = s.pending
     left = [left0, left1]
     active = [act0, act1]
     if used:
@@ -528,8 +550,12 @@ def _after_free_move(s: S, team: int, used: bool, events: list[Event]) -> S:
         if left[team] <= 0:
             active[team] = False
     else:
+        # 'done': the log says so, or the other side's count dropping to 0 looks like the app
+        # skipped them (rulebook "Free moves": each manager *may* move his players).
         active[team] = False
-    s = evolve(s, pending=(left[0], left[1], active[0], active[1], NOBODY))
+        what = "makes no free moves" if left[team] == cap else "is done with its free moves"
+        events.append(Event("free-moves-done", f"Seat {team} {what}.", {"seat": team, "used": cap - left[team]}))
+    s = evolve(s, pending=(left[0], left[1], active[0], active[1], NOBODY, cap))
     if active[1 - team]:
         return evolve(s, decider=1 - team)
     if active[team]:
@@ -675,8 +701,7 @@ def apply(s: S, action: Any, events: list[Event]) -> S:
     phase = s.phase
     if phase == "free":
         if isinstance(action, SquareChoice) and action.verb == "pick":
-            left0, left1, a0, a1, _ = s.pending
-            return evolve(s, pending=(left0, left1, a0, a1, _player_on(s, action.square, s.decider)))
+            return evolve(s, pending=(*s.pending[:4], _player_on(s, action.square, s.decider), s.pending[5]))
         if isinstance(action, SquareChoice):
             s = _relocate(s, s.pending[4], action.square, events, "free-move")
             return _after_free_move(s, s.decider, True, events)
@@ -751,8 +776,10 @@ def apply(s: S, action: Any, events: list[Event]) -> S:
             return evolve(s, pending=(left, _player_on(s, action.square, s.decider)))
         if isinstance(action, SquareChoice):
             s = _relocate(s, selected, action.square, events, "wall")
-            if left - 1 > 0:
-                return evolve(s, pending=(left - 1, NOBODY))
+            left -= 1
+            if left > 0:
+                return evolve(s, pending=(left, NOBODY))
+        log_wall(s, left, events)
         return after_wall(s)
     if phase == "wall-clear":
         if action.verb == "pick":
@@ -776,6 +803,8 @@ def describe(s: S) -> dict[str, Any]:
     if s.phase == "free":
         out["free_moves_left"] = [s.pending[0] if s.pending[2] else 0, s.pending[1] if s.pending[3] else 0]
         out["selected"] = s.pending[4] if s.pending[4] >= 0 else None
+        # Rulebook "Free moves": players on squares this set piece forbids are moved first.
+        out["must_move"] = misplaced(s, s.decider)
     if s.phase == "wall":
         out["wall_left"] = s.pending[0]
         out["selected"] = s.pending[1] if s.pending[1] >= 0 else None

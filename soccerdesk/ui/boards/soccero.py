@@ -92,6 +92,24 @@ PHASE_PROMPTS = {
     "wall-clear": "The wall took your player's square: click him, then a free square.",
     "sp-kick": "Set piece: choose the kick.",
 }
+CHOSEN_PROMPTS = {
+    "free": "click the square he moves to.",
+    "wall": "click his square in the wall.",
+    "wall-clear": "click a free square for him.",
+}
+"""The prompt once the player to place is chosen (his pick is an action of its own)."""
+SET_PIECE_KICKING = {
+    False: (
+        "Set-piece kicking rules: if the kick die shows a curve along the ground, the ball flies "
+        "in the air instead and nobody can stop it before it has gone the whole distance"
+    ),
+    True: (
+        "Normal kicking rules, as in open play: a curve along the ground stays on the ground "
+        "and stops at the first player in its way"
+    ),
+}
+"""Rulebook "Kicking the ball in special situations", for a set-piece kick's buttons (keyed by
+"normal rules announced")."""
 SETPIECE_WORDS = {
     "penalty": "Penalty kick",
     "corner": "Corner kick",
@@ -268,7 +286,8 @@ class Board(ClickBoard):
         words = text.split()
         if words[0] in ("kick", "shoot"):
             label = f"{'Shoot' if words[0] == 'shoot' else 'Kick'} · {words[1]} {'die' if words[1] == '1' else 'dice'}"
-            return label + (" (normal)" if len(words) > 2 else "")
+            # Not "(normal)": a computer opponent's name ends so ("Away (normal)").
+            return label + (", normal rules" if len(words) > 2 else "")
         if words[0] == "move" and len(words) == 4:
             return f"Ball to {words[3]}"
         if words[0] == "move":
@@ -283,6 +302,8 @@ class Board(ClickBoard):
         words = action_text.split()
         tip = self.describe(action_text)
         state = (self.view_data or {}).get("state") or {}
+        if words[0] in ("kick", "shoot") and state.get("phase") == "sp-kick":
+            tip += f". {SET_PIECE_KICKING[len(words) > 2]}"
         if words[0] != "shoot" or len(words) < 2 or not words[1].isdigit() or not state.get("ball"):
             return tip
         # A shot the dice cannot carry to the goal is legal (it falls short, a weak shot), but
@@ -387,6 +408,8 @@ class Board(ClickBoard):
             return f"The ball travels exactly {kick.get('total', '?')} squares, unless a player stops it; curves turn once by 45°."
         if phase in ("header-aim", "throw-aim"):
             return "Click one of the arrows around the ball."
+        if phase == "free" and (state.get("setpiece") or {}).get("must_move"):
+            return self._must_move(state)
         if phase in ("setup", "free", "wall", "wall-clear", "sp-taker", "sp-spot", "block", "fetch"):
             return PHASE_PROMPTS[phase]
         return "Use the buttons in the panel now."
@@ -451,6 +474,7 @@ class Board(ClickBoard):
     def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         state = view["state"]
         self._draw_flight(state)
+        self._draw_chosen(state)
         self._draw_players(state)
         self._draw_ball(state)
         self._draw_arrows(state)
@@ -518,7 +542,7 @@ class Board(ClickBoard):
             for spot in [*spots, centre]:
                 p.drawEllipse(spot + off, 2.4, 2.4)
 
-        item = Painted(frame, paint)
+        item: QGraphicsItem = Painted(frame, paint)
         item.setZValue(-10)
         # The pitch never changes within a half: painted once per zoom, then copied.
         item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
@@ -701,9 +725,17 @@ class Board(ClickBoard):
             return
         red = state.get("red") is not None and state.get("red") == state.get("holder")
         carried = state.get("holder") is not None
+        # QA pass 14: a loose ball lies on players only while a set piece waits for its taker;
+        # drawn in the middle it hid them, the one to click too. It goes small into the corner
+        # that the players' places (middle, or the two diagonal halves) leave free.
+        crowded = not carried and any(player["square"] == ball for player in state["players"])
         rect = self.square_rect(ball)
 
         def paint(p: QPainter, r: QRectF) -> None:
+            if crowded:
+                c = r.center() + QPointF(r.width() * 0.34, -r.height() * 0.34)
+                draw_ball(p, c, r.width() * 0.16, red_side=red)
+                return
             c = r.center() + (QPointF(r.width() * 0.3, r.height() * 0.3) if carried else QPointF())
             draw_ball(p, c, r.width() * (0.24 if carried else 0.3), red_side=red)
 
@@ -711,6 +743,18 @@ class Board(ClickBoard):
         item.setZValue(6)
         item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         item.setToolTip("The ball" + (": red side up — its carrier must kick it or leave it" if red else ""))
+        self.addItem(item)
+
+    def _draw_chosen(self, state: dict[str, Any]) -> None:
+        """The white "chosen" frame round the player picked for a free move or the wall: the
+        pick is an action of its own there, so it shows in the view, not in the selection."""
+        chosen = (state.get("setpiece") or {}).get("selected")
+        square = state["players"][chosen]["square"] if chosen is not None else None
+        if not square:
+            return
+        item = Painted(self.square_rect(square), lambda p, r: draw_target_mark(p, r, selected=True))
+        item.setZValue(1)  # over the marks of the squares, under the players
+        item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.addItem(item)
 
     def _draw_arrows(self, state: dict[str, Any]) -> None:
@@ -808,13 +852,19 @@ class Board(ClickBoard):
         if setpiece:
             text = SETPIECE_WORDS.get(setpiece["kind"], setpiece["kind"].replace("-", " ").title())
             text += f" for {names[setpiece['seat']]}"
-            if setpiece.get("direct"):
-                text += " (direct)"
+            # Rulebook: no direct goal from an indirect free kick or a corner (no Shoot buttons).
+            if setpiece["kind"] == "free-kick":
+                text += " (direct)" if setpiece.get("direct") else " (indirect: no shot at goal)"
+            elif setpiece["kind"] == "corner":
+                text += " (no direct goal)"
             free = setpiece.get("free_moves_left")
             if free:
                 text += f"\nFree moves left: {names[self.me]} {free[self.me]}, {names[them]} {free[them]}"
             if setpiece.get("wall_left") is not None:
                 text += f"\nWall players left: {setpiece['wall_left']}"
+            must = self._must_move(state)
+            if must:
+                text += f"\n{must}"
             item = self.add_text(QPointF(x + 12, y), text, 9, PANEL_TEXT, width=w - 24)
             y += item.boundingRect().height() + 8
         placing = state.get("placing")
@@ -830,7 +880,9 @@ class Board(ClickBoard):
         y += self.place_prompt(QPointF(x + 12, y), w - 24, self._status(view), steps) + 12
         loose = self.loose_actions()
         if loose:
-            columns = 2 if len(loose) > 3 else 1
+            # A set-piece kick's buttons name their kicking rules: one to a row, so that every
+            # label fits on one line at the same size (QA pass 14).
+            columns = 2 if len(loose) > 3 and state["phase"] != "sp-kick" else 1
             self.add_action_buttons(
                 loose,
                 QPointF(x + 12, y),
@@ -864,6 +916,9 @@ class Board(ClickBoard):
             p.setPen(PANEL_TEXT)
             p.setFont(ui_font(9, bold=True))
             words = {"direct": "direct, ground", "curve": "curve, ground", "air": "curve, in the air"}
+            if kick.get("mode") == "set":
+                # Rulebook "Kicking the ball in special situations".
+                words["curve"] = "curve, flies over all"
             if symbol:
                 p.drawText(
                     QRectF(170, 18, rr.width() - 170, 22),
@@ -872,7 +927,7 @@ class Board(ClickBoard):
                 )
                 p.setFont(ui_font(7.5))
                 p.drawText(
-                    QRectF(170, 38, rr.width() - 170, 24),
+                    QRectF(170, 38, rr.width() - 170, rr.height() - 38),
                     Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap,
                     # A header (or a throw-in) flies straight: its die gives only the length.
                     str(
@@ -895,8 +950,42 @@ class Board(ClickBoard):
         self.addItem(item)
         item.setToolTip(
             "Movement points left this turn, and the last kick die: direct (straight on the ground), curve (one 45° turn on the ground) or air (one turn, over the players)."
+            " A set-piece kick taken under the set-piece rules reads a curve on the ground as a curve in the air that nobody can stop."
         )
         return r.bottom()
+
+    def _must_move(self, state: dict[str, Any]) -> str:
+        """Who must be moved first at free moves, and the set piece's rule that says so
+        (rulebook "Free moves": players on forbidden squares are moved first)."""
+        setpiece = state["setpiece"]
+        must = setpiece.get("must_move") or []
+        if not must:
+            return ""
+        numbers = [str(state["players"][p]["number"]) for p in must]
+        who = f"Player {numbers[0]}" if len(numbers) == 1 else f"Players {', '.join(numbers[:-1])} and {numbers[-1]}"
+        team = state["players"][must[0]]["seat"]
+        if team != self.me or self.config.perspective is None:
+            who += f" of {self.config.team_names[team]}"
+        kind, theirs = setpiece["kind"], team != setpiece["seat"]
+        if kind == "penalty":
+            rule = "nobody else may stand in the penalty area, in the arc or as near the goal line as the spot"
+        elif kind in ("goal-kick", "punt"):
+            rule = "no field player may stand in a penalty area"
+        elif kind == "corner" and theirs:
+            rule = "no defender may stand on or next to the corner"
+        elif kind == "free-kick" and theirs:
+            rule = "no opponent may stand next to the ball"
+            if self._in_own_penalty_area(setpiece["spot"], setpiece["seat"], state):
+                rule += " or in the kicking team's penalty area"
+        else:
+            rule = "they break the limits on where players may stand"
+        return f"{who} must be moved first: {rule}."
+
+    def _in_own_penalty_area(self, square: str | None, seat: int, state: dict[str, Any]) -> bool:
+        defends = state.get("defends")
+        if not square or not defends:
+            return False
+        return square in expand(self.areas["penalty_area"]["low" if defends[seat] == 1 else "high"])
 
     def _status(self, view: dict[str, Any]) -> str:
         state = view["state"]
@@ -907,6 +996,15 @@ class Board(ClickBoard):
         if view["legal"]:
             if phase == "kick-path" and (state.get("kick") or {}).get("shot"):
                 return "Shot: click where the ball ends (in the goal, if it can reach it)."
+            chosen = (state.get("setpiece") or {}).get("selected")
+            if phase in CHOSEN_PROMPTS and chosen is not None:
+                player = state["players"][chosen]
+                who = f"{'Goalkeeper' if player['goalkeeper'] else 'Player ' + str(player['number'])} on {player['square']}"
+                if view["legal"] == ["done"]:
+                    return f"{who} has nowhere to go: click Done."
+                return f"{who}: {CHOSEN_PROMPTS[phase]}"
+            if phase == "free" and "done" not in view["legal"]:
+                return "Free moves: click a highlighted player, then his new square."  # see _must_move
             return PHASE_PROMPTS.get(phase, "Your decision.")
         deciding = state.get("deciding")
         if deciding is None:
