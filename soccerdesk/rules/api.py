@@ -59,7 +59,15 @@ class BadOption(RulesError):
 
 
 class CorruptRecord(RulesError):
-    """A match record (save file, replay, wire snapshot) that cannot be replayed."""
+    """A match record (save file, replay, wire snapshot) that cannot be replayed.
+
+    ``replayable``: when the record is sound up to an action the rules refuse (a record saved
+    under rules that have changed since, or edited), how many of its actions do replay; else
+    ``None``."""
+
+    def __init__(self, message: str, replayable: int | None = None) -> None:
+        super().__init__(message)
+        self.replayable = replayable
 
 
 Action = Hashable
@@ -675,7 +683,9 @@ class Game(ABC):
             try:
                 state = state.apply(seat, self.parse_action(text))
             except RulesError as exc:
-                raise CorruptRecord(f"action {index + 1} ({text!r} by seat {seat}) cannot be replayed: {exc}") from None
+                raise CorruptRecord(
+                    f"action {index + 1} ({text!r} by seat {seat}) cannot be replayed: {exc}", replayable=index
+                ) from None
             states.append(state)
         return states
 

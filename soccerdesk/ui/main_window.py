@@ -49,7 +49,8 @@ def read_record(path: Path) -> tuple[Game, dict[str, Any]]:
     try:
         game.replay(data)  # checks every action
     except CorruptRecord as exc:
-        raise CorruptRecord(f"{path.name}: {_with_team_names(str(exc), data, game.id)}") from None
+        message = f"{path.name}: {_with_team_names(str(exc), data, game.id)}"
+        raise CorruptRecord(message, replayable=exc.replayable) from None
     return game, data
 
 
@@ -401,7 +402,10 @@ class MainWindow(QMainWindow):
         try:
             game, record = read_record(Path(path))
         except CorruptRecord as exc:
-            self._error("This file cannot be opened", str(exc))
+            if exc.replayable:
+                self._offer_what_replays(Path(path), str(exc), exc.replayable)
+            else:
+                self._error("This file cannot be opened", str(exc))
             return False
         players = LocalSession.players_of(record) or (Player("human", "Home"), Player("human", "Away"))
         names = (players[0].name, players[1].name)
@@ -426,6 +430,57 @@ class MainWindow(QMainWindow):
             return False
         self.show_session(session)
         return True
+
+    def _offer_what_replays(self, path: Path, why: str, replayable: int) -> None:
+        """A match whose record replays up to an action the rules now refuse (saved under rules
+        mended since, or edited): offer to go on from the position before that action. The
+        file is kept as it is (an autosave is renamed out of Recent matches, not deleted)."""
+        from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QMessageBox
+
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "This match cannot be replayed to its end",
+            f"{why.rstrip('.')}.\n\nIts first {replayable} actions replay. Go on from the position after them?",
+            QMessageBox.StandardButton.NoButton,
+            self,
+        )
+        box.setObjectName("resume-what-replays")
+        box.setInformativeText(
+            "A rule may have been mended since the match was saved. The file is kept as it is"
+            + (" (renamed out of Recent matches)." if path.parent == self.settings.autosave_dir else ".")
+        )
+        go_on = box.addButton(f"Go on from action {replayable}", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton("Cancel", QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(go_on)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.buttonClicked.connect(
+            lambda button: self._resume_what_replays(path, replayable) if button is go_on else None
+        )
+        self.last_message = why
+        box.open()
+
+    def _resume_what_replays(self, path: Path, replayable: int) -> None:
+        from soccerdesk.ui.session import new_autosave_path
+        from soccerdesk.ui.settings import read_match_file
+
+        try:
+            record = read_match_file(path)
+        except CorruptRecord as exc:
+            self._error("This file cannot be opened", str(exc))
+            return
+        record["actions"] = list(record.get("actions") or [])[:replayable]
+        record.pop("review", None)  # a review of the whole record: worked out again
+        copy = new_autosave_path(self.settings.autosave_dir, str(record.get("game")))
+        try:
+            copy.write_text(json.dumps(record, indent=1), encoding="utf-8")
+            if path.parent == self.settings.autosave_dir:
+                path.rename(path.with_name(f"{path.name}.unreplayable"))
+        except OSError as exc:
+            self._error("This match cannot be resumed", f"{path.name}: {exc}")
+            return
+        self.open_path(copy)
 
     def show_replay(
         self,

@@ -247,3 +247,29 @@ def test_enter_presses_the_focused_home_screen_button(qtbot, tmp_path) -> None:
         raise AssertionError("Tab never reached How to play")
     with qtbot.waitSignal(window.home.help_requested, timeout=2_000):
         QTest.keyClick(window.windowHandle(), Qt.Key.Key_Return)
+
+
+def test_a_match_that_no_longer_replays_to_its_end_goes_on_from_where_it_does(
+    qtbot, window: MainWindow, settings
+) -> None:
+    """A rule mended (Soccero's making room, 5 December) can make an older autosave refuse an
+    action part-way: the match was lost. Resumed from Recent matches, the player is offered to
+    go on from the last position that replays; the file is kept, out of the list."""
+    path, _clock = play_and_leave(qtbot, window, "pawn-soccer", moves=4)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    kept = len(record["actions"])
+    record["actions"].append([0, "move A1-A2"])  # what the rules now refuse
+    record["actions"].append([1, "end"])
+    path.write_text(json.dumps(record), encoding="utf-8")
+    window.home.refresh_recent()
+    choose_entry(qtbot, window, entry_of(window, path))
+    click(qtbot, window.home.resume_button, what="Resume / replay")
+    box = message_box(qtbot, window)
+    assert f"action {kept + 1}" in box.text() and f"first {kept} actions replay" in box.text()
+    go_on = next(b for b in box.buttons() if b.text() == f"Go on from action {kept}")
+    click(qtbot, go_on, what="Go on")
+    qtbot.waitUntil(lambda: window.match_view is not None, timeout=WAIT_MS)
+    assert window.session is not None and window.session.state.ply == kept
+    assert not path.exists() and path.with_name(f"{path.name}.unreplayable").is_file()  # kept
+    go_home(qtbot, window)
+    assert all(item.data(Qt.ItemDataRole.UserRole) != path for item in entries(window))
