@@ -448,3 +448,23 @@ def test_the_kick_die_box_says_when_two_dice_made_the_distance(qtbot: Any, match
         board.set_view(view)
         said = [t for t in painted_texts(board) if t.startswith(("direct", "curve"))]
         assert said and said[0].endswith(", two dice") == (dice == 2), said
+
+
+def test_the_set_up_prompt_points_to_the_keyboard_and_quick_set_up(qtbot: Any) -> None:
+    """QA pass 15: placing eleven players one by one, by keyboard up to 300 Tabs each; nothing
+    on the set-up screen said that the Quick set-up option does it for you."""
+    from painting import painted_texts
+
+    from soccerdesk.rules import get_game, sample_chance
+
+    game = get_game(GAME)
+    state, rng = game.new_match(seed=2), random.Random(2)
+    while state.view(0)["state"]["phase"] != "setup" or 0 not in state.current_players():
+        seat = state.current_players()[0]
+        state = state.apply(
+            seat, sample_chance(state, rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+        )
+    board = Board(BoardConfig(GAME, 0))
+    board.set_view(state.view(0))
+    said = " ".join(painted_texts(board))
+    assert "Quick set-up option" in said and "arrow keys" in said

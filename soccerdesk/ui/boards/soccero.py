@@ -75,7 +75,10 @@ WORD_LABELS = {
 }
 PHASE_PROMPTS = {
     "ends": "Choose the goal you defend: click it.",
-    "setup": "Set-up: click a square for the player named above.",
+    "setup": (
+        "Set-up: click a square for the player named above (or Tab, the arrow keys and Enter)."
+        " The Quick set-up option on the home screen places your team for you."
+    ),
     "turn": "Your turn: move players, or kick (one or two distance dice).",
     "moving": "Move: click a player, then where he goes.",
     "kick-path": "Kick: click where the ball ends (then where it turns, if asked).",
