@@ -238,6 +238,9 @@ def enter_plays(board: Any, actions: Sequence[str], index: int) -> str:
     return f"Enter plays: <b>{words}</b>  ({index + 1}/{len(actions)})"
 
 
+KEYS_OFFERED = "Keyboard: Tab or the arrow keys pick an action, Enter plays it."
+"""What the keyboard line says while a decision waits and nothing is picked."""
+
 ARROWS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1)}
 """Arrow keys and the way each points on screen (:meth:`KeyboardPick.step_towards`)."""
 
@@ -268,6 +271,12 @@ class KeyboardPick:
         """Nothing picked (a new position, or the screen changing hands)."""
         self.index = -1
         self.label.setText("")
+
+    def offer(self) -> None:
+        """The board waits for a decision and nothing is picked: say how the keyboard plays,
+        before the first Tab (a player who never pressed one did not know)."""
+        if self.index < 0 and self.board.legal():
+            self.label.setText(KEYS_OFFERED)
 
     def handle(self, event: QKeyEvent) -> bool:
         """Tab / Shift+Tab / Enter / Escape. True when the key was used."""
@@ -1062,6 +1071,7 @@ class MatchView(QWidget):
             self.view.viewport().setUpdatesEnabled(False)
             self._after_two_turns(self._paint_board)
         self.board.set_view(view, events)
+        self.keys.offer()
         self.view.fit()
         self._update_header(view)
         if self.hint_label.text() == WAIT_FOR_SHOW and not self._queue:

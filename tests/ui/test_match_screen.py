@@ -787,3 +787,14 @@ def test_arrow_keys_pick_the_nearest_target_that_way_on_screen(qtbot, window: Ma
     ply = view.view_data["ply"]
     press(window, Qt.Key.Key_Return)  # and Enter plays the one picked
     qtbot.waitUntil(lambda: view.view_data["ply"] > ply, timeout=20_000)
+
+
+def test_the_keyboard_line_says_how_to_play_before_the_first_tab(qtbot, window: MainWindow) -> None:
+    """QA pass 15: "Press Tab to pick an action…" appeared only once a key had been pressed."""
+    from soccerdesk.ui.match_view import KEYS_OFFERED
+
+    view = start(qtbot, window, "pawn-soccer", "normal", {"quick_setup": True})
+    qtbot.waitUntil(lambda: bool(view.board.legal()), timeout=20_000)
+    assert view.keyboard_label.text() == KEYS_OFFERED
+    press(window, Qt.Key.Key_Tab)
+    assert view.keyboard_label.text().startswith("Enter plays:")
