@@ -391,7 +391,8 @@ class GameCard(QToolButton):
             "QToolButton:checked { border: 3px solid #f0e442; background: #26344a; }"
             # The keyboard's place is a dashed sky-blue frame, never the chosen card's yellow.
             "QToolButton:focus { border: 3px dashed #56b4e9; }"
-            "QToolButton:checked:focus { border: 3px solid #f0e442; outline: none; }"
+            # The chosen card with the keyboard on it: yellow and dashed (it looked unfocused).
+            "QToolButton:checked:focus { border: 3px dashed #f0e442; outline: none; }"
         )
 
     def _draw_picture(self, size: QSize) -> None:

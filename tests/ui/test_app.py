@@ -582,6 +582,13 @@ def test_the_keyboard_focus_and_the_chosen_card_wear_different_frames(qtbot, win
     assert "#f0e442" in frame(home.cards["soccero"])  # chosen: yellow
     focused = frame(other)
     assert "#56b4e9" in focused and "#f0e442" not in focused  # focused only: sky blue, dashed
+    # QA pass 15: the chosen card with the keyboard on it looked the same as without it.
+    solid = frame(home.cards["soccero"])
+    chosen = home.cards["soccero"]
+    chosen.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(chosen.hasFocus, timeout=2_000)
+    both = frame(chosen)
+    assert "#f0e442" in both and both != solid  # yellow, dashed
 
 
 def test_a_replay_log_names_whose_action_told_nothing_of_itself(qtbot) -> None:
