@@ -11,7 +11,7 @@ import pytest
 from painting import shown
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 from test_board_pawn_soccer import descriptions, random_match, refusals  # shared board-test helpers
 
 from soccerdesk.rules import CHANCE
@@ -260,8 +260,6 @@ def test_both_players_on_a_square_after_a_steal_are_drawn(qtbot: Any) -> None:
     """QA: after a steal the two players share a square, and the away player's token was drawn
     over the home player's: one side's player vanished (with the stealer, its ball). Both are
     drawn now, one in each half of the square, the ball's holder beside the ball."""
-    from PySide6.QtCore import QRectF
-    from PySide6.QtGui import QColor, QImage, QPainter
 
     from soccerdesk.bots import make_bot
     from soccerdesk.rules import get_game
@@ -282,15 +280,11 @@ def test_both_players_on_a_square_after_a_steal_are_drawn(qtbot: Any) -> None:
     assert shared is not None, "no steal in these matches"
     view, square = shared
 
+    from test_board_soccero_set_pieces import picture as square_picture
+
     def picture(view: dict[str, Any]) -> list[int]:
         """The square alone, enlarged to 100 × 100 pixels."""
-        board.set_view(view)
-        image = QImage(100, 100, QImage.Format.Format_ARGB32)
-        image.fill(QColor("black"))
-        painter = QPainter(image)
-        QGraphicsScene.render(board, painter, QRectF(0, 0, 100, 100), board.square_rect(square))
-        painter.end()
-        return [image.pixel(x, y) for x in range(100) for y in range(100)]
+        return square_picture(board, view, square)
 
     both = picture(view)
     for seat in (0, 1):
