@@ -80,6 +80,11 @@ DIE_FACE = QColor("#fdfdf8")
 DIE_PIP = QColor("#1d1d1d")
 
 
+def listed(words: Sequence[str], last: str = "and") -> str:
+    """Words in a sentence: "7", "3 and 9", "3, 5 and 9" (``last``: the word before the last)."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
 def ui_font(size: float, bold: bool = False) -> QFont:
     """A sans-serif font sized in scene units (scales with the view)."""
     font = QFont("DejaVu Sans")

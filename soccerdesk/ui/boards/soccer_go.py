@@ -35,6 +35,7 @@ from soccerdesk.ui.boards.drawing import (
     Key,
     Painted,
     fit_text,
+    listed,
     text_extent,
     ui_font,
 )
@@ -296,8 +297,7 @@ class SoccerGoBoard(ClickBoard):
         verb, arg = words[0], words[1] if len(words) > 1 else ""
         if verb in ("pass", "mark"):
             numbers = arg.split("+")
-            listed = numbers[0] if len(numbers) == 1 else f"{', '.join(numbers[:-1])} and {numbers[-1]}"
-            what = f"number{'s' if len(numbers) > 1 else ''} {listed}"
+            what = f"number{'s' if len(numbers) > 1 else ''} {listed(numbers)}"
             return f"Pass to {what}" if verb == "pass" else f"Mark {what}"
         if verb == "retire":
             return f"Retire number {arg}"
@@ -326,9 +326,7 @@ class SoccerGoBoard(ClickBoard):
         blocks = power_cards().get(code, {}).get("blocks") or []
         if not blocks:
             return name
-        names = [self.card_name(str(card)) for card in blocks]
-        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
-        return f"{name} (against {listed})"
+        return f"{name} (against {listed([self.card_name(str(card)) for card in blocks], 'or')})"
 
     def card_name(self, code: str) -> str:
         """A power card by its name, as written in a sentence ("def-block-3" -> "Block",

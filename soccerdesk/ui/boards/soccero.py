@@ -45,6 +45,7 @@ from soccerdesk.ui.boards.drawing import (
     draw_target_mark,
     draw_team_strip,
     draw_token,
+    listed,
     ui_font,
 )
 from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
@@ -965,7 +966,7 @@ class Board(ClickBoard):
         if not must:
             return ""
         numbers = [str(state["players"][p]["number"]) for p in must]
-        who = f"Player {numbers[0]}" if len(numbers) == 1 else f"Players {', '.join(numbers[:-1])} and {numbers[-1]}"
+        who = f"Player{'s' if len(numbers) > 1 else ''} {listed(numbers)}"
         team = state["players"][must[0]]["seat"]
         if team != self.me or self.config.perspective is None:
             who += f" of {self.config.team_names[team]}"
