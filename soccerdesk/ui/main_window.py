@@ -463,7 +463,6 @@ class MainWindow(QMainWindow):
 
     def _resume_what_replays(self, path: Path, replayable: int) -> None:
         from soccerdesk.ui.session import new_autosave_path
-        from soccerdesk.ui.settings import read_match_file
 
         try:
             record = read_match_file(path)

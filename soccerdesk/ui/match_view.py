@@ -331,9 +331,7 @@ class KeyboardPick:
                 best, best_cost = number, cost
         if best is not None:
             self._let_go()
-            self.index = best
-            self.board.set_preview(actions[best])
-            self.label.setText(enter_plays(self.board, actions, best))
+            self._pick(actions, best)
         return True
 
     def _spot(self, text: str) -> tuple[float, float] | None:
@@ -356,9 +354,13 @@ class KeyboardPick:
         if not actions:
             self.label.setText("Nothing to play now.")
             return
-        self.index = next_pick(actions, self.index, step, self.board.KEYBOARD_LAST, self._first())
-        self.board.set_preview(actions[self.index])
-        self.label.setText(enter_plays(self.board, actions, self.index))
+        self._pick(actions, next_pick(actions, self.index, step, self.board.KEYBOARD_LAST, self._first()))
+
+    def _pick(self, actions: list[str], index: int) -> None:
+        """``actions[index]`` is picked: previewed on the board and said in words."""
+        self.index = index
+        self.board.set_preview(actions[index])
+        self.label.setText(enter_plays(self.board, actions, index))
 
 
 PHASE_KEYS = (("period", ""), ("half", "Half"), ("round", "Round"), ("turn", "Turn"), ("phase", ""))
