@@ -5,8 +5,8 @@ board's colours (grass, chalk lines, the team colours): the home side's chance a
 the pitch green (smoothed: the median of five positions, :func:`soccerdesk.learn.review.smoothed`;
 each raw estimate, noisy by its few trial games, faint behind it), the away side's share below
 it, the 50% line, the turning points as rings and the replay's current position as an upright
-line. Clicking the chart (or pressing a key while
-it has the focus) asks the replay to go there: :attr:`ReviewChart.position_chosen`.
+line. Clicking the chart (or pressing a key while it has the focus) asks the replay to go
+there: :attr:`ReviewChart.position_chosen`.
 
 :class:`ReviewPanel` works the review out in the background, a slice of positions at a time in
 the bot process (:func:`soccerdesk.ui.bot_pool.shared_bot_pool`), shows a progress bar while it
@@ -69,6 +69,7 @@ class ReviewChart(QWidget):
         self.names = names
         self.colours = colours
         self.review: Review | None = None
+        self.line: tuple[float, ...] = ()  # the review's smoothed line, worked out once per review
         self.current = 0
         self.setToolTip(
             "Each side's chance of winning, as the computer judged it from trial games: the line"
@@ -82,6 +83,7 @@ class ReviewChart(QWidget):
 
     def set_review(self, review: Review | None) -> None:
         self.review = review
+        self.line = review.smoothed() if review is not None else ()
         self.update()
 
     def set_current(self, index: int) -> None:
@@ -167,7 +169,7 @@ class ReviewChart(QWidget):
         estimates = QPainterPath(QPointF(self.x_of(0), self.y_of(raw[0])))
         for index in range(1, len(raw)):
             estimates.lineTo(self.x_of(index), self.y_of(raw[index]))
-        home = self.review.smoothed()
+        home = self.line  # not worked out again at every repaint (each step of the replay)
         line = QPainterPath(QPointF(self.x_of(0), self.y_of(home[0])))
         for index in range(1, len(home)):
             line.lineTo(self.x_of(index), self.y_of(home[index]))
