@@ -276,6 +276,10 @@ class OptionsForm(QWidget):
             chooser.currentIndexChanged.connect(follow)
             follow()
 
+    def editors(self) -> list[QWidget]:
+        """The options' editors, top to bottom."""
+        return [editor for _label, editor in self._rows]
+
     def fits_beside(self, width: int) -> bool:
         """Every label and every drop-down's longest choice fit side by side in ``width``."""
         choices = [editor.sizeHint().width() for _label, editor in self._rows if isinstance(editor, QComboBox)]
@@ -556,6 +560,9 @@ class HomeScreen(QWidget):
         scroll.setWidgetResizable(True)
         # The form fits any width (see OptionsForm): a sideways scroll bar would hide the labels.
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Not a Tab stop of its own: it showed no focus, and Enter there did nothing (the
+        # options inside it are the stops).
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         scroll.setWidget(self.options_box)
         right.addWidget(scroll, 1)
         self.message = QLabel("")
@@ -567,7 +574,12 @@ class HomeScreen(QWidget):
         self.start_button.setObjectName("kick-off")
         self.start_button.setDefault(True)
         self.start_button.setMinimumHeight(44)
-        self.start_button.setStyleSheet("font-size: 14pt; font-weight: bold;")
+        # The default button always wears its frame, so the keyboard's place needs its own mark:
+        # the dashed sky-blue of the game cards.
+        self.start_button.setStyleSheet(
+            "QPushButton { font-size: 14pt; font-weight: bold; }"
+            "QPushButton:focus { border: 3px dashed #56b4e9; border-radius: 6px; padding: 4px; }"
+        )
         self.start_button.clicked.connect(self._start)
         right.addWidget(self.start_button)
         rules = QPushButton("How to play this game")
@@ -759,6 +771,13 @@ class HomeScreen(QWidget):
         if isinstance(saved, dict):
             self.options_form.set_values(saved)  # the options of this game's last kick-off
         self.options_layout.addWidget(self.options_form)
+        # Tab reaches the options where they stand, between the teams and Kick off (added
+        # last, they came after the network buttons).
+        before: QWidget = self.colours[-1]
+        for editor in self.options_form.editors():
+            QWidget.setTabOrder(before, editor)
+            before = editor
+        QWidget.setTabOrder(before, self.start_button)
         self.options_box.setTitle(f"Options — {self.games[game_id].title}")
         self.message.setText("" if board_available(game_id) else "The board of this game is not drawn yet.")
         self.settings.set("home/game", game_id)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from driving import click_action, play_to_end, ready
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QLabel, QPushButton, QSpinBox
 
 from soccerdesk.rules import GAMES
@@ -589,6 +590,29 @@ def test_the_keyboard_focus_and_the_chosen_card_wear_different_frames(qtbot, win
     qtbot.waitUntil(chosen.hasFocus, timeout=2_000)
     both = frame(chosen)
     assert "#f0e442" in both and both != solid  # yellow, dashed
+
+
+def test_tab_goes_from_the_teams_through_the_options_to_kick_off(qtbot, window: MainWindow) -> None:
+    """QA pass 15: after the Away colour came a Tab stop that showed nothing (the options'
+    scroll area), then Kick off, which looked the same with and without the keyboard on it; the
+    options themselves came after the network buttons."""
+    home = window.home
+    qtbot.mouseClick(home.cards["big-time-soccer"], Qt.MouseButton.LeftButton)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5_000)
+    kick_off = home.start_button
+    unfocused = kick_off.grab().toImage()
+    home.colours[-1].setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(home.colours[-1].hasFocus, timeout=2_000)
+    stops = []
+    while QApplication.focusWidget() is not kick_off and len(stops) < 20:
+        QTest.keyClick(window.windowHandle(), Qt.Key.Key_Tab)
+        stops.append(QApplication.focusWidget())
+    assert home.options_form is not None
+    assert stops == [*home.options_form.editors(), kick_off]  # every option, then Kick off
+    assert kick_off.grab().toImage() != unfocused  # the keyboard's place shows
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_Tab)
+    assert QApplication.focusWidget().objectName() == "how-to-play"
 
 
 def test_a_replay_log_names_whose_action_told_nothing_of_itself(qtbot) -> None:
