@@ -59,6 +59,9 @@ ZONE_W, ZONE_H = 118.0, 70.0
 FIELD = QRectF(44.0, 46.0, 3 * ZONE_W, 6 * ZONE_H)
 GOAL_DEPTH = 22.0
 CARD_W, CARD_H = 92.0, 132.0
+NAME_SIZE = 7.2
+"""The size of a card's name on a card 92 wide: one size for a hand of cards, on one line or
+two; only the longest names are written smaller."""
 HAND_Y = FIELD.bottom() + GOAL_DEPTH + 40
 PANEL = QRectF(FIELD.right() + 30, 14.0, 300.0, HAND_Y - 14 - 10)
 BUTTON = QSizeF((PANEL.width() - 24 - 6) / 2, 26.0)  # the panel's buttons, two a row
@@ -993,7 +996,8 @@ def paint_card(p: QPainter, r: QRectF, card: Mapping[str, Any], compact: bool = 
             p.setPen(QPen(QColor("#111"), 2 * u))
             p.drawLine(mark.bottomLeft() + QPointF(2 * u, -4 * u), mark.topRight() + QPointF(-2 * u, 4 * u))
     # Middle: a small field in the player's own frame.
-    grid = QRectF(r.center().x() - 19 * u, r.y() + 28 * u, 38 * u, 54 * u)
+    # (Kept small: the name under it is what a player reads; at a laptop's window it was 7 px.)
+    grid = QRectF(r.center().x() - 16 * u, r.y() + 28 * u, 32 * u, 45 * u)
     zw, zh = grid.width() / 3, grid.height() / 6
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QColor("#5b9b5f"))
@@ -1034,7 +1038,7 @@ def paint_card(p: QPainter, r: QRectF, card: Mapping[str, Any], compact: bool = 
         p.setPen(QPen(QColor("#111"), 0.6 * u))
         p.drawRect(goal)
     # Bottom: the card's own type, large, and its name.
-    icon = QRectF(r.center().x() - 14 * u, r.y() + 86 * u, 28 * u, 24 * u)
+    icon = QRectF(r.center().x() - 12 * u, r.y() + 76 * u, 24 * u, 19 * u)
     paint_type_icon(p, icon, kind)
     if not compact:
         p.setPen(QColor("#222"))
@@ -1046,15 +1050,17 @@ def paint_card(p: QPainter, r: QRectF, card: Mapping[str, Any], compact: bool = 
 def name_rect(r: QRectF) -> QRectF:
     """Where a card's name is written: under its type icon, inside the coloured border."""
     u = r.width() / 92.0
-    return QRectF(r.x() + 6 * u, r.y() + 110 * u, r.width() - 12 * u, 17 * u)
+    return QRectF(r.x() + 6 * u, r.y() + 97 * u, r.width() - 12 * u, 30 * u)
 
 
 def name_text(card: Mapping[str, Any], width: float) -> tuple[QFont, str]:
     """The card's name and its font: one line where it fits ("Shot: Outside the Box" had
     wrapped onto the border), else two even lines, all inside the border."""
     u = width / 92.0
-    room = name_rect(QRectF(0, 0, width, width))
-    return fit_text(short_name(card), room, 5.6 * u, 4.2 * u, one_line_down_to=4.6 * u, bold=True)
+    # Measured with a margin each side: at a few pixels high, hinting draws text wider than
+    # its measure ("Diagonal Right 1" touched the border).
+    room = name_rect(QRectF(0, 0, width, width)).adjusted(3 * u, 0, -3 * u, 0)
+    return fit_text(short_name(card), room, NAME_SIZE * u, 4.4 * u, one_line_down_to=NAME_SIZE * u, bold=True)
 
 
 def short_name(card: Mapping[str, Any]) -> str:
