@@ -1082,12 +1082,24 @@ class MatchView(QWidget):
             self.stack.setCurrentWidget(self.board_page)
         if view.get("legal") and not self._typing_chat():
             self.view.setFocus()
-        if not undone and self._ends_the_window_after_a_turn(view):
+        answer = None if undone else self._answered_for_the_player(view)
+        if answer is not None:
             # At once: the next position is queued before anything can be clicked (after an
-            # undo the window waits, or undo could never go back past it).
-            self.board.choose("end")
-        elif not undone and self._lets_it_go(view):
-            self.board.choose(LET_GO)
+            # undo the decision waits, or undo could never go back past it).
+            self.board.choose(answer)
+
+    def _answered_for_the_player(self, view: dict[str, Any]) -> str | None:
+        """The action this screen plays for the player at ``view``, if any: a decision with
+        nothing to decide, as the player set it under View.
+
+        Pawn Soccer's window after a turn (substitute or end), unless the player asked to be
+        offered it; Big Time Soccer's "let it go" when no card can answer (against the computer
+        only). Undo steps back over these (see :meth:`undo`)."""
+        if self._ends_the_window_after_a_turn(view):
+            return "end"
+        if self._lets_it_go(view):
+            return LET_GO
+        return None
 
     def _ends_the_window_after_a_turn(self, view: dict[str, Any]) -> bool:
         state = view.get("state") or {}
@@ -1112,14 +1124,18 @@ class MatchView(QWidget):
     def set_let_go_by_itself(self, let_go: bool) -> None:
         """Whether Big Time Soccer's "let it go", when it is the only answer, is made for the player."""
         self.let_go_by_itself = let_go
-        if self.view_data is not None and self._lets_it_go(self.view_data):
-            self.board.choose(LET_GO)
+        self._answer_if_answered_for_the_player()
 
     def set_ask_after_turn(self, ask: bool) -> None:
         """Whether Pawn Soccer's window after a turn (substitute or end) waits for the player."""
         self.ask_after_turn = ask
-        if self.view_data is not None and self._ends_the_window_after_a_turn(self.view_data):
-            self.board.choose("end")
+        self._answer_if_answered_for_the_player()
+
+    def _answer_if_answered_for_the_player(self) -> None:
+        """A View setting changed: the decision on screen may now be one the screen answers."""
+        answer = None if self.view_data is None else self._answered_for_the_player(self.view_data)
+        if answer is not None:
+            self.board.choose(answer)
 
     def _typing_chat(self) -> bool:
         """Whether the player is in the chat line: a new position must not take their typing away.
@@ -1252,10 +1268,11 @@ class MatchView(QWidget):
     def undo(self) -> None:
         """Take back the player's last move (the button, Ctrl+Z, Edit → Undo).
 
-        Pawn Soccer's window after a turn, which this screen ends for the player, is no move of
-        theirs: an Undo that lands there goes on back to the move they made."""
+        A decision this screen answered for the player (Pawn Soccer's window after a turn, Big
+        Time Soccer's "let it go" when no card could answer) is no move of theirs: an Undo that
+        lands there goes on back to the move they made."""
         self.session.undo()
-        if self._queue and self._ends_the_window_after_a_turn(self._queue[-1][0]) and self.session.can_undo():
+        while self._queue and self._answered_for_the_player(self._queue[-1][0]) is not None and self.session.can_undo():
             self.session.undo()
 
     def _on_action_chosen(self, text: str) -> None:
