@@ -91,8 +91,9 @@ def power_cards() -> dict[str, dict[str, Any]]:
     return {card["id"]: dict(card) for side in ("attacking", "defending") for card in data.get(side, [])}
 
 
-POWER_CARD = QRectF(0, 0, 276, 56)
-"""A power card in the hand panel."""
+POWER_CARD = QRectF(0, 0, 276, 68)
+"""A power card in the hand panel: a hand of four (the most a player holds) fills the panel, so
+its text reads in a laptop's window (56 high, the text was 7 px there)."""
 POWER_CARD_GAP = 4.0
 """Space between two power cards in the hand panel."""
 POWER_PANEL_BOTTOM = 436.0
@@ -101,7 +102,7 @@ DRAWN_LABEL = 16.0
 """Room for the line over a card just drawn ("Drawn — keep it by swapping a card out:")."""
 POWER_TEXT_MARGINS = (12, 22, -8, -5)
 """Where a power card's text is written: ``QRectF.adjusted`` of the card's rectangle."""
-TEXT_SIZES = (7.5, 7.25, 7.0, 6.75, 6.5, 6.25, 6.0)
+TEXT_SIZES = (9.0, 8.75, 8.5, 8.25, 8.0, 7.75, 7.5, 7.25, 7.0, 6.75, 6.5, 6.25, 6.0)
 """Font sizes a power card's text may take, largest first: the largest that shows it whole."""
 
 
@@ -815,9 +816,10 @@ class SoccerGoBoard(ClickBoard):
         # A card drawn beside a full hand: every card a little lower, so that all of them stay
         # inside the panel (it stood over the panel's edge and the next panel's).
         card = QRectF(POWER_CARD)
-        if drawn:
-            room = POWER_PANEL_BOTTOM - top - DRAWN_LABEL
-            card.setHeight(min(POWER_CARD.height(), room / (len(hand) + 1) - POWER_CARD_GAP))
+        room = POWER_PANEL_BOTTOM - top - (DRAWN_LABEL if drawn else 0.0)
+        cards = len(hand) + (1 if drawn else 0)
+        if cards:
+            card.setHeight(min(POWER_CARD.height(), room / cards - POWER_CARD_GAP))
         for code in hand:
             self._power_card(card.translated(702, y), state, code, clickable=not note, dimmed=bool(note))
             y += card.height() + POWER_CARD_GAP
@@ -865,7 +867,7 @@ class SoccerGoBoard(ClickBoard):
             p.setPen(QColor("#1d1d1d"))
             p.setFont(ui_font(10, bold=True))
             p.drawText(r.adjusted(12, 7, -8, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, name)
-            p.setFont(ui_font(7, bold=True))
+            p.setFont(ui_font(8, bold=True))
             p.setPen(back.darker(130))
             p.drawText(r.adjusted(12, 9, -12, 0), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop, window)
             p.setPen(QColor("#1d1d1d"))
