@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QShowEvent
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from soccerdesk.learn.coach import Coach, ScriptError, load_script
@@ -74,15 +74,20 @@ class CoachPanel(QWidget):
         # (Tab stays with the board's actions); a click or their Alt shortcut presses them.
         self.show_me = QPushButton("&Show me again")
         self.show_me.setObjectName("coach-show-me")
-        self.show_me.setToolTip("Point again at what to do (Alt+S)")
         self.leave = QPushButton("&Leave (resume later)")
         self.leave.setObjectName("coach-leave")
-        self.leave.setToolTip("Back to the home screen; Learn to play resumes here (Alt+L)")
         self.restart = QPushButton("Start &again")
         self.restart.setObjectName("coach-restart")
-        self.restart.setToolTip("The lesson from its first step, in a new match (Alt+A)")
-        for button in (self.show_me, self.leave, self.restart):
+        for button, key, tip in (
+            (self.show_me, "Alt+S", "Point again at what to do"),
+            (self.leave, "Alt+L", "Back to the home screen; Learn to play resumes here"),
+            (self.restart, "Alt+A", "The lesson from its first step, in a new match"),
+        ):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            # Set as well as underlined: macOS has no "&" shortcuts, and there Alt is Option.
+            sequence = QKeySequence(key)
+            button.setShortcut(sequence)
+            button.setToolTip(f"{tip} ({sequence.toString(QKeySequence.SequenceFormat.NativeText)})")
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.count)

@@ -372,9 +372,19 @@ def test_tab_offers_only_what_the_lesson_teaches_and_escape_lets_go(qtbot) -> No
     assert screen.state is state
 
 
-def test_the_coach_buttons_answer_their_shortcuts(qtbot, tmp_path: Path) -> None:
-    """The buttons take no focus (Tab stays with the board), so their Alt shortcuts reach them."""
-    screen = _open(qtbot, GuidedMatch.start("pawn-soccer", path=tmp_path / "learn.json", others_delay_ms=0))
+@pytest.mark.parametrize("underlined_letters", [True, False], ids=["linux-windows", "macos"])
+def test_the_coach_buttons_answer_their_shortcuts(qtbot, tmp_path: Path, underlined_letters: bool) -> None:
+    """The buttons take no focus (Tab stays with the board), so their Alt shortcuts reach them.
+
+    macOS has no "&" shortcuts (Qt turns them off there): the coach's buttons set theirs
+    themselves, and with the underlined letters off, as on a Mac, Alt (Option) + L still leaves."""
+    from PySide6.QtGui import qt_set_sequence_auto_mnemonic
+
+    qt_set_sequence_auto_mnemonic(underlined_letters)
+    try:
+        screen = _open(qtbot, GuidedMatch.start("pawn-soccer", path=tmp_path / "learn.json", others_delay_ms=0))
+    finally:
+        qt_set_sequence_auto_mnemonic(True)
     screen.activateWindow()  # shortcuts answer in the active window only
     qtbot.waitUntil(lambda: QApplication.activeWindow() is screen, timeout=5_000)
     qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
