@@ -15,9 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QPixmap
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
 from soccerdesk.ui.boards.drawing import draw_d20, draw_die
 
@@ -117,6 +118,7 @@ class EventAnimation(QWidget):
         self._current: Animation | None = None
         self._duration = 0
         self._speed = 1.0
+        self._focus_before: QWidget | None = None
         self._clock = QElapsedTimer()
         self._frame = QTimer(self)
         self._frame.setInterval(33)  # 30 frames a second: smooth enough, half the painting
@@ -142,6 +144,16 @@ class EventAnimation(QWidget):
 
     def _set_idle(self, idle: bool) -> None:
         """Idle: hidden, transparent to the mouse, out of the focus chain. Playing: the opposite."""
+        if idle and self.hasFocus():
+            # Given back to where it was taken from before hiding: hidden with the focus, the
+            # layer let Qt pass it on to the next widget in the window (online, the chat line,
+            # where a keyboard player's next keys went).
+            before = self._focus_before
+            if before is not None and shiboken6.isValid(before) and before.isVisible():
+                before.setFocus(Qt.FocusReason.OtherFocusReason)
+            elif self.parentWidget() is not None:
+                self.parentWidget().setFocus(Qt.FocusReason.OtherFocusReason)
+        self._focus_before = None
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, idle)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus if idle else Qt.FocusPolicy.StrongFocus)
         self.setVisible(not idle)
@@ -167,6 +179,7 @@ class EventAnimation(QWidget):
         self._set_idle(False)
         self.raise_()
         if take_focus:
+            self._focus_before = QApplication.focusWidget()
             self.setFocus()
 
     def skip(self) -> None:
