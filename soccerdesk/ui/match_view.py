@@ -684,6 +684,7 @@ class MatchView(QWidget):
         )
         self.board.setParent(self)
         self._queue: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+        self._ending_to_log = ""  # how the match ended, logged once its last moves are shown
         self._finished: dict[str, Any] | None = None
         self._animation_pending = False
         self._animation_token = 0
@@ -968,6 +969,7 @@ class MatchView(QWidget):
                 return
             self._show(view, events)
         if not self._queue and self._finished is not None and not self.animating:
+            self._log_ending()
             self._show_summary()
 
     def _animations_for(self, events: list[dict[str, Any]]) -> list[Animation]:
@@ -1222,6 +1224,13 @@ class MatchView(QWidget):
             self.board.set_view(self.view_data, [])
         self._update_header(self.view_data)
 
+    def _log_ending(self) -> None:
+        """How the match ended beyond its score ("Bob resigned"), once, below its last move."""
+        if self._ending_to_log:
+            self.log_text(self._ending_to_log)
+            self._ending_to_log = ""
+            self._update_header(self.view_data)
+
     def _on_finished(self, summary: dict[str, Any]) -> None:
         self._finished = summary
         self._tick()  # the clock shows the time played to the end, then stops
@@ -1230,9 +1239,11 @@ class MatchView(QWidget):
         self.thinking_label.setText("")
         ending = summary.get("ending") or ""
         self._status_text = f"{ending} Result shows the score, a rematch and the replay." if ending else FULL_TIME_HINT
-        if ending:
-            self.log_text(ending)
-            self._update_header(self.view_data)
+        # Logged after the moves still waiting to be shown (a resumed match's whole history):
+        # "Alice wins: you did not come back." came above the coin toss.
+        self._ending_to_log = ending
+        if not self._queue and not self.animating:
+            self._log_ending()
         self._timers.clear()  # nothing runs out once the match is over
         self._show_timers()
         if not self._queue and not self.animating:
