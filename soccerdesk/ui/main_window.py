@@ -143,12 +143,10 @@ class MainWindow(QMainWindow):
         self.ask_after_turn_action.setChecked(self.settings.ask_after_turn)
         self.ask_after_turn_action.toggled.connect(self.set_ask_after_turn)
         view.addAction(self.ask_after_turn_action)
-        self.let_go_action = QAction(
-            "Big Time Soccer: &let it go by itself when no card can answer", self, checkable=True
-        )
+        self.let_go_action = QAction("&Let it go by itself when no card can answer", self, checkable=True)
         self.let_go_action.setToolTip(
-            "Against the computer only. With a friend on this screen or online you are asked every "
-            "time, so that a quick answer tells nothing about your hand."
+            "Big Time Soccer and Soccer-Go, against the computer only. With a friend on this screen "
+            "or online you are asked every time, so that a quick answer tells nothing about your hand."
         )
         self.let_go_action.setChecked(self.settings.let_go_by_itself)
         self.let_go_action.toggled.connect(self.set_let_go_by_itself)

@@ -635,6 +635,9 @@ class Summary(CoverPage):
 
 
 LET_GO = "reply none"  # Big Time Soccer: the defender does not answer the card played
+NO_ANSWER = {"big-time-soccer": LET_GO, "soccer-go": "no card"}
+"""Per game, the action that answers an opponent's card with none of one's own (when it is the
+only answer, the screen plays it for a player against the computer: see ``_lets_it_go``)."""
 
 
 class MatchView(QWidget):
@@ -1100,7 +1103,7 @@ class MatchView(QWidget):
         if self._ends_the_window_after_a_turn(view):
             return "end"
         if self._lets_it_go(view):
-            return LET_GO
+            return NO_ANSWER[str(view.get("game"))]
         return None
 
     def _ends_the_window_after_a_turn(self, view: dict[str, Any]) -> bool:
@@ -1113,18 +1116,21 @@ class MatchView(QWidget):
         )
 
     def _lets_it_go(self, view: dict[str, Any]) -> bool:
-        """Big Time Soccer, against the computer: asked to answer a card with no card that can.
+        """Against the computer, asked to answer a card with no card that can (Big Time Soccer's
+        "let it go", Soccer-Go's "no card").
 
-        Never with a friend on this screen or online: there a quick "let it go" would tell the
-        other player what the hand holds, which is why the rules ask every time."""
-        if not self.let_go_by_itself or view.get("legal") != [LET_GO] or view.get("game") != "big-time-soccer":
+        Never with a friend on this screen or online: there a quick answer would tell the other
+        player what the hand holds, which is why the rules ask every time."""
+        answer = NO_ANSWER.get(str(view.get("game")))
+        if not self.let_go_by_itself or answer is None or view.get("legal") != [answer]:
             return False
         players = getattr(self.session, "players", ())
         kinds = sorted(getattr(p, "kind", "") for p in players)
         return kinds == ["bot", "human"]
 
     def set_let_go_by_itself(self, let_go: bool) -> None:
-        """Whether Big Time Soccer's "let it go", when it is the only answer, is made for the player."""
+        """Whether "let it go" (Big Time Soccer) or "no card" (Soccer-Go), when it is the only
+        answer, is played for the player against the computer."""
         self.let_go_by_itself = let_go
         self._answer_if_answered_for_the_player()
 

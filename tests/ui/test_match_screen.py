@@ -714,6 +714,27 @@ def test_big_time_soccer_lets_it_go_by_itself_against_the_computer(qtbot, window
     assert not friends._lets_it_go({"game": "big-time-soccer", "legal": ["reply none"]})
 
 
+def test_soccer_go_answers_no_card_by_itself_against_the_computer(qtbot, window: MainWindow) -> None:
+    """QA pass 17: against the computer the prompt said "none of your cards blocks it — click No
+    card" and still waited for the click, 7 times in a match. As in Big Time Soccer, the screen
+    now answers for the player (the same View setting); with a friend it still asks."""
+    assert window.settings.let_go_by_itself
+    view = start(qtbot, window, "soccer-go", "normal")
+    me = view.session.local_seats()[0]
+    asked: list[int] = []  # plies where "no card" was this player's only answer
+    view.session.view_changed.connect(
+        lambda v, _e: asked.append(v["ply"]) if v.get("legal") == ["no card"] and v.get("seat") == me else None
+    )
+    rng = random.Random(5)
+    _play_until(qtbot, view, lambda: len(asked) >= 2 or view.view_data["legal"] == ["no card"], rng, limit=400)
+    assert view.view_data["legal"] != ["no card"] and len(asked) >= 2, asked
+    said = view.log_lines()
+    assert any("does not block" in line or "no re-take" in line.lower() for line in said), said[-20:]
+    window.go_home()
+    friends = start(qtbot, window, "soccer-go", None)
+    assert not friends._lets_it_go({"game": "soccer-go", "legal": ["no card"]})
+
+
 def test_time_played_stops_while_another_matchs_replay_is_open(
     qtbot, window: MainWindow, monkeypatch, tmp_path
 ) -> None:
