@@ -470,7 +470,9 @@ def test_the_panel_prompt_follows_the_card_clicked(qtbot: Any, match_states: lis
     for v in no_card:
         boards[v["seat"]].set_view(v)
         said = [t for t in painted_texts(boards[v["seat"]]) if t.startswith("Your ball")]
-        assert said and "no Pass or Dribble card can be played here" in said[0], said
+        # QA pass 17: "no Pass or Dribble card can be played here — or shoot" read as if the shot
+        # could not be played either: what may be done is said as such.
+        assert said and said[0].startswith("Your ball: no Pass or Dribble card fits here. You may shoot"), said
 
 
 def test_no_ball_trail_is_drawn_across_a_goal_and_its_kick_off(qtbot: Any) -> None:

@@ -933,12 +933,11 @@ class Board(ClickBoard):
                 if there
             ]
             rest = ", ".join(others[:-1]) + (" or " if len(others) > 1 else "") + (others[-1] if others else "")
-            cards = (
-                "choose a card, then a zone"
-                if any(t.startswith("play ") for t in legal)
-                else "no Pass or Dribble card can be played here"  # a shot is played with a card too
-            )
-            return f"Your ball: {cards}" + (f" — or {rest}." if rest else ".")
+            if any(t.startswith("play ") for t in legal):
+                return "Your ball: choose a card, then a zone" + (f" — or {rest}." if rest else ".")
+            # What can be done first ("... can be played here — or shoot" read as if shooting
+            # could not be done either); a shot is played with a card too.
+            return f"Your ball: no Pass or Dribble card fits here. You may {rest}." if rest else "Your ball."
         return f"{names[control]} has the ball…" if control in (0, 1) else ""
 
 
