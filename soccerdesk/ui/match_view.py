@@ -933,6 +933,10 @@ class MatchView(QWidget):
         if self.hint_control is not None:
             self.hint_control.refresh()  # a hint is about one position: a new one drops it
         self._queue.append((view, events))
+        if self.hint_label.text() == self._status_text:
+            # The status may come before the position it is about ("Home to play" before the
+            # computer's move is shown): it is said again once that has been shown (_show).
+            self.hint_label.setText("")
         if not self.animating and not self._pump_scheduled:
             # Drawn from the event loop: the session's own work for this move and the drawing
             # of the board are then two short pieces of work, not one long one.
@@ -1081,7 +1085,7 @@ class MatchView(QWidget):
         self.keys.offer()
         self.view.fit()
         self._update_header(view)
-        if self.hint_label.text() == WAIT_FOR_SHOW and not self._queue:
+        if self.hint_label.text() in (WAIT_FOR_SHOW, "") and not self._queue:
             self.hint_label.setText(self._status_text)  # the moves have been shown: say what to do now
         if self.stack.currentWidget() is not self.summary_page:
             self.stack.setCurrentWidget(self.board_page)
@@ -1160,7 +1164,9 @@ class MatchView(QWidget):
     def _on_status(self, text: str) -> None:
         if text:
             self._status_text = text
-            self.hint_label.setText(text)
+            # Said once the moves before it have been shown: "Home to play" beside the
+            # computer's moves still being shown contradicted them (see _show).
+            self.hint_label.setText("" if self._queue or self.animating else text)
 
     def _on_board_hint(self, text: str) -> None:
         if self._finished is not None:

@@ -735,6 +735,31 @@ def test_soccer_go_answers_no_card_by_itself_against_the_computer(qtbot, window:
     assert not friends._lets_it_go({"game": "soccer-go", "legal": ["no card"]})
 
 
+def test_to_play_is_said_once_the_computers_moves_have_been_shown(qtbot, window: MainWindow) -> None:
+    """QA pass 17: while the computer's moves were still being shown ("Away (easy) draws a card",
+    the die rolling), the status already said "Home to play"."""
+    view = start(qtbot, window, "big-time-soccer", "easy", speed="normal")
+    rng = random.Random(2)
+    seen_while_showing: list[str] = []
+    for _ in range(40):
+        qtbot.waitUntil(lambda: ready(view), timeout=20_000)
+        if view.stack.currentWidget() is view.summary_page:
+            break
+        ply = view.view_data["ply"]
+        click_action(qtbot, view, rng.choice(view.view_data["legal"]))
+        qtbot.waitUntil(lambda ply=ply: view.animating or view.view_data["ply"] != ply, timeout=20_000)
+        while view.animating or view._queue:
+            if view.animating:
+                seen_while_showing.append(view.hint_label.text())
+            qtbot.wait(20)
+        if len(seen_while_showing) > 20:
+            break
+    assert seen_while_showing, "nothing was animated"
+    assert not any(text.endswith("to play") for text in seen_while_showing), set(seen_while_showing)
+    qtbot.waitUntil(lambda: ready(view), timeout=20_000)
+    assert view.hint_label.text().endswith("to play")  # said once the moves have been shown
+
+
 def test_time_played_stops_while_another_matchs_replay_is_open(
     qtbot, window: MainWindow, monkeypatch, tmp_path
 ) -> None:
