@@ -21,7 +21,7 @@ from typing import Any
 
 from server.cluster import Cluster, RemoteRoom, RoomMissing, cancel_and_wait, peer_id, stop_if_cancelled
 from server.redis_store import StoreUnavailable, guarded
-from server.rooms import Hall, Peer, Room, RoomSettings, new_code, normalize_code
+from server.rooms import Hall, Peer, Room, RoomSettings, gone_words, new_code, normalize_code
 from soccerdesk.net.protocol import ProtocolError
 
 log = logging.getLogger("soccerdesk.relay")
@@ -92,7 +92,7 @@ class ClusterHall(Hall):
                 assert loading is not None
                 room = await self._wait_load(code, loading)
         if room.closed:
-            raise ProtocolError("no_room", f"room {code} was closed")
+            raise ProtocolError("no_room", gone_words(code))
         return room
 
     # --- this node's clients in rooms owned elsewhere -----------------------------------------

@@ -16,13 +16,16 @@ Rules of the room, as players see them:
 * Seat ``0`` or ``1`` may be asked for by the host; otherwise the relay tosses for it.
 * Spectators watch with ``view(None)``; they cannot act or chat. The host may refuse them.
 * Per-turn clock (optional, ``turn_seconds``): a seat's *turn* is an unbroken run of
-  decisions it owes (chance resolved by the relay in between does not break it). When
-  the turn's time runs out the relay's bot makes the remaining decisions of that turn.
+  decisions it owes (chance resolved by the relay in between does not break it), except that
+  a simultaneous secret choice is a turn of its own for each seat (``turns_ended`` in the
+  protocol module). When the turn's time runs out the relay's bot makes the remaining
+  decisions of that turn.
 * Abandonment: while a seat must decide and its player is disconnected, and the
   opponent is connected, a countdown of ``abandon_seconds`` runs. When it ends the
   opponent may ``claim`` the win or let a bot take over the absent seat (the player
   gets the seat back by resuming with the token).
-* ``leave`` before the opponent joins closes the room; during a match it resigns.
+* ``leave`` before the opponent joins closes the room for good (its code is dead, also after
+  a restart); during a match it resigns.
 * Rematch: once a match is over, each player may offer a rematch; both see the offers,
   and when both have offered a new match starts with the seats swapped.
 """
@@ -41,6 +44,8 @@ from typing import Any, Protocol
 from server.thinker import Thinker
 from soccerdesk.bots import Bot, RandomBot, make_bot
 from soccerdesk.net.protocol import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
     MAX_CHAT_CHARS,
     PATCH_SINCE,
     RECORD_SINCE,
@@ -49,6 +54,7 @@ from soccerdesk.net.protocol import (
     clean_line,
     clean_name,
     encode,
+    turns_ended,
     view_patch,
 )
 from soccerdesk.rules import CHANCE, Game, RulesError, State, get_game
@@ -56,10 +62,6 @@ from soccerdesk.rules.api import RECORD_FORMAT, RECORD_VERSION, Event, sample_ch
 
 log = logging.getLogger("soccerdesk.relay")
 
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-"""Join-code letters: no 0/O or 1/I/L to misread when a code is read out to a friend."""
-
-CODE_LENGTH = 6
 CHAT_HISTORY = 50
 
 
@@ -230,6 +232,11 @@ class Room:
         self._computer: list[tuple[int, int, str]] = []
         # seat -> the ply since which its decision position is the same (see act())
         self._position: dict[int, int] = {}
+        # Seats whose decision now is their part of a simultaneous secret choice, and seats whose
+        # turn ended (their secret choice made, or a new one begun) while they owe decisions on:
+        # the next clock check gives them a fresh turn (protocol.turns_ended).
+        self._picking: frozenset[int] = frozenset()
+        self._turn_over: set[int] = set()
         self._countdown: _Countdown | None = None
         self._bot: Bot | None = None
         self.thinker = thinker
@@ -265,6 +272,7 @@ class Room:
             "ended_at": self.ended_at,
             "clocks": self._wall_clocks(),
             "computer": [list(entry) for entry in self._computer],
+            "closed": self.closed,
         }
 
     def _save(self) -> None:
@@ -309,6 +317,8 @@ class Room:
         ]
         for (seat, _), before, after in zip(room.state.history(), states[:-1], states[1:], strict=True):
             room._moved(before, seat, after)
+        room._turn_over = set()  # the stored clocks say what is left of each turn
+        room.closed = bool(doc.get("closed", False))  # closed by its host: the code stays dead
         room.seats = [
             None
             if p is None
@@ -514,6 +524,7 @@ class Room:
 
     def close_room(self, why: str) -> None:
         self.closed = True
+        self._save()  # a relay that restarts before the room is swept must not open it again
         self.stop_timers()
         for peer, _ in self._audience():
             peer.close("no_room", why)
@@ -611,6 +622,10 @@ class Room:
         for s in (0, 1):
             if s == seat or not (s in deciding and seat in deciding and s in still):
                 self._position[s] = after.ply
+        ended, self._picking = turns_ended(seat, still, self._picking)
+        self._turn_over |= ended
+        # The relay's bot finished a turn whose time ran out; the next turn is the player's own.
+        self._autoplay -= ended
 
     def _advance(self, applied: list[tuple[int, str]], actor: int | None = None, told: int = 0) -> None:
         """Resolve chance, persist, tell everyone, and set the relay's bots thinking.
@@ -690,10 +705,10 @@ class Room:
             log.error("room %s: the bot for seat %d chose %s, which is illegal (%s)", self.code, seat, action, exc)
             action = rng.choice(state.legal_actions(seat))
             nxt = state.apply(seat, action)
+        why = "clock" if seat in self._autoplay else "away"  # asked before the move may end the turn
         self._moved(state, seat, nxt)
         self.state = nxt
         # Told before the decision's own events, and stored before any message tells it.
-        why = "clock" if seat in self._autoplay else "away"
         self._computer.append((nxt.ply, seat, why))
         self.log.append((nxt.ply, computer_event(seat, why)))
         self._save()
@@ -810,6 +825,7 @@ class Room:
         self._autoplay = set()
         self._computer = []
         self._position = {}
+        self._picking, self._turn_over = frozenset(), set()
         for handle in self._clock_handles.values():
             handle.cancel()
         self._clock_handles = {}
@@ -873,6 +889,7 @@ class Room:
 
     def _update_clocks(self) -> None:
         seconds = self.settings.turn_seconds
+        turn_over, self._turn_over = self._turn_over, set()
         if seconds is None:
             return
         to_move = set(self.state.current_players()) - set(self._bot_seats()) if self._running() else set()
@@ -883,14 +900,15 @@ class Room:
         # was left of it, not a fresh turn.
         stored, self._stored_clocks = self._stored_clocks, {}
         for seat in (0, 1):
+            if seat in self._deadlines and (seat not in to_move or seat in turn_over):
+                # Its turn is over; a seat that owes the next decision too starts a fresh one below.
+                del self._deadlines[seat]
+                self._clock_handles.pop(seat).cancel()
+                changed = True
             if seat in to_move and seat not in self._deadlines:
                 left = max(0.0, stored[seat] - time.time()) if seat in stored else seconds
                 self._deadlines[seat] = loop.time() + left
                 self._clock_handles[seat] = loop.call_at(self._deadlines[seat], self._turn_timed_out, seat)
-                changed = True
-            elif seat not in to_move and seat in self._deadlines:
-                del self._deadlines[seat]
-                self._clock_handles.pop(seat).cancel()
                 changed = True
         if changed:
             self._save()  # the deadlines are stored with the room
@@ -973,6 +991,12 @@ class Room:
 def _report_failed_load(task: asyncio.Task[Room]) -> None:
     if not task.cancelled() and (exc := task.exception()) is not None:
         log.error("loading a room from the store failed", exc_info=exc)
+
+
+def gone_words(code: str) -> str:
+    """What a player who asks for a closed room is told (only its host closes a room, by
+    leaving it before anyone joined)."""
+    return f"room {code} is gone: its host closed it before anyone joined"
 
 
 def computer_event(seat: int, why: str) -> Event:
@@ -1089,7 +1113,7 @@ class Hall:
                 loading = self._start_load(code, *loaded)
             room = await self._wait_load(code, loading)
         if room.closed:
-            raise ProtocolError("no_room", f"room {code} was closed")
+            raise ProtocolError("no_room", gone_words(code))
         return room
 
     def _start_load(self, code: str, doc: dict[str, Any], actions: list[list[Any]]) -> asyncio.Task[Room]:
@@ -1143,6 +1167,7 @@ __all__ = [
     "RoomSettings",
     "Store",
     "chance_rng",
+    "gone_words",
     "hash_token",
     "new_code",
 ]

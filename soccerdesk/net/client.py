@@ -42,6 +42,31 @@ FATAL_CODES = frozenset({"version", "no_room", "bad_token", "replaced", "no_spec
 """Errors after which reconnecting cannot help."""
 
 
+def unreachable_words(exc: BaseException) -> str:
+    """Why a connection to a relay failed, in words for a player: never the socket library's
+    text, which may be nothing but the address again (an address aiohttp cannot use)."""
+    if isinstance(exc, aiohttp.InvalidURL):
+        return "that is not an address the app can connect to (type host:port, such as 192.168.1.20:8765)"
+    if isinstance(exc, aiohttp.ClientSSLError):
+        return (
+            "the secure connection (wss://) failed: is the address right, and does the server have a valid certificate?"
+        )
+    if isinstance(exc, getattr(aiohttp, "ClientConnectorDNSError", ())):  # aiohttp 3.10+
+        return "no computer has that name"
+    if isinstance(exc, (aiohttp.ClientConnectorError, ConnectionRefusedError)):
+        return "nothing answers there: is the relay running, and is the port right?"
+    if isinstance(exc, aiohttp.WSServerHandshakeError):
+        # A web server answered, but no relay: a wrong port or path, or a proxy without WebSockets.
+        return f"something answers there, but it is not a soccerdesk relay (it said HTTP {exc.status})"
+    if isinstance(exc, (aiohttp.ServerTimeoutError, TimeoutError)):
+        return "no answer in time: is the address right?"
+    if isinstance(exc, aiohttp.ServerDisconnectedError):
+        return "something answers there, but it hung up: is it a soccerdesk relay, and is ws:// or wss:// right?"
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"the connection failed: {exc.strerror}"
+    return f"the connection failed ({type(exc).__name__})"
+
+
 class RelayError(Exception):
     """The relay refused a request (an ``error`` message) or the connection failed."""
 
@@ -137,15 +162,8 @@ class RelayClient:
             self._session = aiohttp.ClientSession()
         try:
             self._ws = await self._session.ws_connect(self.url, heartbeat=self.heartbeat, max_msg_size=4 * 1024 * 1024)
-        except (aiohttp.ClientConnectorError, ConnectionRefusedError) as exc:
-            # The machine answered, nothing listens there (or no machine at that name): say so
-            # in words, not with the socket library's text.
-            why = "nothing answers there: is the relay running, and is the port right?"
-            if isinstance(exc, getattr(aiohttp, "ClientConnectorDNSError", ())):  # aiohttp 3.10+
-                why = "no computer has that name"
-            raise RelayError("unreachable", f"cannot reach the relay at {self.url}: {why}") from None
-        except (aiohttp.ClientError, OSError) as exc:
-            raise RelayError("unreachable", f"cannot reach the relay at {self.url}: {exc}") from None
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            raise RelayError("unreachable", f"cannot reach the relay at {self.url}: {unreachable_words(exc)}") from None
         self._reader = asyncio.create_task(self._read(self._ws))
         welcome = await self._request("hello", {"welcome"}, version=PROTOCOL_VERSION, client=CLIENT_NAME)
         self.games = list(welcome["games"])
@@ -462,4 +480,4 @@ class RelayClient:
             self.on_status(status)
 
 
-__all__ = ["FATAL_CODES", "RECONNECT_PAUSES", "RelayClient", "RelayError"]
+__all__ = ["FATAL_CODES", "RECONNECT_PAUSES", "RelayClient", "RelayError", "unreachable_words"]

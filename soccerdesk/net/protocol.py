@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +53,12 @@ MAX_FRAME_BYTES = 8 * 1024
 MAX_CHAT_CHARS = 500
 MAX_NAME_CHARS = 40
 MAX_ACTION_CHARS = 200
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""Join-code letters: no 0/O or 1/I/L to misread when a code is read out to a friend."""
+
+CODE_LENGTH = 6
+"""The length of the codes a relay makes (the protocol accepts 4 to 16 letters and digits)."""
 
 
 # --- error codes -----------------------------------------------------------------------
@@ -106,6 +112,7 @@ class Field:
     kind: str
     required: bool = True
     accepts: Callable[[Any], bool] | None = None
+    looks: str = ""  # what a good value looks like, in words, for the refusal of a bad one
 
 
 def _is_int(value: Any) -> bool:
@@ -140,6 +147,9 @@ def _code(value: Any) -> bool:
     return isinstance(value, str) and 4 <= len(value) <= 16 and value.isalnum()
 
 
+_CODE_LOOKS = f"a room code is 4 to 16 letters and digits (a relay makes codes of {CODE_LENGTH}, such as CA24T4)"
+
+
 def _options(value: Any) -> bool:
     return (
         isinstance(value, dict)
@@ -167,14 +177,14 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
         Field("turn_seconds", "count", False, _seconds(1, 3600)),  # the relay may raise small values
         Field("abandon_seconds", "count", False, _seconds(1, 3600)),
     ),
-    "join": (Field("room", "str", True, _code), Field("name", "str", False, _text(MAX_NAME_CHARS))),
+    "join": (Field("room", "str", True, _code, _CODE_LOOKS), Field("name", "str", False, _text(MAX_NAME_CHARS))),
     "resume": (
-        Field("room", "str", True, _code),
-        Field("token", "str", True, _token),
+        Field("room", "str", True, _code, _CODE_LOOKS),
+        Field("token", "str", True, _token, "a seat token is 8 to 64 characters"),
         Field("match", "count", False),  # the match and ply the client last saw:
         Field("seq", "count", False),  # events after them are sent again
     ),
-    "spectate": (Field("room", "str", True, _code),),
+    "spectate": (Field("room", "str", True, _code, _CODE_LOOKS),),
     "act": (Field("action", "str", True, _text(MAX_ACTION_CHARS)), Field("ply", "count", False)),
     "chat": (Field("text", "str", True, _text(MAX_CHAT_CHARS)),),
     "rematch": (),
@@ -286,7 +296,8 @@ def check_fields(kind: str, message: Mapping[str, Any], fields: tuple[Field, ...
             # sent on (UTF-8 has no form for it), so it is refused here, before it is stored.
             raise ProtocolError("bad_message", f"{kind}: field {f.name!r} holds text that is not valid Unicode")
         if not _KINDS[f.kind](value) or (f.accepts is not None and not f.accepts(value)):
-            raise ProtocolError("bad_message", f"{kind}: field {f.name!r} has a bad value")
+            looks = f": {f.looks}" if f.looks else ""
+            raise ProtocolError("bad_message", f"{kind}: field {f.name!r} has a bad value{looks}")
 
 
 def is_unicode(value: Any) -> bool:
@@ -330,9 +341,59 @@ def clean_chat(text: str) -> str:
     return line
 
 
+def typed_code(text: str) -> str:
+    """A room code as a person typed it, as the relay knows it: upper case, without the blanks
+    and dashes people put in to read it out ("ymd-qug" is ``YMDQUG``).
+
+    Raises ``ValueError`` saying what a code looks like when ``text`` cannot be one, so a
+    player reads that rather than the relay's refusal of the field.
+    """
+    code = "".join(text.split()).replace("-", "").upper()
+    if not code:
+        raise ValueError("Type the code your friend gave you: 6 letters and digits, such as CA24T4.")
+    if not code.isalnum() or not code.isascii() or len(code) != CODE_LENGTH:
+        raise ValueError(
+            f"{text.strip()!r} is not a room code: a code is {CODE_LENGTH} letters and digits, such as CA24T4."
+        )
+    odd = sorted(set(code) - set(CODE_ALPHABET))
+    if odd:
+        raise ValueError(
+            f"No room code has {' or '.join(odd)}: codes leave out 0, O, 1, I and L, which are easily mixed up. "
+            "Check the code with your friend."
+        )
+    return code
+
+
 def clean_name(text: str, default: str) -> str:
     """A player's name as the relay keeps it: :func:`clean_line`, or ``default`` if nothing is left."""
     return clean_line(text, MAX_NAME_CHARS) or default
+
+
+# --- turns of the per-turn clock -------------------------------------------------------
+
+
+def turns_ended(
+    actor: int, deciding: Collection[int], picking: frozenset[int]
+) -> tuple[frozenset[int], frozenset[int]]:
+    """Where the per-turn clock's turns end around simultaneous secret choices (protocol.md,
+    "Per-turn clock"); the relay runs its clocks by it, and the app words its clock with it.
+
+    ``actor`` (a seat, or -1 for the relay's dice) has just decided, and the seats in
+    ``deciding`` owe a decision now; ``picking`` holds the seats whose decision was their part
+    of a simultaneous choice (both seats owed a secret choice at once). Returns the seats whose
+    turn is over, though they may owe the next decision (that decision starts a fresh clock),
+    and the seats picking now.
+
+    A seat's secret choice ends its turn; and a new simultaneous choice is a turn of its own for
+    both seats, also for one that was deciding just before. Otherwise a turn goes on while its
+    seat owes decisions: in Soccer-Go, a match of secret picks, the seat that picked last would
+    otherwise never see its turn end, and a pass could begin with two seconds left.
+    """
+    ended = {actor} & picking
+    now = set(deciding)
+    if {0, 1} <= now:
+        return frozenset(ended | {0, 1}), frozenset({0, 1})
+    return frozenset(ended), frozenset((picking & now) - {actor})
 
 
 # --- view patches (protocol 3) --------------------------------------------------------
@@ -462,6 +523,8 @@ def error(code: str, message: str) -> str:
 
 __all__ = [
     "CLIENT_MESSAGES",
+    "CODE_ALPHABET",
+    "CODE_LENGTH",
     "ERROR_CODES",
     "MAX_CHAT_CHARS",
     "MAX_FRAME_BYTES",
@@ -480,6 +543,8 @@ __all__ = [
     "clean_name",
     "decode",
     "is_unicode",
+    "turns_ended",
+    "typed_code",
     "view_patch",
     "encode",
     "error",

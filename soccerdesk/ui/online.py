@@ -19,10 +19,13 @@ contract for a match held by a relay. Besides the contract's signals it has
 ``claim_offered(str name)`` — the opponent's abandonment countdown ran out; the window
 may call :meth:`RemoteSession.claim` with ``"win"`` or ``"bot"`` — ``chat_received(name,
 text)``, ``timer_changed(kind, words, seconds)`` (the turn clock and the abandonment
-countdown, which the match screen counts down) and ``host_left(text)`` (a LAN guest's
-host closed the game). The match screen shows a chat box and the timers for a session
+countdown, which the match screen counts down), ``host_left(text)`` (a LAN guest's
+host closed the game) and ``taken_over(text)`` (another window resumed this screen's seat: the
+match is played there now). The match screen shows a chat box and the timers for a session
 that has these signals, and asks ``busy_text()`` who it is waiting for. The window's
-**Match → Resign…** asks ``can_resign()`` whether to offer it and calls ``resign()``.
+**Match → Resign…** asks ``can_resign()`` whether to offer it and calls ``resign()``; the
+result's **Rematch** may ask ``can_rematch()`` (a spectator may not offer one) and
+``rematch_words()`` why not.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -60,7 +63,7 @@ from PySide6.QtWidgets import (
 from server.relay import RelaySettings, RunningRelay, start_relay
 from soccerdesk.net.client import RECONNECT_PAUSES, RelayClient, RelayError
 from soccerdesk.net.discovery import LanAnnouncer, LanBrowser, LanGame, lan_addresses
-from soccerdesk.net.protocol import MAX_CHAT_CHARS
+from soccerdesk.net.protocol import MAX_CHAT_CHARS, turns_ended, typed_code
 from soccerdesk.rules import GAMES, Game, get_game
 from soccerdesk.ui.home import OptionsForm
 from soccerdesk.ui.match_view import RULES_SIDE_NAMES, ending_words, name_seats, retold, short_name
@@ -132,55 +135,137 @@ class RememberedSeat:
     def line(self) -> str:
         return f"{self.url} {self.room} {self.token} {self.name}"
 
+    @property
+    def key(self) -> str:
+        """This seat's name among the settings' keys (see :func:`remember_seat`)."""
+        return _seat_key(self.room, self.token)
+
 
 REMEMBERED_SEATS = 6
 """Online seats kept for resuming, newest first."""
 
+SEATS_GROUP = "online/seat"
+"""One key per remembered seat (``ROOM-tokenp``), its value ``"<time> <url> <room> <token> <name>"``."""
+
+
+def _seat_key(room: str, token: str) -> str:
+    """How one seat is named among the settings' keys: per seat, for two windows that share the
+    settings play the two seats of one room (a token's first characters tell seats apart)."""
+    return f"{room}-{token[:6]}"
+
+
+def _parse_seat(line: str) -> RememberedSeat | None:
+    parts = line.strip().split(" ", 3)
+    if len(parts) < 3 or not all(parts[:3]):
+        return None
+    return RememberedSeat(parts[0], parts[1], parts[2], parts[3] if len(parts) > 3 else "")
+
+
+def _stored_seats(settings: Any) -> list[tuple[float, RememberedSeat]]:
+    """Every seat kept under :data:`SEATS_GROUP`, with when it was remembered, newest first."""
+    found: list[tuple[float, RememberedSeat]] = []
+    for key in settings.keys(SEATS_GROUP):
+        stamp, _, line = str(settings.get(f"{SEATS_GROUP}/{key}", "") or "").partition(" ")
+        seat = _parse_seat(line)
+        try:
+            when = float(stamp)
+        except ValueError:
+            continue
+        if seat is not None:
+            found.append((when, seat))
+    found.sort(key=lambda entry: entry[0], reverse=True)
+    return found
+
+
+def _old_seats(settings: Any) -> list[RememberedSeat]:
+    """Seats kept by earlier versions, newest first: all in one line (``online/seats``), which two
+    windows on one profile wrote over each other's, and before that ``online/last``."""
+    lines = [*str(settings.get("online/seats", "") or "").split("\n"), str(settings.get("online/last", "") or "")]
+    return [seat for seat in map(_parse_seat, lines) if seat is not None]
+
 
 def remembered_seats(settings: Any) -> list[RememberedSeat]:
-    """The online seats to offer for resuming, newest first (``online/seats``; also the single
-    ``online/last`` earlier versions kept)."""
-    lines = [*str(settings.get("online/seats", "") or "").split("\n"), str(settings.get("online/last", "") or "")]
+    """The online seats to offer for resuming, newest first: this window's and those another
+    window on the same profile took, read afresh from the settings' file."""
+    settings.reload()
     seats: list[RememberedSeat] = []
-    for line in lines:
-        parts = line.strip().split(" ", 3)
-        if len(parts) < 3 or not all(parts[:3]):
-            continue
-        seat = RememberedSeat(parts[0], parts[1], parts[2], parts[3] if len(parts) > 3 else "")
+    for seat in [seat for _, seat in _stored_seats(settings)] + _old_seats(settings):
         if all((s.room, s.token) != (seat.room, seat.token) for s in seats):
             seats.append(seat)
     return seats[:REMEMBERED_SEATS]
 
 
 def remember_seat(settings: Any, seat: RememberedSeat) -> None:
-    """Keep ``seat`` first among the seats to resume. Each window of the app keeps its own seat:
-    with one remembered seat, a second window on the same computer (a friend's seat, or the
-    same player's other match) overwrote it, and a crashed window resumed the other's seat."""
-    others = [s for s in remembered_seats(settings) if (s.room, s.token) != (seat.room, seat.token)]
-    settings.set("online/seats", "\n".join(s.line() for s in [seat, *others][:REMEMBERED_SEATS]))
-    settings.set("online/last", "")
+    """Keep ``seat`` first among the seats to resume.
+
+    Each seat is a key of its own, written only by the window that took (or resumed) it: two
+    windows on one profile are two processes, and a list of seats in one key was written whole
+    by each, so the last writer dropped the other's seat, and its player could no longer get
+    back into a running match (QA pass 16). The settings merge key by key, so both are kept.
+    Seats beyond the newest :data:`REMEMBERED_SEATS` are forgotten; nothing else is removed.
+    """
+    settings.reload()  # what the other window wrote since: its seats count among the newest
+    old = _old_seats(settings)
+    if old:  # an earlier version's list: each of its seats gets a key of its own, behind the new ones
+        kept = {s.key for _, s in _stored_seats(settings)}
+        for age, earlier in enumerate(old):
+            if earlier.key not in kept:
+                settings.set(f"{SEATS_GROUP}/{earlier.key}", f"{-age} {earlier.line()}")
+        settings.remove("online/seats")
+        settings.remove("online/last")
+    settings.set(f"{SEATS_GROUP}/{seat.key}", f"{time.time():.6f} {seat.line()}")
+    for _, stale in _stored_seats(settings)[REMEMBERED_SEATS:]:
+        settings.remove(f"{SEATS_GROUP}/{stale.key}")
+        settings.remove(_about_key(stale.room, stale.token))
+    # Written now, not when Qt gets round to it: a window killed a moment later keeps its seat,
+    # and the other window sees it the next time it looks.
+    settings.reload()
 
 
 def parse_address(text: str) -> str:
-    """A relay URL from what a user types: ``host``, ``host:port``, ``[v6]:port`` or a ``ws://`` URL."""
+    """A relay URL from what a user types: ``host``, ``host:port``, ``[v6]:port``, or an address
+    as a browser shows it (``ws://``, ``wss://``, also ``http://`` and ``https://``, which are
+    read as ``ws://`` and ``wss://``; a path ``/ws`` is added when it is not there).
+
+    Raises ``ValueError`` saying, in words, what is wrong with ``text``.
+    """
     text = text.strip()
     if not text:
         raise ValueError("type the host's address, such as 192.168.1.20:8765")
-    if text.startswith(("ws://", "wss://")):
-        return text if text.rstrip("/").endswith("/ws") else text.rstrip("/") + "/ws"
-    if text.startswith("["):
-        inside, _, rest = text[1:].partition("]")
-        host, port = f"[{inside}]", rest.removeprefix(":")
-    elif text.count(":") == 1:
-        host, port = text.split(":")
-    elif ":" in text:
-        host, port = f"[{text}]", ""  # a bare IPv6 address
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "", text
+    scheme = scheme.lower()
+    # A relay's page is what a browser shows at http(s)://HOST:PORT/; its players connect to the
+    # same place with ws(s)://, so an address copied from the browser's bar is taken as meant.
+    secure = {"": False, "ws": False, "http": False, "wss": True, "https": True}.get(scheme)
+    if secure is None:
+        raise ValueError(
+            f"{text!r} is not a relay's address: type host:port (such as 192.168.1.20:8765), "
+            "or an address that begins with ws:// or wss://"
+        )
+    where, slash, path = rest.partition("/")
+    if not where:
+        raise ValueError(f"{text!r} names no computer: type host:port, such as 192.168.1.20:8765")
+    if where.startswith("["):
+        inside, _, after = where[1:].partition("]")
+        host, port = f"[{inside}]", after.removeprefix(":")
+    elif where.count(":") == 1:
+        host, port = where.split(":")
+    elif ":" in where:
+        host, port = f"[{where}]", ""  # a bare IPv6 address
     else:
-        host, port = text, ""
-    port = port or str(LAN_PORT)
-    if not port.isdigit() or not 0 < int(port) < 65536:
+        host, port = where, ""
+    if not host or host == "[]":
+        raise ValueError(f"{text!r} names no computer: type host:port, such as 192.168.1.20:8765")
+    if not port and not scheme:
+        port = str(LAN_PORT)  # a relay's own default; a URL without a port means the scheme's (80, 443)
+    if port and (not port.isdigit() or not 0 < int(port) < 65536):
         raise ValueError(f"{port!r} is not a port number")
-    return f"ws://{host}:{port}/ws"
+    path = "/" + path.strip("/") if slash and path.strip("/") else ""
+    if not path.endswith("/ws"):
+        path += "/ws"
+    return f"{'wss' if secure else 'ws'}://{host}{':' + port if port else ''}{path}"
 
 
 # --- the session ------------------------------------------------------------------------
@@ -203,6 +288,7 @@ class RemoteSession(MatchSession):
 
     claim_offered = Signal(str)
     host_left = Signal(str)  # a LAN guest's words for it: the host's app is gone, the match cannot go on
+    taken_over = Signal(str)  # another window (or computer) resumed this seat: the match goes on there
     chat_received = Signal(str, str)  # name, text (plain text: show it as such)
     timer_changed = Signal(str, str, float)  # which ("clock"/"away"), its words, seconds left (< 0: none)
     labels_changed = Signal(object)  # (str, str): the sides as the scoreboard names them ("Bob (computer)")
@@ -249,6 +335,16 @@ class RemoteSession(MatchSession):
         self._autoplayed: set[int] = set()
         self._clock_ends: dict[int, float] = {}  # seat -> time.monotonic() its turn clock runs out
         self._clock_ply = -1  # the ply of the view shown when the relay last told the clocks
+        self._clock_words = ""  # what this screen calls its own clock now ("Your turn", "Rest of your turn")
+        # Where the turns of the clock end, as the relay counts them (protocol.turns_ended): the
+        # seats deciding in the latest view, those of them making a simultaneous secret choice,
+        # and the seats whose turn that view ended (their next decision has a fresh clock).
+        view = client.view or {}
+        self._deciding = [s for s in view.get("to_move", ()) if s in (0, 1)]
+        self._picking = frozenset(self._deciding) if len(self._deciding) == 2 else frozenset[int]()
+        self._turn_over: frozenset[int] = frozenset()
+        self._same_decision = False  # the latest view leaves this seat's decision as it was
+        self._replaced = ""  # why this screen no longer plays: another connection took the seat
         self._computer_note = ""  # what the computer did for a seat in the latest update, in words
         self._ending = ""  # how a match that did not reach full time ended, in words
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -287,8 +383,11 @@ class RemoteSession(MatchSession):
         if self._seat is None:
             self.refused.emit("spectators only watch")
             return
+        if self._replaced:
+            self.refused.emit(self._replaced)
+            return
         if not self.client.connected:
-            self.refused.emit("the connection to the relay is lost; reconnecting…")
+            self.refused.emit(self._offline_words())
             return
         if self.client.result is not None:  # also when it ended early (resigned, abandoned)
             self.refused.emit("the match is over")
@@ -347,9 +446,24 @@ class RemoteSession(MatchSession):
 
     def rematch(self) -> MatchSession | None:
         """Offer a rematch; when the opponent agrees, ``on_rematch`` gets the new session."""
-        if self._seat is not None:
-            _spawn(self._send(self.client.offer_rematch()), self._tasks)
+        if not self.can_rematch():
+            self.refused.emit(self.rematch_words())
+            return None
+        _spawn(self._send(self.client.offer_rematch()), self._tasks)
         return None
+
+    def can_rematch(self) -> bool:
+        """Whether this screen may offer a rematch: a player's may, a spectator's may not
+        (protocol.md: spectators may not act), nor one whose seat another window took."""
+        return self._seat is not None and not self._replaced
+
+    def rematch_words(self) -> str:
+        """Why :meth:`can_rematch` is false, in words ("" when it is true)."""
+        if self._replaced:
+            return self._replaced
+        if self._seat is None:
+            return "Only the players can ask for a rematch; if they play one, it is shown here."
+        return ""
 
     def close(self) -> None:
         """Leave the screen. The seat is kept: the token is remembered, the match can be resumed."""
@@ -362,7 +476,10 @@ class RemoteSession(MatchSession):
     # --- extras of a remote match ----------------------------------------------------------
 
     def busy_text(self) -> str:
-        """What the match screen shows while ``busy``: a remote person decides, not the computer."""
+        """What the match screen shows while ``busy``: a remote person decides, not the computer.
+
+        Everyone who decides now is named: a spectator waits for both players at once when they
+        make a secret choice together, as the board says ("Waiting for Alice and Bob")."""
         if not self.client.connected:
             return "Reconnecting"
         view = self.client.view or {}
@@ -371,11 +488,18 @@ class RemoteSession(MatchSession):
             return "Time ran out: the computer is finishing your turn"
         if not deciding:
             return "The relay is dealing"  # chance steps: the relay rolls and deals
-        name = short_name(self._names[deciding[0]])
-        player = next((p for p in self.client.players if p["seat"] == deciding[0]), {})
+        said = [self._deciding_words(seat) for seat in deciding]
+        plain = [short_name(self._names[seat]) for seat in deciding]
+        if len(said) == 2 and said == [f"{name} is deciding" for name in plain]:
+            return f"{plain[0]} and {plain[1]} are deciding"
+        return "; ".join(said)
+
+    def _deciding_words(self, seat: int) -> str:
+        name = short_name(self._names[seat])
+        player = next((p for p in self.client.players if p["seat"] == seat), {})
         if player.get("bot"):
             return f"The computer is deciding for {name}"
-        if deciding[0] in self._autoplayed:
+        if seat in self._autoplayed:
             return f"Time ran out: the computer is finishing {name}'s turn"
         if player.get("name") and not player.get("connected"):
             return f"Waiting for {name} to come back"
@@ -430,6 +554,9 @@ class RemoteSession(MatchSession):
         if self._seat is None:
             self.refused.emit("spectators only watch")
             return
+        if self._replaced:
+            self.refused.emit(self._replaced)
+            return
         text = text.strip()[: self.chat_limit]
         if text:
             _spawn(self._send(self.client.chat(text)), self._tasks)
@@ -448,6 +575,7 @@ class RemoteSession(MatchSession):
         if kind in ("snapshot", "update"):
             if msg["match"] != self.match:
                 return
+            self._follow_turns(msg["view"], fresh=kind == "snapshot")
             if kind == "snapshot":
                 self._time_from_relay()
             if not self._started:
@@ -463,7 +591,7 @@ class RemoteSession(MatchSession):
         elif kind == "error":
             if msg["code"] in ("rate_limited", "not_now", "read_only"):
                 self.refused.emit(msg["message"])
-            else:
+            elif msg["code"] != "replaced":  # the connection's end, right after, says it in full
                 self.status.emit(msg["message"])
         elif kind == "presence":
             self._names = self._read_names()
@@ -484,8 +612,27 @@ class RemoteSession(MatchSession):
         elif kind == "finished":
             self._finish(msg["result"])
 
+    def _follow_turns(self, view: dict[str, Any], *, fresh: bool) -> None:
+        """Count the turns of the per-turn clock as the relay does (protocol.turns_ended), from
+        the views: every action is an update of its own, so whoever left the deciding seats
+        decided. ``fresh``: a snapshot, from which the count begins again."""
+        before = self._deciding
+        deciding = [s for s in view.get("to_move", ()) if s in (0, 1)]
+        self._deciding = deciding
+        if fresh:
+            self._picking = frozenset(deciding) if len(deciding) == 2 else frozenset()
+            self._turn_over, self._same_decision = frozenset(), False
+            return
+        gone = [s for s in before if s not in deciding]
+        actor = before[0] if len(before) == 1 else gone[0] if len(gone) == 1 else -1
+        self._turn_over, self._picking = turns_ended(actor, deciding, self._picking)
+        # The other seat's secret choice leaves this seat's decision as it was (the relay's ply rule).
+        self._same_decision = actor != self._seat and actor in before and self._seat in before
+
     def _show(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         told = self._computer_played(view, events)
+        if self._replaced:
+            view = {**view, "legal": []}  # the match is played in the other window: nothing to offer
         self.view_changed.emit(view, [{k: v for k, v in e.items() if k != "ply"} for e in [*events, *told]])
         mine = self._seat is not None and self._seat in view["to_move"] and self._seat not in self._autoplayed
         # A match may end before its rules say so (resigned, abandoned): the view of the seat back
@@ -495,11 +642,22 @@ class RemoteSession(MatchSession):
         if not over:
             self.status.emit(self._with_move(""))
         self._tell_about(view["score"], over=over)
-        if mine and self._seat in self._clock_ends and self._seat is not None and view["ply"] > self._clock_ply:
+        # A turn of its own begins when this seat's secret choice ended the last one, or a new
+        # secret choice begins: the relay's ``clock`` message right behind this update gives its
+        # time (and "Your turn"), so it is not called the rest of the last one meanwhile.
+        if (
+            mine
+            and self._seat not in self._turn_over
+            and self._seat in self._clock_ends
+            and self._seat is not None
+            and view["ply"] > self._clock_ply
+            and not self._same_decision
+        ):
             # A new decision of a turn whose clock runs on: the time left is the turn's, not this
-            # decision's (protocol.md, "Per-turn clock"); a fresh turn gets a ``clock`` message.
+            # decision's (protocol.md, "Per-turn clock").
             left = self._clock_ends[self._seat] - time.monotonic()
-            self.timer_changed.emit("clock", "Rest of your turn", max(0.0, left))
+            self._clock_words = "Rest of your turn"
+            self.timer_changed.emit("clock", self._clock_words, max(0.0, left))
         elif self._seat is not None and self._seat in self._autoplayed and self._seat in view["to_move"]:
             self.timer_changed.emit("clock", "Time ran out: the computer finishes your turn", -1.0)
 
@@ -525,7 +683,10 @@ class RemoteSession(MatchSession):
                 self._computer_note = f"The computer played for {whom}"
                 if seat == self._seat:
                     away.append(event.get("ply", -1))
-        self._autoplayed &= to_move
+        # The computer finishes the turn whose time ran out, not the next one: a secret choice it
+        # made ended that turn (protocol.turns_ended), and the seat decides on by itself. (The
+        # relay's ``clock`` for the new turn, right behind, says so too: see ``_on_clock``.)
+        self._autoplayed &= to_move - self._turn_over
         if not away or self._seat is None:
             return []
         played = [
@@ -649,10 +810,20 @@ class RemoteSession(MatchSession):
         """The per-turn clock: this seat's own time first, else the opponent's."""
         now = time.monotonic()
         self._clock_ply = (self.client.view or {}).get("ply", -1)
+        before = None if self._seat is None else self._clock_ends.get(self._seat)
         self._clock_ends = {int(seat): now + float(seconds) for seat, seconds in clock.items()}
+        # The relay runs no clock for a seat its computer plays: one timed here decides by itself
+        # again (a secret choice the computer made for it ended its turn, protocol.turns_ended).
+        timed = {int(seat) for seat in clock}
+        if self._autoplayed & timed:
+            self._autoplayed -= timed
+            self._refresh_move()
         mine = None if self._seat is None else clock.get(str(self._seat))
         if mine is not None:
-            self.timer_changed.emit("clock", "Your turn", float(mine))
+            # The opponent's clock started or stopped while this seat's runs on: its words stay.
+            goes_on = before is not None and abs(before - (now + float(mine))) < 1.0
+            self._clock_words = self._clock_words if goes_on and self._clock_words else "Your turn"
+            self.timer_changed.emit("clock", self._clock_words, float(mine))
             return
         for seat, seconds in sorted(clock.items()):
             self.timer_changed.emit("clock", f"{short_name(self._names[int(seat)])}'s turn", float(seconds))
@@ -688,8 +859,44 @@ class RemoteSession(MatchSession):
         if self.on_rematch is not None:
             self.on_rematch(nxt)
 
+    def _refresh_move(self) -> None:
+        """Say again whether this screen's player decides now (after the autoplayed seats changed)."""
+        view = self.client.view
+        if not self._started or view is None or view["terminal"] or self.client.result is not None:
+            return
+        mine = self._seat is not None and self._seat in view["to_move"] and self._seat not in self._autoplayed
+        self.busy.emit(not mine)
+        self.status.emit(self._with_move(""))
+
+    def _offline_words(self) -> str:
+        """Why nothing can be sent now: the client reconnects by itself, or it has stopped."""
+        if self.client.status.startswith("lost"):
+            return f"the connection to the relay is closed ({self.client.status.removeprefix('lost: ')}); go home"
+        return "the connection to the relay is lost; reconnecting…"
+
+    def _seat_taken(self) -> None:
+        """Another connection resumed this seat (another window on this profile, or another
+        computer with its token): the match goes on there, and this screen stops playing it.
+        It does not reconnect (that would take the seat back and forth between the two)."""
+        self._replaced = (
+            "This match is now played in another window (or on another computer), which took over "
+            "your seat: play on there. Home leaves this screen."
+        )
+        self._autoplayed.clear()
+        self.timer_changed.emit("clock", "", -1.0)
+        self.timer_changed.emit("away", "", -1.0)
+        self.busy.emit(False)
+        view = self.client.view
+        if self._started and view is not None:
+            self.view_changed.emit({**view, "legal": []}, [])  # no moves are offered any more
+        self.status.emit(self._replaced)
+        self.taken_over.emit(self._replaced)
+
     def _on_connection(self, status: str) -> None:
         if self._closed:
+            return
+        if status.startswith("lost") and self.client.fatal_code == "replaced":
+            self._seat_taken()
             return
         if status == "reconnecting":
             self.status.emit("Connection lost — reconnecting…")
@@ -864,7 +1071,10 @@ class OnlineDialog(QDialog):
             self.clock_combo = QComboBox()
             for label, seconds in CLOCK_CHOICES:
                 self.clock_combo.addItem(label, seconds)
-            self.clock_combo.setToolTip("When a turn's time runs out, the computer finishes that turn")
+            self.clock_combo.setToolTip(
+                "A turn is the decisions you make in a row; a secret pick (Soccer-Go's passes and shots, a"
+                " penalty) is a turn of its own. When a turn's time runs out, the computer finishes that turn."
+            )
             form.addRow("Clock", self.clock_combo)
         if self.kind == "host":
             self.port_spin = QSpinBox()
@@ -909,6 +1119,14 @@ class OnlineDialog(QDialog):
             self.join_button.setObjectName("online-join")
             self.join_button.clicked.connect(self._join_clicked)
             form.addRow(_right(self.join_button))
+            # Enter presses the button of what the player is doing: with a code typed (or the
+            # code box in hand) that is Join, not Create a room (QA: a friend who typed the code
+            # and pressed Enter opened a room of their own instead).
+            self.code_edit.textChanged.connect(self._follow_the_player)
+            self.watch_box.toggled.connect(self._follow_the_player)
+            self.code_edit.installEventFilter(self)
+            self.watch_box.installEventFilter(self)
+            self._follow_the_player()
         buttons = QHBoxLayout()
         cancel = QPushButton("Cancel")
         cancel.clicked.connect(self.reject)
@@ -937,6 +1155,33 @@ class OnlineDialog(QDialog):
         form.addRow(buttons)
         return page
 
+    def _joining(self) -> bool:
+        """Whether the player is joining a friend's room rather than starting one: a code is
+        typed, "Only watch" is ticked, or the keyboard is in the code box or on that tick box."""
+        return (
+            bool(self.code_edit.text().strip())
+            or self.watch_box.isChecked()
+            or self.code_edit.hasFocus()
+            or self.watch_box.hasFocus()
+        )
+
+    def _follow_the_player(self) -> None:
+        """Make the button Enter presses the one of what the player is doing (see :meth:`_joining`)."""
+        if self.kind != "online":
+            self.join_button.setDefault(True)  # a LAN guest's dialog has nothing else to do
+            return
+        joining = self._joining()
+        self.go_button.setDefault(not joining)
+        self.join_button.setDefault(joining)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+        if event.type() in (QEvent.Type.FocusIn, QEvent.Type.FocusOut) and watched in (
+            getattr(self, "code_edit", None),
+            getattr(self, "watch_box", None),
+        ):
+            self._follow_the_player()
+        return super().eventFilter(watched, event)
+
     def _build_lobby(self) -> QWidget:
         page = QWidget()
         box = QVBoxLayout(page)
@@ -950,6 +1195,8 @@ class OnlineDialog(QDialog):
         self.players_list = QListWidget()
         self.players_list.setObjectName("online-players")
         leave = QPushButton("Cancel")
+        leave.setObjectName("online-lobby-cancel")
+        leave.setToolTip("Close this room: its code no longer works")
         leave.clicked.connect(self.reject)
         box.addWidget(QLabel("Give your friend this code:"))
         box.addWidget(self.code_label)
@@ -1075,12 +1322,13 @@ class OnlineDialog(QDialog):
         _spawn(self._join(), self._tasks)
 
     async def _join(self) -> None:
-        code = self.code_edit.text().strip().upper()
         url = self._relay_url()
         if url is None:
             return
-        if not code:
-            self._say("Type the code your friend gave you.")
+        try:
+            code = typed_code(self.code_edit.text())
+        except ValueError as exc:  # said as what a code looks like, not as the relay's field check
+            self._say(str(exc))
             return
         self.join_button.setEnabled(False)
         client = self._new_client(url)
@@ -1209,8 +1457,20 @@ class OnlineDialog(QDialog):
         self.status_label.setText(text)
 
     async def _cleanup(self) -> None:
-        if self.client is not None:
-            await self.client.close()
+        client = self.client
+        if (
+            client is not None
+            and client.host
+            and client.room is not None
+            and client.connected
+            and not any(p["name"] for p in client.players if p["seat"] != client.seat)
+        ):
+            # The host leaves the room nobody joined: the relay closes it and its code is dead
+            # (protocol.md, "Leaving"), rather than keeping a room a friend could still join.
+            with contextlib.suppress(RelayError):
+                await client.leave()
+        if client is not None:
+            await client.close()
         if self.hosted is not None:
             await self.hosted.stop()
             self.hosted = None
@@ -1225,9 +1485,8 @@ class OnlineDialog(QDialog):
 
 
 def _about_key(room: str, token: str) -> str:
-    """Where the line about one seat's match is kept: per seat, for two windows that share the
-    settings play the two seats of one room (a token's first characters tell seats apart)."""
-    return f"online/about/{room}-{token[:6]}" if room and token else ""
+    """Where the line about one seat's match is kept (per seat, as the seat itself)."""
+    return f"online/about/{_seat_key(room, token)}" if room and token else ""
 
 
 def _remember_about(settings: Any, key: str, text: str) -> None:
@@ -1250,6 +1509,7 @@ def open_online_dialog(window: Any, *, kind: str, settings: AppSettings, **overr
         session.on_rematch = show
         session.claim_offered.connect(lambda name, s=session: _ask_claim(window, s, name))
         session.host_left.connect(lambda text: _tell_host_left(window, text))
+        session.taken_over.connect(lambda text: _tell_taken_over(window, text))
         window.show_session(session)
 
     dialog.session_ready.connect(show)
@@ -1265,6 +1525,22 @@ def _tell_host_left(window: QWidget, text: str) -> None:
     box.setWindowTitle("The host has left")
     box.setText(f"{text}. The match cannot go on; it stays on screen until you go home.")
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+
+
+def _tell_taken_over(window: QWidget, text: str) -> None:
+    """The seat of this window's match was resumed elsewhere: say so, with the way home."""
+    box = QMessageBox(window)
+    box.setObjectName("online-taken-over")
+    box.setIcon(QMessageBox.Icon.Information)
+    box.setWindowTitle("Your match moved to another window")
+    box.setText(text)
+    home = box.addButton("Home", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton("Stay on this screen", QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(home)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    go_home = getattr(window, "go_home", None)
+    box.buttonClicked.connect(lambda button: go_home() if button is home and callable(go_home) else None)
     box.open()
 
 

@@ -166,6 +166,28 @@ class AppSettings:
     def set(self, key: str, value: Any) -> None:
         self.qsettings.setValue(key, value)
 
+    def remove(self, key: str) -> None:
+        """Forget ``key`` (and what lies under it)."""
+        self.qsettings.remove(key)
+
+    def keys(self, group: str) -> list[str]:
+        """The keys right under ``group`` (``"online/seat"``): those saved and those set here."""
+        self.qsettings.beginGroup(group)
+        try:
+            return list(self.qsettings.childKeys())
+        finally:
+            self.qsettings.endGroup()
+
+    def reload(self) -> None:
+        """Write what this window changed and read what other windows wrote meanwhile.
+
+        Two windows on one profile (``--data-dir``) are two processes, each with its own copy
+        of the settings: a key one of them writes reaches the other's copy only through the
+        file. QSettings merges key by key (under a lock file), so things two windows both keep
+        are kept one key each (the remembered online seats), and read after a reload.
+        """
+        self.qsettings.sync()
+
     @property
     def animation_speed(self) -> str:
         speed = str(self.get("match/animation_speed", "normal"))
