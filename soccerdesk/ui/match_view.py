@@ -1168,11 +1168,16 @@ class MatchView(QWidget):
             # computer's moves still being shown contradicted them (see _show).
             self.hint_label.setText("" if self._queue or self.animating else text)
 
+    def _can_rematch(self) -> bool:
+        """Whether this screen may offer a rematch (an online spectator's may not)."""
+        can = getattr(self.session, "can_rematch", None)
+        return bool(can()) if callable(can) else True
+
     def _on_board_hint(self, text: str) -> None:
         if self._finished is not None:
             # Whatever the board would say about a click ("Wait for the dice."), nothing is
             # played any more.
-            text = FULL_TIME_HINT
+            text = self._status_text  # how it ended, and what Result shows (set at the end)
         self.hint_label.setText(text)
 
     def _on_busy(self, busy: bool) -> None:
@@ -1250,7 +1255,10 @@ class MatchView(QWidget):
         self._busy = False
         self.thinking_label.setText("")
         ending = summary.get("ending") or ""
-        self._status_text = f"{ending} Result shows the score, a rematch and the replay." if ending else FULL_TIME_HINT
+        offers = "the score, a rematch and the replay" if self._can_rematch() else "the score and the replay"
+        self._status_text = f"{ending or 'Full time: the match is over.'} Result shows {offers}."
+        if not self._can_rematch():
+            self.result_button.setToolTip("The final score and the replay")
         # Logged after the moves still waiting to be shown (a resumed match's whole history):
         # "Alice wins: you did not come back." came above the coin toss.
         self._ending_to_log = ending
@@ -1275,7 +1283,10 @@ class MatchView(QWidget):
         # must not start a rematch (QA: Tab and Enter through a match went on into a new one).
         self.summary_page.setFocus()
         self.summary_page.replay.setEnabled(self.session.record() is not None)
-        self.summary_page.rematch.setEnabled(True)
+        # A spectator (or a window whose seat another took) may not offer a rematch.
+        rematch = self.summary_page.rematch
+        rematch.setEnabled(self._can_rematch())
+        rematch.setVisible(self._can_rematch())
         self.stack.setCurrentWidget(self.summary_page)
         self.undo_button.setEnabled(False)
         self.undo_button.hide()
