@@ -856,6 +856,10 @@ class MatchView(QWidget):
         self.board.hint.connect(self._on_board_hint)
         session.view_changed.connect(self._on_view)
         session.refused.connect(self._on_refused)
+        if hasattr(session, "event_words"):
+            # An online session's own lines (what the computer played while the player was away)
+            # tell its moves in this board's words, as the log does.
+            session.event_words = self.event_words
         session.status.connect(self._on_status)
         session.busy.connect(self._on_busy)
         session.handover.connect(self._on_handover)

@@ -346,6 +346,9 @@ class RemoteSession(MatchSession):
         self._same_decision = False  # the latest view leaves this seat's decision as it was
         self._replaced = ""  # why this screen no longer plays: another connection took the seat
         self._computer_note = ""  # what the computer did for a seat in the latest update, in words
+        # How the screen tells an event (its board's words: zones named as it labels them, a card's
+        # "then Pass" as "(next: Pass)"); the match screen sets it, else the rules' own text.
+        self.event_words: Callable[[dict[str, Any]], str] | None = None
         self._ending = ""  # how a match that did not reach full time ended, in words
         self._tasks: set[asyncio.Task[Any]] = set()
         client.on_message = self._on_message
@@ -693,11 +696,8 @@ class RemoteSession(MatchSession):
             e for e in events if e.get("ply") in away and e.get("kind") != "computer" and self._sees(e.get("audience"))
         ]
         hidden = retold(played, self._sees)
-        words = [
-            name_seats(str(e.get("text", "")), self._names, self.game.id)
-            for i, e in enumerate(played)
-            if i not in hidden
-        ]
+        tell = self.event_words or (lambda e: name_seats(str(e.get("text", "")), self._names, self.game.id))
+        words = [tell(e) for i, e in enumerate(played) if i not in hidden]
         said = " ".join(w for w in words if w) or "a move"
         self._computer_note = f"While you were away the computer played for you: {said}"
         return [{"kind": "computer-away", "text": self._computer_note, "data": {"seat": self._seat}}]
