@@ -857,9 +857,11 @@ class HomeScreen(QWidget):
             title = self.games[match.game_id].title if match.game_id in self.games else match.game_id
             score = f"{match.score[0]}–{match.score[1]}" if match.score else ""
             when = time.strftime("%d %b %H:%M", time.localtime(match.modified))
-            state = "full time" if match.over else f"{match.actions} actions"
+            # Not "N actions" (a programmer's count, QA pass 17) nor "full time" for a match a
+            # player resigned early (QA pass 16): how far it went, in a player's words.
+            state = "full time" if match.over else "unfinished"
             if match.ending:
-                state = f"{state}, {match.ending}"
+                state = match.ending if match.early else f"{state}, {match.ending}"
             parts = [f"{title}: {match.names[0]} {score} {match.names[1]}", state]
             if match.played is not None:
                 parts.append(time_played_words(match.played))

@@ -630,7 +630,7 @@ class Summary(CoverPage):
             f"<p style='font-size:14pt'>{over} — {summary['title']}</p>"
             f"<p style='font-size:28pt'><b>{names[0]} {a} – {b} {names[1]}</b></p>"
             f"<p style='font-size:18pt'>{headline}</p>"
-            f"<p>{summary['plies']} actions played.</p>"
+            + (f"<p>{time_played_words(summary['played'])}</p>" if summary.get("played") is not None else "")
         )
 
 
@@ -1281,7 +1281,9 @@ class MatchView(QWidget):
     def _show_summary(self) -> None:
         if self._finished is None:
             return
-        self.summary_page.show_result(self._finished)
+        played = getattr(self.session, "time_played", None)
+        # The time played, where "N actions played" said nothing to a player (QA pass 17).
+        self.summary_page.show_result({**self._finished, "played": played() if callable(played) else None})
         self.hint_label.setText(self._status_text)
         # The page, not its first button, takes the focus: an Enter meant for the last move
         # must not start a rematch (QA: Tab and Enter through a match went on into a new one).

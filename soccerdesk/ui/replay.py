@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 from soccerdesk.rules import Event, Game, State
 from soccerdesk.ui.boards import BoardConfig, TeamColours, make_board
 from soccerdesk.ui.match_view import BoardView, merge_repeats, name_seats, phase_text, retold
+from soccerdesk.ui.settings import EARLY_ENDINGS, ending_words
 
 
 def revealed(events: Sequence[Event]) -> list[Event]:
@@ -92,6 +93,17 @@ class ReplayViewer(QWidget):
         self.game = game
         self.states: list[State] = game.replay(record)  # CorruptRecord propagates: the caller explains it
         self.names = names
+        app = record.get("app")
+        result = app.get("result") if isinstance(app, Mapping) else None
+        # A match that ended before full time ("Alice resigned"): said at its last step, as the
+        # match screen said it (QA pass 16: the replay ended on "Alice may answer…").
+        self.ending = (
+            ending_words(result, names)
+            if isinstance(result, Mapping)
+            and result.get("reason") in EARLY_ENDINGS
+            and not self.states[-1].is_terminal()
+            else ""
+        )
         self.seat = 0
         self.index = 0
         config = BoardConfig(
@@ -197,6 +209,9 @@ class ReplayViewer(QWidget):
             item = QListWidgetItem("\n".join(lines) or untold)
             self.log.addItem(item)
             item.setHidden(not lines)
+        if self.ending:
+            # After the last action's row, which row k = action k + 1 leaves free.
+            self.log.addItem(QListWidgetItem(f"{self.ending}."))
         self.show_step(0)
 
     def action_lines(self, state: State) -> list[str]:
@@ -318,7 +333,8 @@ class ReplayViewer(QWidget):
         a, b = state.score
         self.header.setText(
             f"<b>Replay — {self.game.title}</b>: {self.names[0]} {a} – {b} {self.names[1]}"
-            f" · {phase_text(view)} · step {index} of {len(self.states) - 1}"
+            f" · {self.ending if self.ending and index == len(self.states) - 1 else phase_text(view)}"
+            f" · step {index} of {len(self.states) - 1}"
         )
         self._follow_in_log(index)
 

@@ -67,6 +67,7 @@ class SavedMatch:
     actions: int
     modified: float
     ending: str = ""  # how a finished match ended beyond its score: "Away wins on penalties, 4–3"
+    early: bool = False  # it ended before full time: a player resigned or did not come back
     played: float | None = None  # seconds played, earlier sittings included (None: the file does not say)
 
 
@@ -281,19 +282,24 @@ def _saved_match(path: Path, record: Mapping[str, Any], file_time: float) -> Sav
         over=bool(app.get("over", False)),
         actions=len(actions) if isinstance(actions, list) else 0,
         modified=when,
-        ending=_ending(app.get("result"), (names[0], names[1])),
+        ending=ending_words(app.get("result"), (names[0], names[1])),
+        early=isinstance(app.get("result"), dict) and app["result"].get("reason") in EARLY_ENDINGS,
         played=played_seconds(record),
     )
 
 
-def _ending(result: Any, names: tuple[str, str]) -> str:
+EARLY_ENDINGS = ("resigned", "abandoned")
+"""The relay's reasons for a match that ended before full time."""
+
+
+def ending_words(result: Any, names: tuple[str, str]) -> str:
     """How a saved match ended beyond its score, from its app block's ``result`` (a local
     match's winner and details, or the relay's result): "" when the score says it all."""
     if not isinstance(result, dict):
         return ""
     winner = result.get("winner")
     reason = result.get("reason")
-    if winner in (0, 1) and reason in ("resigned", "abandoned"):
+    if winner in (0, 1) and reason in EARLY_ENDINGS:
         return f"{names[1 - winner]} {'resigned' if reason == 'resigned' else 'left'}"
     details = result.get("details")
     if not (isinstance(details, dict) and decided_words(details)):

@@ -116,6 +116,22 @@ def test_resign_ends_the_match_on_both_screens_at_once(qtbot, window: MainWindow
             friend.session.status.connect(said.append)
             qtbot.mouseClick(mine.summary_page.rematch, Qt.MouseButton.LeftButton)
             await until(lambda: any("offers a rematch" in s for s in said))
+
+            # QA pass 16: Recent matches said "full time, Alice resigned" of a match resigned in its
+            # first minute, and its replay ended on "Alice may answer…" without a word of it.
+            window.go_home()
+            recent = window.home.recent
+            entry = next(recent.item(i) for i in range(recent.count()) if "resigned" in recent.item(i).text())
+            assert "Alice resigned" in entry.text() and "full time" not in entry.text(), entry.text()
+            qtbot.mouseClick(recent.viewport(), Qt.MouseButton.LeftButton, pos=recent.visualItemRect(entry).center())
+            qtbot.mouseClick(window.home.resume_button, Qt.MouseButton.LeftButton)
+            replay = window.replay_view
+            assert replay is not None
+            replay.setFocus()
+            QTest.keyClick(window.windowHandle(), Qt.Key.Key_End)  # the last position, as its button says
+            assert replay.index == replay.slider.maximum()
+            assert "Alice resigned" in replay.header.text(), replay.header.text()
+            assert replay.log.item(replay.log.count() - 1).text() == "Alice resigned."
         finally:
             window.go_home()
             friend.go_home()
