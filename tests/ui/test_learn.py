@@ -123,6 +123,22 @@ COVERED: dict[str, dict[str, Callable[[str, dict, dict], bool]]] = {
         "a set piece": lambda text, before, after: (
             text.startswith("kick ") and (before["state"]["setpiece"] or {}).get("kind") == "free-kick"
         ),
+        # QA pass 17: the other lessons each end with a shot; this one never showed one.
+        "a declared shot": lambda text, before, after: text.startswith("shoot "),
+        "a shot aimed into the goal": lambda text, before, after: text.startswith("path ") and text.endswith(" goal"),
+    },
+    # QA pass 17: a match's first decisions (hold, the clears, goal kicks) were never taught.
+    "big-time-soccer": {
+        "a pass": lambda text, before, after: text.startswith("play PA"),
+        "a dribble": lambda text, before, after: text.startswith("play DA"),
+        "a shot from the box": lambda text, before, after: (
+            text.startswith("shoot ") and before["state"]["ball_zone"][0] == "A2C"
+        ),
+        "an answer to a pass": lambda text, before, after: text == "reply I",
+        "a pass back": lambda text, before, after: text.startswith("passback "),
+        "a goal kick": lambda text, before, after: before["state"]["phase"] == "goal_kick",
+        "a hold": lambda text, before, after: text == "hold",
+        "a clear": lambda text, before, after: text.startswith("clear-in "),
     },
 }
 
@@ -135,6 +151,27 @@ def test_the_guided_match_teaches_what_the_issue_lists(qtbot, game_id: str) -> N
     played = _learner_moves(screen)
     missing = [topic for topic, test in COVERED[game_id].items() if not any(test(*move) for move in played)]
     assert not missing, f"the guided match of {game_id} never has the learner do: {missing}"
+
+
+def test_soccero_lesson_says_on_screen_that_it_plays_the_extended_rules(qtbot) -> None:
+    """QA pass 17: only the panel's small header said "EXTENDED RULES"; a match with the home
+    screen's defaults then played the basic rules. The coach says so at once, names the option
+    as the home screen does, says it again at the first header, and at the end."""
+    from soccerdesk.rules import get_game
+
+    label = next(o.label for o in get_game("soccero").options if o.name == "extended")
+    screen = _open(qtbot, GuidedMatch.start("soccero", others_delay_ms=0))
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    words = screen.panel.words.text()
+    assert "extended rules, which are optional" in words and f"tick {label}" in words
+    assert screen.panel.count.text() == f"Step 1 of {len(screen.coach.script.steps)}"
+    _play_steps(qtbot, screen, until=5)  # to the ball landing on a team-mate
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    assert screen.panel.words.text().startswith("Extended rules: ")
+    assert "header" in screen.board.legal() and "no-header" not in screen.board.legal()
+    _play_steps(qtbot, screen)
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    assert f"tick {label}" in screen.panel.words.text() and screen.state.score == (1, 0)
 
 
 def test_a_click_off_the_lesson_does_nothing(qtbot) -> None:
