@@ -316,12 +316,14 @@ class Board(ClickBoard):
         seat = (self.view_data or {}).get("seat")
         defends = state.get("defends") or [1, self.rows]
         goal_row = defends[1 - seat] if seat in (0, 1) else self.rows
-        away = abs(goal_row - row)
+        # The ball must go one square past the goal-line row to be in the goal: from 12 rows
+        # out, two dice (12 at most) stop on the line (QA pass 17: this said "within reach").
+        needed = abs(goal_row - row) + 1
         reach = 6 * int(words[1])
-        if reach < away:
+        if reach < needed:
             dice = "1 die carries" if words[1] == "1" else f"{words[1]} dice carry"
-            return f"{tip}. Out of reach: the goal line is {away} squares away, {dice} the ball at most {reach}."
-        return f"{tip}. The goal line is {away} squares away, within the dice's reach (at most {reach})."
+            return f"{tip}. Out of reach: the goal is {needed} squares away, {dice} the ball at most {reach}."
+        return f"{tip}. The goal is {needed} squares away, within the dice's reach (at most {reach})."
 
     def _holder_square(self) -> str | None:
         """The square of the player who has the ball in the position shown (the ball's square), if anyone has it."""
