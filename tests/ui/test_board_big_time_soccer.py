@@ -490,3 +490,20 @@ def test_no_ball_trail_is_drawn_across_a_goal_and_its_kick_off(qtbot: Any) -> No
     assert traced_after_goal, "no goal in this match"
     assert all(t is None for t in traced_after_goal), traced_after_goal
     assert any(t is not None for t in traced_otherwise)
+
+
+def test_hold_says_what_it_does_and_its_discard_is_a_swap(qtbot: Any, match_states: list[State]) -> None:
+    """QA pass 17: "Hold the ball" had only its name as a tooltip, and the hold's discard said
+    "Choose the card to discard." where the discard is a swap the player may decline."""
+    holds = [v for v in decisions(match_states) if "hold" in v["legal"]]
+    swaps = [v for v in decisions(match_states) if v["state"]["phase"] == "discard" and "discard none" in v["legal"]]
+    assert holds and swaps, "no hold in these matches"
+    for view in holds[:3]:
+        board = Board(BoardConfig(GAME, view["seat"]))
+        board.set_view(view)
+        tips = [item.toolTip() for item in board.items() if "Challenge" in item.toolTip()]
+        assert any("roll 1–10 to keep it" in tip for tip in tips), tips
+    for view in swaps[:3]:
+        board = Board(BoardConfig(GAME, view["seat"]))
+        board.set_view(view)
+        assert board._status(view) == "Discard a card to draw a new one, or Keep all cards."

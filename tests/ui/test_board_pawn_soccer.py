@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from painting import shown
+from painting import painted_texts, shown
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsView
@@ -443,3 +443,17 @@ def test_a_pawn_on_a_yellow_card_is_warned_that_a_diagonal_steal_sends_it_off(qt
         assert board.selection == (("sq", "D5"),)
         hint = board.selection_hint(board.selection)
         assert expected in hint and ("has a yellow card" in hint) == bool(yellow), hint
+
+
+def test_the_sprint_zone_is_described_as_the_board_plays_it(qtbot: Any, match_states: list[State]) -> None:
+    """QA pass 17: the key said "up to 3 squares ahead" and a sprint square's tooltip the same,
+    where a run ends at the end of its three-square zone (two steps at most); and the arrows of
+    the other side's lanes made it look as if only that side might use them."""
+    board = Board(BoardConfig(GAME, 0))
+    board.set_view(match_states[len(match_states) // 2].view(0))
+    squares = [f"{c}{r}" for c in "ABCDEFG" for r in range(1, 12)]
+    tips = {board.grid_tooltip(("sq", sq)) for sq in squares}
+    texts = set(painted_texts(board))
+    assert not any("up to 3" in text for text in tips | texts), [t for t in tips | texts if "up to 3" in t]
+    assert any("Sprint zone" in tip and "either side may use it" in tip for tip in tips), tips
+    assert "sprint zone: run ahead to its end, any side" in texts

@@ -767,6 +767,13 @@ class Board(ClickBoard):
                 if key[1] == "clear-in"
                 else "Clear out of play: discard a card; the opponent throws in."
             )
+        elif key == ("action", "hold"):
+            # QA pass 17: the tooltip only said its name again.
+            keep = int(load_game_data(GAME).get("hold", {}).get("keep_control", 10))
+            item.setToolTip(
+                "You may first swap one card for a new one. If your opponent answers with a Challenge,"
+                f" he takes the ball at once; otherwise roll 1–{keep} to keep it."
+            )
 
     def _team_line(self, r: QRectF, side: int, state: dict[str, Any], goals: int) -> None:
         colours, names = self.config.colours, self.config.team_names
@@ -895,6 +902,9 @@ class Board(ClickBoard):
                 return f"Your opponent {what}. No card in your hand can answer: click Let it go."
             return f"{other} may answer…"
         if phase == "discard":
+            if mine and pending.get("kind") == "hold":
+                # The discard of a hold is a swap, and may be declined (QA pass 17).
+                return "Discard a card to draw a new one, or Keep all cards."
             if mine:
                 return "Choose the card to discard."
             # By name: a replay or a spectator (or the screen under an animation) is nobody's side.

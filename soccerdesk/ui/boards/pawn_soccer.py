@@ -394,7 +394,7 @@ class Board(ClickBoard):
 
         entries = [
             (target, "a legal click now (white: chosen)"),
-            (sprint, "sprint zone: up to 3 squares ahead"),
+            (sprint, "sprint zone: run ahead to its end, any side"),
             (long_pass, "long-pass space"),
             (blocked, "X: no goal from here"),
             (yellow, "yellow card (a 2nd is a red)"),
@@ -431,7 +431,8 @@ class Board(ClickBoard):
             for zone in end["sprint_zones"]:
                 for sq in zone:
                     notes.setdefault(sq, []).append(
-                        "Sprint zone: a pawn starting its move here may run up to 3 squares straight ahead inside the zone."
+                        "Sprint zone: a pawn starting its move here may run straight ahead, as far as the"
+                        " end of the zone (its three squares hold two steps); either side may use it."
                     )
             for sq in end["long_pass_spaces"]:
                 notes.setdefault(sq, []).append(
