@@ -5,7 +5,7 @@
 
 For each game it plays ``--matches`` seeded heuristic-vs-heuristic matches and works out each
 match's review as the app does (``soccerdesk.learn.review.review_match``: every position, from
-the deciding chair, ``WORLDS`` worlds each), then asks ``--hints`` hints at positions of those
+both sides' views, with more trial games where their results are mixed), then asks ``--hints`` hints at positions of those
 matches where one seat decides among several actions (``soccerdesk.learn.hint.suggest``: the
 hard level's playouts). Times are CPU seconds of this process (the app runs both in its bot
 process, one call at a time), so another busy process on the machine does not inflate them.

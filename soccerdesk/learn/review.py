@@ -2,23 +2,31 @@
 
 The estimate at a position is the search bot's own judgement of it (the evaluation its
 search gives the positions it reaches: ``tanh(goal_weight * advantage)``, seat 0's value in
-``[-1, 1]``), turned into a chance ``(1 + value) / 2``. It is judged **from the chair of the
-seat that decides there**, in worlds that seat cannot tell apart from the real one
-(``state.determinize``): the review never knows more than the player did. At a die roll or a
-shared secret choice both seats' estimates are averaged. A finished match is exact: the
-winner's chance is 1, a draw is 0.5 each.
+``[-1, 1]``), turned into a chance ``(1 + value) / 2``. It is judged **from both chairs**, each
+in worlds its seat cannot tell apart from the real one (``state.determinize``), and the two
+judgements are averaged: neither knows more than its player did. (Until QA pass 17 a position
+was judged from the chair of the seat deciding there only, and from both at a die roll or a
+shared secret pick, so the line moved when the judge changed, by up to ten points where the two
+hands differ, and a one-chair position had half the trial games.) A finished match is exact:
+the winner's chance is 1, a draw is 0.5 each.
 
-A position reached by a move that its chairs could not see (the other side's face-down pick,
-not shown yet: "Home has chosen") keeps the estimate of the position before it
-(:func:`judged_position`). Nothing the judging seat can see has changed there; judging it
-afresh only added noise (a few trial games more or less lucky) and, worse, judged the hidden
-pick as a random one, so the chart dipped and recovered at every face-down pick.
+A position reached by a move the other side could not see (a face-down pick, not shown yet:
+"Home has chosen") keeps the estimate of the position before it (:func:`judged_position`,
+:func:`carried_positions`). Nothing public has changed there; judging it afresh only added
+noise and, worse, judged the hidden pick as a random one, so the chart dipped and recovered
+at every face-down pick.
 
-An estimate is the mean of :data:`WORLDS` trial games, so it is only good to a few points:
-one position may come out ten points too high or too low. The turning points are therefore
-the biggest swings **that last** (:func:`lasting_swing`): a step counts only as far as the
-chance after it (the median of the next :data:`TURN_WINDOW` positions) differs from the chance
-before it (the median of the previous ones), so a dip that is undone at once is no swing.
+An estimate is the mean of trial games, :data:`ROUND` from each chair at a time, until its
+standard error is :data:`TARGET_ERROR` or :data:`WORLDS` games a chair are played. Near the
+end of a match nearly every trial game ends in a win or a loss, and a dozen of them leave the
+chance uncertain by ten points either way; such a position gets more games (they are short).
+Even so one estimate may be a few points off. The turning points are therefore the biggest
+swings **that last** (:func:`lasting_swing`): a step counts only as far as the chance after it
+(the median of the next :data:`TURN_WINDOW` estimates) differs from the chance before it (the
+median of the previous ones), so a dip that is undone at once is no swing. A position that
+keeps the estimate before it is no estimate of its own there: in QA pass 17 one low estimate
+after a Pass Re-Take, with the face-down pick after it keeping it, filled three of five places
+of a median, and the step back up was called the match's biggest turning point.
 
 A review is worked out in slices (:func:`estimate_slice`, a module-level function the bot
 process can run) so the window can show progress, and is kept with the match record under
@@ -31,20 +39,30 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from statistics import median
+from statistics import fmean, median, pvariance
 from typing import Any
 
 from soccerdesk.rules import CHANCE, HIDDEN, Action, State, get_game, sample_chance
 
-REVIEW_VERSION = 2
-"""2: face-down picks keep the estimate before them; turning points are swings that last."""
+REVIEW_VERSION = 3
+"""2: face-down picks keep the estimate before them; turning points are swings that last.
+3: every position judged from both chairs; a kept estimate counts once in the medians."""
 
-WORLDS = 12
-"""Worlds judged per chair at a position where something is hidden from that chair."""
+WORLDS = 48
+"""At most this many trial games (each in a world of its own) per chair for one estimate."""
+
+ROUND = 8
+"""Trial games per chair played at a time, until the estimate is known to :data:`TARGET_ERROR`."""
+
+TARGET_ERROR = 0.03
+"""The standard error (in chance of winning) an estimate is worked out to, when :data:`WORLDS`
+games allow it: then the noise of the medians a swing is measured by stays well under
+:data:`MIN_SWING`."""
 
 TURNING_POINTS = 3
 """How many turning points a review marks at most."""
@@ -54,8 +72,8 @@ MIN_SWING = 0.1
 point: an estimate's own noise makes smaller ones."""
 
 TURN_WINDOW = 5
-"""Positions on each side of a step whose median is the chance before and after it
-(:func:`lasting_swing`): a dip of up to two positions moves neither median."""
+"""Estimates on each side of a step whose median is the chance before and after it
+(:func:`lasting_swing`): a dip of up to two estimates moves neither median."""
 
 TURNING_GAP = 4
 """Turning points are at least this many positions apart (one swing is not marked twice)."""
@@ -80,6 +98,8 @@ class Review:
     home: tuple[float, ...]
     turning: tuple[int, ...]
     fingerprint: str
+    carried: tuple[int, ...] = ()
+    """The positions that keep the estimate before them (:func:`carried_positions`)."""
 
     def chance(self, seat: int, index: int) -> float:
         """``seat``'s chance of winning at position ``index``."""
@@ -89,15 +109,15 @@ class Review:
     def swing(self, index: int) -> float:
         """The lasting change of seat 0's chance made by the action leading to position
         ``index`` (:func:`lasting_swing`)."""
-        return lasting_swing(self.home, index)
+        return lasting_swing(self.home, index, carried=self.carried)
 
     def levels(self, index: int) -> tuple[float, float]:
         """Seat 0's chance before and after the action leading to position ``index`` (:func:`levels`)."""
-        return levels(self.home, index)
+        return levels(self.home, index, carried=self.carried)
 
     def smoothed(self) -> tuple[float, ...]:
         """Seat 0's chance as the chart draws it (:func:`smoothed`)."""
-        return smoothed(self.home)
+        return smoothed(self.home, carried=self.carried)
 
     def biggest_turn(self) -> int | None:
         """The biggest turning point (the first of equals), or ``None`` when there is none."""
@@ -110,6 +130,7 @@ class Review:
             "fingerprint": self.fingerprint,
             "home": [round(v, 4) for v in self.home],
             "turning": list(self.turning),
+            "carried": list(self.carried),
         }
 
 
@@ -168,25 +189,55 @@ def _pick(bot: Any, state: State, seat: int, rng: random.Random) -> Action:
     return action
 
 
+def playouts(state: State, seat: int, rng: random.Random, worlds: int = WORLDS) -> list[float]:
+    """Seat 0's value (in ``[-1, 1]``) of ``worlds`` playouts from ``state`` as ``seat`` can judge
+    it, each from a world ``seat`` cannot tell apart from ``state``."""
+    return [playout_value(state.determinize(seat, rng), seat, rng) for _ in range(worlds)]
+
+
 def seat_value(state: State, seat: int, rng: random.Random, worlds: int = WORLDS) -> float:
     """Seat 0's value of ``state`` in ``[-1, 1]`` as ``seat`` can judge it: the mean of ``worlds``
-    playouts, each from a world ``seat`` cannot tell apart from ``state``."""
-    return sum(playout_value(state.determinize(seat, rng), seat, rng) for _ in range(worlds)) / worlds
+    playouts (:func:`playouts`)."""
+    return sum(playouts(state, seat, rng, worlds)) / worlds
 
 
-def chairs(state: State) -> tuple[int, ...]:
-    """The seats whose view judges ``state``: the one deciding, or both at a die roll or a shared pick."""
-    players = tuple(p for p in state.current_players() if p != CHANCE)
-    return players if len(players) == 1 else (0, 1)
+CHAIRS = (0, 1)
+"""Every position is judged from both chairs (see the module docstring)."""
+
+
+def spread(values: Sequence[float]) -> float:
+    """The variance of one chair's playout ``values``. When every trial game ended in the same
+    side's win it is no proof that the other side cannot win: the spread is then that of a
+    chance of one in ``len(values) + 2`` (Laplace's rule: one won and one lost game more)."""
+    variance = pvariance(values)
+    if variance == 0.0 and abs(values[0]) == 1.0:
+        p = 1.0 / (len(values) + 2)
+        variance = 4.0 * p * (1.0 - p)  # a game worth +1 or -1 with chance p of the other
+    return variance
+
+
+def error(values: Mapping[int, Sequence[float]]) -> float:
+    """The standard error of the chance that the playouts ``values`` (per chair) give: half the
+    standard error of the mean of the chairs' mean values."""
+    variance = sum(spread(v) / len(v) for v in values.values()) / len(values) ** 2
+    return math.sqrt(variance) / 2
 
 
 def home_chance(state: State, rng: random.Random, worlds: int = WORLDS) -> float:
-    """Seat 0's chance of winning at ``state`` (see the module docstring)."""
+    """Seat 0's chance of winning at ``state`` (see the module docstring): playouts from each
+    chair, :data:`ROUND` at a time (chair 0's, then chair 1's), until the chance is known to
+    :data:`TARGET_ERROR` or each chair has played ``worlds``."""
     if state.is_terminal():
         winner = state.winner
         return 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
-    seats = chairs(state)
-    value = sum(seat_value(state, seat, rng, worlds) for seat in seats) / len(seats)
+    values: dict[int, list[float]] = {seat: [] for seat in CHAIRS}
+    while len(values[0]) < worlds:
+        more = min(ROUND, worlds - len(values[0]))
+        for seat in CHAIRS:
+            values[seat].extend(playouts(state, seat, rng, more))
+        if error(values) <= TARGET_ERROR:
+            break
+    value = sum(fmean(v) for v in values.values()) / len(CHAIRS)
     return (1.0 + value) / 2.0
 
 
@@ -198,17 +249,20 @@ def _position_rng(record: Mapping[str, Any]) -> random.Random:
 
 
 def unseen(state: State) -> bool:
-    """Whether the move that reached ``state`` is hidden from every chair that judges it
-    (:func:`chairs`): the other side's face-down pick before it is shown, or its secret draw."""
+    """Whether the move that reached ``state`` is a player's own secret: a face-down pick not
+    shown yet, or a card put aside face down, which the other side cannot see."""
     if state.ply == 0 or state.is_terminal():
         return False
+    mover = state.history()[-1][0]
+    if mover not in CHAIRS:
+        return False  # chance: a draw its receiver sees is judged afresh (by both chairs)
     rng = random.Random(0)  # which moves a world hides does not depend on its luck
-    return all(state.determinize(seat, rng).history()[-1][1] is HIDDEN for seat in chairs(state))
+    return state.determinize(1 - mover, rng).history()[-1][1] is HIDDEN
 
 
 def judged_position(states: Sequence[State], index: int) -> int:
     """The position whose estimate position ``index`` gets: itself, or, when the move that
-    reached it is :func:`unseen` by its chairs, the position before it (and so on back)."""
+    reached it is :func:`unseen`, the position before it (and so on back)."""
     while index > 0 and unseen(states[index]):
         index -= 1
     return index
@@ -232,6 +286,14 @@ def estimate_slice(game_id: str, record: Mapping[str, Any], start: int, stop: in
     return [judged[i] for i in range(start, stop)]
 
 
+def carried_positions(game_id: str, record: Mapping[str, Any]) -> tuple[int, ...]:
+    """The positions of ``record`` that keep the estimate before them (:func:`judged_position`).
+
+    Module-level and plain-valued so the bot process can run it (``pool.submit``)."""
+    states = get_game(game_id).replay(record)
+    return tuple(i for i in range(1, len(states)) if unseen(states[i]))
+
+
 def positions(record: Mapping[str, Any]) -> int:
     """How many positions a review of ``record`` has (one more than its actions)."""
     actions = record.get("actions")
@@ -246,48 +308,70 @@ def slices(record: Mapping[str, Any], size: int = SLICE) -> list[tuple[int, int]
     return [(start, min(start + size, total)) for start in range(0, total, size)]
 
 
-def levels(home: Sequence[float], index: int, window: int = TURN_WINDOW) -> tuple[float, float]:
+def estimates(home: Sequence[float], carried: Iterable[int] = ()) -> tuple[list[float], list[int]]:
+    """The match's estimates, each once, and for each position the index of its estimate: a
+    position in ``carried`` keeps the estimate before it, so it is no estimate of its own."""
+    kept = set(carried)
+    values: list[float] = []
+    owner: list[int] = []
+    for index, value in enumerate(home):
+        if index == 0 or index not in kept:
+            values.append(value)
+        owner.append(len(values) - 1)
+    return values, owner
+
+
+def levels(
+    home: Sequence[float], index: int, window: int = TURN_WINDOW, carried: Iterable[int] = ()
+) -> tuple[float, float]:
     """Seat 0's chance before and after the step to position ``index``: the median of the
-    ``window`` positions before it and of the ``window`` positions from it on (fewer at the
-    ends of the match). ``index`` is 1 to ``len(home) - 1``."""
+    ``window`` estimates before it and of the ``window`` estimates from it on (fewer at the
+    ends of the match). A carried position (:func:`carried_positions`) is no estimate of its
+    own: a face-down pick and the position before it count once. ``index`` is 1 to
+    ``len(home) - 1``."""
     if not 0 < index < len(home):
         raise ValueError(f"no step leads to position {index} of {len(home)}")
-    return median(home[max(0, index - window) : index]), median(home[index : index + window])
+    values, owner = estimates(home, carried)
+    last = owner[index - 1]
+    return median(values[max(0, last - window + 1) : last + 1]), median(values[owner[index] : owner[index] + window])
 
 
-def lasting_swing(home: Sequence[float], index: int, window: int = TURN_WINDOW) -> float:
+def lasting_swing(home: Sequence[float], index: int, window: int = TURN_WINDOW, carried: Iterable[int] = ()) -> float:
     """The part of the step to position ``index`` (``home[index] - home[index - 1]``) that lasts.
 
     That is the change from the chance before the step to the chance after it (:func:`levels`),
     but never more than the step itself, and nothing when the two go opposite ways. A step into
-    a dip of one or two positions that is undone at once changes neither median, so it is no
+    a dip of one or two estimates that is undone at once changes neither median, so it is no
     swing, and neither is the step out of it; a step that the chart keeps afterwards counts in
     full, and only at that step (its neighbours moved little themselves).
     """
     if not 0 < index < len(home):
         return 0.0
     step = home[index] - home[index - 1]
-    before, after = levels(home, index, window)
+    before, after = levels(home, index, window, carried)
     change = after - before
     if step * change <= 0:
         return 0.0
     return step if abs(step) < abs(change) else change
 
 
-def smoothed(home: Sequence[float], window: int = TURN_WINDOW) -> tuple[float, ...]:
+def smoothed(home: Sequence[float], window: int = TURN_WINDOW, carried: Iterable[int] = ()) -> tuple[float, ...]:
     """Seat 0's chance along the match as the chart draws it: at each position the median of the
-    ``window`` positions centred on it (fewer at the ends). Each estimate carries its trial
+    ``window`` estimates centred on its own (fewer at the ends). Each estimate carries its trial
     games' noise; a median keeps a lasting step (a goal) where it happened, as sharp as it was,
-    and drops a dip of up to two positions that is undone at once, as :func:`lasting_swing`."""
+    and drops a dip of up to two estimates that is undone at once, as :func:`lasting_swing`."""
+    values, owner = estimates(home, carried)
     half = window // 2
-    return tuple(median(home[max(0, i - half) : i + half + 1]) for i in range(len(home)))
+    line = [median(values[max(0, e - half) : e + half + 1]) for e in range(len(values))]
+    return tuple(line[e] for e in owner)
 
 
-def turning_points(home: Sequence[float], count: int = TURNING_POINTS) -> tuple[int, ...]:
+def turning_points(home: Sequence[float], count: int = TURNING_POINTS, carried: Iterable[int] = ()) -> tuple[int, ...]:
     """The positions reached by the ``count`` biggest lasting swings (:func:`lasting_swing`, at
     least :data:`MIN_SWING`, at least :data:`TURNING_GAP` apart), in match order."""
+    kept = tuple(carried)
     swings = sorted(
-        ((abs(lasting_swing(home, i)), i) for i in range(1, len(home))),
+        ((abs(lasting_swing(home, i, carried=kept)), i) for i in range(1, len(home))),
         key=lambda si: (-si[0], si[1]),
     )
     chosen: list[int] = []
@@ -299,12 +383,14 @@ def turning_points(home: Sequence[float], count: int = TURNING_POINTS) -> tuple[
     return tuple(sorted(chosen))
 
 
-def build(record: Mapping[str, Any], home: Sequence[float]) -> Review:
-    """The review of ``record`` from its estimates (one per position)."""
+def build(record: Mapping[str, Any], home: Sequence[float], carried: Iterable[int] = ()) -> Review:
+    """The review of ``record`` from its estimates (one per position) and the positions that
+    keep the estimate before them (:func:`carried_positions`)."""
     if len(home) != positions(record):
         raise ReviewError(f"{len(home)} estimates for a match of {positions(record)} positions")
     rounded = tuple(round(v, 4) for v in home)
-    return Review(str(record.get("game")), rounded, turning_points(rounded), fingerprint(record))
+    kept = tuple(sorted(set(carried)))
+    return Review(str(record.get("game")), rounded, turning_points(rounded, carried=kept), fingerprint(record), kept)
 
 
 def review_match(
@@ -321,7 +407,7 @@ def review_match(
         home.extend(estimate_slice(game_id, record, start, stop, worlds))
         if progress is not None:
             progress(stop, total)
-    return build(record, home)
+    return build(record, home, carried_positions(game_id, record))
 
 
 def stored(record: Mapping[str, Any]) -> Review | None:
@@ -343,7 +429,12 @@ def stored(record: Mapping[str, Any]) -> Review | None:
         raise ReviewError("the stored review does not cover the whole match")
     if not isinstance(turning, list) or not all(isinstance(i, int) and 0 < i < len(home) for i in turning):
         raise ReviewError("the stored review's turning points are damaged")
-    return Review(str(data.get("game")), tuple(float(v) for v in home), tuple(turning), str(data["fingerprint"]))
+    carried = data.get("carried")
+    if not isinstance(carried, list) or not all(isinstance(i, int) and 0 < i < len(home) for i in carried):
+        raise ReviewError("the stored review's carried positions are damaged")
+    return Review(
+        str(data.get("game")), tuple(float(v) for v in home), tuple(turning), str(data["fingerprint"]), tuple(carried)
+    )
 
 
 def attach(record: Mapping[str, Any], review: Review) -> dict[str, Any]:
@@ -359,7 +450,9 @@ __all__ = [
     "ReviewError",
     "attach",
     "build",
+    "carried_positions",
     "estimate_slice",
+    "estimates",
     "fingerprint",
     "home_chance",
     "judged_position",

@@ -2,11 +2,13 @@
 
 :class:`ReviewChart` draws a :class:`soccerdesk.learn.review.Review` with QPainter in the
 board's colours (grass, chalk lines, the team colours): the home side's chance as a line over
-the pitch green (smoothed: the median of five positions, :func:`soccerdesk.learn.review.smoothed`;
-each raw estimate, noisy by its few trial games, faint behind it), the away side's share below
-it, the 50% line, the turning points as rings and the replay's current position as an upright
-line. Clicking the chart (or pressing a key while it has the focus) asks the replay to go
-there: :attr:`ReviewChart.position_chosen`.
+the pitch green (smoothed: the median of five estimates, :func:`soccerdesk.learn.review.smoothed`;
+each raw estimate, noisy by its trial games, faint behind it), the home side's colour under the
+line (its height is the home side's chance) and the away side's over it, the 50% line, the
+turning points as rings and the replay's current position as an upright line, with each side's
+chance there on a tag of its colour in its own area (beside the line where that area is too
+thin for it, as at 0% and 100%). Clicking the chart (or pressing a key while it has the focus)
+asks the replay to go there: :attr:`ReviewChart.position_chosen`.
 
 :class:`ReviewPanel` works the review out in the background, a slice of positions at a time in
 the bot process (:func:`soccerdesk.ui.bot_pool.shared_bot_pool`), shows a progress bar while it
@@ -72,8 +74,9 @@ class ReviewChart(QWidget):
         self.line: tuple[float, ...] = ()  # the review's smoothed line, worked out once per review
         self.current = 0
         self.setToolTip(
-            "Each side's chance of winning, as the computer judged it from trial games: the line"
-            " follows the middle of five positions, the faint one each estimate. Click to go there."
+            f"Each side's chance of winning, as the computer judged it from trial games: {names[0]}'s"
+            f" below the line, {names[1]}'s above it. The line follows the middle of five estimates,"
+            " the faint one each estimate. Click to go there."
         )
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
@@ -146,6 +149,32 @@ class ReviewChart(QWidget):
 
     # --- drawing ----------------------------------------------------------------------
 
+    def tag_rects(self, level: float, x: float) -> tuple[QRectF, QRectF]:
+        """The home and the away side's tags for a home chance of ``level``, beside the upright
+        line at ``x`` (on its right unless that leaves the plot). Public so tests can look."""
+        plot = self.plot_rect()
+        away_top, home_top = tag_places(plot.top(), self.y_of(level), plot.bottom())
+        width = max(self.fontMetrics().horizontalAdvance(f"{name} 100%") for name in self.names) + 12.0
+        left = x + TAG_GAP if x + TAG_GAP + width <= plot.right() else x - TAG_GAP - width
+        left = max(plot.left(), left)
+        return QRectF(left, home_top, width, TAG_HEIGHT), QRectF(left, away_top, width, TAG_HEIGHT)
+
+    def tag_texts(self, level: float) -> tuple[str, str]:
+        """The home and the away side's tags for a home chance of ``level``: whole percentages
+        that add up to 100."""
+        home = round(100 * level)
+        return f"{self.names[0]} {home}%", f"{self.names[1]} {100 - home}%"
+
+    def _draw_tags(self, painter: QPainter, level: float, x: float) -> None:
+        """Each side's chance at the current position, on a tag of its colour in its own area."""
+        for seat, (rect, text) in enumerate(zip(self.tag_rects(level, x), self.tag_texts(level), strict=True)):
+            painter.setPen(QPen(LINE, 1))
+            painter.setBrush(self.colours[seat])
+            painter.drawRoundedRect(rect, 4, 4)
+            painter.setPen(QColor("#ffffff"))
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt API)
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -173,8 +202,9 @@ class ReviewChart(QWidget):
         line = QPainterPath(QPointF(self.x_of(0), self.y_of(home[0])))
         for index in range(1, len(home)):
             line.lineTo(self.x_of(index), self.y_of(home[index]))
-        # The home side's chance fills from the top in its colour, the away side's from the bottom.
-        for colour, edge in ((self.colours[0], plot.top()), (self.colours[1], plot.bottom())):
+        # The line is the home side's chance: the area under it (as high as that chance) is the
+        # home side's, the area over it the away side's (QA pass 17: they were the other way round).
+        for colour, edge in ((self.colours[0], plot.bottom()), (self.colours[1], plot.top())):
             area = QPainterPath(line)
             area.lineTo(plot.right(), edge)
             area.lineTo(plot.left(), edge)
@@ -197,17 +227,24 @@ class ReviewChart(QWidget):
         x = self.x_of(min(self.current, len(home) - 1))
         painter.setPen(QPen(QColor("#ffffff"), 2))
         painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
-        painter.setPen(LINE)
-        for seat, flags, y in (
-            (0, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, plot.top() + 2),
-            (1, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom, plot.bottom() - 18),
-        ):
-            level = home[min(self.current, len(home) - 1)]  # as the line shows it
-            chance = level if seat == 0 else 1.0 - level
-            painter.drawText(
-                QRectF(plot.left() + 6, y, plot.width() - 12, 16), flags, f"{self.names[seat]} {chance:.0%}"
-            )
+        self._draw_tags(painter, home[min(self.current, len(home) - 1)], x)
         painter.end()
+
+
+TAG_HEIGHT = 18
+TAG_GAP = 6
+"""A tag's height and its distance from the current position's upright line, in pixels."""
+
+
+def tag_places(top: float, level: float, bottom: float, height: float = TAG_HEIGHT) -> tuple[float, float]:
+    """Where the away and the home side's tags go (their top edges) in a plot from ``top`` to
+    ``bottom`` whose line is at ``level`` (a y coordinate): each in the middle of its own side's
+    area (the away side's above the line, the home side's below it), moved only as far as it must
+    to stay inside the plot and off the other tag. At 0% or 100% one area has no height: its tag
+    then sits beside the line, on the line's side of the other tag."""
+    away = min(max(top, (top + level) / 2 - height / 2), bottom - 2 * height)
+    home = max(min(bottom - height, (level + bottom) / 2 - height / 2), away + height)
+    return away, home
 
 
 def turning_line(review: Review, names: tuple[str, str], describe: list[str] | None = None) -> str:
@@ -284,9 +321,10 @@ class ReviewPanel(QWidget):
         layout.addWidget(self.progress)
         layout.addWidget(self.caption)
         self._work = BotWork(executor, "soccerdesk-review")
-        self._pending: Future[list[float]] | None = None
+        self._pending: Future[Any] | None = None
         self._slices: list[tuple[int, int]] = []
         self._home: list[float] = []
+        self._carried: tuple[int, ...] | None = None  # asked for first, with the first slice after it
         self._poll = QTimer(self)
         self._poll.setInterval(self.POLL_MS)
         self._poll.timeout.connect(self._collect)
@@ -310,10 +348,12 @@ class ReviewPanel(QWidget):
         return self.review is None and self._poll.isActive()
 
     def _submit_next(self) -> None:
+        game = str(self.record.get("game"))
+        if self._carried is None:
+            self._pending = self._work.submit(reviews.carried_positions, game, self.record)
+            return
         start, stop = self._slices[0]
-        self._pending = self._work.submit(
-            reviews.estimate_slice, str(self.record.get("game")), self.record, start, stop
-        )
+        self._pending = self._work.submit(reviews.estimate_slice, game, self.record, start, stop)
 
     def _collect(self) -> None:
         """On the UI thread: take a finished slice, ask for the next one."""
@@ -329,14 +369,17 @@ class ReviewPanel(QWidget):
             self.caption.setText(f"The review could not be worked out: {exc}")
             self.failed.emit(str(exc))
             return
-        self._home.extend(part)
-        self._slices.pop(0)
-        self.progress.setValue(len(self._home))
+        if self._carried is None:
+            self._carried = tuple(part)
+        else:
+            self._home.extend(part)
+            self._slices.pop(0)
+            self.progress.setValue(len(self._home))
         if self._slices:
             self._submit_next()
             return
         self._poll.stop()
-        found = reviews.build(self.record, self._home)
+        found = reviews.build(self.record, self._home, self._carried or ())
         self.record = reviews.attach(self.record, found)
         if self.path is not None:
             write_match_file(self.path, json.dumps(self.record, indent=1))

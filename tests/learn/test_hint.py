@@ -85,17 +85,18 @@ def test_the_record_counts_the_hints_used() -> None:
 
 def test_the_reason_speaks_of_trial_games_not_of_the_bot() -> None:
     """QA pass 10: "No other choice did better in the search bot's playouts (it wins 49% of
-    them)" was jargon; the reason says the same in a player's words."""
+    them)" was jargon; the reason says the same in a player's words. QA pass 17: a pick the
+    search keeps on a close call is not said to have done better than the rest."""
     state, seat = next(_positions("pawn-soccer", seed=2, every=7, count=1))
     first, second, third = state.legal_actions(seat)[:3]
-    flat = lambda world, seat: 0.0  # noqa: E731 - no change in the position: the search line alone
+    assert hint.reading(state, seat, first) == ("", "")  # a set-up square: the trial games alone
 
     close = {first: (40, -0.02), second: (30, -0.02), third: (30, -0.1)}
-    why, chance = hint._why(state, seat, first, close, flat)
+    why, chance = hint._why(state, seat, first, close)
     assert chance == pytest.approx(0.49)
-    assert why == ("In trial games played on from here, no other choice did better (this one won 49% of them).")
+    assert why == ("In trial games played on from here, no other choice did clearly better (this one won 49% of them).")
     clear = {first: (40, 0.2), second: (30, 0.0)}
-    why, _ = hint._why(state, seat, first, clear, flat)
+    why, _ = hint._why(state, seat, first, clear)
     assert why == (
         "In trial games played on from here, this one won 60% of them, 10 points more than the next best choice."
     )

@@ -13,7 +13,7 @@ from soccerdesk.bots import make_bot
 from soccerdesk.bots.levels import search_bot
 from soccerdesk.bots.search import state_value
 from soccerdesk.learn import review
-from soccerdesk.rules import GAMES, get_game
+from soccerdesk.rules import CHANCE, GAMES, get_game
 from soccerdesk.sim import play_match
 
 WORLDS = 3
@@ -61,11 +61,9 @@ def test_estimates_agree_with_the_search_bots_evaluation(game_id: str) -> None:
     bot = search_bot(game_id, None, "hard", max_iterations=1)
     judged: list[tuple[float, int]] = []
     for index, state in enumerate(states[:-1]):
-        if review.judged_position(states, index) != index or review.chairs(state) != tuple(
-            p for p in state.current_players() if p >= 0
-        ):
+        if review.judged_position(states, index) != index or CHANCE in state.current_players():
             continue  # a carried estimate, or a die roll (judged by the dice to come)
-        seats = review.chairs(state)
+        seats = review.CHAIRS
         worlds = [(seat, state.determinize(seat, random.Random(index))) for seat in seats]
         value = sum(state_value(w, bot.evaluation, bot.settings.goal_weight, seat) for seat, w in worlds) / len(seats)
         judged.append((value, index))
@@ -86,27 +84,28 @@ def test_an_estimate_is_the_mean_of_the_search_bots_playouts() -> None:
     worlds = [states[index].determinize(1, rng) for _ in range(3)]
     assert any(w != states[index] for w in worlds)  # the other side's hand is a guess
     rng = random.Random(3)
-    expected = sum(review.playout_value(states[index].determinize(1, rng), 1, rng) for _ in range(3)) / 3
-    assert review.seat_value(states[index], 1, random.Random(3), worlds=3) == pytest.approx(expected)
-    assert review.home_chance(states[index], random.Random(3), worlds=3) == pytest.approx((1 + expected) / 2)
+    expected = [
+        sum(review.playout_value(states[index].determinize(s, rng), s, rng) for _ in range(3)) / 3 for s in (0, 1)
+    ]
+    assert review.seat_value(states[index], 0, random.Random(3), worlds=3) == pytest.approx(expected[0])
+    # Both chairs judge it (the one deciding and the other), each from what it may see.
+    assert review.home_chance(states[index], random.Random(3), worlds=3) == pytest.approx((1 + sum(expected) / 2) / 2)
 
 
 @pytest.mark.parametrize("game_id", ["soccer-go", "big-time-soccer"])
-def test_the_review_never_knows_what_the_deciding_seat_could_not_see(game_id: str) -> None:
+def test_each_chair_never_knows_what_its_seat_could_not_see(game_id: str) -> None:
     record = _match(game_id)
     states = get_game(game_id).replay(record)
     differed = 0
     for index in range(1, len(states) - 1, 7):
         state = states[index]
-        seats = review.chairs(state)
-        if len(seats) != 1:
-            continue
-        other = state.determinize(seats[0], random.Random(index + 1000))
-        assert other.view(seats[0]) == state.view(seats[0])
-        differed += other != state
-        assert review.home_chance(other, random.Random(index)) == pytest.approx(
-            review.home_chance(state, random.Random(index))
-        )
+        for seat in review.CHAIRS:
+            other = state.determinize(seat, random.Random(index + 1000))
+            assert other.view(seat) == state.view(seat)
+            differed += other != state
+            assert review.seat_value(other, seat, random.Random(index), 4) == pytest.approx(
+                review.seat_value(state, seat, random.Random(index), 4)
+            )
     assert differed > 3  # the check met positions with something hidden
 
 
@@ -118,7 +117,8 @@ def test_slices_in_any_order_give_the_same_review() -> None:
     for start, stop in reversed(parts):
         home[start] = review.estimate_slice("pawn-soccer", record, start, stop, WORLDS)
     joined = [v for start, _ in parts for v in home[start]]
-    assert review.build(record, joined) == _review("pawn-soccer")
+    carried = review.carried_positions("pawn-soccer", record)  # asked for first, as the panel does
+    assert review.build(record, joined, carried) == _review("pawn-soccer")
 
 
 def test_progress_is_reported_slice_by_slice() -> None:
@@ -180,7 +180,7 @@ def test_a_face_down_pick_keeps_the_estimate_before_it() -> None:
     zigzags = [i for i in quiet if (home[i] - home[i - 1]) * (home[i + 1] - home[i]) < 0]
     assert zigzags == []
     assert all(home[i] == home[i - 1] for i in picks)
-    assert all(review.judged_position(states, i) == i - 1 for i in picks)
+    assert all(review.judged_position(states, i) == review.judged_position(states, i - 1) for i in picks)
     # Every other position is judged as ever.
     assert review.judged_position(states, picks[0] + 1) == picks[0] + 1
 
