@@ -594,10 +594,15 @@ class Summary(CoverPage):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(
             "summary",
-            [("rematch", "Rematch"), ("replay", "Watch the replay"), ("board", "Look at the board"), ("home", "Home")],
+            [("rematch", "Rematch"), ("replay", "Replay and review"), ("board", "Look at the board"), ("home", "Home")],
             parent,
         )
         self.rematch, self.replay = self.buttons["rematch"], self.buttons["replay"]
+        # QA pass 17: "Watch the replay" said nothing of the review a newcomer should find there.
+        self.replay.setToolTip(
+            "Step through the match again, with a chart of each side's chance of winning and where"
+            " the match turned (worked out in the background)"
+        )
         self.board, self.home = self.buttons["board"], self.buttons["home"]
         # Tab reaches Rematch last: a Tab and Enter still in the rhythm of play when the final
         # whistle goes looks at the board, not into a new match before the result was read.

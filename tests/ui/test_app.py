@@ -224,7 +224,7 @@ def test_replay_after_full_time_shows_both_hands(qtbot, window: MainWindow) -> N
 
 
 def test_enter_presses_the_result_screens_focused_button(qtbot, window: MainWindow) -> None:
-    """QA: at full time, Tab to "Watch the replay" and Enter did nothing (only Space worked),
+    """QA: at full time, Tab to "Watch the replay" (now "Replay and review") and Enter did nothing (only Space worked),
     though the match screen teaches "Tab to pick, then Enter"."""
     from PySide6.QtTest import QTest
 

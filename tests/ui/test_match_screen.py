@@ -448,7 +448,7 @@ def test_after_full_time_a_click_on_the_board_says_the_match_is_over(qtbot, wind
     qtbot.waitUntil(lambda: view.stack.currentWidget() is view.summary_page, timeout=20_000)
     assert view.phase_label.text() == "Full time"
     # QA pass 15: a Tab and Enter still in the rhythm of play started a rematch at once; Tab
-    # reaches Rematch last now, after Look at the board, Watch the replay and Home.
+    # reaches Rematch last now, after Look at the board, Replay and review and Home.
     window.activateWindow()
     order = []
     for _ in range(4):
