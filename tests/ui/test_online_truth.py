@@ -25,10 +25,12 @@ from soccerdesk.ui.settings import AppSettings
 LONG = "Maximiliana Konstantinopoulou-Wertheimer"  # 40 characters, the most a name may have
 
 
-def screen(qtbot: Any, client: Any, events: list[dict[str, Any]] | None = None) -> tuple[MatchView, list[str]]:
+def screen(
+    qtbot: Any, client: Any, events: list[dict[str, Any]] | None = None, game: str = GAME
+) -> tuple[MatchView, list[str]]:
     """A player's match screen on ``client`` (animations off) and the statuses it was told;
     ``events``: what the client was told before (as the dialog hands them over)."""
-    session = RemoteSession(get_game(GAME), client, events=events)
+    session = RemoteSession(get_game(game), client, events=events)
     statuses: list[str] = []
     session.status.connect(statuses.append)
     view = MatchView(session, speed="off")
@@ -151,6 +153,11 @@ def test_a_win_by_abandonment_says_why_on_both_sides(qtbot, tmp_path: Path) -> N
             theirs, _ = screen(qtbot, back, back.told)
             await until(lambda: theirs.stack.currentWidget() is theirs.summary_page)
             assert "Alice wins: you did not come back." in theirs.summary_page.label.text()
+            # QA pass 16: on his screen the ending was the log's first line, above the coin toss
+            # (it came before the moves waiting to be shown); it is the last, once.
+            lines = theirs.log_lines()
+            assert lines.count(words := "Alice wins: you did not come back.") == 1 and lines[-1] == words, lines
+            assert any(line.startswith("Coin toss") for line in lines[:-1]), lines
             theirs.session.close()
             await back.close()
         finally:
