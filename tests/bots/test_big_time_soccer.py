@@ -85,14 +85,21 @@ def test_takes_the_pass_os_free_shot() -> None:
     assert decide(state, HOME) == "shoot free"
 
 
-def test_accepts_the_end_of_the_half_only_when_ahead() -> None:
-    """Tip: burn time when ahead; level or behind, the cards still in hand are chances."""
-    ahead = position(ball="M1C", hands=(["C"], ["C"]), stoppage=0, goals=(0, 1), phase="end_offer")
-    assert decide(ahead, AWAY) == "accept-end"
-    level = position(ball="M1C", hands=(["C"], ["C"]), stoppage=0, goals=(1, 1), phase="end_offer")
-    assert decide(level, AWAY) == "decline-end"
-    behind = position(ball="M1C", hands=(["C"], ["C"]), stoppage=0, goals=(1, 0), phase="end_offer")
-    assert decide(behind, AWAY) == "decline-end"
+def test_accepts_the_end_of_the_half_only_when_ending_serves_it() -> None:
+    """Rulebook "Stoppage Time": the half ends when both players concede they cannot get a
+    shot. In the second half the score decides (ahead, burn time; behind, play on); level, or
+    in the first half (where a lead gains nothing from ending), it concedes only when it holds
+    no shot card."""
+
+    def offer(half: int, goals: tuple[int, int], hand: list[str]) -> BigTimeState:
+        return position(ball="M1C", hands=(["C"], hand), stoppage=0, half=half, goals=goals, phase="end_offer")
+
+    assert decide(offer(2, (0, 1), ["SIN", "C"]), AWAY) == "accept-end"
+    assert decide(offer(2, (1, 0), ["C"]), AWAY) == "decline-end"
+    assert decide(offer(2, (1, 1), ["SIN", "C"]), AWAY) == "decline-end"
+    assert decide(offer(2, (1, 1), ["C"]), AWAY) == "accept-end"
+    assert decide(offer(1, (0, 1), ["SOUT"]), AWAY) == "decline-end"
+    assert decide(offer(1, (0, 1), ["C"]), AWAY) == "accept-end"
 
 
 def test_level_with_a_free_shot_it_shoots_rather_than_proposing_the_end() -> None:
@@ -157,3 +164,76 @@ def test_the_search_counts_what_each_hand_is_worth_and_forgets_it_at_the_whistle
     assert _Context(other, HOME).hand_worth() == _Context(movers, HOME).hand_worth()
     stoppage = position(ball="M1C", hands=(["PA1P", "DA1D", "C", "I", "ANY", "PL1P"], ["C"]), half=2, stoppage=2)
     assert _Context(stoppage, HOME).hand_worth() == 0.0
+
+
+def test_never_offers_the_end_with_a_shot_at_hand() -> None:
+    """QA pass 18: ahead in the box with an Inside card, it proposed the end instead of
+    shooting. Proposing is conceding it cannot get a shot: it shoots."""
+    box = position(ball="A2C", hands=(["SIN", "C"], ["C"]), stoppage=0, half=2, goals=(1, 0))
+    assert "propose-end" in {str(a) for a in box.legal_actions(HOME)}
+    assert decide(box, HOME) == "shoot SIN"
+
+
+def test_in_the_first_half_a_lead_is_no_reason_to_offer_the_end() -> None:
+    """QA pass 18: in the first half a lead gains nothing from ending; the shot cards in hand
+    are chances. Without any, it concedes it cannot get a shot."""
+    with_shots = position(ball="M1C", hands=(["SOUT", "PA1P", "C"], ["C"]), stoppage=0, goals=(1, 0))
+    assert "propose-end" in {str(a) for a in with_shots.legal_actions(HOME)}
+    assert decide(with_shots, HOME) != "propose-end"
+    without = position(ball="M1C", hands=(["PA1P", "C"], ["C"]), stoppage=0, goals=(0, 1))
+    assert decide(without, HOME) == "propose-end"
+
+
+def test_offers_the_end_once_unless_the_opponent_has_since_run_out_of_cards() -> None:
+    """QA pass 18: the leader proposed again after every card, 6-9 prompts in one stoppage
+    time. After a decline it does not ask again while nothing has changed; once the opponent
+    has played his last card (he cannot get a shot either), it asks once more.
+
+    The bot is asked with the real history: a position set up by hand has no match start to
+    replay, so a determinization would show the seat only its own actions."""
+
+    def choose(state: BigTimeState) -> str:
+        return str(BOT.choose(state, HOME, state.legal_actions(HOME), random.Random(1)))
+
+    state = position(ball="D2C", hands=(["PA1P", "PA1D", "DA1P", "C"], ["I", "C"]), stoppage=0, half=2, goals=(1, 0))
+    assert choose(state) == "propose-end"
+    state = run(state, (HOME, "propose-end"), (AWAY, "decline-end"), (HOME, "play PA1P M1C"), (AWAY, "reply none"))
+    assert "propose-end" in {str(a) for a in state.legal_actions(HOME)}
+    assert choose(state) != "propose-end"
+    # Away intercepts with one of his two cards and fails (6-11 on the table): he still has one.
+    state = run(state, (HOME, "play PA1D M2C"), (AWAY, "reply I"), (CHANCE, "roll 8"))
+    assert state.control == HOME and len(state.hands[AWAY]) == 1
+    assert choose(state) != "propose-end"
+    # He challenges with his last card and fails: now he cannot get a shot either.
+    state = run(state, (HOME, "play DA1P A1C"), (AWAY, "reply C"), (CHANCE, "roll 8"))
+    assert state.control == HOME and not state.hands[AWAY]
+    assert choose(state) == "propose-end"
+
+
+def test_a_discard_keeps_a_balanced_hand() -> None:
+    """Tip: "A balanced hand might have one or two Shot cards, one or two defensive cards, and
+    three or 4 Pass/Dribble cards." QA pass 18: clearing out of play with four Outside shots,
+    it discarded its one Intercept. A spare shot card goes first; with a single shot card, the
+    mover that gains least."""
+
+    def discard_for_hold(hand: list[str]) -> str:
+        return decide(run(position(ball="M1C", hands=(hand, [])), (HOME, "hold")), HOME)
+
+    clear_out = run(
+        position(ball="D1L", hands=(["SIN", "SOUT", "SOUT", "SOUT", "SOUT", "I3"], [])), (HOME, "clear-out M1L")
+    )
+    assert decide(clear_out, HOME) == "discard SOUT"
+    assert discard_for_hold(["DR1P", "SIN", "SIN", "SOUT", "SOUT", "SOUT"]) == "discard SOUT"
+    assert discard_for_hold(["SOUT", "SIN", "C", "PL1P", "PA2", "DA1D"]) == "discard SOUT"
+    assert discard_for_hold(["SIN", "PL1P", "PA1P", "C", "DA1D", "PA2"]) == "discard PL1P"
+
+
+def test_a_hand_clogged_with_shot_cards_is_cleared_out_of_play() -> None:
+    """QA pass 18 (1850-0014): holding DR1P, SIN, SIN, SOUT, SOUT, SOUT it won the ball again
+    and again and cleared it in play, which costs no card, so its hand never changed. A clear
+    out of play costs one (Rulebook "Clear the Ball - Out of Play"): a spare shot card goes
+    and a new card comes."""
+    state = position(ball="D2C", hands=(["DR1P", "SIN", "SIN", "SOUT", "SOUT", "SOUT"], ["C", "I"]))
+    assert decide(state, HOME).startswith("clear-out")
+    state = run(state, (HOME, decide(state, HOME)))
+    assert decide(state, HOME) == "discard SOUT"
