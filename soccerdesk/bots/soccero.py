@@ -18,20 +18,26 @@ It scores each legal action with plain football sense instead of searching:
   attack, in the opponents' half while we defend (onside in the extended rules), so a ball
   won back has somebody to go to; one far short of his place runs there before the press;
 - air balls are stopped by our players unless our own kick is going somewhere better;
-- set pieces: the nearest player takes them, free moves are declined unless forced.
+- set pieces (extended rules): the nearest player takes them; a direct free kick with a real
+  chance of a goal gets a wall on the ball's routes to goal; free moves put team-mates where
+  the kick may land (into the box at a corner, for a header), or mark the opponents who would
+  get it, and are declined when none does the set piece real good;
+- a header is taken only when it may go in; otherwise the player keeps the ball.
 """
 
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from typing import Any
 
 from soccerdesk.bots import Bot
 from soccerdesk.rules import State
+from soccerdesk.rules.soccero import set_pieces
 from soccerdesk.rules.soccero.actions import Aim, KickChoice, Path, SquareChoice, Step, Word
 from soccerdesk.rules.soccero.board import DIRECTIONS, EXIT_GOAL, LOW
-from soccerdesk.rules.soccero.play import all_paths, flight, position_cache, restriction_ok, walk
-from soccerdesk.rules.soccero.set_pieces import second_last_row
+from soccerdesk.rules.soccero.play import all_paths, doubtful_squares, flight, position_cache, restriction_ok, walk
+from soccerdesk.rules.soccero.set_pieces import permitted, second_last_row
 from soccerdesk.rules.soccero.state import PLAYERS, SocceroState, evolve, goalkeeper, team_of, team_players
 
 
@@ -56,9 +62,9 @@ class HeuristicBot(Bot):
         if phase == "air-stop":
             return _air_stop(s, seat, legal)
         if phase == "header":
-            return next(a for a in legal if str(a) == "header")
+            return _header_choice(s, seat, legal)
         if phase in ("free", "wall", "wall-clear"):
-            return _free_move(s, seat, legal, rng)
+            return _set_piece_choice(s, seat, legal)
         return legal[0] if phase in ("ends", "fetch", "block") else rng.choice(legal)
 
     def ranked(self, state: State, seat: int, legal: list[Any]) -> list[Any]:
@@ -190,11 +196,12 @@ def _danger(s: SocceroState, seat: int, sq: int, vacated: int = -1, filled: int 
 
 def _nearest_in_line(s: SocceroState, team: int, sq: int, vacated: int = -1, filled: int = -1) -> int:
     """Squares to ``sq`` from the nearest player of ``team`` with a clear straight line of at
-    most six squares to it (7: nobody), the player who must leave a shared square left out.
-    ``vacated``, ``filled``: see ``_danger``."""
+    most six squares to it (7: nobody), the player who must leave a shared square and the
+    set-piece taker left out (``_barred``). ``vacated``, ``filled``: see ``_danger``."""
     if vacated < 0 and filled < 0:
         return _in_line_map(s, team)[sq]
     occ = s.occupancy()
+    barred = _barred(s)
     nearest = 7
     for ray in s.board.rays[sq]:
         for d, t in enumerate(ray[:6], 1):
@@ -203,10 +210,18 @@ def _nearest_in_line(s: SocceroState, team: int, sq: int, vacated: int = -1, fil
             q = occ.get(t)
             if q is None or t == vacated:
                 continue
-            if team_of(q) == team and q != s.forced:
+            if team_of(q) == team and q != s.forced and q != barred:
                 nearest = d
             break
     return nearest
+
+
+def _barred(s: SocceroState) -> int:
+    """Extended rules, "Fouls and Sanctions": the set-piece taker, who may not touch the ball
+    again (step onto it, take it off a player) until another player has; -1: nobody."""
+    if s.banned >= 0:
+        return s.banned
+    return s.setpiece[3] if s.setpiece else -1
 
 
 def _in_line_map(s: SocceroState, team: int) -> list[int]:
@@ -216,14 +231,15 @@ def _in_line_map(s: SocceroState, team: int) -> list[int]:
     clear one way as the other, so the distances are the same, and the search asks about many
     squares of one position."""
     cache = s._shape or position_cache(s)
-    key = ("in-line", team)
+    barred = _barred(s)
+    key = ("in-line", team, barred)
     found = cache.get(key)
     if found is None:
         found = [7] * s.board.size
         occ = s.occupancy()
         rays = s.board.rays
         for start, q in occ.items():
-            if team_of(q) != team or q == s.forced:
+            if team_of(q) != team or q == s.forced or q == barred:
                 continue
             for ray in rays[start]:
                 for d, t in enumerate(ray[:6], 1):
@@ -356,6 +372,18 @@ def _attack_value(s: SocceroState, seat: int, sq: int) -> float:
     return PROGRESS * _progress(s, seat, sq) + CHANCE_WEIGHT * GOAL * _open_chance(s, seat, sq)
 
 
+_ATTACK_TABLES: dict[tuple[int, int, bool], list[float]] = {}
+
+
+def _attack_table(s: SocceroState, seat: int) -> list[float]:
+    """``_attack_value`` of every square for ``seat``, worked out once per end of the field."""
+    key = (id(s.board), s.attacks(seat), s.cfg.extended)
+    found = _ATTACK_TABLES.get(key)
+    if found is None:
+        found = _ATTACK_TABLES[key] = [_attack_value(s, seat, sq) for sq in range(s.board.size)]
+    return found
+
+
 def _held_value(s: SocceroState, seat: int, sq: int, vacated: int = -1, filled: int = -1) -> float:
     """The ball held by ``seat`` at ``sq`` when the other side moves next (it may steal);
     ``vacated``, ``filled``: a team-mate's move looked at before it is made (see ``_danger``)."""
@@ -435,21 +463,28 @@ def _kick_values(s: SocceroState, seat: int, normal: bool) -> dict[tuple[bool, i
     bent = _bent_passes(s, seat) if ground else []
     for total in range(1, 13):
         routes = all_paths(s, s.ball, total, ground, False, False)
-        kick = max(_landing_value(s, seat, finish, squares, s.ball) for finish, squares, _ in routes.values())
+        kick = max(
+            _landing_value(s, seat, finish, squares, s.ball, not ground) for finish, squares, _ in routes.values()
+        )
         # The curve faces also reach team-mates round a corner.
         turned = max((v for d, v in bent if d <= total), default=kick)
         kick = straight_share * kick + (1 - straight_share) * max(kick, turned)
-        reach = route_at[total]
-        scored = goal[total]
-        saved = reach - scored
-        # Saved: the keeper's ball (basic) or a corner for us (extended). No route: the
-        # basic rules play it as a kick, the extended rules make it a weak shot (their ball).
-        shot = scored * GOAL + saved * (CORNER if extended else -40.0) + (1 - reach) * (WEAK_SHOT if extended else kick)
+        shot = _shot_worth(goal[total], route_at[total], extended, kick)
         for dice, chances in ((1, _ONE_DIE), (2, _TWO_DICE)):
             p = chances.get(total, 0.0)
             out[(False, dice)] += p * kick
             out[(True, dice)] += p * shot
     return out
+
+
+def _shot_worth(scored: float, reach: float, extended: bool, kick: float) -> float:
+    """A declared shot at one distance total: ``scored`` the chance of a goal, ``reach`` the
+    chance of a route into the goal (the rest of it saved), ``kick`` what the same total is
+    worth as a kick (the basic rules play a shot with no route as a kick)."""
+    saved = reach - scored
+    # Saved: the keeper's ball (basic) or a corner for us (extended). No route: the
+    # basic rules play it as a kick, the extended rules make it a weak shot (their ball).
+    return scored * GOAL + saved * (CORNER if extended else -40.0) + (1 - reach) * (WEAK_SHOT if extended else kick)
 
 
 def _bent_passes(s: SocceroState, seat: int) -> list[tuple[int, float]]:
@@ -471,7 +506,7 @@ def _path_value(s: SocceroState, seat: int, path: Path) -> float:
         return GOAL * (1 - _save_chance(s, seat, path))
     ground, _, _ = flight(s)
     _, finish, squares, _ = walk(s, path.start, path.legs, ground, s.kick[0])
-    return _landing_value(s, seat, finish, squares, path.start)
+    return _landing_value(s, seat, finish, squares, path.start, not ground)
 
 
 def _save_chance(s: SocceroState, seat: int, path: Path) -> float:
@@ -492,8 +527,9 @@ def _save_chance(s: SocceroState, seat: int, path: Path) -> float:
     return len(rules.save_air_extended) / 6 if s.cfg.extended else 0.0
 
 
-def _landing_value(s: SocceroState, seat: int, finish: str, squares: list[int], start: int) -> float:
-    """How good it is for ``seat`` that the ball ends after passing ``squares``."""
+def _landing_value(s: SocceroState, seat: int, finish: str, squares: list[int], start: int, air: bool = False) -> float:
+    """How good it is for ``seat`` that the ball ends after passing ``squares`` (``air``: it
+    arrives in the air, so a team-mate there may head it on)."""
     if finish == "goal":
         return GOAL
     end = squares[-1] if squares else start
@@ -504,7 +540,10 @@ def _landing_value(s: SocceroState, seat: int, finish: str, squares: list[int], 
         if team_of(q) == seat and q != s.holder:
             if s.cfg.extended and _offside(s, seat, end, start):
                 return -0.5 * _attack_value(s, 1 - seat, end) - 60  # their free kick
-            return _held_value(s, seat, end)
+            held = _held_value(s, seat, end)
+            if air and s.cfg.extended:
+                return max(held, _header_value(s, seat, end))
+            return held
         return -0.5 * _attack_value(s, 1 - seat, end) - 60
     # A loose ball: the other side moves first; then our nearest player may reach it (the
     # kicker too: a ball played into space and run onto is a dribble). Either side's player
@@ -514,6 +553,44 @@ def _landing_value(s: SocceroState, seat: int, finish: str, squares: list[int], 
     return (1 - p_theirs) * p_ours * _attack_value(s, seat, end) - p_theirs * (
         0.5 * _attack_value(s, 1 - seat, end) + 40
     )
+
+
+FAILED_HEADER = OUT
+"""Extended rules: a header at goal the die cannot carry there (headed on towards the goal line:
+mostly over it, or to a defender)."""
+
+
+def _header_value(s: SocceroState, seat: int, sq: int) -> float:
+    """Extended rules, "Headers": what a header at goal from ``sq`` is worth to ``seat``. The die
+    (one, rolled before the direction is chosen) must carry the ball along a straight line into
+    the goal; it flies over every player, and the keeper saves it on a 6 when it passes over him
+    or beside him (a corner)."""
+    b = s.board
+    end = s.attacks(seat)
+    keeper = s.pos[goalkeeper(1 - seat)]
+    beside = {keeper - 1, keeper + 1} if keeper >= 0 else set()
+    save = len(b.rules.save_air_extended) / 6
+    best = reach = 0.0
+    for d in range(8):
+        ex = b.exits[sq][d]
+        ray = b.rays[sq][d]
+        if ex.kind != EXIT_GOAL or ex.end != end or len(ray) >= 6:
+            continue
+        chance = (6 - len(ray)) / 6  # the die must reach the line beyond the last square
+        near = keeper in ray or any(q in beside and b.ys[q] == b.ys[keeper] for q in ray)
+        saved = save if near else 0.0
+        best = max(best, chance * ((1 - saved) * GOAL + saved * CORNER))
+        reach = max(reach, chance)
+    return best + (1 - reach) * FAILED_HEADER
+
+
+def _header_choice(s: SocceroState, seat: int, legal: list[Any]) -> Any:
+    """Head the ball at goal when that is worth more than keeping it (a header that cannot score
+    gives the ball away)."""
+    p = s.path[0]
+    sq = s.pos[p]
+    head = _header_value(s, seat, sq) > _held_value(s, seat, sq)
+    return next(a for a in legal if str(a) == ("header" if head else "no-header"))
 
 
 def _air_stop(s: SocceroState, seat: int, legal: list[Any]) -> Any:
@@ -939,7 +1016,7 @@ class _StepJudge:
             return 50.0 + 10 * (before - after) - (30 if after == 0 else 0)
         target = self._target(p)
         to_target = b.distances[target]
-        weight = 5.0
+        weight = PLACE_STEP
         if p % PLAYERS in FORWARDS and _progress(s, seat, target) - _progress(s, seat, step.start) >= FORWARD_LAG:
             weight = FORWARD_PULL
         value = weight * (to_target[step.start] - to_target[step.end])
@@ -981,6 +1058,10 @@ class _StepJudge:
 
 SUPPORT = 0.3
 """Weight of a team-mate's worth as a receiver when he moves while his side has the ball."""
+
+PLACE_STEP = 5.0
+"""Points per square a player earns for closing on his place (``_role_target``) with a step that
+nothing else gives a value; a free move that takes him further from it costs as much a square."""
 
 
 def _open_lanes(s: SocceroState, ball: int) -> frozenset[int]:
@@ -1024,15 +1105,542 @@ def _placement_home(s: SocceroState) -> int:
     return home if s.defends(team_of(p)) == LOW else s.board.mirror(home)
 
 
-def _free_move(s: SocceroState, seat: int, legal: list[Any], rng: random.Random) -> Any:
-    done = next((a for a in legal if str(a) == "done"), None)
+# --- set pieces: the wall and the free moves -------------------------------------------------
+
+WALL_CHANCE = 0.1
+"""A direct free kick gets a wall when a shot from its spot (``shot_chance``, before the wall)
+scores at least this often: about nine rows from the goal line and nearer (docs/bots.md,
+"Soccero set pieces"). Further out the players stay where they are more use."""
+
+WALL_GAIN = 0.02
+"""The least a wall player must take off the shot's chance to be placed."""
+
+FREE_MOVE_GAIN = 10.0
+"""Points a free move must be worth to be made (1% of a goal); below it the side says ``done``."""
+
+FREE_MOVE_TARGETS = 6
+"""Squares, by a first rough value, that the free-move judge weighs exactly for each player."""
+
+
+def _set_piece_choice(s: SocceroState, seat: int, legal: list[Any]) -> Any:
+    """The wall (phase ``wall``), free moves (``free``) and the attackers the wall displaced
+    (``wall-clear``)."""
+    if s.phase == "wall":
+        return _wall_choice(s, seat, legal)
+    return _free_move(s, seat, legal)
+
+
+# The wall.
+
+
+def _wall_choice(s: SocceroState, seat: int, legal: list[Any]) -> Any:
+    """Rulebook "Free Kicks": up to three defenders stand in the way of a direct free kick's
+    shot, on the wall squares that take most off its chance (see ``_wall_plan``)."""
+    squares = [a for a in legal if isinstance(a, SquareChoice)]
+    if not squares:
+        return legal[0]
+    if squares[0].verb == "to":
+        p = s.pending[1]
+        planned = _wall_plan(s, p)
+        if planned is not None:
+            found = next((a for a in squares if a.square == planned[1]), None)
+            if found is not None:
+                return found
+        # Picked but no longer worth placing (not the bot's own pick): the square nearest the goal.
+        to_goal = s.board.distances[_goal_squares(s, s.setpiece[1])[1]]
+        return min(squares, key=lambda a: (to_goal[a.square], a.square))
+    planned = _wall_plan(s)
+    if planned is None:
+        return next((a for a in legal if isinstance(a, Word)), squares[0])
+    player, _ = planned
+    return next(a for a in squares if a.square == s.pos[player])
+
+
+def _wall_plan(s: SocceroState, selected: int = -1) -> tuple[int, int] | None:
+    """The next wall player and his square (``selected``: the player already picked), or None
+    when the wall is not worth (another) player.
+
+    A wall stands only where the shot is a real chance (``shot_chance`` from the spot at least
+    ``WALL_CHANCE``, judged before its first player is placed). Its squares are the permitted
+    ones on a route the shot can still take into the goal, and they are chosen together: two
+    routes either side of a defender need two players, and either of them alone takes nothing
+    off. Each player must take ``WALL_GAIN`` off the chance. The players are the field players
+    nearest their squares (not the keeper; forwards last: they stay up for the counter-attack);
+    those already standing in the way where a wall stands are left there."""
+    kind, team, spot, _, direct = s.setpiece
+    if kind != "free-kick" or not direct:
+        return None
+    b = s.board
+    now = shot_chance(s, team, spot)
+    left, _ = s.pending
+    if left == b.rules.wall_players and now < WALL_CHANCE:
+        return None
+    near, far = b.rules.wall_distance
+    occ = s.occupancy()
+    taken = s.taken_bits()
+    theirs = sum(1 << s.pos[q] for q in team_players(1 - team) if q != goalkeeper(1 - team) and s.pos[q] >= 0)
+    lanes = 0
+    for route in _goal_routes(s, team, spot):
+        if not taken & route or not theirs & route:  # open on the ground or in the air
+            lanes |= route
+    squares = [q for q in range(b.size) if lanes >> q & 1 and q not in occ and near <= b.distance(q, spot) <= far]
+    every_lane = _shot_lanes(s, team, spot)
+    free = [
+        p
+        for p in team_players(1 - team)
+        if p not in (goalkeeper(1 - team), selected)
+        and not (every_lane >> s.pos[p] & 1 and near <= b.distance(s.pos[p], spot) <= far)
+    ]
+    best: tuple[float, int, int] | None = None
+    for size in range(1, left + 1):
+        for wall in combinations(squares, size):
+            moved = _wall_players(s, wall, free, selected, occ)
+            if moved is None:
+                continue
+            pos = list(s.pos)
+            for p, sq in moved:
+                pos[p] = sq
+            chance = shot_chance(evolve(s, pos=tuple(pos)), team, spot)
+            score = now - chance - WALL_GAIN * size
+            if score >= 0 and (best is None or score > best[0]):
+                best = (score, *moved[0])
+    return None if best is None else (best[1], best[2])
+
+
+def _wall_players(
+    s: SocceroState, wall: tuple[int, ...], free: list[int], selected: int, occ: dict[int, int]
+) -> list[tuple[int, int]] | None:
+    """(player, square) for each square of ``wall``: ``selected`` (if any) on the first one he may
+    stand on, the rest by the nearest of ``free`` (forwards last); the first pair is the one to
+    place now. None if some square gets nobody."""
+    b = s.board
+    out: list[tuple[int, int]] = []
+    rest = list(wall)
+    if selected >= 0:
+        mine = next((sq for sq in rest if permitted(s, selected, sq, occ)), None)
+        if mine is None:
+            return None
+        out.append((selected, mine))
+        rest.remove(mine)
+    used: set[int] = set()
+    for sq in rest:
+        to_sq = b.distances[sq]
+        ranked = sorted((p for p in free if p not in used), key=lambda p: (p % PLAYERS in FORWARDS, to_sq[s.pos[p]], p))
+        player = next((p for p in ranked if permitted(s, p, sq, occ)), None)
+        if player is None:
+            return None
+        used.add(player)
+        out.append((player, sq))
+    return out
+
+
+_ROUTES: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _goal_routes(s: SocceroState, seat: int, start: int) -> tuple[int, ...]:
+    """The squares (bits) of each route ``_shot_routes`` counts from ``start`` into the goal
+    ``seat`` attacks, players or not; cached."""
+    end = s.attacks(seat)
+    key = (end, start)
+    found = _ROUTES.get(key)
+    if found is None:
+        b = s.board
+        routes = []
+        for d1 in range(8):
+            ray = b.rays[start][d1]
+            ex = b.exits[start][d1]
+            if ex.kind == EXIT_GOAL and ex.end == end and len(ray) + 1 <= 12:
+                routes.append(b.ray_bits[start][d1][len(ray)])
+            for n1 in range(1, min(len(ray), 11) + 1):
+                corner = ray[n1 - 1]
+                for d2 in ((d1 + 1) % 8, (d1 - 1) % 8):
+                    ex2 = b.exits[corner][d2]
+                    ray2 = b.rays[corner][d2]
+                    if ex2.kind == EXIT_GOAL and ex2.end == end and n1 + len(ray2) + 1 <= 12:
+                        routes.append(b.ray_bits[start][d1][n1] | b.ray_bits[corner][d2][len(ray2)])
+        found = _ROUTES[key] = tuple(routes)
+    return found
+
+
+def _shot_lanes(s: SocceroState, seat: int, start: int) -> int:
+    """The squares (bits) of every route into the goal from ``start``: where a player may change
+    a shot's chance."""
+    lanes = 0
+    for route in _goal_routes(s, seat, start):
+        lanes |= route
+    return lanes
+
+
+# Free moves.
+
+
+def _free_move(s: SocceroState, seat: int, legal: list[Any]) -> Any:
+    """Rulebook "Free moves": the move that does the set piece most good for ``seat`` (see
+    :class:`_SetPieceJudge`), or ``done`` when none is worth ``FREE_MOVE_GAIN``. Also the
+    square of an attacker the wall displaced (``wall-clear``)."""
+    done = next((a for a in legal if isinstance(a, Word)), None)
     squares = [a for a in legal if isinstance(a, SquareChoice)]
     if not squares:
         return done if done is not None else legal[0]
+    judge = _SetPieceJudge(s, seat)
     if squares[0].verb == "to":
-        selected = s.pending[4] if s.phase == "free" else s.pending[1]
-        target = _role_target(s, seat, selected)
-        return _best(squares, lambda a: -s.board.distance(a.square, target), rng)
+        p = s.pending[4] if s.phase == "free" else s.pending[1]
+        allowed = {a.square: a for a in squares}
+        best = judge.best_move([p], allowed)
+        if best is None:
+            # None of the squares the judge looked at: the one nearest his place.
+            target = _role_target(s, seat, p)
+            return min(squares, key=lambda a: (s.board.distance(a.square, target), a.square))
+        return allowed[best[2]]
+    movers = {a.square: a for a in squares}  # a player's square -> the pick of him
+    players = [p for p in team_players(seat) if s.pos[p] in movers]
     if done is not None:
-        return done
-    return squares[0]
+        players = [p for p in players if p != goalkeeper(seat)]  # the keeper stays in his goal
+    best = judge.best_move(players, None)
+    if best is None or (done is not None and best[0] < FREE_MOVE_GAIN):
+        if done is not None:
+            return done
+        return movers[s.pos[players[0]]] if players else squares[0]
+    return movers[s.pos[best[1]]]
+
+
+class _SetPieceJudge:
+    """What the set piece being prepared is worth to the side taking it, and what one free move
+    changes of that (the side taking it wants more, the other side less), in the points the rest
+    of this module counts in.
+
+    The kick is read as ``_kick_values`` reads one: for each total the dice may show, the best
+    square the ball can be played to at that distance (a set-piece kick flies, so every square
+    that far, one turn allowed), valued as ``_landing_value`` values it: a team-mate there keeps
+    it unless an opponent can step onto him next roll; an opponent there has won it; an empty
+    square is a race between the nearest players in a straight line. The kicker takes one die or
+    two, whichever is worth more, or shoots when that is worth more still. A throw-in lands on one
+    of three squares per face of its die.
+
+    A team-mate the ball reaches in the air (a set-piece kick but for the direct face, a throw-in)
+    may head it at goal (``_header_value``): what brings attackers into the box at a corner.
+
+    A free move changes the worth of the two squares it empties and fills and of the squares on
+    straight lines through them within a die's reach (who can step there next turn): a forward
+    who stands where the ball may land makes that landing ours; a defender next to him makes it
+    a likely steal, or standing on the landing square wins the ball. A player taken further from
+    his place (``_role_target``) costs ``PLACE_STEP`` a square, as getting back would earn in open
+    play: the set piece must pay for the hole he leaves.
+    """
+
+    __slots__ = (
+        "s",
+        "seat",
+        "attackers",
+        "defenders",
+        "spot",
+        "occ",
+        "reach",
+        "group_of",
+        "weights",
+        "order",
+        "best",
+        "totals",
+        "value",
+        "attack",
+        "counter",
+        "holders",
+        "offside",
+        "taker_square",
+        "shot",
+        "lanes",
+        "worth",
+        "top",
+        "ceiling",
+        "header",
+        "air",
+        "_places",
+    )
+
+    def __init__(self, s: SocceroState, seat: int) -> None:
+        self.s, self.seat = s, seat
+        kind, team, spot, taker, direct = s.setpiece
+        b = s.board
+        self.attackers, self.defenders = team, 1 - team
+        self.spot = spot
+        self.occ = s.occupancy()
+        self.taker_square = s.pos[taker] if taker >= 0 else -1
+        # Who can step onto each square next roll: the nearest of each side in a straight line.
+        self.reach = (_in_line_map(s, 0), _in_line_map(s, 1))
+        # The landing squares, one group per total of the dice (a throw-in: per face of its
+        # die), each with its chance under each choice of dice (a throw-in has one).
+        groups: list[tuple[tuple[float, ...], list[int]]]
+        self.air = 1.0
+        if kind == "penalty":
+            # A penalty is a shot: no free move sets up a pass instead (the free moves only put
+            # right who stands where the penalty forbids).
+            groups = []
+        elif kind == "throw-in":
+            groups = [((1 / 6,), [q for _, q in set_pieces.throw_targets(s, n)]) for n in range(1, 7)]
+        else:
+            rings = _rings(b, spot)
+            groups = [((_ONE_DIE.get(t, 0.0), _TWO_DICE.get(t, 0.0)), rings[t]) for t in range(1, PASS_REACH + 1)]
+            # Rulebook "Kicking the ball in special situations": only the direct face stays on the ground.
+            self.air = 1 - dict(b.rules.kick_die).get("direct", 0) / 6
+        self.weights = [w for w, _ in groups]
+        self.group_of: dict[int, int] = {}
+        self.attack = _attack_table(s, team)
+        self.counter = _attack_table(s, 1 - team)
+        self.holders: dict[int, int] = {}
+        self.offside: set[int] = set()
+        self.header: dict[int, float] = {}
+        # RULINGS Soccero 6: no offside at goal kicks, throw-ins and corners.
+        judge_offside = kind not in ("goal-kick", "throw-in", "corner")
+        end = s.attacks(team)
+        spot_row = b.rows_from_goal_line(spot, end)
+        line = second_last_row(s, team)
+        for g, (_, squares) in enumerate(groups):
+            for q in squares:
+                self.group_of[q] = g
+                self.holders[q] = self._holder(q)
+                row = b.rows_from_goal_line(q, end)
+                if row < 6:  # a header can reach the goal only from here
+                    self.header[q] = _header_value(s, team, q)
+                if judge_offside and b.half_of(q) == end and row < spot_row and row < line:
+                    self.offside.add(q)
+        self.value = {
+            q: self._square(q, self.holders[q], self.reach[1 - team][q], self.reach[team][q]) for q in self.group_of
+        }
+        self.order = [sorted(((self.value[q], q) for q in squares), reverse=True) for _, squares in groups]
+        self.best = [order[0][0] if order else 0.0 for order in self.order]
+        # The squares that hold their group's best, and the most each square could be worth with
+        # no opponent in reach of it (a team-mate on it, or next to it if it is empty).
+        self.top = {q for g, order in enumerate(self.order) for v, q in order[:3] if v >= self.best[g]}
+        self.ceiling = {
+            q: self.value[q] if q in self.offside else max(self.value[q], self.attack[q], self.header.get(q, 0.0))
+            for q in self.value
+        }
+        choices = len(groups[0][0]) if groups else 0
+        self.totals = [
+            sum(w[c] * best for w, best in zip(self.weights, self.best, strict=True)) for c in range(choices)
+        ]
+        may_shoot = kind in ("penalty", "goal-kick", "punt") or (kind == "free-kick" and direct)
+        self.lanes = _shot_lanes(s, team, spot) if may_shoot else 0
+        self.shot = self._shot(s) if may_shoot else float("-inf")
+        self.worth = max([*self.totals, self.shot])
+        self._places: dict[int, int] = {}
+
+    def _holder(self, q: int) -> int:
+        """The team of the player on ``q`` (-1: nobody, or the taker, who may not touch the ball)."""
+        p = self.occ.get(q)
+        return -1 if p is None or q == self.taker_square else team_of(p)
+
+    def _square(self, q: int, holder: int, theirs: int, ours: int) -> float:
+        """The ball landing on ``q`` (``_landing_value``): ``holder`` the team of the player there,
+        ``theirs`` / ``ours`` the squares to the nearest defender / attacker in a straight line."""
+        attack, counter = self.attack[q], self.counter[q]
+        danger = DANGER * (7 - theirs) / 6
+        lost = danger * (0.5 * counter + 40)
+        if holder == self.attackers:
+            if q in self.offside:
+                return -0.5 * counter - 60  # their free kick
+            held = (1 - danger) * attack - lost
+            # In the air he heads it at goal if that is worth more (``_header_choice``).
+            return held + self.air * max(0.0, self.header.get(q, FAILED_HEADER) - held)
+        if holder == self.defenders:
+            return -0.5 * counter - 60
+        return (1 - danger) * (7 - ours) / 6 * attack - lost
+
+    def _shot(self, s: SocceroState) -> float:
+        """A declared shot from the spot, one die or two, whichever is worth more (``_kick_values``)."""
+        goal, route_at = _shot_table(s, self.attackers, self.spot)
+        return max(
+            sum(p * _shot_worth(goal[t], route_at[t], True, 0.0) for t, p in chances.items())
+            for chances in (_ONE_DIE, _TWO_DICE)
+        )
+
+    def _place(self, p: int) -> int:
+        found = self._places.get(p)
+        if found is None:
+            found = self._places[p] = _role_target(self.s, team_of(p), p)
+        return found
+
+    def best_move(self, players: list[int], allowed: dict[int, Any] | None) -> tuple[float, int, int] | None:
+        """(gain, player, square) of the best free move of one of ``players`` to a square the
+        judge weighs (``allowed``: only these squares; ``None``: wherever he may stand)."""
+        s, b = self.s, self.s.board
+        targets = self._targets()
+        occ = self.occ
+        best: tuple[float, int, int] | None = None
+        for p in players:
+            start = s.pos[p]
+            place = self._place(p)
+            squares = list(targets)
+            home = self._near_place(p, place, allowed)
+            if home >= 0 and home not in squares:
+                squares.append(home)
+            doubt = doubtful_squares(s, p)
+            for r in squares:
+                if r == start:
+                    continue
+                if allowed is not None:
+                    if r not in allowed:
+                        continue
+                elif not permitted(s, p, r, occ, doubt):
+                    continue
+                gain = self.after(p, r) - self.worth
+                if team_of(p) != self.attackers:
+                    gain = -gain
+                # Leaving his place costs what getting back to it would earn in open play.
+                to_place = b.distances[place]
+                gain -= PLACE_STEP * max(0, to_place[r] - to_place[start])
+                if best is None or gain > best[0]:
+                    best = (gain, p, r)
+        return best
+
+    def _near_place(self, p: int, place: int, allowed: dict[int, Any] | None) -> int:
+        """The empty square nearest ``p``'s place where he may stand (-1: none within two squares)."""
+        s, b = self.s, self.s.board
+        occ = self.occ
+        doubt = doubtful_squares(s, p)
+        to_place = b.distances[place]
+        if to_place[s.pos[p]] <= 2:
+            return -1  # he is there, near enough
+        ring = [place] + [q for d in (1, 2) for ray in b.rays[place] for q in ray[d - 1 : d]]
+        for q in sorted(ring, key=lambda q: (to_place[q], q)):
+            if (q in allowed) if allowed is not None else permitted(s, p, q, occ, doubt):
+                return q
+        return -1
+
+    def _targets(self) -> list[int]:
+        """The empty squares most likely to do the deciding side good, by a first rough value:
+        for the side taking the set piece, a team-mate where the ball may land; for the other
+        side, a player on the best landing square or next to the team-mate who would get it."""
+        occ = self.occ
+        rough: dict[int, float] = {}
+        if self.seat == self.attackers:
+            theirs = self.reach[self.defenders]
+            for q, g in self.group_of.items():
+                if q in occ or self.ceiling[q] <= self.best[g]:
+                    continue
+                w = max(self.weights[g])
+                gain = w * (self._square(q, self.attackers, theirs[q], 7) - self.best[g])
+                if gain > 0:
+                    rough[q] = gain
+        else:
+            b = self.s.board
+            for g, order in enumerate(self.order):
+                w = max(self.weights[g])
+                if not order or w == 0:
+                    continue
+                value, q = order[0]
+                second = order[1][0] if len(order) > 1 else value
+                if value <= second:
+                    continue
+                if q not in occ:
+                    rough[q] = rough.get(q, 0.0) + w * (value - max(second, self._square(q, self.defenders, 7, 7)))
+                holder = self.holders[q]
+                ours = self.reach[self.attackers][q]
+                for ray in b.rays[q]:
+                    for k, t in enumerate(ray[:6], 1):
+                        if t in occ:
+                            break
+                        if k < self.reach[self.defenders][q]:
+                            marked = self._square(q, holder, k, ours)
+                            rough[t] = rough.get(t, 0.0) + w * (value - max(second, marked))
+        ranked = sorted(rough, key=lambda q: (-rough[q], q))
+        return ranked[:FREE_MOVE_TARGETS]
+
+    def after(self, p: int, r: int) -> float:
+        """The set piece's worth to the side taking it once ``p`` has moved to ``r``."""
+        s, b = self.s, self.s.board
+        occ = self.occ
+        team = team_of(p)
+        other = 1 - team
+        a = s.pos[p]
+        mine = self.reach[team]  # p's side: the lines he leaves and joins
+        yours = self.reach[other]
+        # The squares p can step onto from r: a is empty by then.
+        from_r: dict[int, int] = {}
+        for ray in b.rays[r]:
+            for k, t in enumerate(ray[:6], 1):
+                from_r[t] = k
+                if t in occ and t != a:
+                    break
+        # The squares on the lines from a, where p may have been the nearest of his side.
+        from_a: dict[int, int] = {}
+        for ray in b.rays[a]:
+            for k, t in enumerate(ray[:6], 1):
+                from_a[t] = k
+                if t in occ:
+                    break
+        changed: dict[int, float] = {}
+        seen: set[int] = set()
+        group_of = self.group_of
+        value, best, top = self.value, self.best, self.top
+        attacking = team == self.attackers
+        for q in (a, r, *from_a, *from_r):
+            if q in seen or q not in group_of:
+                continue
+            seen.add(q)
+            if q == r:
+                holder = team
+            elif q == a:
+                holder = -1
+            else:
+                holder = self.holders[q]
+                if holder == self.defenders:
+                    continue  # an opponent there wins the ball, whoever is near
+                # Leaving a square's lines makes it worse for p's side, joining them better: a
+                # square that gets worse for the attackers matters only if it is its group's
+                # best, one that gets better only if it could beat the best.
+                worse = (q in from_a) if attacking else (q in from_r)
+                better = (q in from_r) if attacking else (q in from_a)
+                if not (better and self.ceiling[q] > best[group_of[q]] or worse and q in top):
+                    continue
+            near = mine[q]
+            if q == a or from_a.get(q) == near:
+                near = _nearest_in_line(s, team, q, a, r)  # without p
+            near = min(near, from_r.get(q, 7))
+            far = yours[q]
+            if attacking and holder == team:
+                # A receiver: p may have stood in a defender's line to him, or may now.
+                far = _nearest_in_line(s, other, q, a, r)
+            theirs, ours = (far, near) if attacking else (near, far)
+            new = self._square(q, holder, theirs, ours)
+            if new != value[q]:
+                changed[q] = new
+        shot = self.shot
+        if self.lanes and (self.lanes >> a & 1 or self.lanes >> r & 1):
+            pos = list(s.pos)
+            pos[p] = r
+            shot = self._shot(evolve(s, pos=tuple(pos)))
+        return self._total(changed, shot)
+
+    def _total(self, changed: dict[int, float], shot: float) -> float:
+        """The worth with the squares of ``changed`` at their new values."""
+        group_of = self.group_of
+        new_best: dict[int, float] = {}
+        for q, v in changed.items():
+            g = group_of[q]
+            if g not in new_best:
+                new_best[g] = next((value for value, sq in self.order[g] if sq not in changed), float("-inf"))
+            if v > new_best[g]:
+                new_best[g] = v
+        worth = shot
+        for c, total in enumerate(self.totals):
+            for g, value in new_best.items():
+                total += self.weights[g][c] * (value - self.best[g])
+            worth = max(worth, total)
+        return worth
+
+
+_RINGS: dict[tuple[int, int], list[list[int]]] = {}
+
+
+def _rings(b: Any, spot: int) -> list[list[int]]:
+    """``rings[t]``: the squares ``t`` king moves from ``spot`` (t = 0 .. PASS_REACH)."""
+    key = (id(b), spot)
+    found = _RINGS.get(key)
+    if found is None:
+        found = [[] for _ in range(PASS_REACH + 1)]
+        for q, d in enumerate(b.distances[spot]):
+            if d <= PASS_REACH:
+                found[d].append(q)
+        _RINGS[key] = found
+    return found

@@ -198,11 +198,12 @@ def test_the_map_of_clear_lines_agrees_with_looking_from_each_square() -> None:
 
     def walked_in(s: SocceroState, team: int, sq: int) -> int:
         occ = s.occupancy()
+        taker = s.banned if s.banned >= 0 else s.setpiece[3] if s.setpiece else -1  # may not touch the ball
         for d in range(1, 7):
             for ray in B.rays[sq]:
                 if len(ray) >= d and all(t not in occ for t in ray[: d - 1]):
                     q = occ.get(ray[d - 1])
-                    if q is not None and q // 11 == team and q != s.forced:
+                    if q is not None and q // 11 == team and q not in (s.forced, taker):
                         return d
         return 7
 
