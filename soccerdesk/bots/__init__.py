@@ -177,6 +177,16 @@ class RandomBot(Bot):
         return legal[rng.randrange(len(legal))]
 
 
+def next_best(legal: list[Any], value: Callable[[Any], float], count: int, margin: float) -> list[Any]:
+    """The ``count`` best actions of ``legal`` by ``value`` below the best (those tied with it
+    left out; ties among them in ``legal``'s order), each at most ``margin`` worse than the best:
+    a heuristic's near misses, the slips an ``easy`` bot makes."""
+    scored = sorted(((value(a), i) for i, a in enumerate(legal)), key=lambda t: (-t[0], t[1]))
+    best = scored[0][0]
+    worse = [(v, i) for v, i in scored if v < best - 1e-9]
+    return [legal[i] for v, i in worse[:count] if v >= best - margin]
+
+
 BotFactory = Callable[[str], Bot]
 
 LEVELS: dict[str, BotFactory] = {}

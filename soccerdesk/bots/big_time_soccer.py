@@ -34,7 +34,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from soccerdesk.bots import Bot
+from soccerdesk.bots import Bot, next_best
 from soccerdesk.rules import CHANCE, State
 from soccerdesk.rules.big_time_soccer.actions import Act
 from soccerdesk.rules.big_time_soccer.cards import DIE, Card
@@ -77,6 +77,10 @@ CARD_ECONOMY = 0.5
 # Options closer than this (in goals) are worth a search's closer look; a clearer lead is
 # beyond what a fraction of a second of rollouts could overturn (a quarter of the decisions).
 CLOSE_CALL = 0.03
+
+# ``easy``'s slips: one of the next best choices, at most this much worse (in goals) than the best.
+NEAR_MISS = 0.08
+NEAR_MISS_CHOICES = 3
 
 
 def worth_kind(card: Card) -> str:
@@ -399,6 +403,18 @@ class HeuristicBot(Bot):
         legal: list[Any] = state.legal_actions(players[0])
         values = sorted((self._value(ctx, a) for a in legal), reverse=True)
         return len(values) > 1 and values[0] - values[1] < CLOSE_CALL
+
+    def near_misses(self, state: State, seat: int, legal: list[Any]) -> list[Any]:
+        """The choices a beginner might take instead of this bot's: the next best few, each
+        within :data:`NEAR_MISS` goals of the best by its estimates (``easy``'s slips). None
+        at a defender's reply, a discard or an end offer, which this bot decides by rule (a
+        random answer there accepted the end of a half while behind); elsewhere the margin
+        keeps out what no beginner plays, such as clearing over the goal line from the attack."""
+        assert isinstance(state, BigTimeState)
+        if state.phase in ("reply", "discard", "end_offer"):
+            return []
+        ctx = _Context(state, seat)
+        return next_best(legal, lambda a: self._value(ctx, a), NEAR_MISS_CHOICES, NEAR_MISS)
 
     def ranked(self, state: State, seat: int, legal: list[Any]) -> list[Any]:
         """``legal`` from the most to the least promising by this bot's estimates (its own

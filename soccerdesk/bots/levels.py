@@ -1,7 +1,8 @@
 """The difficulty levels offered to players: ``easy``, ``normal``, ``hard`` and ``expert``.
 
 - ``easy``: the game's heuristic bot, but now and then (``EASY_SLIPS`` of its decisions)
-  it plays a random legal action instead — it still plays sensibly, only less sharply.
+  it takes one of the heuristic's near misses instead (:class:`EasyBot`) — it still plays
+  sensibly, only less sharply.
 - ``normal``: the game's heuristic bot.
 - ``hard``: the search bot (:mod:`soccerdesk.bots.search`): ``HARD_ITERATIONS`` rollouts a
   decision, and never more than 1 s (the clock only binds on a slow or busy machine).
@@ -13,9 +14,10 @@ cards to the heuristic's exact turn planner; ``expert`` models its opponent one 
 (it may be the heuristic or ``hard``, learnt from the picks it shows). In Pawn Soccer, which
 has no dice in open play and nothing hidden, ``expert`` plays its turns by alpha-beta three
 turns deep over every reply (:data:`PAWN_LOOKAHEAD`) instead of ``hard``'s one-deep search,
-which only answers the heuristic's reply. In Soccero ``hard`` weighs only the heuristic's two
-best steps and ``expert`` its six best (:data:`LEVEL_TUNING`). Measured figures and the
-commands that made them: ``docs/bots.md``.
+which only answers the heuristic's reply; a goal that can be scored at once is scored at every
+Pawn Soccer level (the search levels leave it to the heuristic). In Soccero ``hard`` weighs
+only the heuristic's two best steps and ``expert`` its six best (:data:`LEVEL_TUNING`).
+Measured figures and the commands that made them: ``docs/bots.md``.
 
 An iteration cap, not the clock, is what sets a level's strength: the bot plays the same
 on a fast and a slow computer, a match replays the same, and the player does not wait a
@@ -62,15 +64,18 @@ HINT_ITERATIONS: dict[str, int] = HARD_ITERATIONS | {"soccero": SOCCERO_FULL}
 step of the ladder, :data:`LEVEL_TUNING`)."""
 
 EASY_SLIPS: dict[str, float] = {
-    "big-time-soccer": 0.3,
+    # Big Time Soccer's and Soccero's near misses cost little each (a card that gains a zone
+    # less, a step beside the best), so easy slips there more often (docs/bots.md, "Easy's slips").
+    "big-time-soccer": 0.5,
     "pawn-soccer": 0.3,
-    "soccero": 0.3,
+    "soccero": 0.5,
     # A random face-down pick is as good a guess as the heuristic's: only a slip with the
     # power cards costs, so Soccer-Go's easy slips more often (normal beat it in 57.5% of
     # 200 matches at 0.7 slips, 61.0% at 0.85, 68.5% at 1.0, i.e. random; docs/bots.md).
     "soccer-go": 0.85,
 }
-"""Share of an ``easy`` bot's decisions that are random instead of the heuristic's."""
+"""Share of an ``easy`` bot's decisions that are slips: a near miss instead of the heuristic's
+pick (:class:`EasyBot`), in Soccer-Go a random action."""
 
 GAME_TUNING: dict[str, SearchSettings] = {
     # Chance decides most of a Big Time Soccer sequence (d20 charts, draws), so a full tree
@@ -155,7 +160,15 @@ def heuristic_or_none(game_id: str) -> Bot | None:
 
 
 class EasyBot(Bot):
-    """The heuristic with slips: a share of decisions is a random legal action."""
+    """The heuristic with slips: on a share of decisions (:data:`EASY_SLIPS`) it takes a near
+    miss instead of its pick.
+
+    A near miss is what the heuristic's ``near_misses`` offers: one of its next best choices,
+    not far below the best, and none at decisions it makes by a rule (an end offer, a set-up),
+    so easy misjudges a pass or a run as a beginner does but does not concede a match it is
+    losing or set its keeper up in midfield (QA pass 18). A heuristic without ``near_misses``
+    (Soccer-Go, whose face-down picks a random guess plays as well) slips to a random action.
+    """
 
     name = "easy"
 
@@ -166,7 +179,12 @@ class EasyBot(Bot):
 
     def choose(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
         if self.slips and rng.random() < self.slips:
-            return legal[rng.randrange(len(legal))]
+            near_misses = getattr(self.heuristic, "near_misses", None)
+            if near_misses is None:
+                return legal[rng.randrange(len(legal))]
+            choices = near_misses(state, seat, legal)
+            if choices:
+                return choices[rng.randrange(len(choices))]
         return self.heuristic.choose(state, seat, legal, rng)
 
 
@@ -282,9 +300,26 @@ reply; with no dice and nothing hidden in open play more rollouts of it see noth
 
 
 PAWN_GOAL_BONUS = 0.5
-"""Goals a goal scored within Pawn Soccer's look-ahead counts beyond the heuristic's own
-judgement. The heuristic values the ball at a shooter's feet with the shot his (0.95 goals) a
-little above a goal scored, after which the board is set up again and only the score counts."""
+"""Goals a goal scored within Pawn Soccer's search counts beyond the heuristic's own judgement
+(expert's look-ahead, and hard's and a hint's rollouts). The heuristic values the ball at a
+shooter's feet with the shot his (0.95 goals) a little above a goal scored, after which the
+board is set up again and only the score counts: without the bonus a rollout of hard's that
+ends with the shot still to take is judged above one in which the goal was scored, so it
+would put off a goal it could score sooner."""
+
+PAWN_BONUS_LEVELS = ("hard", "hint")
+"""Pawn Soccer's one-deep searches whose rollouts count :data:`PAWN_GOAL_BONUS` (the review of
+a match judges positions as the heuristic does, without it)."""
+
+
+def _with_goal_bonus(evaluation: Evaluation) -> Evaluation:
+    def advantage(state: State, seat: int) -> float:
+        # Every candidate starts from the same score, so counting the bonus on the whole lead
+        # counts it on the goals scored (or let in) inside the rollout.
+        a, b = state.score
+        return evaluation(state, seat) + PAWN_GOAL_BONUS * (a - b)
+
+    return advantage
 
 
 def _pawn_soccer_lookahead(name: str, heuristic: Bot, budget: float | None) -> Mixer:
@@ -315,8 +350,9 @@ def _pawn_soccer_lookahead(name: str, heuristic: Bot, budget: float | None) -> M
         # branches on the first action of each turn; a chain pass played on and ending a turn
         # are left to the heuristic, and the free substitution is never branched on (with it,
         # two turns deep judged 17,000 positions instead of 2,000: every turn twice over);
-        # a goal, a penalty or a set-up is judged as it stands.
-        decides=lambda state: state.phase in (TURN, CHAIN),  # type: ignore[attr-defined]
+        # a goal, a penalty or a set-up is judged as it stands. A goal on offer is the
+        # heuristic's (it always scores it; see _worth_searching).
+        decides=lambda state: state.phase in (TURN, CHAIN) and not pawn_soccer.goal_on_offer(state),  # type: ignore[attr-defined]
         branch=lambda state: state.phase == TURN,  # type: ignore[attr-defined]
         play_through=lambda state: state.phase in (CHAIN, AFTER),  # type: ignore[attr-defined]
         extra=lambda action: getattr(action, "verb", None) == "sub",
@@ -352,6 +388,8 @@ def search_bot(game_id: str, budget: float | None, name: str, max_iterations: in
     heuristic = heuristic_or_none(game_id)
     make_evaluation = EVALUATIONS.get(game_id)
     evaluation = make_evaluation(heuristic) if heuristic is not None and make_evaluation else None
+    if game_id == "pawn-soccer" and name in PAWN_BONUS_LEVELS and evaluation is not None:
+        evaluation = _with_goal_bonus(evaluation)
     return SearchBot(
         game_id,
         settings,
@@ -375,11 +413,12 @@ def _worth_searching(game_id: str, name: str, heuristic: Bot | None) -> Callable
     search levels mix their face-down picks and leave the cards to the heuristic's exact turn
     planner (a tree search of a fifth of a second did not play them better: 49.5% over 200
     matches, issue 9). A hint still searches them: its playouts give the chance it shows.
-    Pawn Soccer's look-ahead levels leave the substitute after a turn to the heuristic."""
+    Pawn Soccer's search levels leave a goal on offer to the heuristic, and the look-ahead
+    levels the substitute after a turn too."""
     if game_id == "soccer-go" and name in GUESSING:
         return _never
-    if game_id == "pawn-soccer" and name in PAWN_LOOKAHEAD:
-        return _pawn_soccer_searched
+    if game_id == "pawn-soccer":
+        return _pawn_soccer_searched if name in PAWN_LOOKAHEAD else _pawn_soccer_no_goal_on_offer
     close_call = getattr(heuristic, "close_call", None)
     if game_id != "big-time-soccer" or close_call is None:
         return None
@@ -389,10 +428,22 @@ def _worth_searching(game_id: str, name: str, heuristic: Bot | None) -> Callable
 def _pawn_soccer_searched(state: State) -> bool:
     """Pawn Soccer's look-ahead levels leave the substitute after a turn to the heuristic
     (it brings on a fresh pawn for one on a yellow card): one-deep searches of that
-    choice took nine tenths of the level's time and the look-ahead ends turns the same way."""
+    choice took nine tenths of the level's time and the look-ahead ends turns the same way.
+    A goal on offer is the heuristic's too (:func:`_pawn_soccer_no_goal_on_offer`)."""
     from soccerdesk.rules.pawn_soccer import AFTER
 
-    return state.phase != AFTER  # type: ignore[attr-defined]
+    return state.phase != AFTER and _pawn_soccer_no_goal_on_offer(state)  # type: ignore[attr-defined]
+
+
+def _pawn_soccer_no_goal_on_offer(state: State) -> bool:
+    """A goal Pawn Soccer's searching side can score at once is left to the heuristic, which
+    always scores it. The search judged the ball at a shooter's feet above a goal (it is worth
+    0.95 goals, and the attack round it more): hard kept the ball beside an open goal for up to
+    80 turns and scored only at the turn limit (QA pass 18, finding 1). A goal scored is never
+    worse than any position kept for later: the rules have no reason to wait."""
+    from soccerdesk.bots.pawn_soccer import goal_on_offer
+
+    return not goal_on_offer(state)
 
 
 def _normal(game_id: str) -> Bot:

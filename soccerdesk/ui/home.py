@@ -91,7 +91,7 @@ MATCH_SCREEN_MODULE = "soccerdesk.ui.match_view"
 
 LEVEL_ORDER = ("easy", "normal", "hard", "expert")
 LEVEL_HELP = {
-    "easy": "plays sensibly but slips now and then",
+    "easy": "plays sensibly but misjudges a move now and then",
     "normal": "plays by a solid rule of thumb",
     "hard": "tries each move against the likely replies (well under a second a move)",
     "expert": "thinks longer than hard (up to three seconds a move)",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -15,6 +16,7 @@ from soccerdesk.bots.levels import EXPERT_BUDGET, EXPERT_ITERATIONS, HARD_BUDGET
 from soccerdesk.bots.search import SearchBot
 from soccerdesk.rules import _MODULES as RULE_MODULES
 from soccerdesk.rules import CHANCE, GAMES, Action, State, get_game, sample_chance
+from soccerdesk.rules.pawn_soccer import SETUP as PAWN_SETUP
 from soccerdesk.sim import play_match, run
 
 
@@ -43,12 +45,11 @@ def test_every_game_has_every_level(game_id: str) -> None:
     assert type(make_bot("normal", game_id)) is type(make_bot("heuristic", game_id))
 
 
-def _positions(game_id: str, plies: int) -> list[tuple[State, int]]:
-    """Decision points of a random match: ``(state, seat)``."""
-    game = get_game(game_id)
-    state = game.new_match(seed=5)
-    rng = random.Random(5)
-    out = []
+def _walk(game_id: str, seed: int, plies: int, play: Callable[[State, int, random.Random], Action]) -> None:
+    """A match from ``seed`` for at most ``plies`` actions: chance by its odds, every decision
+    by ``play(state, seat, rng)``."""
+    state = get_game(game_id).new_match(seed=seed)
+    rng = random.Random(seed)
     for _ in range(plies):
         players = state.current_players()
         if not players:
@@ -57,10 +58,20 @@ def _positions(game_id: str, plies: int) -> list[tuple[State, int]]:
         if seat == CHANCE:
             state = state.apply(seat, sample_chance(state, rng))
             continue
+        state = state.apply(seat, play(state, seat, rng))
+
+
+def _positions(game_id: str, plies: int) -> list[tuple[State, int]]:
+    """Decision points of a random match: ``(state, seat)``."""
+    out = []
+
+    def play(state: State, seat: int, rng: random.Random) -> Action:
         legal = state.legal_actions(seat)
         if len(legal) > 1:
             out.append((state, seat))
-        state = state.apply(seat, legal[rng.randrange(len(legal))])
+        return legal[rng.randrange(len(legal))]
+
+    _walk(game_id, 5, plies, play)
     return out
 
 
@@ -182,3 +193,52 @@ def test_the_memory_follows_a_match_and_starts_again_for_another() -> None:
 def random_action(state: State, seat: int, rng: random.Random) -> Action:
     legal = state.legal_actions(seat)
     return legal[rng.randrange(len(legal))]
+
+
+def _easy_decisions(game_id: str, plies: int, seed: int) -> list[tuple[State, int, Action, Action, list[Action]]]:
+    """An ``easy`` bot that always slips (seat 0) against the heuristic, for ``plies`` actions:
+    for each of easy's decisions ``(state, seat, its choice, the heuristic's, the near misses)``,
+    the heuristic's and the near misses worked out on the same view."""
+    easy = EasyBot(game_id, slips=1.0)
+    heuristic = make_bot("heuristic", game_id)
+    out = []
+
+    def play(state: State, seat: int, rng: random.Random) -> Action:
+        legal = state.legal_actions(seat)
+        if seat == 1 or len(legal) == 1:
+            return heuristic.decide(state, seat, rng)
+        world = state.determinize(seat, rng)
+        draw = rng.random()
+        choice = easy.choose(world, seat, legal, random.Random(draw))
+        same = random.Random(draw)
+        same.random()  # easy's draw of whether to slip
+        pick = heuristic.choose(world, seat, legal, same)
+        out.append((state, seat, choice, pick, heuristic.near_misses(world, seat, legal)))  # type: ignore[attr-defined]
+        return choice
+
+    _walk(game_id, seed, plies, play)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("game_id", "plies", "seed"), [("big-time-soccer", 1500, 2), ("pawn-soccer", 400, 3), ("soccero", 500, 3)]
+)
+def test_easy_slips_to_a_near_miss_and_never_at_a_decision_made_by_rule(game_id: str, plies: int, seed: int) -> None:
+    """QA pass 18: easy's slips were random legal actions (it accepted the end of a match it was
+    losing, set its keeper up in midfield, kicked back from the kick-off). A slip now takes one of
+    the heuristic's next best choices; where the heuristic offers none (a decision it makes by
+    rule, or nothing close to its best) easy plays the heuristic's pick."""
+    _require_game(game_id)
+    decisions = _easy_decisions(game_id, plies, seed)
+    slipped = 0
+    for _state, _seat, choice, pick, near in decisions:
+        if near:
+            assert choice in near
+            assert pick not in near
+            slipped += 1
+        else:
+            assert choice == pick
+    assert slipped >= 10
+    by_rule = {str(state.phase) for state, _seat, _choice, _pick, near in decisions if not near}  # type: ignore[attr-defined]
+    # Big Time Soccer's end offers, Pawn Soccer's and Soccero's set-ups.
+    assert {"big-time-soccer": "end_offer", "pawn-soccer": str(PAWN_SETUP), "soccero": "setup"}[game_id] in by_rule

@@ -217,3 +217,121 @@ def test_expert_leaves_the_substitute_after_a_turn_to_the_heuristic() -> None:
     after = s.apply(BLUE, GAME.parse_action("move D1-E1"))
     assert isinstance(after, PawnState) and after.phase == AFTER and after.current_players() == (BLUE,)
     assert str(_expert().decide(after, BLUE, random.Random(1))) == "sub C4"  # the heuristic's choice
+
+
+# --- QA pass 18: goals on offer, the keeper's give-away, the corner ---------------------------
+
+
+def _hard() -> SearchBot:
+    return search_bot("pawn-soccer", None, "hard", max_iterations=HARD_ITERATIONS["pawn-soccer"])
+
+
+def _beside_the_open_goal() -> PawnState:
+    """QA pass 18, finding 1 (seed 1814, match 4, step 243): Orange holds the ball on C1 beside
+    the goal with ``move C1-C0`` and ``kick C1-D0`` open; hard shuffled A2-B2 for 80 turns."""
+    return pos(
+        ["D1", "C2", "D2", "D5", "D9", "F11"],
+        ["A1", "B1", "C1", "E1", "A2", "C10"],
+        "C1",
+        ORANGE,
+        substitute=(True, True),
+    )
+
+
+def _scores(state: State, seat: int, action: str) -> bool:
+    return state.apply(seat, GAME.parse_action(action)).score[seat] > state.score[seat]
+
+
+def test_normal_walks_the_ball_in_instead_of_stepping_aside() -> None:
+    """Rulebook, Scoring: "When a team successfully moves or kicks the ball inside the opponent's
+    goal". QA pass 18, finding 6 (seed 1815, match 19, step 244): on D1 with every walk and kick
+    into the goal open, normal played ``move D1-C1``."""
+    s = pos(
+        ["E1", "E2", "D4", "E6", "C8"],
+        ["D1", "D5", "C7", "D8", "C9", "D11"],
+        "D1",
+        ORANGE,
+        yellow=["D5"],
+        goals=(2, 0),
+    )
+    for seed in range(5):
+        assert _scores(s, ORANGE, decide(s, ORANGE, seed))
+
+
+def test_every_level_scores_a_goal_on_offer() -> None:
+    """Hard and expert leave a goal on offer to the heuristic, which always scores it."""
+    s = _beside_the_open_goal()
+    assert _scores(s, ORANGE, decide(s, ORANGE))
+    for bot in (_hard(), _expert(), make_bot("hard", "pawn-soccer"), make_bot("expert", "pawn-soccer")):
+        assert _scores(s, ORANGE, str(bot.decide(s, ORANGE, random.Random(0))))
+
+
+def test_hard_kicks_at_the_open_goal_from_two_squares() -> None:
+    s = pos(["D10", "C8"], ["C11", "A5"], "D10")
+    assert str(_hard().decide(s, BLUE, random.Random(0))) in {"kick D10-D12", "kick D10-E12"}
+
+
+def test_hard_counts_a_goal_in_its_rollouts_above_a_shot_kept_for_later() -> None:
+    """A rollout that scores is judged above one that ends with the shot still to take (the
+    heuristic values the ball at a shooter's feet a little above a goal)."""
+    from soccerdesk.bots.levels import PAWN_GOAL_BONUS
+
+    judge = _hard().evaluation
+    s = _beside_the_open_goal()
+    after_goal = s.apply(ORANGE, GAME.parse_action("move C1-C0"))
+    keeping = -judge(s, ORANGE)
+    scored = -judge(after_goal, ORANGE)
+    assert PAWN_GOAL_BONUS > 0
+    assert scored > keeping
+
+
+def _robbed_striker_beside_the_keeper() -> PawnState:
+    """QA pass 18, finding 2 (seed 1815, match 15, step 69): Blue's keeper won the ball on E2 from
+    the striker now on E1, whose bar on stealing back has run out; passes to C3, E3 and D4 are
+    open. The keeper carried the ball to D1, beside the striker, who stole it and walked it in."""
+    return pos(["E2", "C3", "E3", "D4", "F5", "C8"], ["E1", "B6", "C7", "D8", "C9", "D11"], "E2", BLUE)
+
+
+def _a_steal_walks_in(state: State, seat: int) -> bool:
+    """Whether the other side, to play, has a steal that leaves it beside the goal with the ball
+    (Rulings, Pawn Soccer: scoring by moving, from a goal-kick-area square)."""
+    assert isinstance(state, PawnState)
+    other = 1 - seat
+    if state.current_players() != (other,):
+        return False
+    for action in state.legal_actions(other):
+        if str(action).startswith("steal"):
+            after = state.apply(other, action)
+            assert isinstance(after, PawnState)
+            if after.holder() == other and state.rules.board.goal_steps[other][after.ball]:
+                return True
+    return False
+
+
+def test_the_keeper_does_not_carry_the_ball_beside_the_striker_he_robbed() -> None:
+    """Nor onto any square where a steal would leave the striker beside the goal with the ball."""
+    s = _robbed_striker_beside_the_keeper()
+    assert s.barred < 0  # the striker may steal again next turn
+    for seed in range(5):
+        action = decide(s, BLUE, seed)
+        assert action != "move E2-D1"
+        assert not _a_steal_walks_in(s.apply(BLUE, GAME.parse_action(action)), BLUE), action
+
+
+def test_the_orange_keeper_does_not_carry_the_ball_beside_the_striker_he_robbed() -> None:
+    """The same at the other end (seed 1815, match 9, step 70): Orange's keeper on C10, Blue's
+    striker on C11. ``move C10-D11`` puts the keeper back in place, and the ball where the
+    striker steals it and walks it in."""
+    s = pos(["D1", "E3", "D4", "E5", "D9", "C11"], ["E4", "B7", "D8", "C9", "E9", "C10"], "C10", ORANGE)
+    for seed in range(5):
+        action = decide(s, ORANGE, seed)
+        assert action != "move C10-D11"
+        assert not _a_steal_walks_in(s.apply(ORANGE, GAME.parse_action(action)), ORANGE), action
+
+
+def test_no_endless_steal_back_in_the_corner() -> None:
+    """A position from QA pass 18's seed 1815, match 7 (step 100): Blue has just stolen the ball
+    on A11, in Orange's corner, where nobody can score; the two sides then stole it back and
+    forth there for the rest of the match (21 steals onto A11)."""
+    s = pos(["D1", "F2", "E5", "B6", "B10", "A11"], ["B4", "D6", "E7", "D9", "B11", "C11"], "A11", ORANGE, barred="B11")
+    assert _steals(s, 120) < 5
