@@ -303,6 +303,9 @@ class GuidedMatch(QWidget):
         view = self.state.view(learner)
         allowed = view["legal"]
         view["legal"] = self.coach.taught(self.state)
+        # What the board says of the position ("no card of yours can be played here") is said
+        # of everything the rules allow, not only the lesson's pick among it.
+        view["rules_legal"] = allowed
         self._narrowed = len(view["legal"]) < len(allowed)
         # With what happened since: the board shows a die's number, a ball's last route.
         fresh, self._fresh = self._fresh, []

@@ -463,3 +463,17 @@ def test_a_resumed_lesson_tells_what_happened_before(qtbot, tmp_path: Path, game
     lines = again.panel.happened.text().splitlines()
     assert lines and len(lines) <= 8
     assert lines[-len(before) :] == before, (before, lines)  # the same lines, read on from where it was
+
+
+def test_a_lesson_step_that_teaches_a_clear_does_not_say_the_shots_are_barred(qtbot) -> None:
+    """QA pass 17: the board's prompt was worked out from the lesson's narrowed choices, so the
+    step that teaches a clear said "No card of yours can be played here" while the learner's
+    two shot cards could be played."""
+    screen = _open(qtbot, GuidedMatch.start("big-time-soccer", others_delay_ms=0))
+    _play_steps(qtbot, screen, until=9)
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    assert screen.coach.taught(screen.state) == ["clear-in A2C"]
+    assert any(str(a).startswith("shoot") for a in screen.state.legal_actions(0))
+    words = screen.board._status(screen.board.view_data)
+    assert not words.startswith("No card of yours"), words
+    assert "shoot" in words, words

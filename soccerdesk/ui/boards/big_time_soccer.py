@@ -925,13 +925,14 @@ class Board(ClickBoard):
             return f"Waiting for {answering[0]} to answer the proposal to end the half…" if answering else ""
         if phase == "shootout":
             return "Shoot-out kick." if mine else "Shoot-out…"
-        if mine and all(text.startswith("clear-box") for text in view["legal"]):
+        # A lesson narrows the choices on offer ("legal"); what the position allows is the rules'.
+        legal = view.get("rules_legal", view["legal"])
+        if mine and all(text.startswith("clear-box") for text in legal):
             return "In their box without an Inside shot card: you must clear (their goal kick)."
-        if mine and phase == "play" and not any(t.startswith(BALL_PLAYS) for t in view["legal"]):
-            end = " or propose to end the half" if "propose-end" in view["legal"] else ""
+        if mine and phase == "play" and not any(t.startswith(BALL_PLAYS) for t in legal):
+            end = " or propose to end the half" if "propose-end" in legal else ""
             return f"No card of yours can be played here and you may not hold: clear the ball{end}."
         if mine:
-            legal = view["legal"]
             # Only what may be done here (no hold in either box, no shot outside the A rows).
             others = [
                 word
