@@ -68,6 +68,7 @@ HAND_WORTH_CARDS = 20  # second-half cards left below which a hand is worth less
 # card 0.038, and beyond those first cards each kind is worth about what HAND_WORTH says
 # (spare shots did not cost measurably more than the first). So a lone shot card is worth
 # keeping and the second and later ones are not: the rulebook's "balanced hand".
+DEFENSIVE = ("challenge", "intercept", "star")  # the kinds of card that answer a Pass or Dribble
 FIRST_SHOT_WORTH = 0.065
 FIRST_DEFENCE_WORTH = 0.038
 # How much of the hand's gain the heuristic counts when it spends or discards a card (goals per
@@ -148,7 +149,9 @@ class _Context:
 
     def hand_worth(self) -> float:
         """Our hand against the opponent's (guessed from the unseen cards), in goals to the
-        rest of the half (:data:`HAND_WORTH`); fading in the last cards of the match."""
+        rest of the half (:data:`HAND_WORTH`, with :data:`FIRST_SHOT_WORTH` and
+        :data:`FIRST_DEFENCE_WORTH`); fading in the last cards of the match. The search's
+        judgement of a hand (``levels._big_time_soccer_evaluation``)."""
         fade = self.hand_fade()
         if not fade:
             return 0.0
@@ -160,6 +163,15 @@ class _Context:
                 * sum(n * self._card_worth(k) for k, n in enumerate(self.unseen) if n)
                 / self.unseen_total
             )
+        # The first shot card and the first defensive card are worth more than the next ones,
+        # as the heuristic counts them when it spends a card (:meth:`spend_gain`); without it the
+        # search gave away a last shot or a last defensive card the heuristic would keep.
+        if self.inside_shots + self.outside_shots:
+            ours += FIRST_SHOT_WORTH
+        if any(self.cards[k].kind in DEFENSIVE for k in self.hand):
+            ours += FIRST_DEFENCE_WORTH
+        theirs += FIRST_SHOT_WORTH * self.p_opponent_holds(lambda c: c.kind == "shot", "shot")
+        theirs += FIRST_DEFENCE_WORTH * self.p_opponent_holds(lambda c: c.kind in DEFENSIVE, "defence")
         return fade * (ours - theirs)
 
     def _card_worth(self, k: int) -> float:
@@ -176,10 +188,10 @@ class _Context:
         s = self.s
         card = self.cards[k]
         shots = self.inside_shots + self.outside_shots
-        defence = sum(1 for j in self.hand if self.cards[j].kind in ("challenge", "intercept", "star"))
+        defence = sum(1 for j in self.hand if self.cards[j].kind in DEFENSIVE)
         gain = -self._card_worth(k)
         last_shot = card.kind == "shot" and shots == 1
-        last_defence = card.kind in ("challenge", "intercept", "star") and defence == 1
+        last_defence = card.kind in DEFENSIVE and defence == 1
         if last_shot:
             gain -= FIRST_SHOT_WORTH
         if last_defence:
@@ -207,7 +219,7 @@ class _Context:
                 worth += n * self._card_worth(k)
                 kind = self.cards[k].kind
                 shots += n * (kind == "shot")
-                defence += n * (kind in ("challenge", "intercept", "star"))
+                defence += n * (kind in DEFENSIVE)
         self._mix = (worth / total, shots / total, defence / total)
         return self._mix
 
@@ -337,7 +349,7 @@ class _Context:
         if card.kind == "star":
             return KEEP_STAR
         if card.kind in ("challenge", "intercept"):
-            duplicates = sum(1 for j in self.hand if self.cards[j].kind in ("challenge", "intercept", "star"))
+            duplicates = sum(1 for j in self.hand if self.cards[j].kind in DEFENSIVE)
             return KEEP_DEFENSE / max(1, duplicates - 1)
         ahead = max((dr for dr, _ in card.directions), default=0) * card.distance
         value = 0.2 + 0.15 * ahead + (0.2 if not card.defensible else 0.0)

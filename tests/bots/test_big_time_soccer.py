@@ -166,6 +166,28 @@ def test_the_search_counts_what_each_hand_is_worth_and_forgets_it_at_the_whistle
     assert _Context(stoppage, HOME).hand_worth() == 0.0
 
 
+def test_the_search_prices_a_lone_shot_card_and_a_lone_defensive_card_as_the_heuristic_does() -> None:
+    """Hard lost to the balanced-hand heuristic (12-25 in 50 matches) while its search judged a
+    hand card by card: giving up the last shot or the last defensive card looked no worse than
+    giving up a spare one. The first of each is worth more (FIRST_SHOT_WORTH,
+    FIRST_DEFENCE_WORTH), to the search as to the heuristic spending a card."""
+    from soccerdesk.bots.big_time_soccer import FIRST_DEFENCE_WORTH, FIRST_SHOT_WORTH, _Context
+
+    def worth(hand: list[str]) -> float:
+        return _Context(position(ball="M1C", hands=(hand, ["C"])), HOME).hand_worth()
+
+    # A second shot card adds its card worth only; the first adds FIRST_SHOT_WORTH on top.
+    none, one, two = (
+        worth(["PA1P", "DA1D", "C"]),
+        worth(["PA1P", "DA1D", "C", "SIN"]),
+        worth(["PA1P", "DA1D", "C", "SIN", "SIN"]),
+    )
+    assert abs((one - none) - (two - one) - FIRST_SHOT_WORTH) < 1e-4  # (the opponent's guessed hand shifts a hair)
+    lone, pair = worth(["PA1P", "DA1D", "SIN", "C"]), worth(["PA1P", "DA1D", "SIN", "C", "C"])
+    bare = worth(["PA1P", "DA1D", "SIN"])
+    assert abs((lone - bare) - (pair - lone) - FIRST_DEFENCE_WORTH) < 1e-4
+
+
 def test_never_offers_the_end_with_a_shot_at_hand() -> None:
     """QA pass 18: ahead in the box with an Inside card, it proposed the end instead of
     shooting. Proposing is conceding it cannot get a shot: it shoots."""
