@@ -115,6 +115,7 @@ class _Context:
         self.inside_shots = sum(1 for k in self.hand if self.cards[k].kind == "shot" and self.cards[k].inside)
         self.outside_shots = sum(1 for k in self.hand if self.cards[k].kind == "shot" and not self.cards[k].inside)
         self.movers = sum(1 for k in self.hand if self.cards[k].moves)
+        self.defenders = sum(1 for k in self.hand if self.cards[k].kind in DEFENSIVE)
         # Values asked for again and again while one decision compares its options (and a
         # search's rollouts ask thousands of times): worked out once per context.
         self._memo: dict[tuple[Any, ...], float] = {}
@@ -168,7 +169,7 @@ class _Context:
         # search gave away a last shot or a last defensive card the heuristic would keep.
         if self.inside_shots + self.outside_shots:
             ours += FIRST_SHOT_WORTH
-        if any(self.cards[k].kind in DEFENSIVE for k in self.hand):
+        if self.defenders:
             ours += FIRST_DEFENCE_WORTH
         theirs += FIRST_SHOT_WORTH * self.p_opponent_holds(lambda c: c.kind == "shot", "shot")
         theirs += FIRST_DEFENCE_WORTH * self.p_opponent_holds(lambda c: c.kind in DEFENSIVE, "defence")
@@ -188,7 +189,7 @@ class _Context:
         s = self.s
         card = self.cards[k]
         shots = self.inside_shots + self.outside_shots
-        defence = sum(1 for j in self.hand if self.cards[j].kind in DEFENSIVE)
+        defence = self.defenders
         gain = -self._card_worth(k)
         last_shot = card.kind == "shot" and shots == 1
         last_defence = card.kind in DEFENSIVE and defence == 1
@@ -349,8 +350,7 @@ class _Context:
         if card.kind == "star":
             return KEEP_STAR
         if card.kind in ("challenge", "intercept"):
-            duplicates = sum(1 for j in self.hand if self.cards[j].kind in DEFENSIVE)
-            return KEEP_DEFENSE / max(1, duplicates - 1)
+            return KEEP_DEFENSE / max(1, self.defenders - 1)
         ahead = max((dr for dr, _ in card.directions), default=0) * card.distance
         value = 0.2 + 0.15 * ahead + (0.2 if not card.defensible else 0.0)
         return value
