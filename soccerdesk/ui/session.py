@@ -259,6 +259,12 @@ class _PendingEvents:
         return [unique[order] for order in sorted(unique)]
 
 
+def fresh_match_seed() -> int:
+    """The seed of a new match: nobody can foresee it (the UI tests fix it for each test, so a
+    failure comes back on the next run; ``tests/ui/conftest.py``)."""
+    return random.SystemRandom().randrange(2**31)
+
+
 class LocalSession(MatchSession):
     """A match played in this process: humans at this screen, bots on a worker thread.
 
@@ -309,7 +315,7 @@ class LocalSession(MatchSession):
             self._played_before = played_seconds(record)
         else:
             if seed is None:
-                seed = random.SystemRandom().randrange(2**31)
+                seed = fresh_match_seed()
             states = [game.new_match(seed=seed, **dict(options or {}))]
         self._states: list[State] = states
         self.hints = list(hints_used(record)) if record is not None else [0, 0]

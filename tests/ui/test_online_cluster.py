@@ -148,12 +148,23 @@ def test_play_online_through_nginx_and_a_killed_node(
             """Both players click random legal actions on their boards until ``until_ply`` or the end."""
             deadline = time.monotonic() + 60
             while not all(v._finished for v in views):  # type: ignore[union-attr]
-                assert time.monotonic() < deadline, "the match stalled"
+                assert time.monotonic() < deadline, f"the match stalled: {stalled()}"
                 if until_ply is not None and min(s.client.seq for s in (a, b)) >= until_ply:
                     return
                 for view in views:
                     await outside_a_task(click_something, view)
                 await asyncio.sleep(0.02)
+
+        def stalled() -> str:
+            """What each screen showed when the match stopped moving (to tell a lost pick from a lost link)."""
+            said = []
+            for who, session, view in (("alice", a, views[0]), ("bob", b, views[1])):
+                data = view.view_data or {}  # type: ignore[union-attr]
+                said.append(
+                    f"{who}: seq {session.client.seq}, ready {ready(view)}, legal {len(data.get('legal') or [])},"  # type: ignore[arg-type]
+                    f" phase {data.get('phase')!r}, statuses {statuses[who][-4:]}"
+                )
+            return "; ".join(said)
 
         def click_something(view: MatchView) -> None:
             """If the screen waits for its player: click a random legal action on the board."""
