@@ -787,26 +787,48 @@ class MatchFileInUse(Exception):
         self.pid = pid
 
 
-def lock_match_file(path: Path) -> QLockFile:
-    """Lock the match file ``path`` for this process (a ``.lock`` file beside it), or raise
-    :class:`MatchFileInUse` saying who has it.
+class LockHeld(Exception):
+    """Another running process holds a lock file: ``pid`` (0 if not known)."""
 
-    The lock of a process that is gone (a crash, a kill) is taken over; that of a running one
-    is never, however old (no time-out: a match may stay open for hours).
+    def __init__(self, path: Path, pid: int = 0) -> None:
+        super().__init__(f"{path} is locked by process {pid or 'unknown'}")
+        self.path = path
+        self.pid = pid
+
+
+def hold_lock(lock_path: Path) -> QLockFile:
+    """Lock ``lock_path`` (the lock file itself) for this process and return the held lock.
+
+    Raises :class:`LockHeld` while a running process holds it, and ``OSError`` when it cannot be
+    written. The lock of a process that is gone (a crash, a kill) is taken over; that of a running
+    one is never, however old (no time-out: a match may stay open for hours).
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lock = QLockFile(str(path) + ".lock")
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    lock = QLockFile(str(lock_path))
     lock.setStaleLockTime(0)
     if lock.tryLock(0):
         return lock
     if lock.error() == QLockFile.LockError.LockFailedError:
         info = lock.getLockInfo()  # PySide6: (pid, host name, program name)
         pid = info[0] if isinstance(info, tuple) and info and isinstance(info[0], int) else 0
-        holder = f" (process {pid})" if pid > 0 else ""
+        raise LockHeld(lock_path, max(0, pid))
+    raise OSError(f"{lock_path.name} cannot be locked in {lock_path.parent}")
+
+
+def lock_match_file(path: Path) -> QLockFile:
+    """Lock the match file ``path`` for this process (a ``.lock`` file beside it, see
+    :func:`hold_lock`), or raise :class:`MatchFileInUse` saying who has it."""
+    try:
+        return hold_lock(Path(f"{path}.lock"))
+    except LockHeld as exc:
+        holder = f" (process {exc.pid})" if exc.pid > 0 else ""
         raise MatchFileInUse(
             f"This match is being played in another soccerdesk window{holder}. "
             f"Go on with it there, or close that window and try again.\n\nMatch file: {path.name}",
             path,
-            max(0, pid),
-        )
-    raise MatchFileInUse(f"{path.name} cannot be locked in {path.parent}: check that the folder is writable.", path)
+            exc.pid,
+        ) from None
+    except OSError:
+        raise MatchFileInUse(
+            f"{path.name} cannot be locked in {path.parent}: check that the folder is writable.", path
+        ) from None

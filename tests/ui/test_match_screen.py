@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 import random
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from driving import click_action, click_on_screen, ready
+from other_process import hold_lock_elsewhere
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
@@ -537,18 +537,9 @@ def test_a_card_face_is_named_by_the_board() -> None:
 # --- one match, one window ----------------------------------------------------------------
 
 
-def _hold_lock(path: Path) -> subprocess.Popen:
-    """Another running soccerdesk holding the lock of ``path`` (until it is killed)."""
-    program = (
-        "import sys; from pathlib import Path; from PySide6.QtCore import QCoreApplication;"
-        "from soccerdesk.ui.session import lock_match_file; app = QCoreApplication([]);"
-        "lock = lock_match_file(Path(sys.argv[1])); print('locked', flush=True); sys.stdin.read()"
-    )
-    holder = subprocess.Popen(
-        [sys.executable, "-c", program, str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
-    return holder
+def _hold_lock(path: Path) -> subprocess.Popen[str]:
+    """Another running soccerdesk holding the lock of the match file ``path`` (until it is killed)."""
+    return hold_lock_elsewhere(Path(f"{path}.lock"))
 
 
 def test_a_match_open_in_one_window_is_refused_in_another(qtbot, window: MainWindow, settings: AppSettings) -> None:
