@@ -310,25 +310,20 @@ class MainWindow(QMainWindow):
 
         The box is window-modal and does not block the event loop (the match and its clocks go
         on while it is open); "Keep playing" is its default and Escape's answer."""
-        from PySide6.QtCore import Qt
-        from PySide6.QtWidgets import QMessageBox
+        from soccerdesk.ui.questions import ask_first
 
         session = self.session
         if session is None or not self._can_resign():
             return
-        box = QMessageBox(self)
-        box.setObjectName("resign")
-        box.setIcon(QMessageBox.Icon.Question)
-        box.setWindowTitle("Resign")
-        box.setText("Resign this match? Your opponent wins.")
-        resign = box.addButton("Resign", QMessageBox.ButtonRole.AcceptRole)
-        keep = box.addButton("Keep playing", QMessageBox.ButtonRole.RejectRole)
-        box.setDefaultButton(keep)
-        box.setEscapeButton(keep)
-        box.setWindowModality(Qt.WindowModality.WindowModal)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.buttonClicked.connect(lambda button: self._resign(session) if button is resign else None)
-        box.open()
+        ask_first(
+            self,
+            "resign",
+            "Resign",
+            "Resign this match? Your opponent wins.",
+            go="Resign",
+            stay="Keep playing",
+            on_go=lambda: self._resign(session),
+        )
 
     def _resign(self, session: MatchSession) -> None:
         # The match may have ended, or another begun, while the question was open.
