@@ -14,6 +14,11 @@ are taken, hands the window a :class:`RemoteSession` through ``window.show_sessi
   can also take back the seat of the last online match (its token is remembered).
 * **Play online** uses a relay URL kept in the settings (``online/relay_url``).
 
+Join and Play online offer to resume a remembered seat. The window that plays a seat holds
+its :class:`SeatLock` (a lock file in the data folder); resuming a seat whose lock another
+running soccerdesk holds asks first ("Take it over here" or "Cancel"), as the relay gives the
+seat to the newest connection and the other window stops playing (``taken_over``).
+
 :class:`RemoteSession` implements the :class:`~soccerdesk.ui.session.MatchSession`
 contract for a match held by a relay. Besides the contract's signals it has
 ``claim_offered(str name)`` — the opponent's abandonment countdown ran out; the window
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import time
 from collections.abc import Callable, Coroutine
@@ -40,7 +46,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QLockFile, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -67,7 +73,8 @@ from soccerdesk.net.protocol import MAX_CHAT_CHARS, turns_ended, typed_code
 from soccerdesk.rules import GAMES, Game, get_game
 from soccerdesk.ui.home import OptionsForm
 from soccerdesk.ui.match_view import RULES_SIDE_NAMES, ending_words, name_seats, retold, short_name
-from soccerdesk.ui.session import APP_KEY, MatchSession, Player
+from soccerdesk.ui.questions import ask_first
+from soccerdesk.ui.session import APP_KEY, LockHeld, MatchSession, Player, hold_lock
 from soccerdesk.ui.settings import AppSettings
 
 log = logging.getLogger("soccerdesk.online")
@@ -222,6 +229,70 @@ def remember_seat(settings: Any, seat: RememberedSeat) -> None:
     settings.reload()
 
 
+SEAT_LOCK_RETRY_MS = 500
+"""How often a window that took a seat over tries again for its lock, until the other lets go."""
+
+
+def seat_lock_path(data_dir: Path, room: str, token: str) -> Path:
+    """The lock file of one online seat in the app's data folder: named by the room and a hash
+    of the token (a token is the seat: it is never written where a file name would show it)."""
+    digest = hashlib.sha256(token.encode()).hexdigest()[:16]
+    code = "".join(c for c in room if c.isalnum())[:16] or "room"
+    return data_dir / "online-seats" / f"{code}-{digest}.lock"
+
+
+class SeatLock(QObject):
+    """The lock of one online seat, held by the window that plays it (see :func:`seat_lock_path`).
+
+    Two windows on one profile are two processes: the one that resumes a seat asks first
+    whether to take it over when :meth:`try_take` finds another running soccerdesk holding
+    it. The lock of a process that is gone is taken over (:func:`~soccerdesk.ui.session.hold_lock`).
+    :meth:`keep_trying` holds it at once or as soon as the other window lets go (it does when
+    the relay tells it that its seat was taken), so a third window is asked as well.
+    """
+
+    def __init__(self, path: Path, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.path = path
+        self._lock: QLockFile | None = None
+        self._retry = QTimer(self)
+        self._retry.setInterval(SEAT_LOCK_RETRY_MS)
+        self._retry.timeout.connect(self._try_again)
+
+    @property
+    def held(self) -> bool:
+        return self._lock is not None
+
+    def try_take(self) -> int | None:
+        """Take the lock unless another running soccerdesk holds it: ``None`` then, else that
+        process's id (0 when not known). A folder that cannot hold locks counts as free (said in
+        the log): the seat is played, nobody is asked."""
+        if self._lock is None:
+            try:
+                self._lock = hold_lock(self.path)
+            except LockHeld as exc:
+                return exc.pid
+            except OSError as exc:
+                log.warning("the seat's lock cannot be taken: %s", exc)
+        return None
+
+    def keep_trying(self) -> None:
+        """Hold the lock: now, or as soon as the window that holds it lets go."""
+        if self.try_take() is not None:
+            self._retry.start()
+
+    def _try_again(self) -> None:
+        if self.try_take() is None:
+            self._retry.stop()
+
+    def release(self) -> None:
+        """Let go (also of trying): another window may take the seat without being asked."""
+        self._retry.stop()
+        if self._lock is not None:
+            self._lock.unlock()
+            self._lock = None
+
+
 def parse_address(text: str) -> str:
     """A relay URL from what a user types: ``host``, ``host:port``, ``[v6]:port``, or an address
     as a browser shows it (``ws://``, ``wss://``, also ``http://`` and ``https://``, which are
@@ -304,13 +375,16 @@ class RemoteSession(MatchSession):
         events: list[dict[str, Any]] | None = None,
         lan_guest: bool = False,
         about: Callable[[str], None] | None = None,
+        seat_lock: SeatLock | None = None,
         parent: QObject | None = None,
     ) -> None:
         """``events``: what the client was told before this session existed (the log's start).
 
         ``lan_guest``: the relay is a LAN host's app; when its client gives up reconnecting,
         ``host_left`` says the host has left. ``about``: told the match in a line as it goes
-        ("Soccer-Go with Alice, 1–0"), for the list of matches to resume.
+        ("Soccer-Go with Alice, 1–0"), for the list of matches to resume. ``seat_lock``: the
+        seat's lock, held from :meth:`start` until the screen closes or the seat is taken over
+        (a rematch's session goes on holding it).
         """
         super().__init__(game, parent)
         self.lan_guest = lan_guest
@@ -318,6 +392,7 @@ class RemoteSession(MatchSession):
         self.client = client
         self.hosted = hosted
         self.on_rematch = on_rematch
+        self.seat_lock = seat_lock
         self.match = client.match
         self._seat = client.seat
         self._names = self._read_names()
@@ -367,6 +442,8 @@ class RemoteSession(MatchSession):
 
     def start(self) -> None:
         self._started = True
+        if self.seat_lock is not None:
+            self.seat_lock.keep_trying()
         self._time_from_relay()
         self._show_chat(self.client.chat_lines)  # what was said before this screen opened
         self._on_clock(self.client.clock)
@@ -474,6 +551,7 @@ class RemoteSession(MatchSession):
             return
         self._closed = True
         if not self._handed_over:
+            self._let_go_of_seat()
             _spawn(self._shutdown(), _BACKGROUND)
 
     # --- extras of a remote match ----------------------------------------------------------
@@ -854,6 +932,7 @@ class RemoteSession(MatchSession):
             on_rematch=self.on_rematch,
             lan_guest=self.lan_guest,
             about=self.about,
+            seat_lock=self.seat_lock,
             parent=self.parent(),
         )
         if self.on_rematch is not None:
@@ -882,6 +961,7 @@ class RemoteSession(MatchSession):
             "This match is now played in another window (or on another computer), which took over "
             "your seat: play on there. Home leaves this screen."
         )
+        self._let_go_of_seat()
         self._autoplayed.clear()
         self.timer_changed.emit("clock", "", -1.0)
         self.timer_changed.emit("away", "", -1.0)
@@ -891,6 +971,11 @@ class RemoteSession(MatchSession):
             self.view_changed.emit({**view, "legal": []}, [])  # no moves are offered any more
         self.status.emit(self._replaced)
         self.taken_over.emit(self._replaced)
+
+    def _let_go_of_seat(self) -> None:
+        """This screen no longer plays its seat: the window that plays it now may hold its lock."""
+        if self.seat_lock is not None:
+            self.seat_lock.release()
 
     def _on_connection(self, status: str) -> None:
         if self._closed:
@@ -1013,6 +1098,7 @@ class OnlineDialog(QDialog):
         self._early_events: list[dict[str, Any]] = []  # for the session's log
         self._hand_over_on_snapshot = False  # joined, the match's snapshot not in yet
         self._handed = False
+        self._seat_lock: SeatLock | None = None  # of the seat being resumed, for the session
         self.setWindowTitle({"host": "Host a LAN game", "join": "Join a game", "online": "Play online"}[kind])
         self.setObjectName(f"online-{kind}")
         self.setMinimumWidth(460)
@@ -1135,17 +1221,15 @@ class OnlineDialog(QDialog):
         seats = remembered_seats(self.settings) if self.kind in ("join", "online") else []
         if len(seats) == 1:
             self.resume_button = QPushButton("Resume my last match")
-            self.resume_button.clicked.connect(lambda: _spawn(self._resume(seats[0]), self._tasks))
+            self.resume_button.clicked.connect(lambda: self._resume_clicked(seats[0]))
         elif seats:
             # Two app windows on one computer (or two players of one account) each left a seat:
             # the player says which is theirs, by name (the last one saved may be the other's).
             self.resume_button = QPushButton("Resume a match…")
             menu = QMenu(self.resume_button)
             for seat in seats:
-                about = str(self.settings.get(_about_key(seat.room, seat.token), "") or "")
-                # Which match is which: the game, the opponent and the score as last seen here.
-                action = menu.addAction(f"{about + ' — ' if about else ''}room {seat.room} as {seat.name or 'unnamed'}")
-                action.triggered.connect(lambda _=False, seat=seat: _spawn(self._resume(seat), self._tasks))
+                action = menu.addAction(_seat_words(self.settings, seat))
+                action.triggered.connect(lambda _=False, seat=seat: self._resume_clicked(seat))
             self.resume_button.setMenu(menu)
         if seats:
             self.resume_button.setObjectName("online-resume")
@@ -1344,7 +1428,31 @@ class OnlineDialog(QDialog):
         self._remember(url)
         self._hand_over()
 
-    async def _resume(self, seat: RememberedSeat) -> None:
+    def _resume_clicked(self, seat: RememberedSeat) -> None:
+        """Resume ``seat``; when another soccerdesk window plays it now, ask first: resuming
+        takes the seat from that window, which then stops offering moves."""
+        lock = SeatLock(seat_lock_path(Path(self.settings.data_dir), seat.room, seat.token))
+        holder = lock.try_take()
+        if holder is None:
+            _spawn(self._resume(seat, lock), self._tasks)
+            return
+        where = f" (process {holder})" if holder > 0 else ""
+        ask_first(
+            self,
+            "online-seat-elsewhere",
+            "This match is open in another window",
+            f"This match is being played in another soccerdesk window{where}: {_seat_words(self.settings, seat)}.",
+            details="Take it over here? That window stops offering moves and says the match moved. "
+            "Cancel changes nothing: play on there.",
+            go="Take it over here",
+            stay="Cancel",
+            on_go=lambda: _spawn(self._resume(seat, lock), self._tasks),
+        )
+
+    async def _resume(self, seat: RememberedSeat, lock: SeatLock) -> None:
+        """Take ``seat`` back; ``lock`` (held, or still the other window's) goes to the session."""
+        self.resume_button.setEnabled(False)  # a second click would resume the seat from this very window
+        self._seat_lock = lock
         self.name_edit.setText(seat.name)
         client = self._new_client(seat.url)
         try:
@@ -1352,6 +1460,9 @@ class OnlineDialog(QDialog):
             await client.resume(seat.room, seat.token)
         except RelayError as exc:
             self._say(f"That match cannot be resumed: {exc.message}")
+            lock.release()
+            self._seat_lock = None
+            self.resume_button.setEnabled(True)
             await client.close()
             return
         self._hand_over()
@@ -1441,6 +1552,9 @@ class OnlineDialog(QDialog):
             self._hand_over_on_snapshot = True
             return
         self._handed = True
+        seat_lock, self._seat_lock = self._seat_lock, None
+        if seat_lock is None and client.seat is not None and client.room and client.token:
+            seat_lock = SeatLock(seat_lock_path(Path(self.settings.data_dir), client.room, client.token))
         self.session = RemoteSession(
             get_game(client.game),
             client,
@@ -1448,6 +1562,7 @@ class OnlineDialog(QDialog):
             events=self._early_events,
             lan_guest=self.kind == "join" and client.max_attempts is not None,
             about=partial(_remember_about, self.settings, _about_key(client.room or "", client.token or "")),
+            seat_lock=seat_lock,
         )
         self.hosted = None  # the session owns it now
         self.session_ready.emit(self.session)
@@ -1480,6 +1595,9 @@ class OnlineDialog(QDialog):
             _spawn(self.browser.stop(), _BACKGROUND)
             self.browser = None
         if not self._handed:
+            if self._seat_lock is not None:
+                self._seat_lock.release()
+                self._seat_lock = None
             _spawn(self._cleanup(), _BACKGROUND)
         super().done(result)
 
@@ -1487,6 +1605,13 @@ class OnlineDialog(QDialog):
 def _about_key(room: str, token: str) -> str:
     """Where the line about one seat's match is kept (per seat, as the seat itself)."""
     return f"online/about/{_seat_key(room, token)}" if room and token else ""
+
+
+def _seat_words(settings: Any, seat: RememberedSeat) -> str:
+    """Which match a remembered seat is: the game, the opponent and the score as last seen here,
+    the room and the player ("Soccer-Go with Bob, 0–0 — room W5VRX7 as Alice")."""
+    about = str(settings.get(_about_key(seat.room, seat.token), "") or "")
+    return f"{about + ' — ' if about else ''}room {seat.room} as {seat.name or 'unnamed'}"
 
 
 def _remember_about(settings: Any, key: str, text: str) -> None:
