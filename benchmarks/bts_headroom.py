@@ -43,16 +43,15 @@ from typing import Any
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from soccerdesk.bots import Bot, make_bot  # noqa: E402
-from soccerdesk.bots.levels import search_bot  # noqa: E402
+from soccerdesk.bots.levels import GAME_TUNING, search_bot  # noqa: E402
 from soccerdesk.bots.search import SearchBot  # noqa: E402
 from soccerdesk.rules.api import Action, State  # noqa: E402
-from soccerdesk.sim import play_match  # noqa: E402
+from soccerdesk.sim import mean_and_error, play_match  # noqa: E402
 
 GAME = "big-time-soccer"
 
-CONFIDENCE = 1.5
-"""Standard errors of lead over the heuristic's pick that ``confident`` asks for (the search's
-``confidence`` in ``GAME_TUNING``)."""
+CONFIDENCE = GAME_TUNING[GAME].confidence
+"""Standard errors of lead over the heuristic's pick that ``confident`` asks for: the search's own."""
 
 
 class Probe(Bot):
@@ -103,10 +102,8 @@ class Probe(Bot):
 def _confident_lead(leads: list[float]) -> bool:
     """Whether ``leads`` (an action's over the pick, round by round) average above zero by
     :data:`CONFIDENCE` standard errors."""
-    n = len(leads)
-    mean = sum(leads) / n
-    spread = sum((v - mean) ** 2 for v in leads) / max(1, n - 1)
-    return mean > CONFIDENCE * math.sqrt(spread / n)
+    mean, error = mean_and_error(leads)
+    return mean > CONFIDENCE * error
 
 
 def _one_match(job: tuple[int, int, int, bool]) -> dict[str, Any]:
@@ -122,14 +119,6 @@ def _one_match(job: tuple[int, int, int, bool]) -> dict[str, Any]:
             sums[key][3] += 1
     goals = sum(result.score)
     return {"sums": dict(sums), "goals": goals}
-
-
-def _mean_error(values: list[float]) -> tuple[float, float]:
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, 0.0
-    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
 
 
 def _poisson(lam: float, k: int) -> float:
@@ -194,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     for phase in [*phases, "all"]:
         rows = [match["sums"].get((seat, phase), [0.0] * 4) for match in played for seat in (0, 1)]
-        figures = " ".join("{:>+9.3f} ({:.3f})".format(*_mean_error([r[k] for r in rows])) for k in (0, 1, 2))
+        figures = " ".join("{:>+9.3f} ({:.3f})".format(*mean_and_error([r[k] for r in rows])) for k in (0, 1, 2))
         print(f"{phase:<12} {sum(r[3] for r in rows) / len(rows):>10.1f} {figures}")
     for share in (0.55, 0.60):
         print(
