@@ -17,7 +17,8 @@ first roll stratified. Per side and match it sums:
   other half (and the other way round, averaged): unbiased for what the greedy one-step player
   (the search with these many rollouts) would gain by this judgement;
 - ``confident``: the same, but leaving the heuristic's pick only for a lead of
-  :data:`CONFIDENCE` standard errors on the half it is chosen on, as the search does.
+  the search's margin (its ``confidence`` standard errors and ``min_gain``) on the half it is
+  chosen on, as the search does.
 
 and prints both as goals a match with their standard errors, split by phase, beside what a
 60% share of decided matches asks for in goals (from the measured goal counts, assuming the
@@ -50,8 +51,8 @@ from soccerdesk.sim import mean_and_error, play_match  # noqa: E402
 
 GAME = "big-time-soccer"
 
-CONFIDENCE = GAME_TUNING[GAME].confidence
-"""Standard errors of lead over the heuristic's pick that ``confident`` asks for: the search's own."""
+SETTINGS = GAME_TUNING[GAME]
+"""The search's settings: its margin for leaving the heuristic's pick is what ``confident`` asks for."""
 
 
 class Probe(Bot):
@@ -100,10 +101,9 @@ class Probe(Bot):
 
 
 def _confident_lead(leads: list[float]) -> bool:
-    """Whether ``leads`` (an action's over the pick, round by round) average above zero by
-    :data:`CONFIDENCE` standard errors."""
-    mean, error = mean_and_error(leads)
-    return mean > CONFIDENCE * error
+    """Whether ``leads`` (an action's over the pick, round by round) average above zero by the
+    search's own margin (:meth:`SearchSettings.clear_gain`)."""
+    return SETTINGS.clear_gain(*mean_and_error(leads))
 
 
 def _one_match(job: tuple[int, int, int, bool]) -> dict[str, Any]:
@@ -185,7 +185,9 @@ def main(argv: list[str] | None = None) -> int:
         rows = [match["sums"].get((seat, phase), [0.0] * 4) for match in played for seat in (0, 1)]
         figures = " ".join("{:>+9.3f} ({:.3f})".format(*mean_and_error([r[k] for r in rows])) for k in (0, 1, 2))
         print(f"{phase:<12} {sum(r[3] for r in rows) / len(rows):>10.1f} {figures}")
-    for share in (0.55, 0.60):
+    if not goals:
+        print("no goals in these matches: what a share of decided matches asks for cannot be worked out")
+    for share in (0.55, 0.60) if goals else ():
         print(
             f"a {share:.0%} share of decided matches asks for {edge_for(goals, share):+.3f} goals a match more than the opponent"
         )

@@ -143,6 +143,11 @@ class SearchSettings:
     def with_changes(self, **changes: object) -> SearchSettings:
         return replace(self, **changes)  # type: ignore[arg-type]
 
+    def clear_gain(self, gain: float, error: float) -> bool:
+        """Whether a mean ``gain`` over the policy's pick, with standard error ``error``, is
+        enough to leave the pick: ``confidence`` standard errors and ``min_gain`` above nothing."""
+        return gain > max(self.confidence * error, self.min_gain)
+
 
 class _Edge:
     """Statistics of one action at one node: visits, value sum (for the seat that acted)
@@ -341,7 +346,7 @@ class SearchBot(Bot):
             return preferred
         gain = best.mean() - kept.mean()
         error = math.sqrt(best.variance() / best.visits + kept.variance() / kept.visits)
-        return action if gain > max(s.confidence * error, s.min_gain) else preferred
+        return action if s.clear_gain(gain, error) else preferred
 
     def _search_paired(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
         """The one-deep search on common random numbers (``paired``; see the settings)."""
@@ -391,8 +396,7 @@ class SearchBot(Bot):
         lead = leads[best] / rounds
         spread = max(0.0, squares[best] / rounds - lead * lead)
         error = math.sqrt(spread / max(1, rounds - 1))
-        s = self.settings
-        return best if lead > max(s.confidence * error, s.min_gain) else preferred
+        return best if self.settings.clear_gain(lead, error) else preferred
 
     def _value_after(
         self, world: State, seat: int, action: Action, rng: random.Random, face: int | None = None

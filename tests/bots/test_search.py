@@ -469,3 +469,11 @@ def test_narrowing_spends_the_later_rounds_on_the_policys_pick_and_its_rival() -
     # 5 rounds of the four candidates (20 rollouts), then 20 more rounds of the pick and 42.
     assert rounds == {42: 25, 40: 25, 41: 5, 43: 5}
     assert bot.last_iterations == 60
+
+
+def test_a_gain_leaves_the_policys_pick_only_above_its_noise_and_the_least_gain() -> None:
+    settings = SearchSettings(max_iterations=10, confidence=1.5, min_gain=0.05)
+    assert settings.clear_gain(0.06, 0.0)
+    assert not settings.clear_gain(0.04, 0.0)  # below the least gain however sure
+    assert not settings.clear_gain(0.12, 0.1)  # under 1.5 standard errors
+    assert settings.clear_gain(0.16, 0.1)
