@@ -23,6 +23,9 @@ from PySide6.QtWidgets import QApplication, QWidget
 from soccerdesk.ui.boards.drawing import draw_d20, draw_die
 
 BASE_MS = {"die": 900, "card": 800, "goal": 1300, "banner": 1500}
+
+ROLLING = 0.6
+"""Share of a die animation in which the die tumbles before it settles on the real face."""
 """How long each kind of animation lasts at normal speed."""
 
 _DIE_KEYS = ("roll", "die", "d20", "value", "face", "result", "kick_die")
@@ -95,6 +98,14 @@ def animation_for(
         card = data.get("card")
         return Animation("card", text, faces=(card_name(card) if isinstance(card, str) else "?",))
     return None
+
+
+def caption_at(animation: Animation, t: float) -> str:
+    """The words under ``animation`` at ``t`` (0 to 1 of its length): a die's result only once
+    it has settled, so the words never name a number the tumbling die does not show."""
+    if animation.kind == "die" and t < ROLLING:
+        return "Rolling…"
+    return animation.text
 
 
 class EventAnimation(QWidget):
@@ -250,16 +261,18 @@ class EventAnimation(QWidget):
         p.setFont(font)
         caption = QRectF(0, centre.y() + side * 0.75, self.width(), side * 0.5)
         p.drawText(
-            caption, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap, current.text
+            caption,
+            Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
+            caption_at(current, t),
         )
         p.end()
 
     @staticmethod
     def _paint_die(p: QPainter, a: Animation, t: float, centre: QPointF, side: float) -> None:
-        rolling = t < 0.6
+        rolling = t < ROLLING
         # While it rolls, the face changes every few frames; then it settles on the real value.
         face = (int(t * 40) * 7 % a.sides) + 1 if rolling else a.value
-        angle = (1 - min(1.0, t / 0.6)) * 540
+        angle = (1 - min(1.0, t / ROLLING)) * 540
         p.save()
         p.translate(centre)
         p.rotate(angle)

@@ -30,7 +30,7 @@ Signals (all emitted on the UI thread):
     An action submitted from this screen was not applied; ``reason`` says why in words
     (the ``IllegalAction`` reason, or "the connection is lost" ...). Nothing changed.
 ``status(str text)``
-    A one-line status for the status bar ("Bot is thinking…", "Waiting for Alice").
+    A one-line status for the status bar ("Home (hard) to play", "Waiting for Alice").
 ``busy(bool)``
     ``True`` while a player that is not on this screen (a bot, the remote opponent) is
     deciding and this screen has nothing to do; ``False`` when that is over.
@@ -562,6 +562,10 @@ class LocalSession(MatchSession):
         self.busy.emit(bool(players) and not humans)
         if humans:
             self.status.emit(f"{self.players[next_viewer].name} to play" if next_viewer is not None else "")
+        elif players:
+            # Only the computer is to move (after a secret pick too, while it still picks); the
+            # screen's own busy line says that it is thinking.
+            self.status.emit(" and ".join(self.players[seat].name for seat in players) + " to play")
         changes_hands = self._cover_first or (self._viewer is not None and next_viewer != self._viewer)
         self._cover_first = False
         if next_viewer is not None and changes_hands and self._has_secrets(state):
@@ -658,7 +662,6 @@ class LocalSession(MatchSession):
 
     def _start_bot(self, seat: int) -> None:
         self._thinking.add(seat)
-        self.status.emit(f"{self.players[seat].name} is thinking…")
         generation, state, rng = self._generation, self.state, self._bot_rngs[seat]
         future: Future[tuple[str, str]] | None = None
         if self._bot_pool is not None:

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from soccerdesk.rules import CHANCE, GAMES, get_game
 from soccerdesk.rules.api import sample_chance
-from soccerdesk.ui.animation import Animation, EventAnimation, animation_for
+from soccerdesk.ui.animation import ROLLING, Animation, EventAnimation, animation_for, caption_at
 
 
 def test_rolls_reveals_and_goals_are_animated_other_events_only_logged() -> None:
@@ -21,6 +21,15 @@ def test_rolls_reveals_and_goals_are_animated_other_events_only_logged() -> None
     assert reveal is not None and reveal.faces == ("5", "5")
     assert animation_for({"kind": "goal", "text": "Goal!", "data": {}}).kind == "goal"  # type: ignore[union-attr]
     assert animation_for({"kind": "chosen", "text": "Seat 1 has chosen.", "data": {}}) is None
+
+
+def test_a_die_names_its_number_only_once_it_has_settled_on_it() -> None:
+    """While the die tumbles it shows other faces: the words under it wait for the real one."""
+    roll = Animation("die", "The die shows 7 (clear: 1-2 keeps the ball)", 7, 20)
+    assert caption_at(roll, 0.0) == caption_at(roll, ROLLING - 0.01) == "Rolling…"
+    assert caption_at(roll, ROLLING) == caption_at(roll, 1.0) == roll.text
+    card = Animation("card", "Away draws Challenge", faces=("Challenge",))
+    assert caption_at(card, 0.0) == card.text
 
 
 def test_an_animation_can_be_skipped_with_a_click(qtbot) -> None:

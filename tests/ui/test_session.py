@@ -154,3 +154,22 @@ def test_a_locked_match_file_cannot_be_opened_twice(tmp_path: Path) -> None:
     assert refused.value.path == path and refused.value.pid > 0
     lock.unlock()
     lock_match_file(path).unlock()
+
+
+def test_while_the_bot_thinks_the_status_says_whose_move_it_is_not_again_that_it_thinks(qtbot) -> None:
+    """The match screen's busy line already says the computer is thinking
+    (test_a_local_match_still_says_the_computer_is_thinking); the status said "Bot is
+    thinking…" beside it, the same thing twice. And once the person had made their secret
+    pick (both pick at once in the toy game), it still said "Ann to play" while only the
+    bot was left to pick."""
+    session = _session((HUMAN, BOT))
+    said: list[str] = []
+    busy: list[bool] = []
+    session.status.connect(said.append)
+    session.busy.connect(busy.append)
+    session.start()
+    session.submit("show 2")
+    assert said[-1] == "Bot to play" and busy[-1] and session.state.current_players() == (1,)
+    assert not any("thinking" in text for text in said)
+    qtbot.waitUntil(lambda: said[-1] == "Ann to play", timeout=3000)
+    session.close()
