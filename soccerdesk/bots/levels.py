@@ -16,7 +16,9 @@ has no dice in open play and nothing hidden, ``expert`` plays its turns by alpha
 turns deep over every reply (:data:`PAWN_LOOKAHEAD`) instead of ``hard``'s one-deep search,
 which only answers the heuristic's reply; a goal that can be scored at once is scored at every
 Pawn Soccer level (the search levels leave it to the heuristic). In Soccero ``hard`` weighs
-only the heuristic's two best steps and ``expert`` its six best (:data:`LEVEL_TUNING`).
+only the heuristic's two best steps and ``expert`` its six best; in Big Time Soccer ``hard``
+searches only the heuristic's close calls (and the last cards of a match), ``expert`` every
+decision with all six candidates to the end (:data:`LEVEL_TUNING`).
 Measured figures and the commands that made them: ``docs/bots.md``.
 
 An iteration cap, not the clock, is what sets a level's strength: the bot plays the same
@@ -144,6 +146,10 @@ LEVEL_TUNING: dict[tuple[str, str], dict[str, object]] = {
     # them, all three to the end: no narrowing), so that the strength is shared out over two
     # steps (docs/bots.md, "Expert against hard, in parts").
     ("soccero", "hard"): {"action_cap": 2, "narrow_after": 0},
+    # Big Time Soccer's expert weighs all six of the heuristic's best actions to the end, at
+    # every decision (see _worth_searching): a search of every decision is where the gain
+    # over the heuristic lies (docs/bots.md, "Why Big Time Soccer's steps stop near 55%").
+    ("big-time-soccer", "expert"): {"narrow_after": 0},
 }
 """Changes to :data:`GAME_TUNING` for one level of one game."""
 
@@ -408,8 +414,9 @@ def _never(state: State) -> bool:
 
 
 def _worth_searching(game_id: str, name: str, heuristic: Bot | None) -> Callable[[State], bool] | None:
-    """Big Time Soccer searches the heuristic's close calls, and every decision of the last
-    cards of a match (where the score and the clock, not expected goals, decide). Soccer-Go's
+    """Big Time Soccer's hard (and a hint) searches the heuristic's close calls, and every
+    decision of the last cards of a match (where the score and the clock, not expected goals,
+    decide); its expert searches every decision. Soccer-Go's
     search levels mix their face-down picks and leave the cards to the heuristic's exact turn
     planner (a tree search of a fifth of a second did not play them better: 49.5% over 200
     matches, issue 9). A hint still searches them: its playouts give the chance it shows.
@@ -420,7 +427,7 @@ def _worth_searching(game_id: str, name: str, heuristic: Bot | None) -> Callable
     if game_id == "pawn-soccer":
         return _pawn_soccer_searched if name in PAWN_LOOKAHEAD else _pawn_soccer_no_goal_on_offer
     close_call = getattr(heuristic, "close_call", None)
-    if game_id != "big-time-soccer" or close_call is None:
+    if game_id != "big-time-soccer" or close_call is None or name == "expert":
         return None
     return lambda state: _big_time_soccer_late(state) or bool(close_call(state))
 

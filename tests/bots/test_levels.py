@@ -242,3 +242,26 @@ def test_easy_slips_to_a_near_miss_and_never_at_a_decision_made_by_rule(game_id:
     by_rule = {str(state.phase) for state, _seat, _choice, _pick, near in decisions if not near}  # type: ignore[attr-defined]
     # Big Time Soccer's end offers, Pawn Soccer's and Soccero's set-ups.
     assert {"big-time-soccer": "end_offer", "pawn-soccer": str(PAWN_SETUP), "soccero": "setup"}[game_id] in by_rule
+
+
+def test_big_time_soccer_hard_searches_close_calls_and_expert_every_decision_to_the_end() -> None:
+    """Hard leaves a decision the heuristic is sure of to the heuristic; expert weighs the
+    heuristic's best actions at every decision, and all of them to the end (LEVEL_TUNING: no
+    narrowing to the pick and one rival), where the gain over the heuristic lies (docs/bots.md)."""
+    heuristic = make_bot("heuristic", "big-time-soccer")
+    cap = levels_module.GAME_TUNING["big-time-soccer"].action_cap
+    sure = [
+        (state, seat)
+        for state, seat in _positions("big-time-soccer", 300)
+        if len(state.legal_actions(seat)) >= cap and not heuristic.close_call(state)  # type: ignore[attr-defined]
+    ][:2]
+    assert sure
+    for state, seat in sure:
+        hard = search_bot("big-time-soccer", None, "hard", max_iterations=20 * cap)
+        expert = search_bot("big-time-soccer", None, "expert", max_iterations=40 * cap)
+        hard.decide(state, seat, random.Random(1))
+        assert hard.last_statistics == {}  # the heuristic decided alone
+        expert.decide(state, seat, random.Random(1))
+        assert len(expert.last_statistics) >= cap  # its six best (and its pick)
+        rounds = {played for played, _ in expert.last_statistics.values()}
+        assert len(rounds) == 1 and rounds.pop() >= 30  # every candidate played every round
