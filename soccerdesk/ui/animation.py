@@ -23,10 +23,10 @@ from PySide6.QtWidgets import QApplication, QWidget
 from soccerdesk.ui.boards.drawing import draw_d20, draw_die
 
 BASE_MS = {"die": 900, "card": 800, "goal": 1300, "banner": 1500}
+"""How long each kind of animation lasts at normal speed."""
 
 ROLLING = 0.6
 """Share of a die animation in which the die tumbles before it settles on the real face."""
-"""How long each kind of animation lasts at normal speed."""
 
 _DIE_KEYS = ("roll", "die", "d20", "value", "face", "result", "kick_die")
 
