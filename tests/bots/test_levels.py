@@ -247,7 +247,7 @@ def test_easy_slips_to_a_near_miss_and_never_at_a_decision_made_by_rule(game_id:
 def test_big_time_soccer_hard_searches_close_calls_and_expert_every_decision_to_the_end() -> None:
     """Hard leaves a decision the heuristic is sure of to the heuristic; expert weighs the
     heuristic's best actions at every decision, and all of them to the end (LEVEL_TUNING: no
-    narrowing to the pick and one rival), where the gain over the heuristic lies (docs/bots.md)."""
+    narrowing to the pick and one rival), as docs/bots.md describes the two levels."""
     heuristic = make_bot("heuristic", "big-time-soccer")
     cap = levels_module.GAME_TUNING["big-time-soccer"].action_cap
     sure = [
