@@ -31,14 +31,16 @@ The tips it follows:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from soccerdesk.bots import Bot, next_best
+from soccerdesk.bots.search import Belief, Worlds
 from soccerdesk.rules import CHANCE, State
+from soccerdesk.rules.api import HIDDEN
 from soccerdesk.rules.big_time_soccer.actions import Act
 from soccerdesk.rules.big_time_soccer.cards import DIE, Card
-from soccerdesk.rules.big_time_soccer.state import BigTimeState, Tables
+from soccerdesk.rules.big_time_soccer.state import REPLY_NONE, BigTimeState, Tables
 
 # Rough chance of a goal from having the ball in each row of one's own frame
 # (D1 D2 M1 M2 A1 A2), before the hand is taken into account.
@@ -381,6 +383,115 @@ def offered_already(state: BigTimeState, seat: int) -> bool:
     return False
 
 
+def reply_preference(state: BigTimeState, seat: int, kinds: Iterable[int]) -> list[int]:
+    """The card kinds of ``kinds`` this bot would answer the pending pass, dribble or hold
+    with, best first (it plays the first it holds; none of them: it lets the ball go).
+
+    The tips: a Challenge on a hold always tackles; in one's own box only a Star is worth
+    playing (a foul there is a penalty); comfortably ahead with two yellow cards, no tackle
+    outside the back rows; own-third cards before the others (a better table); a Star only
+    in the back rows (D1, D2). What the search levels learn from a declined answer
+    (:class:`DeclineBelief`) comes from the same rule."""
+    t: Tables = state.game.t  # type: ignore[attr-defined]
+    board = t.board
+    what = state.pending[0] if state.pending else "pass"
+    usable = [k for k in kinds if t.cards[k].answers(what) and t.playable(t.cards[k], seat, state.ball)]
+    stars = [k for k in usable if t.cards[k].kind == "star"]
+    normal = [k for k in usable if t.cards[k].kind != "star"]
+    if what == "hold":
+        return normal + stars
+    if state.ball == board.box[seat]:
+        return stars
+    row = board.own_row[seat][state.ball]  # the defender's own frame: 0 = D1
+    lead = state.goals[seat] - state.goals[1 - seat]
+    if lead >= 2 and len(state.yellows[seat]) >= 2 and row >= 2:
+        return []
+    normal.sort(key=lambda k: t.cards[k].table != "own-third")
+    return normal + (stars if row <= 1 else [])
+
+
+DECLINE_SLACK = 0.1
+"""How much a world is believed in which the opponent let a pass, dribble or hold go while
+holding a card :func:`reply_preference` says it would have answered with (against 1 for a
+world that fits): this bot never does so, a person sometimes might."""
+
+DECLINE_TRIES = 40
+"""Worlds drawn at most for one that fits the opponent's declines (else the best drawn)."""
+
+
+class DeclineBelief(Belief):
+    """What the opponent's declined answers say about its hand (for the search levels).
+
+    The defender is always asked for an answer, whatever it holds, so the question itself
+    tells nothing; but a defender playing as :func:`reply_preference` does lets a pass go
+    only without a card to answer it. Worlds are drawn as the public counts make them and
+    then kept by how well they fit every decline since: the cards held since a decline (its
+    hand now less the cards drawn after it, those drawn earliest among them, in a random
+    order of age) are unlikely to include one it would have answered with.
+    """
+
+    def __init__(self) -> None:
+        self._asked: dict[int, tuple[Any, frozenset[int]]] = {}
+        """Ply of our play -> (the play, the card kinds the opponent would have answered with)."""
+
+    def chose(self, state: State, seat: int, action: Any) -> None:
+        assert isinstance(state, BigTimeState)
+        after = state.apply_unchecked(seat, action)
+        assert isinstance(after, BigTimeState)
+        if after.phase != "reply":  # the opponent answers (after our draw to refill the hand)
+            return
+        t: Tables = state.game.t  # type: ignore[attr-defined]
+        kinds = frozenset(reply_preference(after, 1 - seat, range(len(t.cards))))
+        if kinds:
+            self._asked[state.ply] = (action, kinds)
+
+    def declines(self, state: State, seat: int) -> list[tuple[int, frozenset[int]]]:
+        """Per decline still telling something: how many of the opponent's cards now were in
+        its hand at the time, and the kinds it would have answered with."""
+        if not self._asked:
+            return []
+        history = state.history()
+        held = len(state.hands[1 - seat])  # type: ignore[attr-defined]
+        found: list[tuple[int, frozenset[int]]] = []
+        for ply, (action, kinds) in sorted(self._asked.items()):
+            # The answer comes after our play and our draw to refill the hand.
+            answer = next((i for i in range(ply + 1, len(history)) if history[i][0] != CHANCE), None)
+            if ply >= len(history) or history[ply] != (seat, action) or answer is None:
+                del self._asked[ply]  # another match, or one rewound
+                continue
+            if history[answer] != (1 - seat, REPLY_NONE):
+                del self._asked[ply]  # it answered: the rest of its hand is anyone's guess
+                continue
+            drawn = sum(1 for who, a in history[answer + 1 :] if who == CHANCE and a is HIDDEN)
+            if held - drawn <= 0:
+                del self._asked[ply]  # every card it held then has been played since
+                continue
+            found.append((held - drawn, kinds))
+        return found
+
+    def worlds(self, state: State, seat: int) -> Worlds:
+        declines = self.declines(state, seat)
+        if not declines:
+            return super().worlds(state, seat)
+        other = 1 - seat
+
+        def draw(rng: random.Random) -> State:
+            best: tuple[int, State] | None = None
+            for _ in range(DECLINE_TRIES):
+                world = state.determinize(seat, rng)
+                hand = list(world.hands[other])  # type: ignore[attr-defined]
+                rng.shuffle(hand)  # the oldest cards first
+                misses = sum(1 for old, kinds in declines if any(k in kinds for k in hand[:old]))
+                if not misses or rng.random() < DECLINE_SLACK**misses:
+                    return world
+                if best is None or misses < best[0]:
+                    best = (misses, world)
+            assert best is not None
+            return best[1]
+
+        return draw
+
+
 class HeuristicBot(Bot):
     """Rule-of-thumb Big Time Soccer player (see the module docstring)."""
 
@@ -441,34 +552,10 @@ class HeuristicBot(Bot):
     # --- the defender's answer ---------------------------------------------------------
 
     def _reply(self, ctx: _Context, legal: list[Any]) -> Any:
-        s, board = ctx.s, ctx.board
-        what = s.pending[0] if s.pending else "pass"
-        row = board.own_row[ctx.seat][s.ball]  # the defender's own frame: 0 = D1
-        in_my_box = s.ball == board.box[ctx.seat]
-        options = [a for a in legal if a.arg != "none"]
-        if not options:
-            return legal[0]
-
-        def card(a: Act) -> Card:
-            return ctx.t.by_code[a.arg]
-
-        star = [a for a in options if card(a).kind == "star"]
-        normal = [a for a in options if card(a).kind != "star"]
-        if what == "hold":
-            # Rulebook: a Challenge on a hold tackles automatically.
-            return normal[0] if normal else star[0]
-        if in_my_box:
-            # Tip: only the Star cards are worth playing in your own box.
-            return star[0] if star else Act("reply", "none")
-        if ctx.lead >= 2 and sum(1 for _ in s.yellows[ctx.seat]) >= 2 and row >= 2:
-            return Act("reply", "none")  # Tip: avoid a third yellow when comfortably ahead
-        if normal:
-            # Own-third cards first when allowed (better table), then normal ones.
-            normal.sort(key=lambda a: card(a).table != "own-third")
-            return normal[0]
-        if star and row <= 1:
-            return star[0]
-        return Act("reply", "none")
+        held = {ctx.t.by_code[a.arg].index: a for a in legal if a.arg != "none"}
+        for k in reply_preference(ctx.s, ctx.seat, held):
+            return held[k]
+        return REPLY_NONE
 
     # --- which card to give up ------------------------------------------------------------
 

@@ -36,7 +36,7 @@ from collections.abc import Callable
 
 from soccerdesk.bots import LEVELS, Bot, RandomBot
 from soccerdesk.bots import _heuristic as _make_heuristic
-from soccerdesk.bots.search import Evaluation, Mixer, SearchBot, SearchSettings, Stop, heuristic_policy
+from soccerdesk.bots.search import Belief, Evaluation, Mixer, SearchBot, SearchSettings, Stop, heuristic_policy
 from soccerdesk.rules import _MODULES as _RULE_MODULES
 from soccerdesk.rules import Action, State
 
@@ -407,7 +407,19 @@ def search_bot(game_id: str, budget: float | None, name: str, max_iterations: in
         mixer=_mixer(game_id, name, heuristic, budget),
         shortlist=getattr(heuristic, "ranked", None),
         worth_searching=_worth_searching(game_id, name, heuristic),
+        belief=_belief(game_id),
     )
+
+
+def _belief(game_id: str) -> Belief | None:
+    """Big Time Soccer's search levels draw the opponent's hand as its declined answers make
+    likely (:class:`soccerdesk.bots.big_time_soccer.DeclineBelief`); elsewhere every hidden
+    thing is as likely as the public counts make it."""
+    if game_id != "big-time-soccer":
+        return None
+    from soccerdesk.bots.big_time_soccer import DeclineBelief
+
+    return DeclineBelief()
 
 
 def _never(state: State) -> bool:

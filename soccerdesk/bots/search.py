@@ -4,7 +4,8 @@ Each iteration plays one imagined continuation of the match:
 
 1. **Determinize**: a fresh world the seat cannot tell apart from the real one,
    ``state.determinize(seat, rng)`` (hidden hands, deck order, a pending secret pick
-   resampled). The tree is shared by all worlds (single-observer ISMCTS): it is keyed by
+   resampled), or as the bot's :class:`Belief` draws it from what the opponent's play has
+   shown (Big Time Soccer: a declined answer). The tree is shared by all worlds (single-observer ISMCTS): it is keyed by
    the actions taken, and an action's statistics count how often it was *available*, so
    actions that exist only in some worlds are not unfairly favoured.
 2. **Select** down the tree. A seat's decision uses UCB1 with availability counts; a
@@ -221,6 +222,27 @@ def random_policy(state: State, seat: int, legal: list[Action], rng: random.Rand
     return legal[rng.randrange(len(legal))]
 
 
+Worlds = Callable[[random.Random], State]
+"""Draws one world (a full state) the searching seat cannot tell apart from its view."""
+
+
+class Belief:
+    """What a search bot has learnt in its match about what it cannot see.
+
+    The default knows nothing beyond the seat's view: a world is ``state.determinize``, every
+    hidden card as likely as the public counts make it. A game may know better: an opponent
+    who let a pass go most likely held nothing to stop it. :meth:`chose` is told of every
+    decision the bot makes (in the world it decided in); :meth:`worlds` gives, once per
+    decision, the way to draw that decision's worlds.
+    """
+
+    def chose(self, state: State, seat: int, action: Action) -> None:
+        """``seat`` decided ``action`` in ``state`` (a world of its view)."""
+
+    def worlds(self, state: State, seat: int) -> Worlds:
+        return lambda rng: state.determinize(seat, rng)
+
+
 class SearchBot(Bot):
     """Information-set MCTS for any game of the rules contract (see the module docstring).
 
@@ -233,6 +255,8 @@ class SearchBot(Bot):
     Where ``worth_searching`` says no, the policy decides alone (no search, no wait).
     ``shortlist`` orders a node's actions best first by the game's own judgement; then the
     ``action_cap`` actions a node considers are the first of that list, not a random sample.
+    ``belief`` draws the worlds searched (by default every hidden card as likely as the
+    public counts make it); it is told of each decision, so it belongs to one bot and match.
     """
 
     name = "search"
@@ -248,6 +272,7 @@ class SearchBot(Bot):
         mixer: Mixer | None = None,
         worth_searching: Callable[[State], bool] | None = None,
         shortlist: Shortlist | None = None,
+        belief: Belief | None = None,
     ) -> None:
         super().__init__(game_id)
         self.settings = settings
@@ -257,6 +282,7 @@ class SearchBot(Bot):
         self.mixer = mixer
         self.worth_searching = worth_searching
         self.shortlist = shortlist
+        self.belief = belief or Belief()
         self.name = name
         self._searcher = 0
         self._deadline: float | None = None
@@ -288,6 +314,11 @@ class SearchBot(Bot):
     # --- the search -----------------------------------------------------------------
 
     def choose(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        action = self._choose(state, seat, legal, rng)
+        self.belief.chose(state, seat, action)
+        return action
+
+    def _choose(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
         if self.mixer is not None:
             picked = self.mixer(state, seat, legal, rng)
             if picked is not None:
@@ -311,10 +342,11 @@ class SearchBot(Bot):
         root.allowed[seat] = self._candidates(root, state, seat, legal, rng)
         cap = self.settings.max_iterations
         iterations = 0
+        worlds = self.belief.worlds(state, seat)
         while cap is None or iterations < cap:
             if iterations and self._deadline is not None and time.perf_counter() >= self._deadline:
                 break
-            world = state.determinize(seat, rng)
+            world = worlds(rng)
             try:
                 self._iterate(root, world, seat, rng)
             except _OutOfTime:
@@ -362,10 +394,11 @@ class SearchBot(Bot):
         rounds = iterations = 0
         narrow_after = self.settings.narrow_after
         first_face = rng.randrange(720720) if self.settings.stratify_first_roll else 0  # 720720: divisible by 1..16
+        worlds = self.belief.worlds(state, seat)
         while cap is None or rounds == 0 or iterations + len(candidates) <= cap:
             if rounds and self._deadline is not None and time.perf_counter() >= self._deadline:
                 break
-            world = state.determinize(seat, rng)
+            world = worlds(rng)
             seed = rng.getrandbits(64)
             face = rounds + first_face if self.settings.stratify_first_roll else None
             try:

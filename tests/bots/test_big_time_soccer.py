@@ -259,3 +259,65 @@ def test_a_hand_clogged_with_shot_cards_is_cleared_out_of_play() -> None:
     assert decide(state, HOME).startswith("clear-out")
     state = run(state, (HOME, decide(state, HOME)))
     assert decide(state, HOME) == "discard SOUT"
+
+
+def test_the_reply_rule_the_search_reads_declines_by_is_the_heuristics_own() -> None:
+    """``reply_preference`` is how the heuristic answers: at every reply of some
+    normal-vs-normal play it plays the first card of that list it holds, or none."""
+    from soccerdesk.bots.big_time_soccer import reply_preference
+
+    replies = 0
+    for seed in (3, 4):
+        state = GAME.new_match(seed=seed)
+        rng = random.Random(seed)
+        while state.current_players() and replies < 400:
+            seat = state.current_players()[0]
+            if seat == CHANCE:
+                state = state.apply(CHANCE, sample_chance(state, rng))
+                continue
+            action = BOT.decide(state, seat, rng)
+            if state.phase == "reply":  # type: ignore[attr-defined]
+                replies += 1
+                wanted = reply_preference(state, seat, state.hands[seat])  # type: ignore[arg-type,attr-defined]
+                expected = f"reply {GAME.t.cards[wanted[0]].code}" if wanted else "reply none"  # type: ignore[attr-defined]
+                assert str(action) == expected
+            state = state.apply(seat, action)
+    assert replies > 50
+
+
+def test_a_declined_pass_makes_the_search_doubt_the_defender_held_an_answer() -> None:
+    """The heuristic lets a pass go only without a card to answer it, so after a decline the
+    search's worlds rarely give the defender an Intercept among the cards it held then (the
+    others it could not have played in midfield, or would not: an own-third card, a Star); an
+    answered pass tells nothing about the rest of the hand."""
+    from soccerdesk.bots.big_time_soccer import DECLINE_SLACK, DeclineBelief
+
+    def share_with_intercept(belief: DeclineBelief, state: BigTimeState) -> float:
+        rng = random.Random(7)
+        # The search reads the history of its view, where the opponent's draws are hidden; a
+        # position made by hand has no match to work that out from, and here none is drawn.
+        draw = belief.worlds(state, HOME)
+        intercept = GAME.t.by_code["I"].index  # type: ignore[attr-defined]
+        worlds = [draw(rng) for _ in range(600)]
+        return sum(1 for w in worlds if intercept in w.hands[AWAY]) / len(worlds)  # type: ignore[attr-defined]
+
+    start = position(
+        ball="M1C", hands=(["PA1P", "DA1D", "PL1P", "SIN", "C", "ANY"], ["SIN", "SOUT", "PA2", "DA1D", "PL1P", "SOUT"])
+    )
+    play = GAME.parse_action("play PA1P M2C")
+    belief = DeclineBelief()
+    belief.chose(start, HOME, play)
+    declined = run(settle_draws(run(start, (HOME, "play PA1P M2C")), "PA2"), (AWAY, "reply none"))
+    assert belief.declines(declined, HOME) == [(6, frozenset({GAME.t.by_code["I"].index}))]  # type: ignore[attr-defined]
+    uniform = share_with_intercept(DeclineBelief(), declined)
+    doubted = share_with_intercept(belief, declined)
+    assert uniform > 0.1
+    assert doubted < uniform * DECLINE_SLACK * 2
+
+    answered_start = position(
+        ball="M1C", hands=(["PA1P", "DA1D", "PL1P", "SIN", "C", "ANY"], ["I", "SOUT", "PA2", "DA1D", "PL1P", "SOUT"])
+    )
+    answered_belief = DeclineBelief()
+    answered_belief.chose(answered_start, HOME, play)
+    answered = run(settle_draws(run(answered_start, (HOME, "play PA1P M2C")), "PA2"), (AWAY, "reply I"))
+    assert not answered_belief.declines(answered, HOME)

@@ -1,0 +1,128 @@
+"""How well Big Time Soccer's search levels guess the opponent's defensive cards.
+
+    .venv/bin/python benchmarks/bts_belief.py --matches 200 --seed 60000
+
+Plays ``--matches`` matches of two ``normal`` bots. One seat (alternating from match to match)
+keeps a :class:`~soccerdesk.bots.big_time_soccer.DeclineBelief`, as hard and expert do, told of
+each of its decisions. At each of that seat's decisions with the ball where the belief knows a
+declined answer, it draws ``--worlds`` worlds of its view twice, as every hidden card is as
+likely as the public counts make it ("uniform") and as the belief draws them, and notes the
+share of worlds in which the opponent holds (a) a card of the kinds it declined to answer with
+last time, (b) any defensive card (Challenge, Intercept, Star). The real hand says which is
+true. It prints, per question and way of drawing, the mean forecast, how often it was true,
+the Brier score (mean squared error of the forecast; lower is better) and the log loss.
+
+The measure is of the guess, not of play: whether a better guess wins matches is what
+``bot_strength.py`` says.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from soccerdesk.bots import Bot, make_bot  # noqa: E402
+from soccerdesk.bots.big_time_soccer import DEFENSIVE, DeclineBelief  # noqa: E402
+from soccerdesk.rules import Action, State  # noqa: E402
+from soccerdesk.rules.big_time_soccer import BigTimeState  # noqa: E402
+from soccerdesk.sim import play_match  # noqa: E402
+
+QUESTIONS = ("declined kinds", "any defensive card")
+WAYS = ("uniform", "belief")
+
+
+class Forecasts:
+    """Forecast and outcome pairs per (question, way of drawing)."""
+
+    def __init__(self) -> None:
+        self.pairs: dict[tuple[str, str], list[tuple[float, bool]]] = {(q, w): [] for q in QUESTIONS for w in WAYS}
+
+    def add(self, question: str, way: str, forecast: float, truth: bool) -> None:
+        self.pairs[(question, way)].append((forecast, truth))
+
+
+class Watched(Bot):
+    """``normal``, with a belief beside it that is told of every decision and asked for
+    forecasts (on its own random stream: the bot plays as it would alone)."""
+
+    def __init__(self, worlds: int, forecasts: Forecasts, seed: int) -> None:
+        super().__init__("big-time-soccer")
+        self.inner = make_bot("normal", "big-time-soccer")
+        self.name = "normal"
+        self.belief = DeclineBelief()
+        self.worlds = worlds
+        self.forecasts = forecasts
+        self.rng = random.Random(seed)
+
+    def decide(self, state: State, seat: int, rng: random.Random) -> Action:
+        assert isinstance(state, BigTimeState)
+        view = state.determinize(seat, self.rng)
+        if state.phase == "play" and state.control == seat:
+            self._forecast(state, view, seat)
+        action = self.inner.decide(state, seat, rng)
+        self.belief.chose(view, seat, action)
+        return action
+
+    def choose(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        return self.inner.choose(state, seat, legal, rng)
+
+    def _forecast(self, state: BigTimeState, view: State, seat: int) -> None:
+        declines = self.belief.declines(view, seat)
+        if not declines:
+            return
+        cards = state.game.t.cards  # type: ignore[attr-defined]
+        declined = declines[-1][1]
+        defensive = frozenset(k for k, card in enumerate(cards) if card.kind in DEFENSIVE)
+        asks = {"declined kinds": declined, "any defensive card": defensive}
+        real = set(state.hands[1 - seat])
+        draws = {"uniform": lambda rng: view.determinize(seat, rng), "belief": self.belief.worlds(view, seat)}
+        for way, draw in draws.items():
+            hands = [set(draw(self.rng).hands[1 - seat]) for _ in range(self.worlds)]  # type: ignore[attr-defined]
+            for question, kinds in asks.items():
+                share = sum(1 for hand in hands if hand & kinds) / len(hands)
+                self.forecasts.add(question, way, share, bool(real & kinds))
+
+
+def scores(pairs: Sequence[tuple[float, bool]]) -> tuple[float, float, float, float]:
+    """Mean forecast, share true, Brier score and log loss (forecasts kept off 0 and 1)."""
+    n = len(pairs)
+    brier = sum((f - t) ** 2 for f, t in pairs) / n
+    eps = 1e-3
+    loss = -sum(math.log(min(1 - eps, max(eps, f if t else 1 - f))) for f, t in pairs) / n
+    return sum(f for f, _ in pairs) / n, sum(1 for _, t in pairs if t) / n, brier, loss
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=60000)
+    parser.add_argument("--worlds", type=int, default=200, help="worlds drawn per forecast")
+    args = parser.parse_args(argv)
+    forecasts = Forecasts()
+    start = time.perf_counter()
+    for i in range(args.matches):
+        seed = args.seed + i
+        watched = Watched(args.worlds, forecasts, seed)
+        play_match("big-time-soccer", [watched, make_bot("normal", "big-time-soccer")], seed, i % 2 == 1, {})
+    print(
+        f"Big Time Soccer, {args.matches} normal-vs-normal matches from seed {args.seed}, {args.worlds} worlds a forecast"
+    )
+    print(f"{'question':<20} {'worlds':<8} {'forecasts':>9} {'mean':>6} {'true':>6} {'Brier':>7} {'log loss':>8}")
+    for (question, way), pairs in forecasts.pairs.items():
+        if not pairs:
+            continue
+        mean, true, brier, loss = scores(pairs)
+        print(f"{question:<20} {way:<8} {len(pairs):>9} {mean:>6.3f} {true:>6.3f} {brier:>7.4f} {loss:>8.4f}")
+    print(f"({time.perf_counter() - start:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,29 @@
+"""benchmarks/bts_belief.py: forecasts of the opponent's defensive cards, scored against its hand."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tests.benchmark_scripts import load_benchmark
+
+belief = load_benchmark("bts_belief")
+
+
+def test_a_sure_right_forecast_scores_zero_and_a_coin_toss_a_quarter() -> None:
+    assert belief.scores([(1.0, True), (0.0, False)]) == pytest.approx((0.5, 0.5, 0.0, -math.log(1 - 1e-3)))
+    mean, true, brier, loss = belief.scores([(0.5, True), (0.5, False)])
+    assert (mean, true, brier) == pytest.approx((0.5, 0.5, 0.25))
+    assert loss == pytest.approx(math.log(2))
+
+
+def test_two_matches_give_forecasts_of_both_kinds_and_the_belief_guesses_the_declined_kinds_better(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert belief.main(["--matches", "2", "--seed", "60000", "--worlds", "40"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = {(line[:20].strip(), line[21:29].strip()): line.split()[-4:] for line in lines[2:-1]}
+    assert set(rows) == {(q, w) for q in belief.QUESTIONS for w in belief.WAYS}
+    brier = {key: float(values[2]) for key, values in rows.items()}
+    assert brier[("declined kinds", "belief")] < brier[("declined kinds", "uniform")]
