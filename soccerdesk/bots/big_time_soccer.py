@@ -455,8 +455,10 @@ class DeclineBelief(Belief):
         found: list[tuple[int, frozenset[int]]] = []
         for ply, (action, kinds) in sorted(self._asked.items()):
             # The answer comes after our play and our draw to refill the hand.
-            answer = next((i for i in range(ply + 1, len(history)) if history[i][0] != CHANCE), None)
-            if ply >= len(history) or history[ply] != (seat, action) or answer is None:
+            answer = None
+            if ply < len(history) and history[ply] == (seat, action):
+                answer = next((i for i in range(ply + 1, len(history)) if history[i][0] != CHANCE), None)
+            if answer is None:
                 del self._asked[ply]  # another match, or one rewound
                 continue
             if history[answer] != (1 - seat, REPLY_NONE):
