@@ -433,6 +433,8 @@ class DeclineBelief(Belief):
     def __init__(self) -> None:
         self._asked: dict[int, tuple[Any, frozenset[int]]] = {}
         """Ply of our play -> (the play, the card kinds the opponent would have answered with)."""
+        self._match: Any = None
+        """The match the plays noted belong to (a bot may be kept from one match to the next)."""
 
     def chose(self, state: State, seat: int, action: Any) -> None:
         assert isinstance(state, BigTimeState)
@@ -443,11 +445,19 @@ class DeclineBelief(Belief):
         t: Tables = state.game.t  # type: ignore[attr-defined]
         kinds = frozenset(reply_preference(after, 1 - seat, range(len(t.cards))))
         if kinds:
+            self._forget_other_matches(state)
             self._asked[state.ply] = (action, kinds)
+
+    def _forget_other_matches(self, state: State) -> None:
+        match = getattr(state, "info", None)
+        if match != self._match:
+            self._asked.clear()
+            self._match = match
 
     def declines(self, state: State, seat: int) -> list[tuple[int, frozenset[int]]]:
         """Per decline still telling something: how many of the opponent's cards now were in
         its hand at the time, and the kinds it would have answered with."""
+        self._forget_other_matches(state)
         if not self._asked:
             return []
         history = state.history()
@@ -459,7 +469,7 @@ class DeclineBelief(Belief):
             if ply < len(history) and history[ply] == (seat, action):
                 answer = next((i for i in range(ply + 1, len(history)) if history[i][0] != CHANCE), None)
             if answer is None:
-                del self._asked[ply]  # another match, or one rewound
+                del self._asked[ply]  # the match was rewound
                 continue
             if history[answer] != (1 - seat, REPLY_NONE):
                 del self._asked[ply]  # it answered: the rest of its hand is anyone's guess

@@ -233,12 +233,13 @@ class Belief:
     The default knows nothing beyond the seat's view: a world is ``state.determinize``, every
     hidden card as likely as the public counts make it. A game may know better: an opponent
     who let a pass go most likely held nothing to stop it. :meth:`chose` is told of every
-    decision the bot makes (in the world it decided in); :meth:`worlds` gives, once per
-    decision, the way to draw that decision's worlds.
+    decision the bot makes through :meth:`SearchBot.decide` (in the match as it is, the
+    decisions with a single legal action and those the bot's repetition rule changed
+    included); :meth:`worlds` gives, once per searched decision, the way to draw its worlds.
     """
 
     def chose(self, state: State, seat: int, action: Action) -> None:
-        """``seat`` decided ``action`` in ``state`` (a world of its view)."""
+        """``seat`` decided ``action`` in ``state``."""
 
     def worlds(self, state: State, seat: int) -> Worlds:
         return lambda rng: state.determinize(seat, rng)
@@ -298,9 +299,11 @@ class SearchBot(Bot):
         """As :meth:`Bot.decide`; the time budget counts from this call."""
         self._deadline = self._deadline_from_now()
         try:
-            return super().decide(state, seat, rng)
+            action = super().decide(state, seat, rng)
         finally:
             self._deadline = None
+        self.belief.chose(state, seat, action)
+        return action
 
     def _deadline_from_now(self) -> float | None:
         budget = self.settings.time_budget
@@ -315,11 +318,6 @@ class SearchBot(Bot):
     # --- the search -----------------------------------------------------------------
 
     def choose(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
-        action = self._choose(state, seat, legal, rng)
-        self.belief.chose(state, seat, action)
-        return action
-
-    def _choose(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
         if self.mixer is not None:
             picked = self.mixer(state, seat, legal, rng)
             if picked is not None:

@@ -321,3 +321,58 @@ def test_a_declined_pass_makes_the_search_doubt_the_defender_held_an_answer() ->
     answered_belief.chose(answered_start, HOME, play)
     answered = run(settle_draws(run(answered_start, (HOME, "play PA1P M2C")), "PA2"), (AWAY, "reply I"))
     assert not answered_belief.declines(answered, HOME)
+
+
+def test_a_bot_kept_for_the_next_match_forgets_the_declines_of_the_last() -> None:
+    """The app keeps a bot from one match to the next: a decline noted in one match says
+    nothing about a hand in another, even where the two histories happen to agree."""
+    from soccerdesk.bots.big_time_soccer import DeclineBelief
+
+    hands = (["PA1P", "DA1D", "PL1P", "SIN", "C", "ANY"], ["SIN", "SOUT", "PA2", "DA1D", "PL1P", "SOUT"])
+
+    def declined(**options: str) -> BigTimeState:
+        start = position(ball="M1C", hands=hands, options=options)
+        return run(settle_draws(run(start, (HOME, "play PA1P M2C")), "PA2"), (AWAY, "reply none"))
+
+    belief = DeclineBelief()
+    belief.chose(position(ball="M1C", hands=hands), HOME, GAME.parse_action("play PA1P M2C"))
+    assert belief.declines(declined(), HOME)
+    # Another match (another option) with the very same history since its start:
+    assert declined(pass_os="strict").history() == declined().history()
+    assert not belief.declines(declined(pass_os="strict"), HOME)
+    assert not belief.declines(declined(), HOME)  # forgotten, not only hidden
+
+
+def test_the_search_levels_belief_hears_of_every_decision_they_make() -> None:
+    """Hard's belief is told of each of its decisions, those with a single legal action (no
+    search) included, in the match as it is."""
+    from soccerdesk.bots.levels import search_bot
+    from soccerdesk.bots.search import Belief
+
+    class Told(Belief):
+        def __init__(self) -> None:
+            self.told: list[tuple[int, str]] = []
+
+        def chose(self, state, seat, action):  # type: ignore[no-untyped-def]
+            self.told.append((state.ply, str(action)))
+
+    hard = search_bot("big-time-soccer", None, "hard", max_iterations=20)
+    told = hard.belief = Told()
+    state = GAME.new_match(seed=5)
+    rng = random.Random(5)
+    asked: list[tuple[int, str]] = []
+    single = 0
+    while state.current_players() and len(asked) < 60:
+        seat = state.current_players()[0]
+        if seat == CHANCE:
+            state = state.apply(CHANCE, sample_chance(state, rng))
+            continue
+        if seat == HOME:
+            single += len(state.legal_actions(seat)) == 1
+            action = hard.decide(state, seat, rng)
+            asked.append((state.ply, str(action)))
+        else:
+            action = BOT.decide(state, seat, rng)
+        state = state.apply(seat, action)
+    assert single > 0
+    assert told.told == asked
