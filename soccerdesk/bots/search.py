@@ -233,13 +233,13 @@ class Belief:
     The default knows nothing beyond the seat's view: a world is ``state.determinize``, every
     hidden card as likely as the public counts make it. A game may know better: an opponent
     who let a pass go most likely held nothing to stop it. :meth:`chose` is told of every
-    decision the bot makes through :meth:`SearchBot.decide` (in the match as it is, the
+    decision the bot makes through :meth:`SearchBot.decide` (in a world of its view; the
     decisions with a single legal action and those the bot's repetition rule changed
     included); :meth:`worlds` gives, once per searched decision, the way to draw its worlds.
     """
 
     def chose(self, state: State, seat: int, action: Action) -> None:
-        """``seat`` decided ``action`` in ``state``."""
+        """``seat`` decided ``action`` in ``state`` (a world of its view)."""
 
     def worlds(self, state: State, seat: int) -> Worlds:
         return lambda rng: state.determinize(seat, rng)
@@ -302,7 +302,9 @@ class SearchBot(Bot):
             action = super().decide(state, seat, rng)
         finally:
             self._deadline = None
-        self.belief.chose(state, seat, action)
+        # The belief is told in a world of the seat's view, never the match itself: it must not
+        # learn what the seat cannot see (a stream of its own, so the bot's draws are unchanged).
+        self.belief.chose(state.determinize(seat, random.Random(state.ply)), seat, action)
         return action
 
     def _deadline_from_now(self) -> float | None:

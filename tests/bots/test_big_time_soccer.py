@@ -345,15 +345,17 @@ def test_a_bot_kept_for_the_next_match_forgets_the_declines_of_the_last() -> Non
 
 def test_the_search_levels_belief_hears_of_every_decision_they_make() -> None:
     """Hard's belief is told of each of its decisions, those with a single legal action (no
-    search) included, in the match as it is."""
+    search) included, and always in a world of its view: the opponent's draws hidden."""
     from soccerdesk.bots.levels import search_bot
     from soccerdesk.bots.search import Belief
+    from soccerdesk.rules import HIDDEN
 
     class Told(Belief):
         def __init__(self) -> None:
             self.told: list[tuple[int, str]] = []
 
         def chose(self, state, seat, action):  # type: ignore[no-untyped-def]
+            assert any(a is HIDDEN for who, a in state.history() if who == CHANCE)
             self.told.append((state.ply, str(action)))
 
     hard = search_bot("big-time-soccer", None, "hard", max_iterations=20)
