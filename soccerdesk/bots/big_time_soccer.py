@@ -93,6 +93,18 @@ def worth_kind(card: Card) -> str:
     return card.kind
 
 
+_CARD_WORTHS: dict[Tables, tuple[float, ...]] = {}
+"""Per game's tables: the :data:`HAND_WORTH` of each card, by index."""
+
+_BY_UNSEEN: dict[tuple[Any, ...], dict[Any, Any]] = {}
+"""Answers that depend only on the unseen cards and the opponent's hand size (the chance it
+holds a kind of card, the mix of a card drawn), kept across contexts: a search's rollouts ask
+them of thousands of positions with the same few counts. Keyed by (tables, unseen counts,
+opponent's hand size); emptied when it grows past :data:`_BY_UNSEEN_SIZE`."""
+
+_BY_UNSEEN_SIZE = 4096
+
+
 class _Context:
     """What the bot knows, read once per decision (only public counts and its own hand)."""
 
@@ -111,6 +123,13 @@ class _Context:
         self.unseen = unseen
         self.unseen_total = sum(unseen)
         self.opp_hand_size = len(state.hands[self.opp])
+        worths = _CARD_WORTHS.get(self.t)
+        if worths is None:
+            worths = _CARD_WORTHS[self.t] = tuple(HAND_WORTH.get(worth_kind(c), 0.0) for c in self.cards)
+        self.worths = worths
+        if len(_BY_UNSEEN) > _BY_UNSEEN_SIZE:
+            _BY_UNSEEN.clear()
+        self._by_unseen = _BY_UNSEEN.setdefault((self.t, tuple(unseen), self.opp_hand_size), {})
         self.lead = state.goals[seat] - state.goals[self.opp]
         self.late = state.stoppage >= 0 or (state.half == 2 and state.pile_left < 16)
         self.burn_time = self.lead >= 1 and self.late and state.half >= 2
@@ -121,7 +140,6 @@ class _Context:
         # Values asked for again and again while one decision compares its options (and a
         # search's rollouts ask thousands of times): worked out once per context.
         self._memo: dict[tuple[Any, ...], float] = {}
-        self._mix: tuple[float, float, float] | None = None
 
     def _remember(self, key: tuple[Any, ...], work: Any, *args: Any) -> float:
         """``work(*args)``, worked out once per context under ``key``."""
@@ -134,9 +152,13 @@ class _Context:
 
     def p_opponent_holds(self, wanted: Any, key: Any = None) -> float:
         """Chance the opponent holds at least one unseen card satisfying ``wanted(card)``
-        (``key``: a name for ``wanted`` under which the answer is kept for this context)."""
+        (``key``: a name for ``wanted`` under which the answer is kept for every context with
+        the same unseen cards; it must name all ``wanted`` depends on besides the card)."""
         if key is not None:
-            return self._remember(("holds", key), self.p_opponent_holds, wanted)
+            found = self._by_unseen.get(("holds", key))
+            if found is None:
+                found = self._by_unseen["holds", key] = self.p_opponent_holds(wanted)
+            return float(found)
         k = sum(n for i, n in enumerate(self.unseen) if n and wanted(self.cards[i]))
         u, h = self.unseen_total, self.opp_hand_size
         if k == 0 or h == 0 or u == 0:
@@ -161,11 +183,7 @@ class _Context:
         ours = sum(self._card_worth(k) for k in self.hand)
         theirs = 0.0
         if self.unseen_total:
-            theirs = (
-                self.opp_hand_size
-                * sum(n * self._card_worth(k) for k, n in enumerate(self.unseen) if n)
-                / self.unseen_total
-            )
+            theirs = self.opp_hand_size * self._unseen_worth() / self.unseen_total
         # The first shot card and the first defensive card are worth more than the next ones,
         # as the heuristic counts them when it spends a card (:meth:`spend_gain`); without it the
         # search gave away a last shot or a last defensive card the heuristic would keep.
@@ -178,14 +196,25 @@ class _Context:
         return fade * (ours - theirs)
 
     def _card_worth(self, k: int) -> float:
-        return HAND_WORTH.get(worth_kind(self.cards[k]), 0.0)
+        return self.worths[k]
+
+    def _unseen_worth(self) -> float:
+        """The :data:`HAND_WORTH` of all the unseen cards together."""
+        found = self._by_unseen.get("worth")
+        if found is None:
+            worths = self.worths
+            found = self._by_unseen["worth"] = sum(n * worths[k] for k, n in enumerate(self.unseen) if n)
+        return float(found)
 
     def spend_gain(self, k: int) -> float:
         """What giving up card ``k`` does to the hand, in goals to the rest of the half: the
         card drawn in its place (the mix of the cards not yet seen) less the card, with the
         worth of a first shot and a first defensive card (:data:`FIRST_SHOT_WORTH`). Positive
         for a spare shot card, negative for the last defensive card."""
-        return self._remember(("spend", k), self._spend_gain, k)
+        found = self._memo.get(("spend", k))  # asked often: the memo without _remember's call
+        if found is None:
+            found = self._memo["spend", k] = self._spend_gain(k)
+        return found
 
     def _spend_gain(self, k: int) -> float:
         s = self.s
@@ -213,18 +242,19 @@ class _Context:
     def _unseen_mix(self) -> tuple[float, float, float]:
         """The mean :data:`HAND_WORTH` of an unseen card, and the chances it is a shot card
         and a defensive card."""
-        if self._mix is not None:
-            return self._mix
+        found: tuple[float, float, float] | None = self._by_unseen.get("mix")
+        if found is not None:
+            return found
         total = self.unseen_total or 1
         worth = shots = defence = 0.0
         for k, n in enumerate(self.unseen):
             if n:
-                worth += n * self._card_worth(k)
+                worth += n * self.worths[k]
                 kind = self.cards[k].kind
                 shots += n * (kind == "shot")
                 defence += n * (kind in DEFENSIVE)
-        self._mix = (worth / total, shots / total, defence / total)
-        return self._mix
+        mix = self._by_unseen["mix"] = (worth / total, shots / total, defence / total)
+        return mix
 
     def card_economy(self, k: int) -> float:
         """The part of :meth:`spend_gain` an option that spends card ``k`` counts, fading as
@@ -247,6 +277,9 @@ class _Context:
         its replacement, does the hand most good by :meth:`spend_gain` (a spare shot card
         first), the least useful by :meth:`keep_value` among equals. In stoppage time the cards
         left are the last chances of the half: the least useful now (Inside shots kept)."""
+        return int(self._remember(("cheapest",), self._cheapest_card))
+
+    def _cheapest_card(self) -> int:
         if self.s.stoppage >= 0:
             return min(self.kinds, key=lambda k: (self.keep_value(k), k))
         return min(self.kinds, key=lambda k: (-round(self.spend_gain(k), 9), self.keep_value(k), k))
@@ -272,7 +305,10 @@ class _Context:
 
     def value_mine(self, zone: int, hand_bonus: bool = True) -> float:
         """Our goal chance with the ball at ``zone`` (absolute) and a new sequence."""
-        return self._remember(("mine", zone, hand_bonus), self._value_mine, zone, hand_bonus)
+        found = self._memo.get(("mine", zone, hand_bonus))  # as spend_gain
+        if found is None:
+            found = self._memo["mine", zone, hand_bonus] = self._value_mine(zone, hand_bonus)
+        return found
 
     def _value_mine(self, zone: int, hand_bonus: bool) -> float:
         seat, board = self.seat, self.board
@@ -290,7 +326,10 @@ class _Context:
 
     def value_theirs(self, zone: int) -> float:
         """The opponent's goal chance with the ball at ``zone`` (absolute)."""
-        return self._remember(("theirs", zone), self._value_theirs, zone)
+        found = self._memo.get(("theirs", zone))  # as spend_gain
+        if found is None:
+            found = self._memo["theirs", zone] = self._value_theirs(zone)
+        return found
 
     def _value_theirs(self, zone: int) -> float:
         board, opp = self.board, self.opp
@@ -621,7 +660,7 @@ class HeuristicBot(Bot):
             return v + ctx.card_economy(card.index)
         if verb == "hold":
             p_tackle = 0.8 * ctx.p_opponent_holds(
-                lambda d: d.answers("hold") and t.playable(d, ctx.opp, s.ball), "hold"
+                lambda d: d.answers("hold") and t.playable(d, ctx.opp, s.ball), ("hold", ctx.opp, s.ball)
             )
             keep = c.hold_control / DIE
             here_mine = ctx.value_mine(s.ball)

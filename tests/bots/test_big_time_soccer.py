@@ -132,6 +132,50 @@ def test_outscores_random_play() -> None:
     assert goals[0] > goals[1]
 
 
+def test_answers_kept_across_positions_are_those_worked_out_afresh() -> None:
+    """The heuristic keeps what depends only on the unseen cards from one position to the next
+    (a search asks it of thousands); every value it gives with those kept answers is the value
+    it works out with none kept: through a whole match, for both seats, and with the ball moved
+    to every zone (the same unseen cards, so what was kept is asked again)."""
+    from dataclasses import replace
+
+    from soccerdesk.bots import big_time_soccer as bts
+
+    def values(state: BigTimeState, seat: int, to_move: bool) -> list[float]:
+        ctx = bts._Context(state, seat)
+        found = [ctx.hand_worth(), *(ctx.spend_gain(k) for k in ctx.kinds)]
+        found += [ctx.value_mine(z) - ctx.value_theirs(z) for z in range(len(ctx.board.names[0]))]
+        found += [ctx.goal_kick_value(True), ctx.goal_kick_value(False), ctx.shot_value(18)]
+        if to_move and state.phase not in ("reply", "discard", "end_offer"):
+            found += [BOT._value(ctx, a) for a in state.legal_actions(seat)]
+        return found
+
+    asked = decisions = 0
+    state = GAME.new_match(seed=5)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        seat = state.current_players()[0]
+        if seat == CHANCE:
+            state = state.apply(seat, sample_chance(state, rng))
+            continue
+        decisions += 1
+        moved = [state]
+        if decisions % 4 == 0:
+            moved += [replace(state, ball=z) for z in range(len(GAME.t.board.names[0])) if z != state.ball]
+        for position_now in moved:
+            position_now._set_meta(state.info, None, ())
+            for looking in (seat, 1 - seat):
+                kept = values(position_now, looking, looking == seat)
+                warm = dict(bts._BY_UNSEEN)
+                bts._BY_UNSEEN.clear()
+                assert values(position_now, looking, looking == seat) == kept
+                bts._BY_UNSEEN.clear()
+                bts._BY_UNSEEN.update(warm)
+                asked += len(kept)
+        state = state.apply(seat, BOT.decide(state, seat, rng))
+    assert asked > 10_000
+
+
 def test_counts_the_cards_to_the_box_respecting_the_next_icons() -> None:
     """Tip: count the spaces to a shot. From M2L only the Pass Ahead 1 (then Pass) and the
     Pass Diagonal Right 1 (then Dribble) open a two-card way into the box with this hand."""
