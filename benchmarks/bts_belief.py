@@ -11,6 +11,10 @@ share of worlds in which the opponent holds (a) a card of the kinds it declined 
 last time, (b) any defensive card (Challenge, Intercept, Star). The real hand says which is
 true. It prints, per question and way of drawing, the mean forecast, how often it was true,
 the Brier score (mean squared error of the forecast; lower is better) and the log loss.
+With ``--cards`` it also prints, per card, how many copies the opponent held on the mean at
+those decisions, against the mean count in each way's worlds: what the opponent's own play
+has done to its hand (the cards it spends first are rarer than the counts say, the ones it
+keeps more common), which neither way of drawing knows.
 
 The measure is of the guess, not of play: whether a better guess wins matches is what
 ``bot_strength.py`` says.
@@ -30,7 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from soccerdesk.bots import Bot, make_bot  # noqa: E402
 from soccerdesk.bots.big_time_soccer import DEFENSIVE, DeclineBelief  # noqa: E402
-from soccerdesk.rules import Action, State  # noqa: E402
+from soccerdesk.rules import Action, State, get_game  # noqa: E402
 from soccerdesk.rules.big_time_soccer import BigTimeState  # noqa: E402
 from soccerdesk.sim import play_match  # noqa: E402
 
@@ -39,10 +43,20 @@ WAYS = ("uniform", "belief")
 
 
 class Forecasts:
-    """Forecast and outcome pairs per (question, way of drawing)."""
+    """Forecast and outcome pairs per (question, way of drawing); per card, the copies held
+    summed over the forecasts, in the real hand ("held") and on the mean of each way's worlds."""
 
     def __init__(self) -> None:
         self.pairs: dict[tuple[str, str], list[tuple[float, bool]]] = {(q, w): [] for q in QUESTIONS for w in WAYS}
+        self.copies: dict[str, dict[int, float]] = {way: {} for way in ("held", *WAYS)}
+        self.hands = 0
+
+    def count(self, way: str, hands: Sequence[Sequence[int]]) -> None:
+        """Add the mean copies of each card over ``hands`` to ``way``'s sums."""
+        sums = self.copies[way]
+        for hand in hands:
+            for k in hand:
+                sums[k] = sums.get(k, 0.0) + 1 / len(hands)
 
     def add(self, question: str, way: str, forecast: float, truth: bool) -> None:
         self.pairs[(question, way)].append((forecast, truth))
@@ -82,9 +96,13 @@ class Watched(Bot):
         defensive = frozenset(k for k, card in enumerate(cards) if card.kind in DEFENSIVE)
         asks = {"declined kinds": declined, "any defensive card": defensive}
         real = set(state.hands[1 - seat])
+        self.forecasts.hands += 1
+        self.forecasts.count("held", [state.hands[1 - seat]])
         draws = {"uniform": lambda rng: view.determinize(seat, rng), "belief": self.belief.worlds(view, seat)}
         for way, draw in draws.items():
-            hands = [set(draw(self.rng).hands[1 - seat]) for _ in range(self.worlds)]  # type: ignore[attr-defined]
+            drawn = [draw(self.rng).hands[1 - seat] for _ in range(self.worlds)]  # type: ignore[attr-defined]
+            self.forecasts.count(way, drawn)
+            hands = [set(hand) for hand in drawn]
             for question, kinds in asks.items():
                 share = sum(1 for hand in hands if hand & kinds) / len(hands)
                 self.forecasts.add(question, way, share, bool(real & kinds))
@@ -104,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--seed", type=int, default=60000)
     parser.add_argument("--worlds", type=int, default=200, help="worlds drawn per forecast")
+    parser.add_argument("--cards", action="store_true", help="also the copies of each card held, real and drawn")
     args = parser.parse_args(argv)
     forecasts = Forecasts()
     start = time.perf_counter()
@@ -120,6 +139,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         mean, true, brier, loss = scores(pairs)
         print(f"{question:<20} {way:<8} {len(pairs):>9} {mean:>6.3f} {true:>6.3f} {brier:>7.4f} {loss:>8.4f}")
+    if args.cards and forecasts.hands:
+        cards = get_game("big-time-soccer").t.cards  # type: ignore[attr-defined]
+        print(f"copies held on the mean at those {forecasts.hands} decisions (real hand, then each way's worlds):")
+        print(f"{'card':<8} {'held':>6} {'uniform':>8} {'belief':>7}")
+        for k, card in enumerate(cards):
+            held, uniform, belief = (forecasts.copies[way].get(k, 0.0) / forecasts.hands for way in ("held", *WAYS))
+            print(f"{card.code:<8} {held:>6.3f} {uniform:>8.3f} {belief:>7.3f}")
     print(f"({time.perf_counter() - start:.0f} s)")
     return 0
 
