@@ -27,3 +27,21 @@ def test_two_matches_give_forecasts_of_both_kinds_and_the_belief_guesses_the_dec
     assert set(rows) == {(q, w) for q in belief.QUESTIONS for w in belief.WAYS}
     brier = {key: float(values[2]) for key, values in rows.items()}
     assert brier[("declined kinds", "belief")] < brier[("declined kinds", "uniform")]
+
+
+def test_copies_are_counted_as_the_mean_over_the_worlds_drawn() -> None:
+    forecasts = belief.Forecasts()
+    forecasts.count("uniform", [(3, 3, 5), (5,)])
+    assert forecasts.copies["uniform"] == pytest.approx({3: 1.0, 5: 1.0})
+
+
+def test_with_cards_every_card_is_listed_with_the_copies_held_and_guessed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert belief.main(["--matches", "1", "--seed", "60000", "--worlds", "20", "--cards"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("card "))
+    rows = {line.split()[0]: [float(x) for x in line.split()[1:]] for line in lines[start + 1 : -1]}
+    cards = belief.get_game("big-time-soccer").t.cards
+    assert set(rows) == {card.code for card in cards}
+    # Each way's copies add up to the mean hand size at those decisions: one to six cards.
+    for column in range(3):
+        assert 1.0 <= sum(values[column] for values in rows.values()) <= 6.0
