@@ -31,8 +31,8 @@ The tips it follows:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 from soccerdesk.bots import Bot, next_best
 from soccerdesk.bots.search import Belief, Worlds
@@ -96,13 +96,15 @@ def worth_kind(card: Card) -> str:
 _CARD_WORTHS: dict[Tables, tuple[float, ...]] = {}
 """Per game's tables: the :data:`HAND_WORTH` of each card, by index."""
 
-_BY_UNSEEN: dict[tuple[Any, ...], dict[Any, Any]] = {}
+_BY_UNSEEN: dict[tuple[Any, ...], dict[tuple[Any, ...], Any]] = {}
 """Answers that depend only on the unseen cards and the opponent's hand size (the chance it
 holds a kind of card, the mix of a card drawn), kept across contexts: a search's rollouts ask
 them of thousands of positions with the same few counts. Keyed by (tables, unseen counts,
 opponent's hand size); emptied when it grows past :data:`_BY_UNSEEN_SIZE`."""
 
 _BY_UNSEEN_SIZE = 4096
+
+_T = TypeVar("_T")
 
 
 class _Context:
@@ -141,11 +143,16 @@ class _Context:
         # search's rollouts ask thousands of times): worked out once per context.
         self._memo: dict[tuple[Any, ...], float] = {}
 
-    def _remember(self, key: tuple[Any, ...], work: Any, *args: Any) -> float:
-        """``work(*args)``, worked out once per context under ``key``."""
-        found = self._memo.get(key)
+    def _remember(
+        self, key: tuple[Any, ...], work: Callable[..., _T], *args: Any, memo: dict[tuple[Any, ...], Any] | None = None
+    ) -> _T:
+        """``work(*args)``, worked out once under ``key`` in ``memo``: this context's own (the
+        default), or ``self._by_unseen`` for what depends only on the unseen cards
+        (:data:`_BY_UNSEEN`)."""
+        store: dict[tuple[Any, ...], Any] = self._memo if memo is None else memo
+        found = store.get(key)
         if found is None:
-            found = self._memo[key] = work(*args)
+            found = store[key] = work(*args)
         return found
 
     # --- card counting -------------------------------------------------------------------
@@ -155,10 +162,7 @@ class _Context:
         (``key``: a name for ``wanted`` under which the answer is kept for every context with
         the same unseen cards; it must name all ``wanted`` depends on besides the card)."""
         if key is not None:
-            found = self._by_unseen.get(("holds", key))
-            if found is None:
-                found = self._by_unseen["holds", key] = self.p_opponent_holds(wanted)
-            return float(found)
+            return self._remember(("holds", key), self.p_opponent_holds, wanted, memo=self._by_unseen)
         k = sum(n for i, n in enumerate(self.unseen) if n and wanted(self.cards[i]))
         u, h = self.unseen_total, self.opp_hand_size
         if k == 0 or h == 0 or u == 0:
@@ -183,7 +187,8 @@ class _Context:
         ours = sum(self._card_worth(k) for k in self.hand)
         theirs = 0.0
         if self.unseen_total:
-            theirs = self.opp_hand_size * self._unseen_worth() / self.unseen_total
+            worth = self._remember(("worth",), self._unseen_worth, memo=self._by_unseen)
+            theirs = self.opp_hand_size * worth / self.unseen_total
         # The first shot card and the first defensive card are worth more than the next ones,
         # as the heuristic counts them when it spends a card (:meth:`spend_gain`); without it the
         # search gave away a last shot or a last defensive card the heuristic would keep.
@@ -200,11 +205,8 @@ class _Context:
 
     def _unseen_worth(self) -> float:
         """The :data:`HAND_WORTH` of all the unseen cards together."""
-        found = self._by_unseen.get("worth")
-        if found is None:
-            worths = self.worths
-            found = self._by_unseen["worth"] = sum(n * worths[k] for k, n in enumerate(self.unseen) if n)
-        return float(found)
+        worths = self.worths
+        return sum(n * worths[k] for k, n in enumerate(self.unseen) if n)
 
     def spend_gain(self, k: int) -> float:
         """What giving up card ``k`` does to the hand, in goals to the rest of the half: the
@@ -231,7 +233,7 @@ class _Context:
         # Rulebook "Hand Replenishment": a card played is replaced while the deck (or the
         # stoppage deck) lasts.
         if s.pile_left > 0 and s.stoppage != 0:
-            mean, p_shot, p_defence = self._unseen_mix()
+            mean, p_shot, p_defence = self._remember(("mix",), self._unseen_mix, memo=self._by_unseen)
             gain += mean
             if last_shot or not shots:
                 gain += p_shot * FIRST_SHOT_WORTH
@@ -242,9 +244,6 @@ class _Context:
     def _unseen_mix(self) -> tuple[float, float, float]:
         """The mean :data:`HAND_WORTH` of an unseen card, and the chances it is a shot card
         and a defensive card."""
-        found: tuple[float, float, float] | None = self._by_unseen.get("mix")
-        if found is not None:
-            return found
         total = self.unseen_total or 1
         worth = shots = defence = 0.0
         for k, n in enumerate(self.unseen):
@@ -253,8 +252,7 @@ class _Context:
                 kind = self.cards[k].kind
                 shots += n * (kind == "shot")
                 defence += n * (kind in DEFENSIVE)
-        mix = self._by_unseen["mix"] = (worth / total, shots / total, defence / total)
-        return mix
+        return (worth / total, shots / total, defence / total)
 
     def card_economy(self, k: int) -> float:
         """The part of :meth:`spend_gain` an option that spends card ``k`` counts, fading as
@@ -277,7 +275,7 @@ class _Context:
         its replacement, does the hand most good by :meth:`spend_gain` (a spare shot card
         first), the least useful by :meth:`keep_value` among equals. In stoppage time the cards
         left are the last chances of the half: the least useful now (Inside shots kept)."""
-        return int(self._remember(("cheapest",), self._cheapest_card))
+        return self._remember(("cheapest",), self._cheapest_card)
 
     def _cheapest_card(self) -> int:
         if self.s.stoppage >= 0:
