@@ -158,6 +158,7 @@ class RelayClient:
         return welcome
 
     async def _open(self) -> dict[str, Any]:
+        await self._abandon()  # a connection this client no longer uses says nothing more
         if self._session is None or self._session.closed:
             self._session = aiohttp.ClientSession()
         try:
@@ -168,6 +169,20 @@ class RelayClient:
         welcome = await self._request("hello", {"welcome"}, version=PROTOCOL_VERSION, client=CLIENT_NAME)
         self.games = list(welcome["games"])
         return welcome
+
+    async def _abandon(self) -> None:
+        """Close the current connection as one this client no longer uses (a reconnection
+        attempt that failed): nothing read on it after this is taken, no request waits on it,
+        and its end does not start another reconnection.
+
+        Without this, an attempt whose ``resume`` the relay answered late (a cluster node
+        taking over a dead node's room) kept reading: the relay gave that connection the seat,
+        the next attempt's ``resume`` took it over, and the first connection's ``replaced``
+        was read as this client's own seat taken by another window."""
+        ws, self._ws = self._ws, None
+        if ws is not None and not ws.closed:
+            with contextlib.suppress(Exception):
+                await ws.close()
 
     async def close(self) -> None:
         """Leave quietly (no reconnection) and free the connection."""
@@ -329,6 +344,8 @@ class RelayClient:
     async def _read(self, ws: aiohttp.ClientWebSocketResponse) -> None:
         try:
             async for frame in ws:
+                if ws is not self._ws:
+                    break  # abandoned (_abandon): what it still brings is not for this client
                 if frame.type != aiohttp.WSMsgType.TEXT:
                     continue
                 try:
@@ -343,12 +360,13 @@ class RelayClient:
                     continue
                 self._take(msg)
         finally:
-            self._fail_waiters(RelayError("closed", "the connection to the relay closed"))
-            if ws is self._ws and self._fatal is not None:
-                self._closing = True
-                self._set_status(f"lost: {self._fatal}")
-            elif ws is self._ws and not self._closing:
-                asyncio.get_running_loop().call_soon(self._connection_lost, ws)
+            if ws is self._ws:  # an abandoned connection's end fails no request of the next one
+                self._fail_waiters(RelayError("closed", "the connection to the relay closed"))
+                if self._fatal is not None:
+                    self._closing = True
+                    self._set_status(f"lost: {self._fatal}")
+                elif not self._closing:
+                    asyncio.get_running_loop().call_soon(self._connection_lost, ws)
 
     def _patched(self, update: dict[str, Any]) -> dict[str, Any]:
         """The whole view of a protocol 3 ``update``: its patch applied to the view of ply ``base``.
@@ -464,9 +482,11 @@ class RelayClient:
                     self._set_status(f"lost: {exc.message}")
                     return
                 log.info("reconnect attempt %d failed: %s", attempt, exc)
+                await self._abandon()  # its late answers must not be taken for the next attempt's
                 continue
             except (TimeoutError, aiohttp.ClientError, OSError) as exc:
                 log.info("reconnect attempt %d failed: %s", attempt, exc)
+                await self._abandon()
                 continue
             if self._closing:  # closed by the program while this attempt went through
                 await self.close()

@@ -16,6 +16,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp import web
 from relay_helpers import TOY, new_client, pair, play_to_end, relay_settings, until
 
 from server.relay import HALL, Connection, RelaySettings, RunningRelay, start_relay
@@ -88,6 +89,99 @@ async def test_resume_with_a_newer_connection_replaces_the_old_one(
     await twin.resume(guest.room, guest.token)
     await until(lambda: guest.status.startswith("lost") or guest.status == "closed")
     assert twin.seat == 1
+
+
+class _LateResumeProxy:
+    """A WebSocket proxy on 127.0.0.1 in front of the relay that, once armed, holds the next
+    ``resume`` it is sent until another connection sends one, then passes the held one on
+    first: a resume answered late, as when a cluster node waits to take over a dead node's
+    room, and handled before the client's next attempt."""
+
+    def __init__(self, relay_url: str) -> None:
+        self.relay_url = relay_url
+        self.armed = False
+        self.held: tuple[aiohttp.ClientWebSocketResponse, str] | None = None
+        self.runner: web.AppRunner | None = None
+        self.url = ""
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/ws", self._handle)
+        self.runner = web.AppRunner(app)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        self.url = f"ws://127.0.0.1:{self.runner.addresses[0][1]}/ws"
+
+    async def stop(self) -> None:
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    async def _handle(self, request: web.Request) -> web.WebSocketResponse:
+        client = web.WebSocketResponse()
+        await client.prepare(request)
+        async with aiohttp.ClientSession() as session, session.ws_connect(self.relay_url) as upstream:
+
+            async def down() -> None:
+                async for frame in upstream:
+                    if frame.type == aiohttp.WSMsgType.TEXT and not client.closed:
+                        await client.send_str(frame.data)
+
+            pump = asyncio.create_task(down())
+            async for frame in client:
+                if frame.type != aiohttp.WSMsgType.TEXT:
+                    continue
+                if json.loads(frame.data).get("type") == "resume" and self.armed:
+                    if self.held is None:
+                        self.held = (upstream, frame.data)
+                        continue
+                    first, text = self.held
+                    self.armed = False
+                    await first.send_str(text)
+                    await asyncio.sleep(0.3)  # the relay seats the late attempt first
+                await upstream.send_str(frame.data)
+            while self.held is not None and self.held[0] is upstream and self.armed:
+                await asyncio.sleep(0.05)  # the held resume still reaches the relay
+            await asyncio.sleep(0.5)
+            pump.cancel()
+        return client
+
+
+async def test_a_reconnection_attempt_answered_late_does_not_cost_the_seat(
+    relay: RunningRelay, clients: list[RelayClient]
+) -> None:
+    """The first attempt after a drop times out waiting for its ``resume``; the relay seats
+    that connection late, and the second attempt's ``resume`` takes the seat from it. The
+    ``replaced`` the relay then sends the first connection is not this client's seat lost to
+    another window: the client plays on, and reconnects by itself after a later drop."""
+    proxy = _LateResumeProxy(relay.url)
+    await proxy.start()
+    guest = RelayClient(proxy.url, name="Guest", pauses=(0.05, 0.1, 0.2), request_timeout=0.5)
+    clients.append(guest)
+    try:
+        host = await new_client(relay, clients, "Host")
+        await guest.connect()
+        joined = await host.create(TOY, {"rounds": 3}, seat=0)
+        await host.next("snapshot")
+        await guest.join(joined["room"])
+        await guest.next("snapshot")
+        statuses: list[str] = []
+        guest.on_status = statuses.append
+
+        proxy.armed = True
+        await guest.drop()
+        await until(lambda: not proxy.armed and statuses[-1:] == ["connected"])
+        await asyncio.sleep(1.0)  # the late connection is seated, then replaced by the newer one
+        assert guest.fatal_code is None and guest.connected, statuses
+        assert not any(s.startswith("lost") for s in statuses), statuses
+
+        await guest.drop()  # a later drop: still reconnects by itself
+        await until(lambda: statuses[-1:] == ["connected"] and guest.connected)
+        result = await play_to_end([host, guest], random.Random(5))
+        assert result["score"] == guest.view["score"]  # type: ignore[index]
+    finally:
+        await guest.close()  # before the proxy, which waits for its open connections
+        await proxy.stop()
 
 
 def _free_port() -> int:

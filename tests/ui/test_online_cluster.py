@@ -139,6 +139,19 @@ def test_play_online_through_nginx_and_a_killed_node(
         assert isinstance(a, RemoteSession) and isinstance(b, RemoteSession)
         a.status.connect(statuses["alice"].append)
         b.status.connect(statuses["bob"].append)
+        heard: dict[str, list[str]] = {"alice": [], "bob": []}
+        for who, session in (("alice", a), ("bob", b)):
+
+            def note(msg: dict, passed_on=session.client.on_message, said=heard[who]) -> None:  # type: ignore[type-arg]
+                view = msg.get("view") or {}
+                said.append(
+                    f"{msg['type']} seq {msg.get('seq')} ply {view.get('ply')} seat {view.get('seat')}"
+                    f" to move {view.get('to_move')} legal {len(view.get('legal') or [])}"
+                    + (f" {msg.get('code') or msg.get('reason')}" if msg["type"] in ("error", "refused") else "")
+                )
+                passed_on(msg)
+
+            session.client.on_message = note
 
         rng = random.Random(17)
         views = [alice.match_view, bob.match_view]
@@ -160,9 +173,15 @@ def test_play_online_through_nginx_and_a_killed_node(
             said = []
             for who, session, view in (("alice", a, views[0]), ("bob", b, views[1])):
                 data = view.view_data or {}  # type: ignore[union-attr]
+                told = session.client.view or {}
                 said.append(
-                    f"{who}: seq {session.client.seq}, ready {ready(view)}, legal {len(data.get('legal') or [])},"  # type: ignore[arg-type]
-                    f" phase {data.get('phase')!r}, statuses {statuses[who][-4:]}"
+                    f"{who}: seq {session.client.seq}, ready {ready(view)}; shown ply {data.get('ply')},"
+                    f" to move {data.get('to_move')}, legal {len(data.get('legal') or [])};"  # type: ignore[arg-type]
+                    f" the relay's ply {told.get('ply')}, to move {told.get('to_move')},"
+                    f" legal {len(told.get('legal') or [])}; queued {len(view._queue)},"  # type: ignore[union-attr]
+                    f" animating {view.animating} (pending {view._animation_pending}),"  # type: ignore[union-attr]
+                    f" in flight {session._in_flight}, connected {session.client.connected},"
+                    f" statuses {statuses[who][-4:]}, heard {heard[who][-6:]}"
                 )
             return "; ".join(said)
 
