@@ -41,6 +41,11 @@ REQUEST_TIMEOUT = 15.0
 FATAL_CODES = frozenset({"version", "no_room", "bad_token", "replaced", "no_spectators", "host_left"})
 """Errors after which reconnecting cannot help."""
 
+OWN_ATTEMPT_WINDOW = 30.0
+"""Seconds after giving up on a live connection during which a ``replaced`` on the next one is
+taken for that abandoned attempt seated late, once: the client resumes again instead of
+stopping (see :meth:`RelayClient._abandon`)."""
+
 
 def unreachable_words(exc: BaseException) -> str:
     """Why a connection to a relay failed, in words for a player: never the socket library's
@@ -145,6 +150,7 @@ class RelayClient:
         self._reconnector: asyncio.Task[None] | None = None
         self._acted: tuple[str, int | None] | None = None  # the last act sent: (action, ply)
         self._resending: set[asyncio.Task[None]] = set()
+        self._abandoned_at: float | None = None  # time.monotonic() a live connection was given up
 
     # --- connecting -------------------------------------------------------------------
 
@@ -178,11 +184,25 @@ class RelayClient:
         Without this, an attempt whose ``resume`` the relay answered late (a cluster node
         taking over a dead node's room) kept reading: the relay gave that connection the seat,
         the next attempt's ``resume`` took it over, and the first connection's ``replaced``
-        was read as this client's own seat taken by another window."""
+        was read as this client's own seat taken by another window. Should the relay seat the
+        abandoned connection after the next one instead, the next one is told ``replaced``:
+        within :data:`OWN_ATTEMPT_WINDOW` of giving up a live connection that is taken for
+        this client's own doing, once, and it resumes again."""
         ws, self._ws = self._ws, None
         if ws is not None and not ws.closed:
+            self._abandoned_at = time.monotonic()
             with contextlib.suppress(Exception):
                 await ws.close()
+
+    def _own_late_attempt(self, msg: dict[str, Any]) -> bool:
+        """Whether ``msg`` is a ``replaced`` this client's abandoned attempt caused (once)."""
+        if msg["type"] != "error" or msg["code"] != "replaced" or self._abandoned_at is None:
+            return False
+        own = time.monotonic() - self._abandoned_at < OWN_ATTEMPT_WINDOW
+        self._abandoned_at = None
+        if own:
+            log.info("the relay seated an abandoned reconnection attempt late; resuming again")
+        return own
 
     async def close(self) -> None:
         """Leave quietly (no reconnection) and free the connection."""
@@ -390,6 +410,8 @@ class RelayClient:
         kind = msg["type"]
         if kind == "refused" and self._resend(msg):
             return
+        if self._own_late_attempt(msg):
+            return  # the connection closes right after: reconnecting resumes the seat again
         if kind == "joined":
             self.room, self.seat, self.token, self.host = msg["room"], msg["seat"], msg["token"], msg["host"]
             self.spectator = msg["seat"] is None

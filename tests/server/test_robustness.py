@@ -94,11 +94,13 @@ async def test_resume_with_a_newer_connection_replaces_the_old_one(
 class _LateResumeProxy:
     """A WebSocket proxy on 127.0.0.1 in front of the relay that, once armed, holds the next
     ``resume`` it is sent until another connection sends one, then passes the held one on
-    first: a resume answered late, as when a cluster node waits to take over a dead node's
-    room, and handled before the client's next attempt."""
+    before that one (``late_first``) or after it: a resume answered late, as when a cluster
+    node waits to take over a dead node's room, and handled before or after the client's next
+    attempt."""
 
-    def __init__(self, relay_url: str) -> None:
+    def __init__(self, relay_url: str, late_first: bool) -> None:
         self.relay_url = relay_url
+        self.late_first = late_first
         self.armed = False
         self.held: tuple[aiohttp.ClientWebSocketResponse, str] | None = None
         self.runner: web.AppRunner | None = None
@@ -135,9 +137,14 @@ class _LateResumeProxy:
                     if self.held is None:
                         self.held = (upstream, frame.data)
                         continue
-                    first, text = self.held
+                    late, text = self.held
                     self.armed = False
-                    await first.send_str(text)
+                    if not self.late_first:
+                        await upstream.send_str(frame.data)
+                    await asyncio.sleep(0.3)
+                    await late.send_str(text)
+                    if not self.late_first:
+                        continue
                     await asyncio.sleep(0.3)  # the relay seats the late attempt first
                 await upstream.send_str(frame.data)
             while self.held is not None and self.held[0] is upstream and self.armed:
@@ -147,14 +154,16 @@ class _LateResumeProxy:
         return client
 
 
+@pytest.mark.parametrize("late_first", [True, False], ids=["seated-before-the-next", "seated-after-the-next"])
 async def test_a_reconnection_attempt_answered_late_does_not_cost_the_seat(
-    relay: RunningRelay, clients: list[RelayClient]
+    relay: RunningRelay, clients: list[RelayClient], late_first: bool
 ) -> None:
     """The first attempt after a drop times out waiting for its ``resume``; the relay seats
-    that connection late, and the second attempt's ``resume`` takes the seat from it. The
-    ``replaced`` the relay then sends the first connection is not this client's seat lost to
-    another window: the client plays on, and reconnects by itself after a later drop."""
-    proxy = _LateResumeProxy(relay.url)
+    that connection late, before or after the second attempt's ``resume``, and the later of
+    the two takes the seat from the other. The ``replaced`` the relay then sends is not this
+    client's seat lost to another window: the client plays on (resuming once more if the
+    abandoned connection took the seat last), and reconnects by itself after a later drop."""
+    proxy = _LateResumeProxy(relay.url, late_first)
     await proxy.start()
     guest = RelayClient(proxy.url, name="Guest", pauses=(0.05, 0.1, 0.2), request_timeout=0.5)
     clients.append(guest)
@@ -171,8 +180,9 @@ async def test_a_reconnection_attempt_answered_late_does_not_cost_the_seat(
         proxy.armed = True
         await guest.drop()
         await until(lambda: not proxy.armed and statuses[-1:] == ["connected"])
-        await asyncio.sleep(1.0)  # the late connection is seated, then replaced by the newer one
+        await asyncio.sleep(1.5)  # the late connection is seated, and one replaces the other
         assert guest.fatal_code is None and guest.connected, statuses
+        assert statuses[-1] == "connected" and guest.seat == 1, statuses
         assert not any(s.startswith("lost") for s in statuses), statuses
 
         await guest.drop()  # a later drop: still reconnects by itself
