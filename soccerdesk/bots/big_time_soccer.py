@@ -141,7 +141,7 @@ class _Context:
         self.defenders = sum(1 for k in self.hand if self.cards[k].kind in DEFENSIVE)
         # Values asked for again and again while one decision compares its options (and a
         # search's rollouts ask thousands of times): worked out once per context.
-        self._memo: dict[tuple[Any, ...], float] = {}
+        self._memo: dict[tuple[Any, ...], Any] = {}  # values in goals, and the cheapest card's index
 
     def _remember(
         self, key: tuple[Any, ...], work: Callable[..., _T], *args: Any, memo: dict[tuple[Any, ...], Any] | None = None
