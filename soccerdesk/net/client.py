@@ -151,6 +151,7 @@ class RelayClient:
         self._acted: tuple[str, int | None] | None = None  # the last act sent: (action, ply)
         self._resending: set[asyncio.Task[None]] = set()
         self._abandoned_at: float | None = None  # time.monotonic() a live connection was given up
+        self._closing_tasks: set[asyncio.Task[None]] = set()  # abandoned connections being closed
 
     # --- connecting -------------------------------------------------------------------
 
@@ -164,7 +165,7 @@ class RelayClient:
         return welcome
 
     async def _open(self) -> dict[str, Any]:
-        await self._abandon()  # a connection this client no longer uses says nothing more
+        self._abandon()  # a connection this client no longer uses says nothing more
         if self._session is None or self._session.closed:
             self._session = aiohttp.ClientSession()
         try:
@@ -176,7 +177,7 @@ class RelayClient:
         self.games = list(welcome["games"])
         return welcome
 
-    async def _abandon(self) -> None:
+    def _abandon(self) -> None:
         """Close the current connection as one this client no longer uses (a reconnection
         attempt that failed): nothing read on it after this is taken, no request waits on it,
         and its end does not start another reconnection.
@@ -191,8 +192,16 @@ class RelayClient:
         ws, self._ws = self._ws, None
         if ws is not None and not ws.closed:
             self._abandoned_at = time.monotonic()
-            with contextlib.suppress(Exception):
-                await ws.close()
+            # Closed in the background: a relay busy with that connection's request answers
+            # the close only when done with it, and the next attempt must not wait for that.
+            task = asyncio.get_running_loop().create_task(self._close_quietly(ws))
+            self._closing_tasks.add(task)
+            task.add_done_callback(self._closing_tasks.discard)
+
+    @staticmethod
+    async def _close_quietly(ws: aiohttp.ClientWebSocketResponse) -> None:
+        with contextlib.suppress(Exception):
+            await ws.close()
 
     def _own_late_attempt(self, msg: dict[str, Any]) -> bool:
         """Whether ``msg`` is a ``replaced`` this client's abandoned attempt caused (once)."""
@@ -219,6 +228,9 @@ class RelayClient:
                 await self._reader
         if self._session is not None:
             await self._session.close()
+        for task in list(self._closing_tasks):  # abandoned connections: their sockets are gone now
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         self._set_status("closed")
 
     async def drop(self) -> None:
@@ -504,11 +516,11 @@ class RelayClient:
                     self._set_status(f"lost: {exc.message}")
                     return
                 log.info("reconnect attempt %d failed: %s", attempt, exc)
-                await self._abandon()  # its late answers must not be taken for the next attempt's
+                self._abandon()  # its late answers must not be taken for the next attempt's
                 continue
             except (TimeoutError, aiohttp.ClientError, OSError) as exc:
                 log.info("reconnect attempt %d failed: %s", attempt, exc)
-                await self._abandon()
+                self._abandon()
                 continue
             if self._closing:  # closed by the program while this attempt went through
                 await self.close()

@@ -96,7 +96,9 @@ class _LateResumeProxy:
     ``resume`` it is sent until another connection sends one, then passes the held one on
     before that one (``late_first``) or after it: a resume answered late, as when a cluster
     node waits to take over a dead node's room, and handled before or after the client's next
-    attempt."""
+    attempt. Like a node waiting for the room, it reads nothing more of the held connection
+    meanwhile (not even its close), so a client that waited for that close to finish would
+    miss its next attempt."""
 
     def __init__(self, relay_url: str, late_first: bool) -> None:
         self.relay_url = relay_url
@@ -136,6 +138,8 @@ class _LateResumeProxy:
                 if json.loads(frame.data).get("type") == "resume" and self.armed:
                     if self.held is None:
                         self.held = (upstream, frame.data)
+                        while self.armed:  # busy with it, as a node is: nothing more is read
+                            await asyncio.sleep(0.05)
                         continue
                     late, text = self.held
                     self.armed = False
