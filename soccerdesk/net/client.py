@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
 import aiohttp
@@ -149,9 +149,8 @@ class RelayClient:
         self._fatal: str | None = None  # why the relay hung up for good, if it did
         self._reconnector: asyncio.Task[None] | None = None
         self._acted: tuple[str, int | None] | None = None  # the last act sent: (action, ply)
-        self._resending: set[asyncio.Task[None]] = set()
+        self._background: set[asyncio.Task[None]] = set()  # choices sent again, abandoned connections closing
         self._abandoned_at: float | None = None  # time.monotonic() a live connection was given up
-        self._closing_tasks: set[asyncio.Task[None]] = set()  # abandoned connections being closed
 
     # --- connecting -------------------------------------------------------------------
 
@@ -194,9 +193,7 @@ class RelayClient:
             self._abandoned_at = time.monotonic()
             # Closed in the background: a relay busy with that connection's request answers
             # the close only when done with it, and the next attempt must not wait for that.
-            task = asyncio.get_running_loop().create_task(self._close_quietly(ws))
-            self._closing_tasks.add(task)
-            task.add_done_callback(self._closing_tasks.discard)
+            self._in_background(self._close_quietly(ws))
 
     @staticmethod
     async def _close_quietly(ws: aiohttp.ClientWebSocketResponse) -> None:
@@ -228,7 +225,7 @@ class RelayClient:
                 await self._reader
         if self._session is not None:
             await self._session.close()
-        for task in list(self._closing_tasks):  # abandoned connections: their sockets are gone now
+        for task in list(self._background):  # with the session closed, these end at once
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._set_status("closed")
@@ -470,10 +467,14 @@ class RelayClient:
         again = refused.get("again")
         if again is None or self._acted is None or self._acted[0] != refused["action"] or again != self.seq:
             return False
-        task = asyncio.get_running_loop().create_task(self._act_again(refused["action"], again))
-        self._resending.add(task)
-        task.add_done_callback(self._resending.discard)
+        self._in_background(self._act_again(refused["action"], again))
         return True
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task of its own, kept referenced until done (:meth:`close` waits for it)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _act_again(self, action: str, ply: int) -> None:
         try:

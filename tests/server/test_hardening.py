@@ -612,9 +612,9 @@ async def test_soccer_go_sends_its_card_table_once_and_updates_are_patches(
         room = relay.app[HALL].rooms[host.room or ""]
         rng = random.Random(3)
 
-        def settled() -> bool:  # both have the room's view, and no choice is being sent again
+        def settled() -> bool:  # both have the view, nothing in the background (no choice sent again)
             same = (host.view or {})["ply"] == room.state.ply == (guest.view or {})["ply"]
-            return same and not host._resending and not guest._resending
+            return same and not host._background and not guest._background
 
         for _ in range(6):
             for client in (host, guest):
