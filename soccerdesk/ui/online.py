@@ -1098,6 +1098,7 @@ class OnlineDialog(QDialog):
         self._early_events: list[dict[str, Any]] = []  # for the session's log
         self._hand_over_on_snapshot = False  # joined, the match's snapshot not in yet
         self._handed = False
+        self._reconnecting = False  # the connection dropped and the client is trying again
         self._seat_lock: SeatLock | None = None  # of the seat being resumed, for the session
         self.setWindowTitle({"host": "Host a LAN game", "join": "Join a game", "online": "Play online"}[kind])
         self.setObjectName(f"online-{kind}")
@@ -1498,8 +1499,24 @@ class OnlineDialog(QDialog):
                 self._hand_over()
 
     def _on_status(self, status: str) -> None:
-        if not self._handed and status.startswith(("lost", "reconnecting")):
+        """The connection's ups and downs, said while the dialog waits (the lobby, a join).
+
+        A drop is said as such while the client tries again; once through again the lobby
+        says so and waits on; a loss for good (the room is gone, the friend's app stopped
+        answering) says why, without a promise of reconnecting."""
+        if self._handed:
+            return
+        if status == "reconnecting":
+            self._reconnecting = True
             self._say("Connection to the game server lost; reconnecting…")
+        elif status == "connected" and self._reconnecting:
+            self._reconnecting = False
+            waiting = self.pages.currentWidget() is self.lobby_page
+            self._say("Connected again." + (" Waiting for your friend to join…" if waiting else ""))
+        elif status.startswith("lost: ") and (self._reconnecting or self.pages.currentWidget() is self.lobby_page):
+            self._reconnecting = False  # (a failed connect or create says its own error)
+            why = status.removeprefix("lost: ")
+            self._say(f"Connection to the game server lost for good: {why}. Cancel, then start again.")
 
     def _show_players(self) -> None:
         self.players_list.clear()

@@ -277,6 +277,33 @@ async def test_relay_killed_mid_match_restarts_and_the_match_finishes(
         _kill(proc)
 
 
+async def test_a_room_waiting_for_its_guest_survives_a_killed_relay(tmp_path: Path, clients: list[RelayClient]) -> None:
+    """The host's room is committed when it is made: after SIGKILL and a restart the host's
+    client resumes its seat by itself and the friend still joins with the code."""
+    port, db = _free_port(), tmp_path / "relay.sqlite3"
+    proc = _start_relay_process(port, db)
+    try:
+        url = f"ws://127.0.0.1:{port}/ws"
+        host = RelayClient(url, name="Host", pauses=(0.1, 0.2, 0.3))
+        clients.append(host)
+        await host.connect()
+        joined = await host.create("pawn-soccer" if "pawn-soccer" in host.games else host.games[0], seat=0)
+        _kill(proc)
+        await until(lambda: host.status == "reconnecting")
+        proc = _start_relay_process(port, db)
+        await until(lambda: host.status == "connected", timeout=15)
+        assert host.room == joined["room"] and host.seat == 0
+        guest = RelayClient(url, name="Guest", pauses=(0.1, 0.2, 0.3))
+        clients.append(guest)
+        await guest.connect()
+        await guest.join(joined["room"])
+        await until(lambda: sorted(p["name"] for p in host.players) == ["Guest", "Host"])
+        await until(lambda: guest.view is not None and host.view is not None)
+        assert guest.seat == 1
+    finally:
+        _kill(proc)
+
+
 async def test_clean_restart_in_process_keeps_rooms(db_path: Path) -> None:
     relay = await start_relay(relay_settings(db_path))
     made: list[RelayClient] = []

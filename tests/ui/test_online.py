@@ -327,6 +327,66 @@ def test_two_windows_sharing_the_settings_each_resume_their_own_seat(qtbot, wind
     friend.close()
 
 
+def test_the_lobby_says_when_the_relay_is_back_and_when_the_room_is_gone(
+    qtbot, window: MainWindow, tmp_path: Path
+) -> None:
+    """QA: the lobby said "lost; reconnecting…" on every drop and kept saying it after the
+    client was through again, and said the same when the room was gone for good. Now it
+    says each: a restarted relay still holds the room (the friend joins with the code), and
+    a relay that lost its rooms ends the wait with the reason."""
+    from server.relay import RelaySettings, start_relay
+
+    friend = MainWindow(window.settings)
+    qtbot.addWidget(friend)
+
+    async def scenario() -> None:
+        db = str(tmp_path / "r.sqlite3")
+        relay = await start_relay(RelaySettings(host="127.0.0.1", port=0, db=db))
+        port = relay.port
+        try:
+            host = open_online_dialog(window, kind="online", settings=window.settings)
+            host.url_edit.setText(relay.url)
+            host.game_combo.setCurrentIndex(host.game_combo.findData(GAME))
+            host.name_edit.setText("Alice")
+            qtbot.mouseClick(host.go_button, Qt.MouseButton.LeftButton)
+            await until(lambda: bool(host.code_label.text()))
+            assert host.status_label.text() == "Waiting for your friend to join…"
+            await relay.stop()
+            await until(lambda: "reconnecting" in host.status_label.text())
+            relay = await start_relay(RelaySettings(host="127.0.0.1", port=port, db=db))
+            await until(lambda: "Connected again" in host.status_label.text(), timeout=15)
+            assert "Waiting for your friend to join" in host.status_label.text()
+            assert host.pages.currentWidget() is host.lobby_page
+            join = open_online_dialog(friend, kind="online", settings=window.settings)
+            join.url_edit.setText(relay.url)
+            join.name_edit.setText("Bob")
+            join.code_edit.setText(host.code_label.text())
+            qtbot.mouseClick(join.join_button, Qt.MouseButton.LeftButton)
+            await until(lambda: window.match_view is not None and friend.match_view is not None)
+            window.go_home()
+            friend.go_home()
+
+            # A room the relay no longer has: the wait ends, with why.
+            second = open_online_dialog(window, kind="online", settings=window.settings)
+            second.url_edit.setText(relay.url)
+            second.name_edit.setText("Alice")
+            qtbot.mouseClick(second.go_button, Qt.MouseButton.LeftButton)
+            await until(lambda: bool(second.code_label.text()))
+            await relay.stop()
+            await until(lambda: "reconnecting" in second.status_label.text())
+            fresh = str(tmp_path / "fresh.sqlite3")  # the relay came back without its rooms
+            relay = await start_relay(RelaySettings(host="127.0.0.1", port=port, db=fresh))
+            await until(lambda: "lost for good" in second.status_label.text(), timeout=15)
+            assert "reconnecting" not in second.status_label.text(), second.status_label.text()
+            assert second.client is not None and second.client.status.startswith("lost: ")
+            second.reject()
+        finally:
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
+    friend.close()
+
+
 def test_a_spectator_who_joins_mid_match_reads_what_happened_so_far(
     qtbot, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
