@@ -36,6 +36,7 @@ from soccerdesk.bots import Bot, make_bot  # noqa: E402
 from soccerdesk.bots.big_time_soccer import DEFENSIVE, DeclineBelief  # noqa: E402
 from soccerdesk.rules import Action, State, get_game  # noqa: E402
 from soccerdesk.rules.big_time_soccer import BigTimeState  # noqa: E402
+from soccerdesk.rules.big_time_soccer.state import tilted_hand  # noqa: E402
 from soccerdesk.sim import play_match  # noqa: E402
 
 QUESTIONS = ("declined kinds", "any defensive card")
@@ -50,6 +51,9 @@ class Forecasts:
         self.pairs: dict[tuple[str, str], list[tuple[float, bool]]] = {(q, w): [] for q in QUESTIONS for w in WAYS}
         self.copies: dict[str, dict[int, float]] = {way: {} for way in ("held", *WAYS)}
         self.hands = 0
+        self.seen: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        """At every decision of the watched seat: the cards it has not seen (the pile and the
+        opponent's hand, per kind) and the opponent's real hand, for ``--fit``."""
 
     def count(self, way: str, hands: Sequence[Sequence[int]]) -> None:
         """Add the mean copies of each card over ``hands`` to ``way``'s sums."""
@@ -78,6 +82,11 @@ class Watched(Bot):
     def decide(self, state: State, seat: int, rng: random.Random) -> Action:
         assert isinstance(state, BigTimeState)
         view = state.determinize(seat, self.rng)
+        if state.hands[1 - seat]:
+            pool = list(state.pile)
+            for k in state.hands[1 - seat]:
+                pool[k] += 1
+            self.forecasts.seen.append((tuple(pool), state.hands[1 - seat]))
         if state.phase == "play" and state.control == seat:
             self._forecast(state, view, seat)
         action = self.inner.decide(state, seat, rng)
@@ -117,12 +126,44 @@ def scores(pairs: Sequence[tuple[float, bool]]) -> tuple[float, float, float, fl
     return sum(f for f, _ in pairs) / n, sum(1 for _, t in pairs if t) / n, brier, loss
 
 
+def fit_tilt(
+    seen: Sequence[tuple[tuple[int, ...], tuple[int, ...]]], draws: int, rounds: int, seed: int
+) -> tuple[list[float], list[float], list[float]]:
+    """The tilt per card kind (:func:`tilted_hand`) under which the hands drawn hold each kind
+    as often on the mean as the real hands did, at the decisions ``seen``: iterative
+    proportional fitting, each round ``draws`` hands drawn per decision (on the same random
+    numbers every round). Returns the tilt, the copies held on the mean, and the copies in
+    hands drawn with the tilt."""
+    seen = seen[:: max(1, len(seen) // 20000)]  # at most some 20,000 decisions, spread
+    kinds = len(seen[0][0])
+    held = [0.0] * kinds
+    for _, hand in seen:
+        for k in hand:
+            held[k] += 1 / len(seen)
+    tilt = [1.0] * kinds
+    drawn = [0.0] * kinds
+    for _ in range(rounds):
+        rng = random.Random(seed)
+        drawn = [0.0] * kinds
+        for pool, hand in seen:
+            for _ in range(draws):
+                for k in tilted_hand(pool, len(hand), tilt, rng):
+                    drawn[k] += 1 / (draws * len(seen))
+        tilt = [w * (h / d) ** 0.8 if d > 0 and h > 0 else w for w, h, d in zip(tilt, held, drawn, strict=True)]
+        mean = sum(tilt) / kinds
+        tilt = [w / mean for w in tilt]
+    return tilt, held, drawn
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--seed", type=int, default=60000)
     parser.add_argument("--worlds", type=int, default=200, help="worlds drawn per forecast")
     parser.add_argument("--cards", action="store_true", help="also the copies of each card held, real and drawn")
+    parser.add_argument(
+        "--fit", action="store_true", help="fit the tilt per card that makes drawn hands hold what real ones did"
+    )
     args = parser.parse_args(argv)
     forecasts = Forecasts()
     start = time.perf_counter()
@@ -146,6 +187,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         for k, card in enumerate(cards):
             held, uniform, belief = (forecasts.copies[way].get(k, 0.0) / forecasts.hands for way in ("held", *WAYS))
             print(f"{card.code:<8} {held:>6.3f} {uniform:>8.3f} {belief:>7.3f}")
+    if args.fit and forecasts.seen:
+        tilt, held, drawn = fit_tilt(forecasts.seen, draws=4, rounds=12, seed=args.seed)
+        cards = get_game("big-time-soccer").t.cards  # type: ignore[attr-defined]
+        print(f"tilt fitted at {len(forecasts.seen)} decisions (every decision of the watched seat):")
+        print(f"{'card':<8} {'held':>6} {'drawn':>6} {'tilt':>6}")
+        for k, card in enumerate(cards):
+            print(f"{card.code:<8} {held[k]:>6.3f} {drawn[k]:>6.3f} {tilt[k]:>6.3f}")
+        print("HAND_TILT = {" + ", ".join(f'"{card.code}": {tilt[k]:.2f}' for k, card in enumerate(cards)) + "}")
     print(f"({time.perf_counter() - start:.0f} s)")
     return 0
 
