@@ -149,7 +149,10 @@ def fit_tilt(
             for _ in range(draws):
                 for k in tilted_hand(pool, len(hand), tilt, rng):
                     drawn[k] += 1 / (draws * len(seen))
-        tilt = [w * (h / d) ** 0.8 if d > 0 and h > 0 else w for w, h, d in zip(tilt, held, drawn, strict=True)]
+        # (a kind never held is shrunk, not to nothing: an opponent may yet hold it)
+        tilt = [
+            w * ((h / d) ** 0.8 if h > 0 else 0.2) if d > 0 else w for w, h, d in zip(tilt, held, drawn, strict=True)
+        ]
         mean = sum(tilt) / kinds
         tilt = [w / mean for w in tilt]
     return tilt, held, drawn

@@ -45,3 +45,21 @@ def test_with_cards_every_card_is_listed_with_the_copies_held_and_guessed(capsys
     # Each way's copies add up to the mean hand size at those decisions: one to six cards.
     for column in range(3):
         assert 1.0 <= sum(values[column] for values in rows.values()) <= 6.0
+
+
+def test_the_fitted_tilt_makes_drawn_hands_hold_what_real_ones_did() -> None:
+    # Three kinds, three copies each, one card in hand: the real hand is kind 0 three times in four.
+    seen = [((3, 3, 3), (0,))] * 3 + [((3, 3, 3), (2,))]
+    tilt, held, drawn = belief.fit_tilt(seen, draws=200, rounds=12, seed=1)
+    assert held == pytest.approx([0.75, 0.0, 0.25])
+    assert drawn == pytest.approx(held, abs=0.05)
+    assert tilt[0] > 2 * tilt[2] > 0 and 0 < tilt[1] < tilt[2] / 100  # a kind never held is all but ruled out
+    assert sum(tilt) / 3 == pytest.approx(1.0)
+
+
+def test_fit_prints_a_tilt_for_every_card(capsys: pytest.CaptureFixture[str]) -> None:
+    assert belief.main(["--matches", "1", "--seed", "60000", "--worlds", "5", "--fit"]) == 0
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if line.startswith("HAND_TILT = "))
+    cards = belief.get_game("big-time-soccer").t.cards
+    assert all(f'"{card.code}": ' in line for card in cards)

@@ -477,10 +477,11 @@ class DeclineBelief(Belief):
 
     The defender is always asked for an answer, whatever it holds, so the question itself
     tells nothing; but a defender playing as :func:`reply_preference` does lets a pass go
-    only without a card to answer it. Worlds are drawn as the public counts make them and
-    then kept by how well they fit every decline since: the cards held since a decline (its
-    hand now less the cards drawn after it, those drawn earliest among them, in a random
-    order of age) are unlikely to include one it would have answered with.
+    only without a card to answer it. Worlds are drawn as the public counts make them,
+    tilted by what the heuristic's own play leaves in a hand (:data:`HAND_TILT`), and then
+    kept by how well they fit every decline since: the cards held since a decline (its hand
+    now less the cards drawn after it, those drawn earliest among them, in a random order of
+    age) are unlikely to include one it would have answered with.
     """
 
     def __init__(self) -> None:
