@@ -14,7 +14,9 @@ the Brier score (mean squared error of the forecast; lower is better) and the lo
 With ``--cards`` it also prints, per card, how many copies the opponent held on the mean at
 those decisions, against the mean count in each way's worlds: what the opponent's own play
 has done to its hand (the cards it spends first are rarer than the counts say, the ones it
-keeps more common), which neither way of drawing knows.
+keeps more common), which neither way of drawing knows. With ``--fit`` it fits, over every
+decision of the watched seat, a tilt per card (how much likelier than the counts the opponent
+holds it) under which drawn hands hold each card as often as the real ones did, and prints it.
 
 The measure is of the guess, not of play: whether a better guess wins matches is what
 ``bot_strength.py`` says.
@@ -36,7 +38,6 @@ from soccerdesk.bots import Bot, make_bot  # noqa: E402
 from soccerdesk.bots.big_time_soccer import DEFENSIVE, DeclineBelief  # noqa: E402
 from soccerdesk.rules import Action, State, get_game  # noqa: E402
 from soccerdesk.rules.big_time_soccer import BigTimeState  # noqa: E402
-from soccerdesk.rules.big_time_soccer.state import tilted_hand  # noqa: E402
 from soccerdesk.sim import play_match  # noqa: E402
 
 QUESTIONS = ("declined kinds", "any defensive card")
@@ -124,6 +125,32 @@ def scores(pairs: Sequence[tuple[float, bool]]) -> tuple[float, float, float, fl
     eps = 1e-3
     loss = -sum(math.log(min(1 - eps, max(eps, f if t else 1 - f))) for f, t in pairs) / n
     return sum(f for f, _ in pairs) / n, sum(1 for _, t in pairs if t) / n, brier, loss
+
+
+def tilted_hand(pool: Sequence[int], size: int, tilt: Sequence[float], rng: random.Random) -> list[int]:
+    """``size`` cards drawn one by one from ``pool`` (copies per kind), each kind as likely as
+    its copies times its ``tilt``: a hand as an opponent who spends some cards sooner and keeps
+    others longer holds it (all tilts 1: every card alike, as the public counts make it).
+    (The search levels drew their worlds so for a while; docs/bots.md, "what a hand keeps".)"""
+    pool = list(pool)
+    weights = [n * w for n, w in zip(pool, tilt, strict=True)]
+    total = sum(weights)
+    hand: list[int] = []
+    for _ in range(size):
+        r = rng.random() * total
+        k = 0
+        last = len(weights) - 1
+        while k < last and (r >= weights[k] or not weights[k]):
+            r -= weights[k]
+            k += 1
+        while not pool[k]:  # float rounding at the end of the pool: the last kind left
+            k -= 1
+        hand.append(k)
+        pool[k] -= 1
+        total -= weights[k] - pool[k] * tilt[k]
+        weights[k] = pool[k] * tilt[k]
+    hand.sort()
+    return hand
 
 
 def fit_tilt(

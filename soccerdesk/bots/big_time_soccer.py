@@ -456,32 +456,15 @@ DECLINE_TRIES = 40
 """Worlds drawn at most for one that fits the opponent's declines (else the best drawn)."""
 
 
-HAND_TILT = {
-    "PA1P": 0.67, "PA1D": 0.72, "PA2": 0.54, "PDL1P": 0.92, "PDL1D": 0.90, "PDR1P": 0.87, "PDR1D": 0.90,
-    "PDL2": 1.07, "PDR2": 1.06, "PL2": 1.04, "PR2": 1.15, "PL1P": 1.07, "PL1D": 1.20, "PR1P": 1.24,
-    "PR1D": 1.23, "PDR2OS": 0.80, "DA1P": 0.69, "DA1D": 0.61, "DDL1P": 0.89, "DDL1D": 0.79, "DDL1PX": 1.05,
-    "DDL1DX": 1.20, "DDR1P": 0.87, "DDR1D": 0.85, "DDR1PX": 1.27, "DDR1DX": 1.16, "DL1P": 1.53, "DL1D": 1.40,
-    "DR1P": 1.51, "DR1D": 1.57, "DA2": 0.65, "ANY": 0.55, "SIN": 1.24, "SOUT": 0.96, "C": 0.67, "C3": 1.31,
-    "I": 0.66, "I3": 1.24, "STAR": 0.95,
-}  # fmt: skip
-"""How much likelier than the public counts say the opponent holds each card (by code): the
-heuristic spends the cards that carry the ball forward (and the defensive cards it may play
-anywhere) sooner than the rest, and keeps its sideways and backward cards, its Inside shots
-and its own-third defence longer. Fitted on 53,159 decisions of 400 normal-vs-normal matches
-(``benchmarks/bts_belief.py --matches 400 --seed 70000 --worlds 20 --fit``; docs/bots.md,
-"what a hand keeps")."""
-
-
 class DeclineBelief(Belief):
     """What the opponent's declined answers say about its hand (for the search levels).
 
     The defender is always asked for an answer, whatever it holds, so the question itself
     tells nothing; but a defender playing as :func:`reply_preference` does lets a pass go
-    only without a card to answer it. Worlds are drawn as the public counts make them,
-    tilted by what the heuristic's own play leaves in a hand (:data:`HAND_TILT`), and then
-    kept by how well they fit every decline since: the cards held since a decline (its hand
-    now less the cards drawn after it, those drawn earliest among them, in a random order of
-    age) are unlikely to include one it would have answered with.
+    only without a card to answer it. Worlds are drawn as the public counts make them and
+    then kept by how well they fit every decline since: the cards held since a decline (its
+    hand now less the cards drawn after it, those drawn earliest among them, in a random
+    order of age) are unlikely to include one it would have answered with.
     """
 
     def __init__(self) -> None:
@@ -489,8 +472,6 @@ class DeclineBelief(Belief):
         """Ply of our play -> (the play, the card kinds the opponent would have answered with)."""
         self._match: Any = None
         """The match the plays noted belong to (a bot may be kept from one match to the next)."""
-        self._tilt_vector: list[float] | None = None
-        """:data:`HAND_TILT` in the order of the game's cards."""
 
     def chose(self, state: State, seat: int, action: Any) -> None:
         assert isinstance(state, BigTimeState)
@@ -503,12 +484,6 @@ class DeclineBelief(Belief):
         if kinds:
             self._forget_other_matches(state)
             self._asked[state.ply] = (action, kinds)
-
-    def _tilt(self, state: BigTimeState) -> list[float]:
-        if self._tilt_vector is None:
-            cards = state.game.t.cards  # type: ignore[attr-defined]
-            self._tilt_vector = [HAND_TILT.get(card.code, 1.0) for card in cards]
-        return self._tilt_vector
 
     def _forget_other_matches(self, state: State) -> None:
         match = getattr(state, "info", None)
@@ -544,17 +519,15 @@ class DeclineBelief(Belief):
         return found
 
     def worlds(self, state: State, seat: int) -> Worlds:
-        assert isinstance(state, BigTimeState)
-        tilt = self._tilt(state)
         declines = self.declines(state, seat)
         if not declines:
-            return lambda rng: state.determinize_tilted(seat, rng, tilt)
+            return super().worlds(state, seat)
         other = 1 - seat
 
         def draw(rng: random.Random) -> State:
             best: tuple[int, State] | None = None
             for _ in range(DECLINE_TRIES):
-                world = state.determinize_tilted(seat, rng, tilt)
+                world = state.determinize(seat, rng)
                 hand = list(world.hands[other])  # type: ignore[attr-defined]
                 rng.shuffle(hand)  # the oldest cards first
                 misses = sum(1 for old, kinds in declines if any(k in kinds for k in hand[:old]))

@@ -804,27 +804,6 @@ def test_view_hides_the_opponents_hand_and_determinize_resamples_it() -> None:
     assert len(seen) > 1
 
 
-def test_a_tilted_determinization_draws_the_likelier_cards_more_often_and_hides_as_much() -> None:
-    state = position(ball="M1C", hands=(["PA1P", "SIN"], ["STAR", "STAR", "C"]))
-    cards = state.game.t.cards  # type: ignore[attr-defined]
-    star = next(k for k, card in enumerate(cards) if card.code == "STAR")
-    flat = [1.0] * len(cards)
-    leaning = [20.0 if k == star else 1.0 for k in range(len(cards))]
-    other = state.determinize(HOME, random.Random(7))  # a world HOME cannot tell from this one
-    stars = {"flat": 0, "leaning": 0}
-    for i in range(200):
-        for name, tilt in (("flat", flat), ("leaning", leaning)):
-            d = state.determinize_tilted(HOME, random.Random(i), tilt)
-            assert d.view(HOME) == state.view(HOME) and d.hands[HOME] == state.hands[HOME]
-            assert [a + d.hands[AWAY].count(k) for k, a in enumerate(d.pile)] == [
-                a + state.hands[AWAY].count(k) for k, a in enumerate(state.pile)
-            ]  # the unseen cards, only dealt otherwise
-            # Drawn from what the seat sees: the same from any world it cannot tell apart.
-            assert other.determinize_tilted(HOME, random.Random(i), tilt).hands == d.hands
-            stars[name] += d.hands[AWAY].count(star)
-    assert stars["leaning"] > 3 * stars["flat"] > 0
-
-
 def test_draw_event_shows_the_card_to_its_owner_only() -> None:
     state = position(ball="M1C", hands=(["PA1P"], []))
     state = run(state, (HOME, "play PA1P M2C"), (CHANCE, "draw SIN"))

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
@@ -444,52 +443,6 @@ class BigTimeState(State):
         drawn.sort()
         hands = (self.hands[0], tuple(drawn)) if other == 1 else (tuple(drawn), self.hands[1])
         return _replace(self, hands=hands, pile=tuple(pool))
-
-    def determinize_tilted(self, seat: int, rng: random.Random, tilt: Sequence[float]) -> State:
-        """As :meth:`determinize`, but the opponent's hand drawn with :func:`tilted_hand`: each
-        unseen card kind as likely as its copies times its ``tilt`` (a search's guess at what
-        an opponent's own play leaves in its hand)."""
-        world = self.determinize(seat, rng)
-        assert isinstance(world, BigTimeState)
-        other = 1 - seat
-        size = len(world.hands[other])
-        if size == 0:
-            return world
-        pool = list(world.pile)
-        for k in world.hands[other]:
-            pool[k] += 1
-        hand = tilted_hand(pool, size, tilt, rng)
-        for k in hand:
-            pool[k] -= 1
-        hands = (world.hands[0], tuple(hand)) if other == 1 else (tuple(hand), world.hands[1])
-        out = _replace(world, hands=hands, pile=tuple(pool))
-        out._set_meta(world._info, world._history, world._events)
-        return out
-
-
-def tilted_hand(pool: Sequence[int], size: int, tilt: Sequence[float], rng: random.Random) -> list[int]:
-    """``size`` cards drawn one by one from ``pool`` (copies per kind), each kind as likely as
-    its copies times its ``tilt``: a hand as an opponent who spends some cards sooner and keeps
-    others longer holds it (all tilts 1: every card alike, as the public counts make it)."""
-    pool = list(pool)
-    weights = [n * w for n, w in zip(pool, tilt, strict=True)]
-    total = sum(weights)
-    hand: list[int] = []
-    for _ in range(size):
-        r = rng.random() * total
-        k = 0
-        last = len(weights) - 1
-        while k < last and (r >= weights[k] or not weights[k]):
-            r -= weights[k]
-            k += 1
-        while not pool[k]:  # float rounding at the end of the pool: the last kind left
-            k -= 1
-        hand.append(k)
-        pool[k] -= 1
-        total -= weights[k] - pool[k] * tilt[k]
-        weights[k] = pool[k] * tilt[k]
-    hand.sort()
-    return hand
 
 
 _FIELDS = tuple(BigTimeState.__dataclass_fields__)
