@@ -1517,6 +1517,8 @@ class OnlineDialog(QDialog):
             self._reconnecting = False  # (a failed connect or create says its own error)
             why = status.removeprefix("lost: ")
             self._say(f"Connection to the game server lost for good: {why}. Cancel, then start again.")
+            self.code_label.setEnabled(False)  # greyed: not a code to give a friend any more
+            self.players_list.clear()  # nobody is "here" in a room this window has lost
 
     def _show_players(self) -> None:
         self.players_list.clear()

@@ -379,6 +379,7 @@ def test_the_lobby_says_when_the_relay_is_back_and_when_the_room_is_gone(
             await until(lambda: "lost for good" in second.status_label.text(), timeout=15)
             assert "reconnecting" not in second.status_label.text(), second.status_label.text()
             assert second.client is not None and second.client.status.startswith("lost: ")
+            assert not second.code_label.isEnabled() and second.players_list.count() == 0
             second.reject()
         finally:
             await relay.stop()
