@@ -87,6 +87,8 @@ LAN_RECONNECT_PAUSES = (0.2, 0.5, 1.0, 2.0, 3.0)
 LAN_RECONNECT_TRIES = 6
 """A LAN game lives in the host's app: when it has not answered these tries (about 10 s), the
 host has left, and trying on would only keep the guest waiting."""
+WAITING_WORDS = "Waiting for your friend to join…"
+"""What the lobby says while the room waits for the second player (also once reconnected)."""
 CLOCK_CHOICES = (("No clock", None), ("30 s a turn", 30), ("60 s a turn", 60), ("2 min a turn", 120))
 
 
@@ -1476,7 +1478,7 @@ class OnlineDialog(QDialog):
     def _lobby(self, code: str) -> None:
         self.code_label.setText(code)
         self.pages.setCurrentWidget(self.lobby_page)
-        self._say("Waiting for your friend to join…")
+        self._say(WAITING_WORDS)
         self._show_players()
 
     # --- from the relay / the network -----------------------------------------------------------
@@ -1512,7 +1514,7 @@ class OnlineDialog(QDialog):
         elif status == "connected" and self._reconnecting:
             self._reconnecting = False
             waiting = self.pages.currentWidget() is self.lobby_page
-            self._say("Connected again." + (" Waiting for your friend to join…" if waiting else ""))
+            self._say("Connected again." + (f" {WAITING_WORDS}" if waiting else ""))
         elif status.startswith("lost: ") and (self._reconnecting or self.pages.currentWidget() is self.lobby_page):
             self._reconnecting = False  # (a failed connect or create says its own error)
             why = status.removeprefix("lost: ")
