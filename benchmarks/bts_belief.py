@@ -136,10 +136,10 @@ def tilted_hand(pool: Sequence[int], size: int, tilt: Sequence[float], rng: rand
     weights = [n * w for n, w in zip(pool, tilt, strict=True)]
     total = sum(weights)
     hand: list[int] = []
+    last = len(weights) - 1
     for _ in range(size):
         r = rng.random() * total
         k = 0
-        last = len(weights) - 1
         while k < last and (r >= weights[k] or not weights[k]):
             r -= weights[k]
             k += 1
