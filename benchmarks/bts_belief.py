@@ -224,7 +224,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{'card':<8} {'held':>6} {'drawn':>6} {'tilt':>6}")
         for k, card in enumerate(cards):
             print(f"{card.code:<8} {held[k]:>6.3f} {drawn[k]:>6.3f} {tilt[k]:>6.3f}")
-        print("HAND_TILT = {" + ", ".join(f'"{card.code}": {tilt[k]:.2f}' for k, card in enumerate(cards)) + "}")
+        print(
+            "tilt by card code = {" + ", ".join(f'"{card.code}": {tilt[k]:.2f}' for k, card in enumerate(cards)) + "}"
+        )
     print(f"({time.perf_counter() - start:.0f} s)")
     return 0
 

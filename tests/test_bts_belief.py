@@ -60,6 +60,6 @@ def test_the_fitted_tilt_makes_drawn_hands_hold_what_real_ones_did() -> None:
 def test_fit_prints_a_tilt_for_every_card(capsys: pytest.CaptureFixture[str]) -> None:
     assert belief.main(["--matches", "1", "--seed", "60000", "--worlds", "5", "--fit"]) == 0
     out = capsys.readouterr().out
-    line = next(line for line in out.splitlines() if line.startswith("HAND_TILT = "))
+    line = next(line for line in out.splitlines() if line.startswith("tilt by card code = "))
     cards = belief.get_game("big-time-soccer").t.cards
     assert all(f'"{card.code}": ' in line for card in cards)
