@@ -421,14 +421,18 @@ class State(ABC):
         if seat == CHANCE:
             if self.current_players() != (CHANCE,):
                 raise IllegalAction("no die, draw or toss is pending")
-            if action not in {a for a, _ in self._chance_outcomes()}:
+            known = [a for a, _ in self._chance_outcomes()]
+            if action not in known:
                 raise IllegalAction(f"{action} is not a possible outcome now")
         else:
             if seat not in self.current_players():
                 raise IllegalAction(self._not_your_turn(seat))
-            if action not in self.legal_actions(seat):
+            known = self.legal_actions(seat)
+            if action not in known:
                 raise IllegalAction(self.explain_illegal(seat, action))
-        return self.apply_unchecked(seat, action)
+        # The game's own action object, not merely one equal to it (a plain tuple equals a
+        # named tuple but lacks its fields).
+        return self.apply_unchecked(seat, known[known.index(action)])
 
     def apply_unchecked(self, seat: int, action: Action) -> State:
         """:meth:`apply` without the legality check, for search over known-legal actions."""

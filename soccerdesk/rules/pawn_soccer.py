@@ -376,7 +376,11 @@ class Board:
                     for k in range(1, n.sprint_length):
                         dest = entry + fwd * k * self.width
                         if dest in zone_of[entry] and dest not in self.neighbours[sq]:
-                            found.setdefault(dest, tuple(entry + fwd * j * self.width for j in range(k)))
+                            # Several landing squares may lead to the same end: the one nearest
+                            # it passes the fewest squares (the others pass those too).
+                            path = tuple(entry + fwd * j * self.width for j in range(k))
+                            if dest not in found or len(path) < len(found[dest]):
+                                found[dest] = path
                 entry_table[sq] = tuple(sorted(found.items()))
             self.entry_sprints.append(entry_table)
         # Rulings, Pawn Soccer 5: long-pass targets, per variant.
@@ -713,8 +717,9 @@ class _Rules:
         code = seat + 1
         own = [sq for sq in b.pitch if cells[sq] & 3 == code]
         out: list[Any] = []
-        if s.substitute[seat]:
-            out.extend(self.sub[sq] for sq in own)
+        # The substitution is free: it is offered, but a side that can do nothing else may
+        # still wait and keep its substitute.
+        subs = [self.sub[sq] for sq in own] if s.substitute[seat] else []
         holder_cell = cells[ball] if ball >= 0 else 0
         mine = holder_cell & 3 == code
         if mine:
@@ -723,7 +728,7 @@ class _Rules:
             kicks = self.kick[ball]
             out.extend(kicks[t] for t in b.kick_reach[ball] if not cells[t])
             if s.kickoff_turn:  # Rulebook, Setup: the match starts from the centre with a pass
-                return out or [WAIT]
+                return subs + (out or [WAIT])
             for goal, between in b.shots[seat][ball]:
                 if not any(cells[t] for t in between):  # Rulings, Pawn Soccer 4: the squares between empty
                     out.append(kicks[goal])
@@ -756,7 +761,7 @@ class _Rules:
         if barred >= 0 and ball >= 0 and not holder_cell:
             # Rulebook, Red card: the pawn the ball was taken from cannot get it on its next turn.
             out = [a for a in out if a[1] != b.names[barred] or a[2] != b.names[ball]]
-        return out or [WAIT]
+        return subs + (out or [WAIT])
 
     def _may_swap(self, cells: Sequence[int], seat: int, stealer: int, victim: int) -> bool:
         """A steal swaps the two pawns: both must be allowed on their new squares."""

@@ -176,6 +176,18 @@ def test_sprint_on_entry_variant_runs_on_from_the_landing_square() -> None:
     assert "move B2-A4" not in legal(pos(["B2"], ["D11"], None), BLUE)
 
 
+def test_sprint_on_entry_takes_the_open_way_when_two_landing_squares_lead_to_the_same_end() -> None:
+    """From B3, A5 is reached by landing on A3 and running A4-A5, or by landing on A4 (a
+    diagonal step) and running to A5: a pawn on A3 closes only the first way. Both sides alike
+    (found by an independent audit: Blue kept only the longer way)."""
+    options = {"sprint_on_entry": True}
+    for on_a3 in (["A3"], []):
+        assert "move B3-A5" in legal(pos(["B3", "D1"], ["D11", *on_a3], "D11", options=options), BLUE)
+    # Orange's mirror: from B9 over A8 to A7, with A9 taken.
+    assert "move B9-A7" in legal(pos(["D1", "A9"], ["B9", "D11"], "D1", ORANGE, options=options), ORANGE)
+    assert "move B3-A5" not in legal(pos(["B3", "D1"], ["D11", "A4"], "D11", options=options), BLUE)
+
+
 # --- passes ------------------------------------------------------------------------
 
 
@@ -530,7 +542,37 @@ def test_a_side_that_cannot_act_waits() -> None:
     assert play(s, BLUE, "wait").current_players() == (ORANGE,)
 
 
+def test_a_side_that_cannot_act_may_wait_and_keep_its_substitute() -> None:
+    """The substitution is free, never forced: a boxed-in side with its substitute on the
+    bench may bring it on or wait (found by an independent audit: only ``sub A1`` was offered)."""
+    s = pos(["A1"], ["A2", "B1", "B2", "D11"], "D11", substitute=(True, True))
+    assert legal(s, BLUE) == {"sub A1", "wait"}
+    waited = play(s, BLUE, "wait")
+    assert waited.substitute == (True, True)
+    assert legal(play(s, BLUE, "sub A1"), BLUE) == {"wait"}
+
+
+def test_a_penalty_given_on_the_last_turn_is_still_taken() -> None:
+    """Our ruling: a foul in the last turn of the match still gives its penalty, taken as one
+    more turn of the fouled side; the match ends after it."""
+    last = pos(["D2", "D1"], ["C3", "D11"], "C3", options={"turn_limit": 5}, turns=2 * 5 - 1)
+    assert play(last, BLUE, "move D2-E2").is_terminal()
+    fouled = play(last, BLUE, "steal D2-C3")
+    assert not fouled.is_terminal() and fouled.current_players() == (BLUE, ORANGE)
+    scored = play(play(fouled, BLUE, "penalty 1"), ORANGE, "penalty 2")
+    assert scored.is_terminal() and scored.goals == (0, 1) and scored.winner == ORANGE
+
+
 # --- actions, views, data -----------------------------------------------------------
+
+
+def test_apply_plays_the_games_own_action_when_given_an_equal_tuple() -> None:
+    """A plain tuple equal to a legal action (a named tuple) is played as that action (found by
+    an independent audit: it passed the check, then failed inside the rules)."""
+    s = pos(["C4", "D1"], ["D11"], "C4")
+    move = next(a for a in s.legal_actions(BLUE) if str(a) == "move D1-C1")
+    after = s.apply(BLUE, tuple(move))
+    assert type(after.history()[-1][1]) is type(move) and pawn_at(after, "C1") == BLUE
 
 
 def test_action_texts_round_trip() -> None:
