@@ -804,6 +804,40 @@ def test_view_hides_the_opponents_hand_and_determinize_resamples_it() -> None:
     assert len(seen) > 1
 
 
+def test_in_stoppage_time_a_world_keeps_the_cards_of_the_opponents_hand_that_can_be_counted() -> None:
+    """When the deck runs out every card not in a hand is face up, so each side can name the
+    other's hand; a world drawn for a seat keeps those cards until they are played, and only
+    the cards drawn from the stoppage deck are a guess (found by an independent audit: worlds
+    drew the whole hand from the reshuffled discards)."""
+    state = run(_last_card_in_pile(), (HOME, "play PA1P M2C"), (CHANCE, "draw ANY"), (CHANCE, "roll 12"))
+    away = state.hands[AWAY]
+    assert state.known == state.hands
+    for i in range(20):
+        assert state.determinize(HOME, random.Random(i)).hands[AWAY] == away
+        assert state.determinize(AWAY, random.Random(i)).hands[HOME] == state.hands[HOME]
+    # Away wins the ball with its Intercept and draws from the stoppage deck: five cards are
+    # still known, the sixth is anyone's guess among the cards Home has not seen.
+    state = run(state, (AWAY, "reply I"), (CHANCE, "roll 5"))
+    state = settle_draws(state, "DA1P")
+    assert sorted(state.known[AWAY]) == sorted(idx(c) for c in ["PA2"] * 4 + ["C"])
+    guesses = set()
+    for i in range(40):
+        world = state.determinize(HOME, random.Random(i))
+        hand = list(world.hands[AWAY])
+        for k in state.known[AWAY]:
+            hand.remove(k)
+        assert len(hand) == 1 and sum(world.pile) == sum(state.pile)
+        guesses.add(hand[0])
+    assert len(guesses) > 3
+    assert state.view(HOME)["state"]["hand_sizes"] == [len(state.hands[HOME]), 6]
+
+
+def test_clear_box_outside_the_box_says_what_it_is_for() -> None:
+    state = position(ball="M1C", hands=(["PA1P"], ["C"]))
+    with pytest.raises(IllegalAction, match="'clear-box' is the clear from the opponent's box"):
+        state.apply(HOME, GAME.parse_action("clear-box"))
+
+
 def test_draw_event_shows_the_card_to_its_owner_only() -> None:
     state = position(ball="M1C", hands=(["PA1P"], []))
     state = run(state, (HOME, "play PA1P M2C"), (CHANCE, "draw SIN"))

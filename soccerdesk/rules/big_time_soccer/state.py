@@ -184,6 +184,10 @@ class BigTimeState(State):
     end_blocked: bool  # an end proposal was declined; none again until a card is played
     shootout: tuple[int, int, int, int] | None  # goals 0, goals 1, kicks 0, kicks 1
     variant: Variant
+    # Per seat, the cards of its hand that both players can name: when the deck runs out every
+    # card not in a hand is face up, so each hand is known then; those cards stay known until
+    # played (stoppage time). Cards drawn from the stoppage deck are not.
+    known: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
     # --- who decides ----------------------------------------------------------------
 
@@ -419,16 +423,20 @@ class BigTimeState(State):
     # --- hidden information ----------------------------------------------------------------
 
     def _determinize(self, seat: int, rng: random.Random) -> State:
-        """Resample the opponent's hand from the cards this seat has not seen (pile + his hand)."""
+        """Resample the opponent's hand from the cards this seat has not seen (pile + his hand),
+        keeping the cards of it this seat can name (in stoppage time, see ``known``)."""
         other = 1 - seat
-        size = len(self.hands[other])
+        known = self.known[other]
+        size = len(self.hands[other]) - len(known)
         if size == 0:
             return self
         pool = list(self.pile)
         for k in self.hands[other]:
             pool[k] += 1
+        for k in known:
+            pool[k] -= 1
         total = sum(pool)
-        drawn: list[int] = []
+        drawn: list[int] = list(known)
         for _ in range(size):
             r = rng.random() * total
             k = 0
@@ -516,6 +524,8 @@ class _Explainer:
         if a.verb in ("clear-in", "clear-out", "clear-box"):
             if in_opp_box and a.verb != "clear-box":
                 return "in the opponent's box a clear is 'clear-box' (he gets a goal kick)"
+            if a.verb == "clear-box":
+                return "'clear-box' is the clear from the opponent's box; elsewhere clear in or out of play"
             return f"a clear cannot reach {a.arg} from {board.names[self.seat][s.ball]}"
         if a.verb == "propose-end":
             if s.end_blocked:
@@ -557,6 +567,7 @@ class _Turn:
     end_blocked: bool
     shootout: tuple[int, int, int, int] | None
     variant: Variant
+    known: tuple[tuple[int, ...], tuple[int, ...]]
     ev: list[Event]
     t: Tables
     c: Content
@@ -584,6 +595,10 @@ class _Turn:
         hand = list(self.hands[seat])
         hand.remove(k)
         self.hands = (tuple(hand), self.hands[1]) if seat == 0 else (self.hands[0], tuple(hand))
+        if k in self.known[seat]:
+            known = list(self.known[seat])
+            known.remove(k)
+            self.known = (tuple(known), self.known[1]) if seat == 0 else (self.known[0], tuple(known))
         discard = list(self.discard)
         discard[k] += 1
         self.discard = tuple(discard)
@@ -682,6 +697,8 @@ class _Turn:
     def roll_stoppage(self, value: int, roll: tuple[Any, ...]) -> None:
         self.roll = None
         row = self.c.stoppage_chart[value]
+        # The deck is out: every card not in a hand is face up, so each hand can be named.
+        self.known = self.hands
         # Keep the top discard; shuffle the rest into a small stoppage deck.
         pile = list(self.discard)
         top = self.last_card
@@ -1144,6 +1161,7 @@ class _Turn:
             self.last_card = -1
             self.stoppage = -1
             self.stoppage_minutes = 0
+            self.known = ((), ())
             self.end_blocked = False
             self.kickoff(1 - self.first_kicker)
             self.settle()
