@@ -1088,3 +1088,27 @@ def test_soccero_log_lines_start_with_a_capital_letter() -> None:
             seat = s.current_players()[0]
             s = s.apply(seat, sample_chance(s, rng) if seat == CHANCE else rng.choice(s.legal_actions(seat)))
             assert all(e.text[0].isupper() for e in s.events), [e.text for e in s.events]
+
+
+# --- the independent rules audit: its reproductions ------------------------------------------
+
+
+def test_the_set_piece_taker_is_excused_only_on_his_square_at_the_end_of_the_kicks_turn() -> None:
+    """docs/rulings.md, Soccero, "Set-piece taker": a field player made to take a free kick in his
+    own goal area is not punished there when his kick's turn ends (even if a team-mate took the
+    ball), but he is at the end of his team's next turn; nor is he excused anywhere else in a
+    later turn (rulebook "Fouls and Sanctions": breaking the restrictions is a direct free kick)."""
+    s = position({5: "K2", 6: "K8", 15: "K20"}, holder=5, extended=True, phase="sp-kick")
+    s = edit(s, setpiece=("free-kick", 0, sq("K2"), 5, True))
+    s = act(roll(act(s, "kick 1"), "kick-roll direct 6"), "path K2 N6")
+    assert s.holder == 6 and not s.setpiece and s.team == 1 and s.phase == "roll"
+    s = act(roll(s, "roll 1"), "move U4-U5")
+    s = act(roll(act(s, "move"), "roll 1"), "move S6-S7")  # the taker is still in his goal area
+    assert s.setpiece[:2] == ("penalty", 1)
+    s = position({5: "K25", 15: "K10"}, holder=5, extended=True, phase="sp-kick")
+    s = edit(s, setpiece=("free-kick", 0, sq("K25"), 5, False))
+    s = act(roll(act(s, "kick 1"), "kick-roll direct 3"), "path K25 W3")  # to the empty H25
+    assert s.ball == sq("H25") and s.banned == 5
+    s = act(roll(s, "roll 1"), "move U4-U5")
+    s = act(roll(s, "roll 6"), "move K25-K31")  # still banned, into the opponents' goal area
+    assert s.setpiece[:3] == ("free-kick", 1, sq("K31")) and s.setpiece[4] is True

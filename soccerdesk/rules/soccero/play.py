@@ -264,7 +264,18 @@ def end_turn(s: S, events: list[Event], after: After | None = None, *, awarded: 
     # The player who lost the ball stays obliged to move off first until he has left (he may
     # have had no free square to go to this turn).
     forced = s.forced if s.forced >= 0 and shares_square(s.pos, s.forced) else NOBODY
-    s = evolve(s, turns=s.turns + 1, forced=forced, moved=0, points=0, kick=(), path=(), pending=(), offside=0)
+    s = evolve(
+        s,
+        turns=s.turns + 1,
+        forced=forced,
+        moved=0,
+        points=0,
+        kick=(),
+        path=(),
+        pending=(),
+        offside=0,
+        taker_square=(),
+    )
     if s.turns >= 2 * s.cfg.turns and not (awarded and after is not None):
         if s.half == 1:
             events.append(
@@ -1118,7 +1129,7 @@ def apply_path(s: S, path: Path, events: list[Event]) -> S:
     if s.setpiece:
         # Rulebook "Kicking the ball in special situations": the taker may not touch the ball
         # again before another player has.
-        s = evolve(s, banned=kicker, setpiece=())
+        s = evolve(s, banned=kicker, taker_square=(kicker, s.pos[kicker]), setpiece=())
     if stoppable:
         askers = air_askers(s, squares, finish, kicker)
         if askers:

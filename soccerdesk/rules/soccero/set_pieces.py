@@ -85,8 +85,8 @@ def position_sanction(s: S, events: list[Event]) -> play.After | None:
     lines_ok = max(map(rows.count, rows), default=0) <= limit and max(map(cols.count, cols), default=0) <= limit
     for p in team_players(s.team):
         sq = s.pos[p]
-        if p == s.banned or sq < 0:
-            continue  # the set-piece taker stood where the rules put him
+        if sq < 0 or (p, sq) == s.taker_square:
+            continue  # the set-piece taker, where the rules put him for this turn's kick
         if lines_ok and sq not in play.doubtful_squares(s, p):
             continue
         if not play.restriction_ok(s, p, sq):
@@ -757,7 +757,13 @@ def apply(s: S, action: Any, events: list[Event]) -> S:
             # where he threw from (beyond the line), never onto the ball.
             s = _relocate(s, taker, thrower_square(s, landing), events, "thrower")
         s = evolve(
-            s, holder=NOBODY, red=NOBODY, banned=taker, setpiece=(), pending=(landing, "", "", -1, True, (landing,))
+            s,
+            holder=NOBODY,
+            red=NOBODY,
+            banned=taker,
+            taker_square=(taker, s.pos[taker]),
+            setpiece=(),
+            pending=(landing, "", "", -1, True, (landing,)),
         )
         return play.land(s, events)
     if phase == "sp-kick":

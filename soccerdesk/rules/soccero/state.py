@@ -80,6 +80,9 @@ class SocceroState(State):
     setpiece: tuple[Any, ...] = ()  # (kind, team, spot, taker, direct) while one is prepared
     steal: tuple[int, ...] = ()  # extended: (victim team, square, stealer) until that team rolls
     banned: int = NOBODY  # extended: the set-piece taker who may not touch the ball yet
+    # Extended: (taker, square) of the set piece kicked in this turn. The rules put him on that
+    # square, so the turn's end does not judge him there (docs/rulings.md); end_turn clears it.
+    taker_square: tuple[int, ...] = ()
     offside: int = 0  # extended: bit per player in an offside position at the last kick
     back_pass: int = NOBODY  # extended: a goalkeeper who got the ball kicked to him by a team-mate
     # Extended: the team whose turn it is while ``team`` is the team of a player heading the
