@@ -1112,3 +1112,15 @@ def test_the_set_piece_taker_is_excused_only_on_his_square_at_the_end_of_the_kic
     s = act(roll(s, "roll 1"), "move U4-U5")
     s = act(roll(s, "roll 6"), "move K25-K31")  # still banned, into the opponents' goal area
     assert s.setpiece[:3] == ("free-kick", 1, sq("K31")) and s.setpiece[4] is True
+
+
+def test_a_free_kick_from_the_own_penalty_area_is_not_stopped_inside_it() -> None:
+    """Rulebook "Free Kicks Awarded from ... Penalty Area": the kick must leave the penalty area,
+    so team-mates inside it are not asked to stop the air ball (docs/rulings.md, Soccero); one
+    outside it is."""
+    s = position({4: "H4", 5: "H5", 6: "H8"}, holder=4, extended=True, phase="sp-kick")
+    s = edit(s, setpiece=("free-kick", 0, sq("H4"), 4, True))
+    s = act(roll(act(s, "kick 1"), "kick-roll air 6"), "path H4 N6")
+    assert s.phase == "air-stop" and s.view(0)["state"]["air_stop"] == {"player": 6, "square": "H8"}
+    s = act(s, "let")
+    assert s.ball == sq("H10") and s.holder == -1

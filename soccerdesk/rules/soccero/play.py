@@ -1123,6 +1123,8 @@ def apply_path(s: S, path: Path, events: list[Event]) -> S:
         )
     )
     offside = set_pieces.offside_mask(s) if s.cfg.extended else 0
+    # docs/rulings.md, Soccero: nobody stops a free kick inside the penalty area it must leave.
+    area = set_pieces.area_to_leave(s) if s.cfg.extended else frozenset()
     end = squares[-1] if squares else path.start
     flight_info = (end, finish, ex.kind if ex else "", ex.end if ex else -1, not ground, tuple(squares))
     s = evolve(s, holder=NOBODY, red=NOBODY, offside=offside, pending=flight_info)
@@ -1131,7 +1133,7 @@ def apply_path(s: S, path: Path, events: list[Event]) -> S:
         # again before another player has.
         s = evolve(s, banned=kicker, taker_square=(kicker, s.pos[kicker]), setpiece=())
     if stoppable:
-        askers = air_askers(s, squares, finish, kicker)
+        askers = air_askers(s, squares, finish, kicker, area)
         if askers:
             return evolve(s, phase="air-stop", path=askers, decider=team_of(askers[0]))
     return land(s, events)
@@ -1152,12 +1154,17 @@ def route_text(s: S, start: int, legs: tuple[tuple[int, int], ...], squares: lis
     return out + f" to {sq_name(s, squares[-1] if squares else start)}"
 
 
-def air_askers(s: S, squares: list[int], finish: str, kicker: int) -> tuple[int, ...]:
-    """RULINGS Soccero 4: the players under an air ball, in path order, kicker's side first."""
+def air_askers(
+    s: S, squares: list[int], finish: str, kicker: int, area: frozenset[int] = frozenset()
+) -> tuple[int, ...]:
+    """RULINGS Soccero 4: the players under an air ball, in path order, kicker's side first;
+    none on the squares of ``area`` (the penalty area a free kick must leave)."""
     passed = squares if finish else squares[:-1]
     keeper = goalkeeper(1 - s.team) if finish == "goal" else NOBODY
     out = []
     for sq in passed:
+        if sq in area:
+            continue
         here = [p for p in s.players_on(sq) if p != kicker and p != keeper]
         here.sort(key=lambda p: team_of(p) != s.team)
         out.extend(here)

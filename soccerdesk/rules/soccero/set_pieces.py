@@ -158,19 +158,24 @@ def offside_mask(s: S) -> int:
 # --- shots: weak shots, deflections, the punt --------------------------------------------
 
 
+def area_to_leave(s: S) -> frozenset[int]:
+    """The kicking team's own penalty area while it takes a free kick from inside it (else empty):
+    rulebook "Free Kicks Awarded from ... Penalty Area", the ball must be kicked out of it."""
+    b = s.board
+    sp = s.setpiece
+    if sp and sp[0] == "free-kick" and b.penalty_area_of[sp[2]] == s.defends(s.team):
+        return b.penalty_area[s.defends(s.team)]
+    return frozenset()
+
+
 def restrict_paths(s: S, found: dict[Path, tuple[str, list[int], Exit | None]]) -> list[Path]:
     """Extended limits on the ball's route: weak shots and free kicks from the own penalty area."""
     b = s.board
     paths = list(found)
-    sp = s.setpiece
-    if sp and sp[0] == "free-kick" and b.penalty_area_of[sp[2]] == s.defends(s.team):
+    area = area_to_leave(s)
+    if area:
         # Rulebook: a free kick from the own penalty area must leave it, else it is retaken.
-        area = b.penalty_area_of
-        paths = [
-            p
-            for p in paths
-            if (found[p][1] or [p.start])[-1] >= 0 and area[(found[p][1] or [p.start])[-1]] != s.defends(s.team)
-        ]
+        paths = [p for p in paths if (found[p][1] or [p.start])[-1] not in area]
     if s.kick[0] and paths:
         # Rulebook "Weak Shots": the ball must go towards the goal as far as the dice say.
         mouth = b.goal_mouth(s.attacks(s.team))
