@@ -1124,3 +1124,21 @@ def test_a_free_kick_from_the_own_penalty_area_is_not_stopped_inside_it() -> Non
     assert s.phase == "air-stop" and s.view(0)["state"]["air_stop"] == {"player": 6, "square": "H8"}
     s = act(s, "let")
     assert s.ball == sq("H10") and s.holder == -1
+
+
+def test_a_keeper_may_not_punt_a_back_pass_he_has_carried() -> None:
+    """Rulebook "Goalkeeper's Punt Kick": not when the ball was kicked to him by a team-mate;
+    carrying it on does not change where it came from. His own kick ends that (docs/rulings.md)."""
+    s = position({0: "K3", 1: "K8"}, holder=1, extended=True)
+    s = act(roll(act(s, "kick 1"), "kick-roll direct 5"), "path K8 S5")
+    assert s.holder == 0 and s.back_pass == 0
+    s = act(roll(s, "roll 1"), "move U4-U5")
+    assert "punt" not in texts(s)
+    s = act(roll(act(s, "move"), "roll 1"), "move K3-K4 ball K4")
+    s = act(roll(s, "roll 1"), "move U6-U7")
+    assert s.holder == 0 and "punt" not in texts(s)
+    s = act(roll(act(s, "kick 1"), "kick-roll direct 1"), "path K4 N1")  # he kicks it away himself
+    s = act(roll(s, "roll 1"), "move U8-U9")
+    s = act(roll(s, "roll 1"), "move K4-K5")  # and steps onto it again
+    s = act(roll(s, "roll 1"), "move U10-U11")
+    assert s.holder == 0 and "punt" in texts(s)

@@ -159,6 +159,7 @@ def begin_kickoff(s: S, kicker_team: int, events: list[Event]) -> S:
         steal=(),
         banned=NOBODY,
         offside=0,
+        back_pass=NOBODY,
         team=kicker_team,
         decider=kicker_team,
     )
@@ -974,6 +975,11 @@ def apply_step(s: S, step: Step, events: list[Event]) -> S:
         text += " onto the ball"
     if forced >= 0 and not shares_square(tuple(pos), forced):
         forced = NOBODY  # he is alone on his square now
+    # Rulebook "Goalkeeper's Punt Kick": a ball a team-mate kicked to the keeper stays one until
+    # another player touches it; his own carrying, leaving and picking it up again do not end that.
+    back_pass = s.back_pass
+    if touched and not (toucher == back_pass and s.holder in (toucher, NOBODY)):
+        back_pass = NOBODY
     events.append(
         Event(
             "move",
@@ -991,7 +997,7 @@ def apply_step(s: S, step: Step, events: list[Event]) -> S:
         steal=steal,
         moved=s.moved | 1 << p,
         points=s.points - k,
-        back_pass=NOBODY if touched else s.back_pass,  # won on the field, not passed back
+        back_pass=back_pass,
     )
     if s.cfg.extended and touched:
         s, sanction = set_pieces.touch(s, toucher, events)
@@ -1127,7 +1133,8 @@ def apply_path(s: S, path: Path, events: list[Event]) -> S:
     area = set_pieces.area_to_leave(s) if s.cfg.extended else frozenset()
     end = squares[-1] if squares else path.start
     flight_info = (end, finish, ex.kind if ex else "", ex.end if ex else -1, not ground, tuple(squares))
-    s = evolve(s, holder=NOBODY, red=NOBODY, offside=offside, pending=flight_info)
+    # A new kick: whoever gets the ball is judged afresh for a back-pass (receive_and_end).
+    s = evolve(s, holder=NOBODY, red=NOBODY, offside=offside, pending=flight_info, back_pass=NOBODY)
     if s.setpiece:
         # Rulebook "Kicking the ball in special situations": the taker may not touch the ball
         # again before another player has.
