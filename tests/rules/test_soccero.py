@@ -1142,3 +1142,11 @@ def test_a_keeper_may_not_punt_a_back_pass_he_has_carried() -> None:
     s = act(roll(s, "roll 1"), "move K4-K5")  # and steps onto it again
     s = act(roll(s, "roll 1"), "move U10-U11")
     assert s.holder == 0 and "punt" in texts(s)
+
+
+def test_the_takers_second_touch_is_punished_where_he_touched_the_ball() -> None:
+    """Rulebook "Special Situations": an indirect free kick "from the site"; docs/rulings.md:
+    where it happened, the square where he picked the ball up, not where his move ended."""
+    s = position({5: "K18"}, ball="K20", phase="roll", extended=True, banned=5)
+    s = act(roll(s, "roll 4"), "move K18-K22 ball K22")
+    assert s.setpiece[:3] == ("free-kick", 1, sq("K20")) and s.setpiece[4] is False

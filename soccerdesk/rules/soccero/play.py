@@ -943,6 +943,7 @@ def apply_step(s: S, step: Step, events: list[Event]) -> S:
         forced = NOBODY
     touched = False
     toucher = p  # who touched the ball, if anybody did
+    touched_on = s.ball  # and where
     text = f"{player_title(s, p)} moves {sq_name(s, step.start)}-{sq_name(s, step.end)}"
     target = occ.get(step.end)
     if target is not None and target == holder and team_of(target) != s.team:
@@ -1000,7 +1001,8 @@ def apply_step(s: S, step: Step, events: list[Event]) -> S:
         back_pass=back_pass,
     )
     if s.cfg.extended and touched:
-        s, sanction = set_pieces.touch(s, toucher, events)
+        # The ball is touched where it lay before the move (picked up, stepped onto, stolen).
+        s, sanction = set_pieces.touch(s, toucher, events, touched_on)
         if sanction is not None:
             return end_turn(s, events, sanction, awarded=True)
     if s.points > 0:

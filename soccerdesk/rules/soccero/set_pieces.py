@@ -102,8 +102,12 @@ def position_sanction(s: S, events: list[Event]) -> play.After | None:
     return None
 
 
-def touch(s: S, p: int, events: list[Event]) -> tuple[S, play.After | None]:
-    """``p`` touches the ball: offside (RULINGS Soccero 6) or the set-piece taker's second touch."""
+def touch(s: S, p: int, events: list[Event], where: int = NOBODY) -> tuple[S, play.After | None]:
+    """``p`` touches the ball: offside (RULINGS Soccero 6) or the set-piece taker's second touch.
+
+    ``where``: the square he touched it on, when not the one he stands on (he picked it up
+    during a move); the taker's free kick is given there.
+    """
     square = s.pos[p]
     if s.offside >> p & 1:
         events.append(
@@ -122,7 +126,8 @@ def touch(s: S, p: int, events: list[Event]) -> tuple[S, play.After | None]:
             )
         )
         team = team_of(p)
-        return evolve(s, offside=0, banned=NOBODY), lambda st: foul(st, team, square, False, events)
+        site = square if where < 0 else where
+        return evolve(s, offside=0, banned=NOBODY), lambda st: foul(st, team, site, False, events)
     return evolve(s, offside=0, banned=NOBODY), None
 
 
