@@ -652,8 +652,10 @@ class SoccerGoState(State):
             numbers = [n for n in numbers if n in data.through_ball_numbers]
         if mods & EVEN:
             numbers = [n for n in numbers if n in data.high_press_numbers]
-        if passes + 1 >= target and not mods & GK:
-            # Rulings, Soccer-Go 2: the goalkeeper can't take the final pass without ATTACKING GK.
+        gained = data.dribble_passes if mods & DRIBBLE else 1
+        if passes + gained >= target and not mods & GK:
+            # Rulings, Soccer-Go 2: the goalkeeper can't take the final pass without ATTACKING GK;
+            # a DRIBBLE that completes the passes needed makes the final pass (docs/rulings.md).
             numbers = [n for n in numbers if n != data.goalkeeper]
         return tuple(numbers)
 
@@ -891,7 +893,8 @@ class SoccerGoState(State):
                 return cleared._r(phase=PASS_REPLY, last=last)
             return cleared._r(last=last)._end_turn(events, "marked")
         data = self.rules.data
-        gained = data.dribble_passes if self.mods & DRIBBLE else 1
+        # docs/rulings.md: the count stops at the passes needed (DRIBBLE after COUNTER ATTACK).
+        gained = min(data.dribble_passes if self.mods & DRIBBLE else 1, self.target - self.passes)
         events.append(
             Event(
                 "pass",

@@ -381,6 +381,38 @@ def test_dribble_counts_three_passes_when_unmarked() -> None:
     assert s.passes == 4
 
 
+def dribble_then_counter_attack(after: list[int]) -> SoccerGoState:
+    """Seat 0 plays DRIBBLE, then COUNTER ATTACK (retiring 9, 10, 11) before the same pass."""
+    s = kick_off(att0=("dribble", "counter-attack"), def1=("slow-build-up", "def-bogey"))
+    s = passes(s, after)
+    s = play(play(s, 0, "dribble"), 0, "counter-attack")
+    for n in (9, 10, 11):
+        s = act(s, 0, f"retire {n}")
+    assert s.phase_name == "pass" and s.passes == len(after) + 3
+    return s
+
+
+def test_a_dribble_after_a_counter_attack_stops_at_the_passes_needed() -> None:
+    """docs/rulings.md, DRIBBLE: the count never goes past the passes needed (it went 5 -> 8 of 7),
+    so SLOW BUILD-UP is still offered when the dribbled pass completes them."""
+    s = pass_(dribble_then_counter_attack([2, 3]), 8, 7)
+    assert s.phase_name == "shot" and (s.passes, s.target) == (7, 7)
+    assert s.view(1)["state"]["passes"] == 7
+    assert "play slow-build-up" in texts(s, 1)
+
+
+def test_the_goalkeeper_cannot_take_a_dribbled_pass_that_completes_the_passes() -> None:
+    """Rulings 2 with docs/rulings.md, DRIBBLE: the dribbled pass that reaches the 7th is the final
+    pass, so 1 is neither a legal pass nor a legal mark on it."""
+    s = dribble_then_counter_attack([2])
+    assert "pass 1" not in texts(s, 0) and "mark 1" not in texts(s, 1)
+    assert "ATTACKING GK" in s.explain_illegal(0, PassTo((1,)))
+    assert pass_(s, 8, 7).passes == 7
+    # A dribbled pass that leaves passes to make is not the final one.
+    early = play(kick_off(att0=("dribble", "att-bogey")), 0, "dribble")
+    assert "pass 1" in texts(early, 0)
+
+
 def test_corner_attacker_lays_three_and_an_unmarked_corner_is_a_shot() -> None:
     """CORNER (passes 2-5): attacker 3 numbers, defender 1; no match -> shot at once."""
     s = kick_off(att0=("corner", "att-bogey"), def1=("def-bogey", "def-block-2"))
