@@ -780,14 +780,15 @@ pick it made: one pick no model expected must not rule that model out for good."
 
 def revealed_pick(history: Sequence[tuple[int, Action]], ply: int, other: int, laid: bool) -> Action | None:
     """``other``'s face-down pick in the round where the seat facing it picked at ``ply`` (both
-    picks are shown the moment the second one is laid): the last one before ``ply`` when
-    ``other`` had laid first (``laid``), else the first one after. ``None`` if not laid yet.
-    Read only for rounds before the present one, where the pick has been shown."""
-    if laid:
-        earlier = (a for s, a in reversed(history[:ply]) if s == other and isinstance(a, SECRET_PICKS))
-        return next(earlier, None)
-    later = (a for s, a in history[ply + 1 :] if s == other and isinstance(a, SECRET_PICKS))
-    return next(later, None)
+    picks are shown the moment the second one is laid): the one just before ``ply`` when
+    ``other`` had laid first (``laid``), else the one just after. ``None`` if not laid yet, or
+    if the round was never shown (a card played instead of the second pick takes the first back;
+    a world's history shows that pick as ``HIDDEN``). Read only for rounds before the present one."""
+    at = ply - 1 if laid else ply + 1
+    if not 0 <= at < len(history) or ply >= len(history) or not isinstance(history[ply][1], SECRET_PICKS):
+        return None
+    seat, action = history[at]
+    return action if seat == other and isinstance(action, SECRET_PICKS) else None
 
 
 def _normalised(weights: Sequence[float]) -> list[float]:

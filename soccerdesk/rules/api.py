@@ -281,6 +281,11 @@ def _masked_items(source: _History, seat: int, info: MatchInfo) -> list[tuple[in
                 items.append((who, action))
             state = state.apply_unchecked(who, action)
             if unshown and not state._pick_pending(seat):
+                if secret is None or not secret[1]:
+                    # Ended by something other than the seat's own pick (a card played instead
+                    # takes the picks back): they were never shown, so they stay hidden for good.
+                    for i in unshown:
+                        items[i] = (items[i][0], HIDDEN)
                 unshown = []
     except Exception:  # noqa: BLE001 - a history that does not replay from the match's start
         # (a position set up by hand): show the seat its own actions only.
@@ -351,7 +356,8 @@ class State(ABC):
     def _secret(self, seat: int, action: Action) -> tuple[int, bool] | None:
         """Whether ``action``, about to be played here by ``seat`` (CHANCE too), is kept from a seat:
         ``(that seat, whether it is shown later)`` (a face-down pick is shown once both are laid,
-        see :meth:`_pick_pending`), or ``None`` when both seats see it. Games with hidden
+        see :meth:`_pick_pending`; one taken back before that, by anything else the other seat
+        does, is never shown), or ``None`` when both seats see it. Games with hidden
         actions implement it; :meth:`determinize` masks those in the history it hands on."""
         return None
 

@@ -238,6 +238,21 @@ def test_a_pick_laid_second_is_found_after_the_seats_own_pick() -> None:
     assert revealed_pick(s.apply(0, PassTo((4,))).history(), ply, 1, laid=False) is None
 
 
+def test_the_belief_never_reads_a_pick_taken_back_by_a_card() -> None:
+    """docs/rulings.md: a card played instead of the second pick takes the first back unseen, so
+    that round shows no pick of the opponent (neither the hidden one nor one of another round)."""
+    s = pass_(kick_off(att0=("att-bogey", "dribble"), def1=("def-bogey", "def-block-1")), 2, 3)
+    ours = s.ply  # we lay first; the defender plays a card instead of marking
+    s = act(act(s, 0, "pass 4"), 1, "play def-bogey")
+    answered = s.ply + 1  # the defender lays first; we play a card instead of passing
+    s = act(act(s, 1, "mark 5"), 0, "play att-bogey")
+    s = pass_(s, 6, 7)
+    history = s.determinize(0, random.Random(1)).history()
+    assert revealed_pick(history, ours, 1, laid=False) is None
+    assert revealed_pick(history, answered, 1, laid=True) is None
+    assert revealed_pick(history, s.ply - 2, 1, laid=False) == Mark((7,))
+
+
 def _expert_belief_against(opponent: str, seed: int, picks: int) -> dict[str, float]:
     """What expert believes of ``opponent`` after ``picks`` of its own face-down picks in a match."""
     expert = search_bot("soccer-go", None, "expert", max_iterations=8)

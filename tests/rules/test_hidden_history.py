@@ -56,15 +56,20 @@ def _play(game_id: str, seed: int, plies: int) -> list[tuple[State, int, Action,
     return steps
 
 
-def _pending_pick(steps: list[tuple[State, int, Action, State]], index: int, seat: int) -> bool:
-    """Whether entry ``index`` is the other seat's face-down pick, still laid face down (not yet
-    shown, as it is when the second one is laid) when the last step's position is reached."""
+def _unshown_pick(steps: list[tuple[State, int, Action, State]], index: int, seat: int) -> bool:
+    """Whether entry ``index`` is the other seat's face-down pick that ``seat`` has not seen by the
+    last step's position: laid first and still face down (it is shown when the second one is laid),
+    or taken back by a card ``seat`` played instead of laying its own, and so never shown."""
     before, who, action, after = steps[index]
-    if who != 1 - seat or index != len(steps) - 1 or isinstance(action, Play):
+    if who != 1 - seat or isinstance(action, Play):
         return False
     if before.game.id == "soccer-go":
-        return before.phase in SIMULTANEOUS and after.choice[who] is not None  # type: ignore[attr-defined]
-    return before.phase == PENALTY and after.phase == PENALTY and bool(after.picks[who])  # type: ignore[attr-defined]
+        laid_first = before.phase in SIMULTANEOUS and after.choice[who] is not None  # type: ignore[attr-defined]
+    else:
+        laid_first = before.phase == PENALTY and after.phase == PENALTY and bool(after.picks[who])  # type: ignore[attr-defined]
+    if not laid_first:
+        return False
+    return index == len(steps) - 1 or isinstance(steps[index + 1][2], Play)
 
 
 @pytest.mark.parametrize(
@@ -92,7 +97,7 @@ def test_a_world_shows_its_seat_only_what_it_saw(game_id: str, oracle: Oracle, s
         assert len(seen) == len(real) == world.ply == end
         for i, ((who, shown), (who_real, action)) in enumerate(zip(seen, real, strict=True)):
             assert who == who_real
-            secret = hidden_from[i] == seat or _pending_pick(steps[:end], i, seat)
+            secret = hidden_from[i] == seat or _unshown_pick(steps[:end], i, seat)
             assert shown is (HIDDEN if secret else action) or (not secret and shown == action), (i, end)
             masked += secret
         checked += 1
@@ -114,10 +119,30 @@ def test_a_face_down_pick_is_hidden_until_both_are_laid() -> None:
         other = 1 - seat
         assert after.determinize(other, random.Random(1)).history()[index] == (seat, HIDDEN)
         assert after.determinize(seat, random.Random(1)).history()[index] == (seat, action)
+        if isinstance(steps[index + 1][2], Play):
+            continue  # taken back by a card instead of the second pick: never shown (next test)
         shown = steps[index + 1][3]  # the second pick laid: the round is shown
         assert shown.determinize(other, random.Random(1)).history()[index] == (seat, action)
         found += 1
     assert found > 3
+
+
+def test_a_face_down_pick_taken_back_by_a_card_is_never_shown() -> None:
+    # Soccer-Go (docs/rulings.md): a card played instead of the second pick takes the first one
+    # back unseen; the seat that played the card must not see it then or at any later position.
+    steps = _play("soccer-go", 7, 1500)
+    found = 0
+    for index, (before, seat, action, after) in enumerate(steps[:-1]):
+        if seat == CHANCE or before.phase not in SIMULTANEOUS or isinstance(action, Play):  # type: ignore[attr-defined]
+            continue
+        if after.current_players() != (1 - seat,) or not isinstance(steps[index + 1][2], Play):
+            continue  # not laid first, or answered by the second pick (then both are shown)
+        other = 1 - seat
+        for later in (steps[index + 1][3], steps[-1][3]):
+            assert later.determinize(other, random.Random(1)).history()[index] == (seat, HIDDEN)
+            assert later.determinize(seat, random.Random(1)).history()[index] == (seat, action)
+        found += 1
+    assert found > 0
 
 
 def test_a_world_of_a_world_and_its_continuations_keep_the_mask() -> None:
