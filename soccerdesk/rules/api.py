@@ -502,12 +502,15 @@ class State(ABC):
         }
 
     def determinize(self, seat: int, rng: random.Random) -> State:
-        """A full state that ``seat`` cannot tell apart from this one (hidden things resampled)."""
+        """A full state that ``seat`` cannot tell apart from this one (hidden things resampled),
+        its history and its events (:attr:`events`) as that seat saw them."""
         if seat not in SEATS:
             raise ValueError(f"determinize needs seat 0 or 1, not {seat!r}")
         out = self._determinize(seat, rng)
-        if out is self and not self._secret_history:
-            return out  # nothing hidden from this seat, in the position or in the history
+        # The last apply's events as the seat saw them: never the other seat's private draw.
+        events = tuple(e for e in self._events if e.visible_to(seat))
+        if out is self and not self._secret_history and len(events) == len(self._events):
+            return out  # nothing hidden from this seat, in the position, the history or the events
         history = self._history
         if history is not None and not history.world:
             # What the seat did not see stays out of the history too (a world made from a world
@@ -515,7 +518,7 @@ class State(ABC):
             history = _Masked(history, seat, self._info)
         if out is self:
             out = _same_position(self)
-        out._set_meta(self._info, history, self._events)
+        out._set_meta(self._info, history, events)
         return out
 
     def _set_meta(self, info: MatchInfo, history: _History | None, events: tuple[Event, ...]) -> None:

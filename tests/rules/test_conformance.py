@@ -66,6 +66,8 @@ def _check_hidden_information(state: State, k: int) -> None:
         assert d1.view(seat) == mine, f"determinize({seat}) changed what seat {seat} sees"
         # ... and reveals nothing to a spectator.
         assert d1.view(None) == spectator, "view(None) depends on hidden information"
+        # ... nor carries an event meant for the other seat only (its draw, the card it put aside).
+        assert all(e.visible_to(seat) for e in d1.events), f"determinize({seat}) kept another seat's event"
         # determinize depends only on what the seat knows (and the rng):
         other = state.determinize(seat, random.Random(k + 1000))
         r2 = random.Random(k)

@@ -559,6 +559,17 @@ def test_determinize_resamples_the_other_hand_with_the_same_card_backs() -> None
     assert len(seen) > 20
 
 
+def test_a_world_keeps_only_the_events_its_seat_saw() -> None:
+    """QA: a world made right after the deal still named the other seat's last dealt card in its
+    events, though its hand had been resampled."""
+    s = kick_off(att0=("shoot", "corner"), def1=("tackle", "clearance"))
+    assert [e.text for e in s.events if e.audience == (1,)] == ["Seat 1 is dealt CLEARANCE."]
+    world = s.determinize(0, random.Random(0))
+    assert all(e.visible_to(0) for e in world.events)
+    assert [e.kind for e in world.events] == [e.kind for e in s.events if e.visible_to(0)]
+    assert "Seat 1 is dealt CLEARANCE." in [e.text for e in s.determinize(1, random.Random(0)).events]
+
+
 def test_a_played_card_takes_back_the_other_seats_face_down_choice() -> None:
     """A card played before the reveal voids the other's hidden choice: both choose again."""
     s = kick_off(att0=("dribble", "att-bogey"), def1=("def-bogey", "def-block-1"))
