@@ -1395,6 +1395,8 @@ class SoccerGoState(State):
             own_side = ATTACKING if seat == self.attacker else DEFENDING
             if phase != BLOCK and card.side != own_side:
                 return f"{SIDE_NAMES[card.side]} cards are played only by the {SIDE_NAMES[card.side][:-3]}er"
+            if action.as_card is not None and card.effect != "joker":
+                return f"only a JOKER is played as another card, and {card.name} is not one"
             if action.as_card is not None and action.as_card not in self.discards[card.side]:
                 return f"a Joker copies only a card in the discard pile, and {action.as_card} is not there"
             return f"{card.name} can't be played now ({card.text.rstrip('.')}; timing: {card.timing}{'' if card.passes == (1, 99) else f' {card.passes[0]}-{card.passes[1]}'})"

@@ -510,6 +510,16 @@ def test_attacking_joker_copies_a_discarded_attacking_card() -> None:
     assert s.phase_name == "shot" and s.discards[0] == ("shoot", "att-joker")
 
 
+def test_a_card_that_is_not_a_joker_is_not_played_as_another() -> None:
+    """QA: "play att-bogey as shoot" was refused with the Joker's reason (the copied card not
+    discarded), though BOGEY copies nothing."""
+    s = passes(kick_off(att0=("att-bogey", "shoot")), [2, 3, 4])
+    reason = s.explain_illegal(0, Play("att-bogey", "shoot"))
+    assert reason == "only a JOKER is played as another card, and BOGEY is not one"
+    with pytest.raises(IllegalAction, match="only a JOKER"):
+        act(s, 0, "play att-bogey as shoot")
+
+
 def test_defending_block_three_cancels_a_joker() -> None:
     """The card named is the JOKER: the BLOCK that names Joker answers it."""
     s = kick_off(att0=("att-joker", "shoot"), def1=("def-block-3", "def-bogey"))
