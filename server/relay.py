@@ -48,7 +48,7 @@ from soccerdesk.net.protocol import (
     encode,
     error,
 )
-from soccerdesk.rules import GAMES, get_game
+from soccerdesk.rules import GAMES, RulesError, get_game
 
 log = logging.getLogger("soccerdesk.relay")
 
@@ -71,7 +71,7 @@ class RelaySettings:
     db: str = ""  # "" : default_db_path(); ":memory:" : no persistence
     db_sync: str = "normal"  # SQLite: "normal" survives a crash of the relay, "full" a power cut too (server.store)
     max_rooms: int = 10_000  # rooms held in memory at once
-    heartbeat: float = 20.0  # seconds between WebSocket pings; a silent peer is dropped after about one more
+    heartbeat: float = 20.0  # seconds between WebSocket pings; a peer silent for half that after one is dropped
     message_rate: float = 20.0  # messages per second per connection (sustained)
     message_burst: int = 40
     ip_message_rate: float = 200.0  # messages per second per client address, all its connections together
@@ -451,7 +451,8 @@ async def _health(request: web.Request) -> web.Response:
 async def _websocket(request: web.Request) -> web.WebSocketResponse:
     app = request.app
     settings, limits = app[SETTINGS], app[LIMITS]
-    ws = web.WebSocketResponse(heartbeat=settings.heartbeat, max_msg_size=settings.hard_frame_bytes)
+    # aiohttp refuses a frame of max_msg_size bytes or more; ours closes only frames over the limit.
+    ws = web.WebSocketResponse(heartbeat=settings.heartbeat, max_msg_size=settings.hard_frame_bytes + 1)
     await ws.prepare(request)
     ip = client_address(request, settings.trust_proxy)
     if not limits.admit(ip):
@@ -584,11 +585,17 @@ async def _enter(
     hall, limits = app[HALL], _shared(app)
     kind = msg["type"]
     if kind == "create":
-        if not await limits.may_create(conn.ip):
-            raise ProtocolError("rate_limited", "too many rooms created from your address; wait a minute")
+        # A create refused for its game or options makes no room, so it spends none of the
+        # address's room budget: those are checked first.
         offered = app[GAME_LIST]
         if msg["game"] not in offered:
             raise ProtocolError("bad_game", f"no game {msg['game']!r} here; this relay has {', '.join(offered)}")
+        try:
+            get_game(msg["game"]).resolve_options(msg.get("options", {}))
+        except RulesError as exc:
+            raise ProtocolError("bad_game", str(exc)) from None
+        if not await limits.may_create(conn.ip):
+            raise ProtocolError("rate_limited", "too many rooms created from your address; wait a minute")
         room_settings = RoomSettings(
             spectators=msg.get("spectators", True),
             turn_seconds=_at_least(msg.get("turn_seconds"), settings.min_seconds),

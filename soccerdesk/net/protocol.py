@@ -262,13 +262,17 @@ def decode(text: str | bytes, allowed: Mapping[str, tuple[Field, ...]] = CLIENT_
     so a client cannot smuggle a ``seat`` into ``act``.
     """
     if len(text) > MAX_FRAME_BYTES and allowed is CLIENT_MESSAGES:
-        raise ProtocolError("too_big", f"frame of {len(text)} bytes; the relay reads at most {MAX_FRAME_BYTES}")
+        raise ProtocolError("too_big", f"frame of {len(text)} characters; the relay reads at most {MAX_FRAME_BYTES}")
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):
         raise ProtocolError("malformed", "the frame is not valid JSON") from None
     if not isinstance(message, dict):
         raise ProtocolError("malformed", 'a message is a JSON object with a "type"')
+    if not is_unicode(message):
+        # JSON may spell half of a UTF-16 surrogate pair ("\\ud800"): such text cannot be sent
+        # on (UTF-8 has no form for it), so it is refused wherever it is, before it is stored.
+        raise ProtocolError("bad_message", "the message holds text that is not valid Unicode")
     kind = message.get("type")
     if not isinstance(kind, str):
         raise ProtocolError("bad_message", 'the message has no "type" text')
@@ -291,10 +295,6 @@ def check_fields(kind: str, message: Mapping[str, Any], fields: tuple[Field, ...
                 raise ProtocolError("bad_message", f"{kind}: field {f.name!r} is missing")
             continue
         value = message[f.name]
-        if not is_unicode(value):
-            # JSON may spell half of a UTF-16 surrogate pair ("\\ud800"): such text cannot be
-            # sent on (UTF-8 has no form for it), so it is refused here, before it is stored.
-            raise ProtocolError("bad_message", f"{kind}: field {f.name!r} holds text that is not valid Unicode")
         if not _KINDS[f.kind](value) or (f.accepts is not None and not f.accepts(value)):
             looks = f": {f.looks}" if f.looks else ""
             raise ProtocolError("bad_message", f"{kind}: field {f.name!r} has a bad value{looks}")

@@ -87,6 +87,21 @@ def test_every_text_field_is_covered() -> None:
     assert ("join", "name") in TEXT_FIELDS and ("chat", "text") in TEXT_FIELDS and ("create", "name") in TEXT_FIELDS
 
 
+@pytest.mark.parametrize(
+    "frame", ['{"type": "evil' + LONE + '"}', '{"type": "ping", "evil' + LONE + '": 1}'], ids=["type", "field name"]
+)
+async def test_a_lone_surrogate_in_the_type_or_a_field_name_is_refused_as_such(relay: RunningRelay, frame: str) -> None:
+    async with aiohttp.ClientSession() as session:
+        ws = await session.ws_connect(relay.url)
+        await ws.send_str(HELLO)
+        await receive(ws, "welcome")
+        await ws.send_str(frame)
+        refused = await receive(ws, "error")
+        assert refused["code"] == "bad_message" and "not valid Unicode" in refused["message"], refused
+        assert await ping(ws) < 5
+        await ws.close()
+
+
 @pytest.mark.parametrize(("kind", "field"), TEXT_FIELDS)
 async def test_a_lone_surrogate_in_any_text_field_is_refused_and_the_room_keeps_talking(
     relay: RunningRelay, clients: list[RelayClient], kind: str, field: str

@@ -403,7 +403,12 @@ async def test_oversize_frames_are_refused_and_huge_ones_close_the_connection(re
         await answer(ws, json.dumps({"type": "hello", "version": PROTOCOL_VERSION}))
         err = await answer(ws, json.dumps({"type": "chat", "text": "z" * (MAX_FRAME_BYTES * 2)}))
         assert err["code"] == "too_big"
-        await ws.send_str("q" * (MAX_FRAME_BYTES * 8))
+        # 32 KiB exactly is not over the limit: refused, the connection stays open.
+        at_limit = json.dumps({"type": "chat", "text": ""})
+        at_limit = at_limit[:-2] + "z" * (MAX_FRAME_BYTES * 4 - len(at_limit)) + '"}'
+        assert len(at_limit.encode()) == MAX_FRAME_BYTES * 4
+        assert (await answer(ws, at_limit))["code"] == "too_big"
+        await ws.send_str("q" * (MAX_FRAME_BYTES * 4 + 1))
         msg = await ws.receive(timeout=5)
         assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
         assert ws.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
@@ -458,6 +463,11 @@ async def test_connections_and_code_guesses_are_limited_per_address(db_path: Pat
                 await guesser.join(code)
             codes.append(caught.value.code)
         assert codes[:4] == ["no_room"] * 4 and codes[4] == "rate_limited"
+        # A create refused for its game or its options makes no room and spends no budget.
+        for game, options in (("no-such-game", {}), ("pawn-soccer", {"goals": "many"})):
+            with pytest.raises(RelayError) as bad:
+                await guesser.create(game, options)
+            assert bad.value.code == "bad_game"
         await guesser.create(TOY)
         await guesser.leave()
         await guesser.create(TOY)
