@@ -8,6 +8,9 @@ import random
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QStyleOptionGraphicsItem
 
 from soccerdesk.resources import load_game_data
 from soccerdesk.rules import CHANCE, State, get_game, play_out
@@ -413,3 +416,48 @@ def test_a_card_drawn_beside_a_full_hand_stays_inside_its_panel(qtbot) -> None:
     assert all(r.top() >= 118 and r.bottom() <= 440 for r in cards), [(r.top(), r.bottom()) for r in cards]
     ordered = sorted(cards, key=lambda r: r.top())
     assert all(a.bottom() <= b.top() for a, b in zip(ordered, ordered[1:], strict=False))  # none on another
+
+
+def test_with_a_card_drawn_every_power_cards_text_stays_on_its_face(qtbot) -> None:
+    """QA (ui audit 5): with five cards shown (four in hand and the one drawn), the cards' second
+    line ("passes.", "marked, shoot at once.") was cut by the card's bottom edge. Each card's
+    text, as its painter lays it out, stays on the card's face with room to spare."""
+    from soccerdesk.ui.boards.drawing import Painted
+
+    class TextBoxes(QPainter):
+        """A painter that notes where each word-wrapped text lands."""
+
+        def __init__(self, image: QImage) -> None:
+            super().__init__(image)
+            self.boxes: list[tuple[str, Any]] = []
+
+        def drawText(self, *args: Any) -> None:  # type: ignore[override]  # noqa: N802 (Qt API)
+            if len(args) == 3 and isinstance(args[2], str) and int(args[1]) & int(Qt.TextFlag.TextWordWrap):
+                self.boxes.append((args[2], self.boundingRect(args[0], int(args[1]), args[2])))
+            super().drawText(*args)
+
+    found = [
+        (s, seat)
+        for seed in (14, 3, 5, 8)
+        for s in match_states(seed)
+        for seat in (0, 1)
+        if s.view(seat)["state"].get("drawn") and len(s.view(seat)["state"].get("hand") or []) >= 4
+    ]
+    assert found, "no card drawn beside a full hand in these matches"
+    checked = 0
+    for state, seat in found[:6]:
+        board = SoccerGoBoard(BoardConfig(GAME, seat))
+        board.set_view(state.view(seat))
+        for item in board.items():
+            rect = item.boundingRect()
+            if not (isinstance(item, Painted) and rect.width() == POWER_CARD.width() and rect.height() > 40):
+                continue
+            image = QImage(int(rect.width()), int(rect.height()), QImage.Format.Format_ARGB32)
+            painter = TextBoxes(image)
+            item.paint(painter, QStyleOptionGraphicsItem(), None)
+            painter.end()
+            face = rect.adjusted(6, 6, -6, -6)  # inside the card's coloured border
+            for text, box in painter.boxes:
+                assert box.bottom() <= face.bottom() - 1.5, (text, box.bottom(), face.bottom())
+                checked += 1
+    assert checked >= 5

@@ -91,7 +91,7 @@ def power_cards() -> dict[str, dict[str, Any]]:
     return {card["id"]: dict(card) for side in ("attacking", "defending") for card in data.get(side, [])}
 
 
-POWER_CARD = QRectF(0, 0, 276, 68)
+POWER_CARD = QRectF(0, 0, 276, 69)
 """A power card in the hand panel: a hand of four (the most a player holds) fills the panel, so
 its text reads in a laptop's window (56 high, the text was 7 px there)."""
 POWER_CARD_GAP = 4.0
@@ -100,8 +100,9 @@ POWER_PANEL_BOTTOM = 436.0
 """The lowest a power card may reach in the hand panel (its frame ends at 440)."""
 DRAWN_LABEL = 16.0
 """Room for the line over a card just drawn ("Drawn — keep it by swapping a card out:")."""
-POWER_TEXT_MARGINS = (12, 22, -8, -5)
-"""Where a power card's text is written: ``QRectF.adjusted`` of the card's rectangle."""
+POWER_TEXT_MARGINS = (12, 22, -8, -8)
+"""Where a power card's text is written: ``QRectF.adjusted`` of the card's rectangle. Two
+pixels inside the card's face (its border ends 6 in): the last line ran onto the border."""
 TEXT_SIZES = (9.0, 8.75, 8.5, 8.25, 8.0, 7.75, 7.5, 7.25, 7.0, 6.75, 6.5, 6.25, 6.0)
 """Font sizes a power card's text may take, largest first: the largest that shows it whole."""
 
@@ -873,7 +874,10 @@ class SoccerGoBoard(ClickBoard):
             p.setPen(QColor("#1d1d1d"))
             text = info.get("text", "")
             p.setFont(ui_font(power_text_size(text, r)))
-            p.drawText(r.adjusted(*POWER_TEXT_MARGINS), Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap, text)
+            # Not clipped: a view's zoom may lay the text out a pixel taller than measured, and a
+            # cut line reads worse than one on the face's margin (QA: "passes." cut in half).
+            flags = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap | Qt.TextFlag.TextDontClip
+            p.drawText(r.adjusted(*POWER_TEXT_MARGINS), flags, text)
             if clickable:
                 self._mark_card(p, r, key)
 
