@@ -8,8 +8,10 @@ import random
 from typing import Any
 
 import pytest
+from painting import shown
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QPainter
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QStyleOptionGraphicsItem
 
 from soccerdesk.resources import load_game_data
@@ -461,3 +463,26 @@ def test_with_a_card_drawn_every_power_cards_text_stays_on_its_face(qtbot) -> No
                 assert box.bottom() <= face.bottom() - 1.5, (text, box.bottom(), face.bottom())
                 checked += 1
     assert checked >= 5
+
+
+def test_in_the_save_a_crossed_out_number_clicked_says_to_click_the_goal(qtbot, states: list[State]) -> None:
+    """QA (ui audit 7): after the final pass the status says "Save: click the side of the goal
+    you dive to"; a click on a crossed-out number answered "Number 4 is retired…" instead."""
+    for state in states:
+        players = state.current_players()
+        view = state.view(players[0]) if players and players[0] != CHANCE else None
+        if view and view["state"]["retired"] and view["legal"] and all(t.startswith("save ") for t in view["legal"]):
+            break
+    else:
+        pytest.fail("no save with a retired number in these matches")
+    board = SoccerGoBoard(BoardConfig(GAME, view["seat"]))
+    board.set_view(view)
+    gview = shown(qtbot, board, (1100, 760))
+    qtbot.waitExposed(gview)
+    hints: list[str] = []
+    board.hint.connect(hints.append)
+    number = view["state"]["retired"][0]
+    spot = gview.mapFromScene(board.pos_of(("num", number)))
+    QTest.mouseClick(gview.viewport(), Qt.MouseButton.LeftButton, pos=spot)
+    assert hints, "the click said nothing"
+    assert "retired" not in hints[-1] and "Save: click the side of the goal you dive to." in hints[-1], hints[-1]

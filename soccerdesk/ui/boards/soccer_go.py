@@ -352,6 +352,9 @@ class SoccerGoBoard(ClickBoard):
         if not self.legal():
             return "Wait: it is not your decision now."
         kind, value = key if isinstance(key, tuple) and len(key) == 2 else ("", None)
+        if kind == "num" and not any(first[0] == "num" for first in self.paths.first_keys()):
+            # QA: in the save, a crossed-out number answered "Number 4 is retired…", not where to click.
+            return f"No number is picked now. {self.status(self.view_data or {})}"
         if kind == "num":
             if value in state.get("retired", []):
                 return f"Number {value} is retired for the rest of this turn."
