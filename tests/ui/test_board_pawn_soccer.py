@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from painting import painted_texts, shown
 from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsView
 
@@ -457,3 +458,36 @@ def test_the_sprint_zone_is_described_as_the_board_plays_it(qtbot: Any, match_st
     assert not any("up to 3" in text for text in tips | texts), [t for t in tips | texts if "up to 3" in t]
     assert any("Sprint zone" in tip and "either side may use it" in tip for tip in tips), tips
     assert "sprint zone: run ahead to its end, any side" in texts
+
+
+def _white_pixels(gview: QGraphicsView, board: Board, square: str) -> int:
+    """Near-white pixels of ``square`` as the view shows it."""
+    image = gview.viewport().grab().toImage()
+    area = gview.mapFromScene(board.grid_rect(("sq", square)) or board.square_rect(square)).boundingRect()
+    return sum(
+        1
+        for x in range(max(0, area.left()), min(image.width(), area.right() + 1))
+        for y in range(max(0, area.top()), min(image.height(), area.bottom() + 1))
+        if min(QColor(image.pixel(x, y)).getRgb()[:3]) >= 235
+    )
+
+
+def test_the_pawn_under_the_mouse_does_not_look_chosen(qtbot: Any, match_states: list[State]) -> None:
+    """QA (ui audit 2): hovering a pawn drew the white frame the key calls "chosen", so after a
+    click, the mouse resting there, the last square looked selected. Hover is lighter and unframed;
+    a click (chosen) still frames it white."""
+    board, gview, text = _shown_board_with_a_move(qtbot, match_states)
+    qtbot.waitExposed(gview)
+    start = text.split()[1].split("-")[0]
+    spot = gview.mapFromScene(board.pos_of(("sq", start)))
+    away = QPoint(2, 2)
+    qtbot.mouseMove(gview.viewport(), pos=away)
+    plain = _white_pixels(gview, board, start)
+    qtbot.mouseMove(gview.viewport(), pos=spot)
+    qtbot.waitUntil(lambda: board.hovered == ("sq", start), timeout=2_000)
+    hovered = _white_pixels(gview, board, start)
+    qtbot.mouseClick(gview.viewport(), Qt.MouseButton.LeftButton, pos=spot)
+    assert board.selection == (("sq", start),)
+    chosen = _white_pixels(gview, board, start)
+    assert chosen - plain > 60, (plain, chosen)  # the key's "white: chosen" shows
+    assert hovered - plain < 10, (plain, hovered, chosen)  # the mouse alone draws no white frame

@@ -67,6 +67,7 @@ LIGHT_MARKS_ABOVE = 40
 TARGET = QColor("#fff35c")  # legal next click: bright, unlike the blue/orange team defaults
 TARGET_EDGE = QColor("#1b1b1b")
 SELECTED = QColor("#ffffff")
+HOVER = QColor(255, 255, 255, 40)  # a legal target under the mouse: lighter, never framed as chosen
 PREVIEW = QColor("#d23cf0")  # keyboard preview: a third hue plus a solid (not dashed) ring
 PANEL = QColor("#1d2430")
 PANEL_EDGE = QColor("#3a4556")
@@ -632,9 +633,11 @@ class ClickBoard(BoardScene):
         a legal target under the mouse gets a bright frame."""
         targets = self.targets
         draw_marks(p, r, key, targets, self.selection, self.preview_keys(), light=len(targets) > LIGHT_MARKS_ABOVE)
-        if key == self.hovered and key in targets:
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            p.setPen(QPen(SELECTED, max(1.5, min(r.width(), r.height()) * 0.08)))
+        if key == self.hovered and key in targets and key not in self.selection:
+            # QA: a white frame here read as the key's "white: chosen", so the square last
+            # clicked, the mouse still on it, looked chosen. Under the mouse: lighter, a thin line.
+            p.setBrush(HOVER)
+            p.setPen(QPen(TARGET, max(1.0, min(r.width(), r.height()) * 0.03)))
             p.drawRect(r.adjusted(1, 1, -1, -1))
 
     def forget_hover(self) -> None:
