@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 from painting import painted_texts, shown
-from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QGraphicsView
+from PySide6.QtWidgets import QGraphicsView, QStyleOptionGraphicsItem
 
 from soccerdesk.rules import CHANCE, get_game, play_out
 from soccerdesk.rules import pawn_soccer as pawn_rules
@@ -458,6 +458,51 @@ def test_the_sprint_zone_is_described_as_the_board_plays_it(qtbot: Any, match_st
     assert not any("up to 3" in text for text in tips | texts), [t for t in tips | texts if "up to 3" in t]
     assert any("Sprint zone" in tip and "either side may use it" in tip for tip in tips), tips
     assert "sprint zone: run ahead to its end, any side" in texts
+
+
+class _Noting(QPainter):
+    """A painter on an image that notes where its texts and circles land."""
+
+    def __init__(self, image: QImage) -> None:
+        super().__init__(image)
+        self.texts: list[tuple[str, QRectF]] = []
+        self.circles: list[QRectF] = []
+
+    def drawText(self, *args: Any) -> None:  # type: ignore[override]  # noqa: N802 (Qt API)
+        if len(args) == 3 and isinstance(args[2], str):
+            self.texts.append((args[2], self.boundingRect(QRectF(args[0]), int(args[1]), args[2])))
+        super().drawText(*args)
+
+    def drawEllipse(self, *args: Any) -> None:  # type: ignore[override]  # noqa: N802 (Qt API)
+        if len(args) == 3:
+            centre, rx, ry = args
+            self.circles.append(QRectF(centre.x() - rx, centre.y() - ry, 2 * rx, 2 * ry))
+        else:
+            self.circles.append(QRectF(args[0]))
+        super().drawEllipse(*args)
+
+
+def test_the_legal_click_dot_on_the_bench_leaves_the_word_bench_readable(qtbot: Any, match_states: list[State]) -> None:
+    """QA (ui audit 6): the yellow dot of a legal click sat on the "e" of "bench" ("be•nch")."""
+    view = next(v for v in deciding_views(match_states, 1) if any(t.startswith("sub ") for t in v["legal"]))
+    board = board_for(qtbot, view["seat"])
+    board.set_view(view)
+    gview = shown(qtbot, board, (900, 800))
+    qtbot.waitExposed(gview)
+    key = ("bench", view["seat"])
+    assert key in board.targets  # marked as a legal click, with its dot
+    item = board.item_for(key)
+    assert item is not None
+    rect = item.boundingRect()
+    image = QImage(int(rect.width()) + 1, int(rect.height()) + 1, QImage.Format.Format_ARGB32)
+    painter = _Noting(image)
+    item.paint(painter, QStyleOptionGraphicsItem(), None)
+    painter.end()
+    word = [box for text, box in painter.texts if text == "bench"]
+    assert word, painter.texts
+    assert painter.circles
+    for circle in painter.circles:
+        assert not circle.intersects(word[0]), (circle, word[0])
 
 
 def _white_pixels(gview: QGraphicsView, board: Board, square: str) -> int:

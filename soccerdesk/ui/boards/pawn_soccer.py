@@ -770,7 +770,7 @@ class Board(ClickBoard):
         panel = Painted(r, paint)
         self.addItem(panel)
         # The bench: the substitute pawn, clickable while a substitution is legal.
-        bench = QRectF(r.x() + r.width() - 128, r.y() + 27, 70, 24)
+        bench = QRectF(r.x() + r.width() - 138, r.y() + 27, 80, 24)
 
         def paint_bench(p: QPainter, rr: QRectF) -> None:
             p.setPen(QPen(QColor(255, 255, 255, 60), 1))
@@ -787,8 +787,10 @@ class Board(ClickBoard):
                 )
             p.setPen(MUTED_TEXT if substitute else QColor("#666"))
             p.setFont(ui_font(6.5))
+            # Right of the middle, where a legal click's dot goes (QA: it sat on the word, "be•nch").
+            left = rr.width() / 2 + 5 if substitute else rr.height() + 2
             p.drawText(
-                QRectF(rr.height() + 2, 0, rr.width() - rr.height(), rr.height()),
+                QRectF(left, 0, rr.width() - left, rr.height()),
                 Qt.AlignmentFlag.AlignVCenter,
                 "bench" if substitute else "sub used",
             )
