@@ -160,9 +160,17 @@ class GuidedMatch(QWidget):
         rules_refusal = self.board.refusal_hint
 
         def lesson_refusal(selection: tuple[Any, ...], key: Any) -> str:
+            # QA: the square the coach points at, clicked before the pawn or card that goes
+            # there, was refused as "not in this lesson": say what comes first, by its name.
+            before = self._clicks_before(selection, key)
+            if before:
+                return f"First click {', then '.join(before)}."
             # The board reasons from the actions it was given: where the lesson offers only
             # the one it teaches, "this card can't move the ball" would blame the rules.
             if self._narrowed:
+                pointed = self._clicks_before(selection, None)
+                if pointed:
+                    return f"Not in this lesson: click {', then '.join(pointed)} (Show me again points at it)."
                 return "Not in this lesson: click what is highlighted (Show me again points at it)."
             return rules_refusal(selection, key)
 
@@ -220,6 +228,23 @@ class GuidedMatch(QWidget):
         self._show()
         self._save()
         self._others.start()
+
+    def _clicks_before(self, selection: tuple[Any, ...], key: Any) -> list[str]:
+        """The clicks, in words, that play the lesson's action from ``selection`` up to ``key``
+        where ``key`` is one of its later clicks (the pawn, then the square): the one the coach
+        points at first, else another the step teaches. ``key`` None: all the pointed one's."""
+        pointed = self.coach.pointed(self.state) if self.waiting else None
+        paths = self.board.paths.paths
+        for text in sorted(paths, key=lambda text: text != pointed):
+            path = paths[text]
+            if path[: len(selection)] != selection:
+                continue
+            rest = path[len(selection) :]
+            if key is None and text == pointed:
+                return [self.board.key_words(k) for k in rest]
+            if key is not None and key in rest[1:]:
+                return [self.board.key_words(k) for k in rest[: rest.index(key) + 1]]
+        return []
 
     def _show_me(self) -> None:
         pointed = self.coach.pointed(self.state) if self.waiting else None

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from soccerdesk.learn.coach import Coach, has_script, load_script
 from soccerdesk.rules import GAMES
+from soccerdesk.ui.boards.drawing import PREVIEW
 from soccerdesk.ui.coach import GuidedMatch
 
 SCRIPTED = [game for game in GAMES if has_script(game)]
@@ -477,3 +478,63 @@ def test_a_lesson_step_that_teaches_a_clear_does_not_say_the_shots_are_barred(qt
     words = screen.board._status(screen.board.view_data)
     assert not words.startswith("No card of yours"), words
     assert "shoot" in words, words
+
+
+def _said_after_click(qtbot, screen: GuidedMatch, key: tuple, what: str) -> str:
+    click(qtbot, screen.view.viewport(), target_spot(screen, key), what)
+    return screen.panel.happened.text()
+
+
+@pytest.mark.parametrize(
+    ("game_id", "until", "first", "then"),
+    [
+        ("pawn-soccer", 1, "your pawn on D6", ("sq", "C5")),  # "Pass it to your pawn on C5"
+        ("pawn-soccer", 3, "your pawn on C5", ("sq", "B4")),  # "Move C5 to B4"
+        ("pawn-soccer", 4, "your pawn on E5", ("sq", "F6")),
+        ("big-time-soccer", 0, 'the card "Pass Ahead 1"', ("zone", "M2C")),
+    ],
+)
+def test_the_square_pointed_at_clicked_first_says_what_to_click_before_it(
+    qtbot, game_id: str, until: int, first: str, then: tuple
+) -> None:
+    """QA (ui audit 1): the square the coach marks, clicked before the pawn or card that goes
+    there, was refused with "Not in this lesson: click what is highlighted". It names what
+    comes first; then the two clicks play the step."""
+    screen = _open(qtbot, GuidedMatch.start(game_id, others_delay_ms=0))
+    _play_steps(qtbot, screen, until=until)
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    state, pointed = screen.state, screen.coach.pointed(screen.state)
+    path = screen.board.paths.paths[pointed]
+    assert path[-1] == then and then in screen.board.preview_keys()  # the coach points at it
+    said = _said_after_click(qtbot, screen, then, f"{then} before {path[0]}")
+    assert screen.state is state and screen.coach.index == until  # nothing played
+    assert said.startswith(f"First click {first}, then "), said
+    assert "Not in this lesson" not in said and "highlighted" not in said
+    click_path(qtbot, screen, pointed)
+    qtbot.waitUntil(lambda: screen.coach.index == until + 1, timeout=10_000)
+
+
+def _magenta_pixels(screen: GuidedMatch, key: tuple) -> int:
+    """Pixels of the coach's pointing colour on the thing ``key`` as the screen shows it."""
+    view = screen.view
+    image = view.viewport().grab().toImage()
+    spot = target_spot(screen, key)
+    near = 0
+    for x in range(spot.x() - 30, spot.x() + 31):
+        for y in range(spot.y() - 30, spot.y() + 31):
+            if 0 <= x < image.width() and 0 <= y < image.height():
+                colour = image.pixelColor(x, y)
+                near += all(abs(a - b) < 40 for a, b in zip(colour.getRgb()[:3], PREVIEW.getRgb()[:3], strict=True))
+    return near
+
+
+def test_the_coach_points_at_the_pawn_to_pick_as_well_as_where_it_goes(qtbot) -> None:
+    """QA (ui audit 1): Pawn Soccer's lesson marked only the square the ball goes to; the pawn
+    to click first showed as any other legal click. Both are marked in the coach's colour."""
+    screen = _open(qtbot, GuidedMatch.start("pawn-soccer", others_delay_ms=0))
+    _play_steps(qtbot, screen, until=1)
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    start, goes = screen.board.paths.paths[screen.coach.pointed(screen.state)]
+    assert start == ("sq", "D6") and goes == ("sq", "C5")
+    assert _magenta_pixels(screen, goes) > 40
+    assert _magenta_pixels(screen, start) > 40, "the pawn to pick first is not pointed at"

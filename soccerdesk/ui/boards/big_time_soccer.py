@@ -261,6 +261,15 @@ class Board(ClickBoard):
         card = self.cards.get(code)
         return short_name(card) if card else super().card_name(code)
 
+    def key_words(self, key: Key) -> str:
+        if key == ("goal",):
+            return "the goal"
+        if key == ("keeper",):
+            return "your goalkeeper"
+        if key[0] == "mode":
+            return f'the "{MODE_LABELS.get(key[1], key[1])}" button'
+        return super().key_words(key)
+
     # --- click paths ---------------------------------------------------------------------
 
     def click_paths(self, view: dict[str, Any]) -> dict[str, tuple[Key, ...]]:

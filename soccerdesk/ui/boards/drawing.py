@@ -344,6 +344,16 @@ class ClickBoard(BoardScene):
         """What to do next after a selection (status bar text)."""
         return "Choose where to play it." if selection else ""
 
+    def key_words(self, key: Key) -> str:
+        """The clickable thing ``key`` named as the player sees it, to say what to click
+        ("D6", 'the card "Pass Ahead 1"', 'the "Stop the chain" button')."""
+        kind, *rest = key
+        if kind == "action" and rest:
+            return f'the "{self.action_label(str(rest[0]))}" button'
+        if kind in ("card", "power") and rest:
+            return f'the card "{self.card_name(str(rest[0]))}"'
+        return " ".join(map(str, rest)) or str(kind)
+
     # --- state -----------------------------------------------------------------------------
 
     @property
@@ -1086,9 +1096,11 @@ def draw_marks(
 ) -> None:
     """Draw whichever of target / selected / preview marks apply to ``key`` (``light``: see draw_target_mark)."""
     lit, chosen, shown = mark_states(key, targets, selection, preview)
+    if lit and not chosen:
+        draw_target_mark(p, r, light=light)
+    # Over the target's dashed ring (its dot still shows): the piece to pick first is pointed
+    # at as well as where it goes (QA: a lesson's magenta showed only the destination).
     if shown:
         draw_target_mark(p, r, preview=True)
     if chosen:
         draw_target_mark(p, r, selected=True)
-    elif lit:
-        draw_target_mark(p, r, light=light)

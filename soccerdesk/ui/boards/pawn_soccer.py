@@ -231,6 +231,17 @@ class Board(ClickBoard):
             return labels[verb].format(a=a)
         return self.action_label(action_text) if action_text in ACTION_WORDS else super().describe(action_text)
 
+    def key_words(self, key: Key) -> str:
+        if key[0] == "sq":
+            pawn = self.piece_at("pawns", key[1])
+            if pawn is not None and pawn["team"] == (self.view_data or {}).get("seat"):
+                return f"your pawn on {key[1]}"
+        if key[0] == "bench":
+            return "your substitute on the bench"
+        if key == ("tray", "yellow"):
+            return "the pawn with a yellow card (beside the board)"
+        return super().key_words(key)
+
     # --- hints -------------------------------------------------------------------------
 
     def selection_hint(self, selection: tuple[Key, ...]) -> str:

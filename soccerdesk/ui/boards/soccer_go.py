@@ -347,6 +347,13 @@ class SoccerGoBoard(ClickBoard):
             return "Choose the discarded card the Joker copies."
         return ""
 
+    def key_words(self, key: Key) -> str:
+        if key[0] == "num":
+            return f"number {key[1]}"
+        if key[0] == "dir":
+            return f"{key[1]} in the goal"
+        return super().key_words(key)
+
     def refusal_hint(self, selection: tuple[Key, ...], key: Key) -> str:
         state = (self.view_data or {}).get("state", {})
         if not self.legal():

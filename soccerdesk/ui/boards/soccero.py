@@ -361,6 +361,13 @@ class Board(ClickBoard):
             return square_verbs[verb].format(words[1])
         return super().describe(action_text)
 
+    def key_words(self, key: Key) -> str:
+        if key[0] == "sq":
+            player = self.piece_at("players", key[1])
+            if player is not None and player["seat"] == (self.view_data or {}).get("seat"):
+                return f"your player on {key[1]}"
+        return super().key_words(key)
+
     # --- hints -------------------------------------------------------------------------
 
     def selection_hint(self, selection: tuple[Key, ...]) -> str:
