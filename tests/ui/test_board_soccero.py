@@ -296,6 +296,11 @@ def test_both_players_on_a_square_after_a_steal_are_drawn(qtbot: Any) -> None:
         without = picture({**view, "state": {**view["state"], "players": players}})
         changed = sum(a != b for a, b in zip(both, without, strict=True))
         assert changed > 1500, f"seat {seat}'s player on {square} is not seen ({changed} pixels)"
+    # The ball lies small in the corner the two players leave free (QA, 7 December: drawn at
+    # its holder's feet, it hid the stealer's number).
+    no_ball = picture({**view, "state": {**view["state"], "ball": None}})
+    spots = [divmod(i, 100) for i, (a, b) in enumerate(zip(both, no_ball, strict=True)) if a != b]
+    assert spots and all(x >= 50 and y < 50 for x, y in spots), sorted(spots)[:5]
 
 
 def test_a_move_says_leaving_the_ball_only_for_the_player_who_has_it(qtbot: Any, match_states: list[State]) -> None:
@@ -469,3 +474,31 @@ def test_the_set_up_prompt_points_to_the_keyboard_and_quick_set_up(qtbot: Any) -
     board.set_view(state.view(0))
     said = " ".join(painted_texts(board))
     assert "Quick set-up option" in said and "arrow keys" in said
+
+
+def test_after_a_steal_the_robbed_side_is_told_its_player_steps_off_first(qtbot: Any) -> None:
+    """Rulebook "Steal": the player who lost the ball leaves its square first. The panel says so
+    (QA, 7 December: it said only "click a player", while one player alone could move)."""
+    from painting import painted_texts
+
+    from soccerdesk.bots import make_bot
+    from soccerdesk.rules import get_game
+    from soccerdesk.sim import play_match
+
+    bots = [make_bot("normal", GAME), make_bot("normal", GAME)]
+    record = play_match(GAME, bots, 1, False, {"turns": 4, "quick_setup": True}).record
+    for state in get_game(GAME).replay(record):
+        forced = getattr(state, "forced", -1)
+        deciding = [seat for seat in state.current_players() if seat >= 0]
+        if forced >= 0 and deciding:
+            seat = deciding[0]
+            view = state.view(seat)
+            if view["state"]["phase"] == "moving" and view["state"]["players"][forced]["seat"] == seat:
+                break
+    else:
+        raise AssertionError("no steal in these matches")
+    board = Board(BoardConfig(GAME, seat))
+    board.set_view(view)
+    robbed = view["state"]["players"][forced]
+    said = " ".join(painted_texts(board))
+    assert f"your player {robbed['number']} lost the ball on {robbed['square']}" in said, said

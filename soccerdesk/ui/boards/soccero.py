@@ -741,7 +741,11 @@ class Board(ClickBoard):
         # QA pass 14: a loose ball lies on players only while a set piece waits for its taker;
         # drawn in the middle it hid them, the one to click too. It goes small into the corner
         # that the players' places (middle, or the two diagonal halves) leave free.
-        crowded = not carried and any(player["square"] == ball for player in state["players"])
+        # Just after a steal the stealer holds it beside the robbed player, each in half the
+        # square: drawn at the holder's feet it hid the stealer (QA, 7 December), so it goes
+        # into the free corner too.
+        on_square = sum(1 for player in state["players"] if player["square"] == ball)
+        crowded = on_square > (1 if carried else 0)
         rect = self.square_rect(ball)
 
         def paint(p: QPainter, r: QRectF) -> None:
@@ -1018,6 +1022,15 @@ class Board(ClickBoard):
                 return f"{who}: {CHOSEN_PROMPTS[phase]}"
             if phase == "free" and "done" not in view["legal"]:
                 return "Free moves: click a highlighted player, then his new square."  # see _must_move
+            forced = state.get("forced")
+            if phase == "moving" and forced is not None and state["players"][forced]["seat"] == view["seat"]:
+                # The rulebook's steal: the robbed player steps off first (QA, 7 December: the
+                # screen said only "click a player" while one player alone could move).
+                player = state["players"][forced]
+                return (
+                    f"Move: your player {player['number']} lost the ball on {player['square']} and must"
+                    " step off it first: click him, then where he goes."
+                )
             return PHASE_PROMPTS.get(phase, "Your decision.")
         deciding = state.get("deciding")
         if deciding is None:
