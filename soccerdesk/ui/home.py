@@ -64,6 +64,10 @@ if TYPE_CHECKING:  # loaded once the window is up (see HomeScreen._start_loading
 CARD_PICTURE = (192, 120)
 """Width and height of the picture on a game card (logical pixels)."""
 
+CARD_PICTURE_LEAST = 0.4
+"""The picture on a game card shrinks to this part of :data:`CARD_PICTURE` in a low window
+(1024 × 600 laptop screens), so that the title and description under it stay whole."""
+
 SUMMARY_COLUMNS = 30
 """Characters a line of a game card's summary; two lines of this fit the card's smallest width
 (a longer line would be elided by Qt in the middle of a word)."""
@@ -409,12 +413,12 @@ class GameCard(QToolButton):
         return self.fontMetrics().lineSpacing() * (self.text().count("\n") + 1)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt API)
-        """Room for the smallest picture and the text (not the grown picture, or the window
-        could never shrink again)."""
-        return QSize(260, CARD_PICTURE[1] + self._text_height() + 28)
+        """Room for the smallest picture and the whole text (not the grown picture, or the
+        window could never shrink again)."""
+        return QSize(260, int(CARD_PICTURE[1] * CARD_PICTURE_LEAST) + self._text_height() + 28)
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
-        return self.minimumSizeHint()
+        return self.minimumSizeHint()  # the cards take the room left (they stretch)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
         """The picture grows with the card (a big window shows big pictures, not empty frames)."""
@@ -422,11 +426,13 @@ class GameCard(QToolButton):
         self._fit_picture(event.size())
 
     def _fit_picture(self, card: QSize) -> None:
-        """Draw the picture as large as the card allows beside its text."""
+        """Draw the picture as large as the card allows above its text. The text comes first:
+        in a low window the picture shrinks (a picture of its full size pushed the description
+        out of the card, cut mid-sentence at 1024 × 600)."""
         room_w = card.width() - 24
         room_h = card.height() - self._text_height() - 28
         base_w, base_h = CARD_PICTURE
-        scale = max(1.0, min(room_w / base_w, room_h / base_h))
+        scale = max(CARD_PICTURE_LEAST, min(room_w / base_w, room_h / base_h))
         wanted = QSize(int(base_w * scale), int(base_h * scale))
         # Redrawn when it no longer fits, or could grow visibly (a window dragged larger sends
         # many resizes).
@@ -503,7 +509,10 @@ class HomeScreen(QWidget):
         row.addWidget(self.resume_button)
         row.addWidget(open_button)
         recent_layout.addLayout(row)
-        left.addWidget(recent_box)
+        # Three parts of the height to the cards for one to Recent matches: in a low window
+        # (1024 × 600) the list shrinks too, not the cards alone.
+        left.addWidget(recent_box, 1)
+        left.setStretchFactor(grid, 3)
         outer.addLayout(left, 3)
 
         right = QVBoxLayout()

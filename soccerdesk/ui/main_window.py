@@ -69,8 +69,9 @@ def _with_team_names(text: str, data: dict[str, Any], game_id: str) -> str:
     return name_seats(text, (names[0], names[1]), game_id)
 
 
-MINIMUM_WINDOW = (1024, 680)
-"""The smallest window (width, height) the match screens stay readable in."""
+MINIMUM_WINDOW = (1000, 540)
+"""The smallest window (width, height) every screen works in: it fits a 1024 × 600 laptop screen
+with a task bar and the window's frame (1024 × 680 did not)."""
 
 
 class MainWindow(QMainWindow):
@@ -100,8 +101,8 @@ class MainWindow(QMainWindow):
         self.help_dialog: QDialog | None = None
         self.last_message = ""  # the text of the last message box (for tests and the status bar)
         self._build_menus()
-        # Below this the boards' lettering shrinks past reading and option lists run off the
-        # right edge (QA at 900 × 650); a 1366 × 768 laptop screen still holds it.
+        # Narrower, the boards' lettering shrinks past reading and option lists run off the
+        # right edge (QA at 900 × 650); lower, the game cards' descriptions lose their room.
         self.setMinimumSize(MINIMUM_WINDOW[0], MINIMUM_WINDOW[1])
         geometry = settings.geometry()
         if geometry is not None:

@@ -1,5 +1,9 @@
 """The screens at the window's smallest size (QA pass 11, findings 4 and 5): every home-screen
-option reads whole, and a replay with its review draws the board nearly as big as a match does."""
+option reads whole, and a replay with its review draws the board nearly as big as a match does.
+
+UI audit, item 3: the smallest window fits a 1024 × 600 laptop screen; there, and at 1024 × 600,
+each game card keeps its whole description, and the match screens of the four games and a
+lesson keep their buttons, panel and board targets on screen."""
 
 from __future__ import annotations
 
@@ -7,22 +11,104 @@ from functools import cache
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint
-from PySide6.QtWidgets import QComboBox, QLabel, QScrollArea
+from clicking import WAIT_MS, assert_reachable, assert_targets_reachable, click, deciding, start_match
+from PySide6.QtCore import QPoint, QSize
+from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QScrollArea
 
 from soccerdesk.bots import make_bot
 from soccerdesk.learn import review
 from soccerdesk.rules import GAMES, get_game
 from soccerdesk.sim import play_match
-from soccerdesk.ui.home import ChoiceBox, OptionsForm
+from soccerdesk.ui.home import BLURBS, ChoiceBox, GameCard, OptionsForm
 from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.review_chart import ReviewPanel
 
 
 def _smallest(qtbot, window: MainWindow) -> None:
-    window.resize(window.minimumSize())
-    qtbot.waitUntil(lambda: window.size() == window.minimumSize(), timeout=2_000)
+    _sized(qtbot, window, window.minimumSize())
+
+
+def _sized(qtbot, window: MainWindow, size: QSize) -> None:
+    window.resize(size)
+    qtbot.waitUntil(lambda: window.size() == size, timeout=2_000)
     qtbot.wait(50)  # the layouts settle
+
+
+SMALL_LAPTOP = QSize(1024, 600)
+"""A common small-laptop screen."""
+
+
+def test_the_smallest_window_fits_a_small_laptop_screen_with_its_frame_and_task_bar(qtbot, window: MainWindow) -> None:
+    """Audit 3: the smallest window was 1024 × 680, taller than a 1024 × 600 screen. A window
+    asked to be smaller than the smallest (300 × 200: buttons overlapped) stays at the smallest."""
+    smallest = window.minimumSize()
+    assert smallest.width() <= SMALL_LAPTOP.width() - 16 and smallest.height() <= SMALL_LAPTOP.height() - 56
+    window.resize(300, 200)
+    qtbot.wait(50)
+    assert window.width() >= smallest.width() and window.height() >= smallest.height()
+
+
+def _description_whole(card: GameCard) -> None:
+    """The card's title and both lines of its description fit under its picture."""
+    lines = card.text().split("\n")
+    assert len(lines) == 3 and " ".join(lines[1:]) == BLURBS[card.game_id], card.text()
+    text_height = card.fontMetrics().lineSpacing() * len(lines)
+    room = card.contentsRect().height() - card.iconSize().height()
+    assert room >= text_height, f"{card.game_id}: {room} px under the picture for {text_height} px of text"
+    widest = max(card.fontMetrics().horizontalAdvance(line) for line in lines)
+    assert widest <= card.contentsRect().width(), f"{card.game_id}: a line of {widest} px in {card.width()}"
+
+
+@pytest.mark.parametrize("size", ["smallest", "1024x600"])
+def test_every_game_card_shows_its_whole_description(qtbot, window: MainWindow, size: str) -> None:
+    """Audit 3: at 1024 × 600 each card's description was cut mid-sentence ("Cards move the
+    ball up an"): in a low window the picture shrinks, never the text."""
+    _sized(qtbot, window, window.minimumSize() if size == "smallest" else SMALL_LAPTOP)
+    for card in window.home.cards.values():
+        _description_whole(card)
+    # The Recent matches list and its buttons are still there, under the cards.
+    assert window.home.recent.height() >= 2 * window.home.recent.fontMetrics().lineSpacing()
+    assert_reachable(window.home.resume_button, what="Resume / replay")
+
+
+def _panel_whole(view) -> None:
+    """The match screen's side panel and header are on screen and not cut."""
+    window = view.window()
+    for button in (view.undo_button, view.rules_button, view.home_button):
+        assert_reachable(button, what=button.text())
+        right = button.mapTo(window, QPoint(button.width(), button.height()))
+        assert right.x() <= window.width() and right.y() <= window.height(), button.text()
+    for label in (view.hint_label, view.keyboard_label):
+        right = label.mapTo(window, QPoint(label.width(), 0)).x()
+        assert right <= window.width(), f"{label.objectName()} runs off the right edge"
+    assert view.score_label.width() >= view.score_label.sizeHint().width(), view.score_label.text()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_match_screen_works_at_the_smallest_window(qtbot, window: MainWindow, game_id: str) -> None:
+    """Audit 3: at 500 × 400 the side panel was cut off ("Away (n"). At the smallest window the
+    header, the side panel's buttons and every highlighted target of the board are on screen."""
+    _smallest(qtbot, window)
+    view = start_match(qtbot, window, game_id, ("bot", "normal"), {})
+    qtbot.waitUntil(lambda: deciding(view), timeout=WAIT_MS)
+    assert window.size() == window.minimumSize()
+    _panel_whole(view)
+    assert assert_targets_reachable(view) >= 1
+
+
+def test_a_lesson_works_at_the_smallest_window(qtbot, window: MainWindow) -> None:
+    """Audit 3: the guided first match at the smallest window: its words, its buttons and the
+    board's highlighted targets are on screen."""
+    _smallest(qtbot, window)
+    click(qtbot, window.home.cards["pawn-soccer"], what="the Pawn Soccer card")
+    click(qtbot, window.home.learn_button, what="Learn to play")
+    qtbot.waitUntil(lambda: window.learn_view is not None and window.learn_view.isVisible(), timeout=WAIT_MS)
+    lesson = window.learn_view
+    for name in ("coach-show-me", "coach-leave", "coach-restart"):
+        assert_reachable(lesson.findChild(QPushButton, name), what=name)
+    words = lesson.findChild(QLabel, "coach-words")
+    assert words.height() >= words.heightForWidth(words.width()), "the step's words are cut"
+    assert assert_targets_reachable(lesson) >= 1  # the board's targets: what the lesson asks to click
 
 
 @pytest.mark.parametrize("game_id", GAMES)
