@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QIcon, QKeyEvent, QPaintEvent, QPixmap, QResizeEvent
+from PySide6.QtGui import QColor, QIcon, QKeyEvent, QPaintEvent, QPixmap, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -390,6 +390,9 @@ class GameCard(QToolButton):
         self.setIconSize(QSize(*CARD_PICTURE))
         self.setText(f"{game_id}\nloading…")
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        # A click takes the keyboard too: the focus ring stayed on the card Tab left it on,
+        # and a keyboard user saw two current games (UI audit 9).
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         # The height follows the picture and three lines of text, so the home screen fits a
         # 1366 × 768 laptop screen with its task bar.
         self.setMinimumWidth(260)
@@ -791,6 +794,19 @@ class HomeScreen(QWidget):
         self.message.setText("" if board_available(game_id) else "The board of this game is not drawn yet.")
         self.settings.set("home/game", game_id)
         self._update_start_button()
+        self._ring_on_chosen_card()
+
+    def _ring_on_chosen_card(self) -> None:
+        """Where the keyboard is on a game card, it is on the chosen one (the game remembered
+        from last time is chosen after the first card took the focus)."""
+        game_id = self.game_id
+        focused = self.window().focusWidget()
+        if game_id is not None and isinstance(focused, GameCard) and focused is not self.cards[game_id]:
+            self.cards[game_id].setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt API)
+        super().showEvent(event)
+        self._ring_on_chosen_card()  # back from a match or a lesson
 
     def set_opponent(self, bot: str | None) -> None:
         """Choose the opponent: a bot name, or ``None`` for hot-seat (also used by tests)."""
