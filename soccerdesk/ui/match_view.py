@@ -241,6 +241,10 @@ def enter_plays(board: Any, actions: Sequence[str], index: int) -> str:
 KEYS_OFFERED = "Keyboard: Tab or the arrow keys pick an action, Enter plays it."
 """What the keyboard line says while a decision waits and nothing is picked."""
 
+NOTHING_TO_PLAY = "Nothing to play now."
+"""What the keyboard line says to Tab or Enter while there is no decision (the line above it
+says what comes now)."""
+
 ARROWS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1)}
 """Arrow keys and the way each points on screen (:meth:`KeyboardPick.step_towards`)."""
 
@@ -295,8 +299,12 @@ class KeyboardPick:
             actions = self.board.keyboard_actions()
             if 0 <= self.index < len(actions):
                 self._play(actions[self.index])
-            else:
+            elif actions:
                 self._tell("Press Tab to pick an action, then Enter to play it.")
+            else:
+                # The line above says what comes now (full time: where the result, rematch and
+                # replay are); "Press Tab to pick an action" there contradicted this (UI audit 7).
+                self.label.setText(NOTHING_TO_PLAY)
             return True
         if key in ARROWS and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
             return self.step_towards(ARROWS[key])
@@ -352,7 +360,7 @@ class KeyboardPick:
         self._let_go()  # the keyboard takes over from a half-made mouse choice
         actions = self.board.keyboard_actions()
         if not actions:
-            self.label.setText("Nothing to play now.")
+            self.label.setText(NOTHING_TO_PLAY)
             return
         self._pick(actions, next_pick(actions, self.index, step, self.board.KEYBOARD_LAST, self._first()))
 

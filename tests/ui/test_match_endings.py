@@ -267,3 +267,35 @@ def test_a_boards_full_time_line_says_how_the_match_was_decided(qtbot) -> None:
     said = board.full_time_words({"winner": 1, "details": {"shootout": [4, 5]}})
     assert said == "Full time: Away wins on penalties, 5–4."
     assert board.full_time_words({"winner": None, "details": {}}) == "Full time: a draw."
+
+
+def test_after_full_time_enter_and_tab_keep_the_line_that_says_where_to_go(
+    qtbot, window: MainWindow, settings: AppSettings
+) -> None:
+    """UI audit 7: back on the board after full time, one Enter put "Press Tab to pick an action,
+    then Enter to play it." beside "Nothing to play now.", in place of the full-time line saying
+    where the result, the rematch and the replay are."""
+    record, decision = cup_match_before_its_shootout()
+    away = Player("bot", "Away (normal)", bot="normal")
+    record[APP_KEY] = {"players": [Player("human", "Home").to_json(), away.to_json()]}
+    settings.autosave_dir.mkdir(parents=True, exist_ok=True)
+    (settings.autosave_dir / "cup.json").write_text(json.dumps(record))
+    home = window.home
+    home.refresh_recent()
+    recent = home.recent
+    qtbot.mouseClick(recent.viewport(), Qt.MouseButton.LeftButton, pos=recent.visualItemRect(recent.item(0)).center())
+    qtbot.mouseClick(home.resume_button, Qt.MouseButton.LeftButton)
+    view = window.match_view
+    assert view is not None
+    qtbot.waitUntil(lambda: ready(view), timeout=15_000)
+    click_action(qtbot, view, decision)
+    qtbot.waitUntil(lambda: view.stack.currentWidget() is view.summary_page, timeout=60_000)
+    qtbot.mouseClick(view.summary_page.board, Qt.MouseButton.LeftButton)  # back to the board
+    assert view.stack.currentWidget() is view.board_page
+    assert view.hint_label.text() == FULL_TIME_HINT
+    window.activateWindow()
+    for key in (Qt.Key.Key_Return, Qt.Key.Key_Tab, Qt.Key.Key_Return):
+        QTest.keyClick(window.windowHandle(), key)
+        assert view.hint_label.text() == FULL_TIME_HINT, view.hint_label.text()
+        assert view.keyboard_label.text() == "Nothing to play now."
+    assert view.stack.currentWidget() is view.board_page  # no key started a rematch
