@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -149,6 +150,28 @@ def choice_label(choice: object, game_id: str = "", option: str = "") -> str:
         return words
     text = str(choice).replace("_", " ").replace("-", " ")
     return text[:1].upper() + text[1:]
+
+
+def folder_words(folder: Path) -> str:
+    """A folder as a person reads it: the home folder as "~" (``~/.local/share/soccerdesk/autosave``)."""
+    home = Path.home()
+    try:
+        inside = folder.relative_to(home)
+    except ValueError:
+        return str(folder)
+    return str(Path("~") / inside) if inside.parts else "~"
+
+
+def copy_path(path: Path, actions: int) -> Path:
+    """The file of a copy of a match that goes on after its first ``actions`` actions (the
+    original no longer replays to its end): Recent matches tells it by its name."""
+    return path.with_name(f"{path.stem}-from-action-{actions}{path.suffix}")
+
+
+def copied_from_action(path: Path) -> int | None:
+    """The action a copy made by :func:`copy_path` goes on from (``None``: not such a copy)."""
+    found = re.search(r"-from-action-(\d+)$", path.stem)
+    return int(found[1]) if found else None
 
 
 def bot_levels() -> list[tuple[str, str]]:
@@ -887,6 +910,11 @@ class HomeScreen(QWidget):
             state = "full time" if match.over else "unfinished"
             if match.ending:
                 state = match.ending if match.early else f"{state}, {match.ending}"
+            # A copy that goes on from where its file stopped replaying: not a second row
+            # looking just like the match it came from (UI audit 8).
+            copied = copied_from_action(match.path)
+            if copied is not None:
+                title = f"{title} (copy from action {copied})"
             parts = [f"{title}: {match.names[0]} {score} {match.names[1]}", state]
             if match.played is not None:
                 parts.append(time_played_words(match.played))
@@ -904,7 +932,10 @@ class HomeScreen(QWidget):
 
     def _unreadable_item(self, match: UnreadableMatch) -> QListWidgetItem:
         icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
-        item = QListWidgetItem(icon, f"Could not read a match: {match.reason}")
+        # Where it is too, as the README promises (the name alone could not be found; the
+        # whole path is in the tooltip and in the box Resume opens).
+        words = f"Could not read a match: {match.reason.rstrip('.')}. It is in {folder_words(match.path.parent)}"
+        item = QListWidgetItem(icon, words)
         item.setForeground(QColor("#d55e00"))  # the home screen's colour for what went wrong
         item.setData(Qt.ItemDataRole.UserRole, match.path)
         item.setData(PROBLEM_ROLE, match.reason)

@@ -20,7 +20,7 @@ from soccerdesk import __version__
 from soccerdesk.rules import CorruptRecord, Game, RulesError, UnknownGame, get_game
 from soccerdesk.ui.art import app_icon
 from soccerdesk.ui.boards import BoardMissing
-from soccerdesk.ui.home import HomeScreen, MatchSetup
+from soccerdesk.ui.home import HomeScreen, MatchSetup, copy_path
 from soccerdesk.ui.settings import ANIMATION_SPEEDS, AppSettings, read_match_file
 
 # Loaded when first needed, not at start-up (the window should paint as soon as it can): the
@@ -445,8 +445,11 @@ class MainWindow(QMainWindow):
             + (" (renamed out of Recent matches)." if path.parent == self.settings.autosave_dir else ".")
         )
         go_on = box.addButton(f"Go on from action {replayable}", QMessageBox.ButtonRole.AcceptRole)
-        box.addButton("Cancel", QMessageBox.ButtonRole.RejectRole)
-        box.setDefaultButton(go_on)
+        cancel = box.addButton("Cancel", QMessageBox.ButtonRole.RejectRole)
+        # Enter leaves things as they are: going on starts a copy of the match (one Enter
+        # meant for the error boxes before this one started it; UI audit 8).
+        box.setDefaultButton(cancel)
+        box.setEscapeButton(cancel)
         box.setWindowModality(Qt.WindowModality.WindowModal)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.buttonClicked.connect(
@@ -465,7 +468,7 @@ class MainWindow(QMainWindow):
             return
         record["actions"] = list(record.get("actions") or [])[:replayable]
         record.pop("review", None)  # a review of the whole record: worked out again
-        copy = new_autosave_path(self.settings.autosave_dir, str(record.get("game")))
+        copy = copy_path(new_autosave_path(self.settings.autosave_dir, str(record.get("game"))), replayable)
         try:
             copy.write_text(json.dumps(record, indent=1), encoding="utf-8")
             if path.parent == self.settings.autosave_dir:

@@ -24,6 +24,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel, QListWidgetItem, QMessageBox
 
+from soccerdesk.ui.home import folder_words
 from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.settings import AppSettings
 
@@ -129,10 +130,17 @@ def test_damaged_autosaves_are_listed_with_why_and_where_and_kept(qtbot, window:
     assert QApplication.activeModalWidget() is None
     assert not shown_boxes(again)
     cut_entry, foreign_entry = entry_of(again, cut), entry_of(again, foreign)
+    # Its name, and the folder it is in (UI audit 8: the name alone, where the README promises
+    # "where it is").
+    folder = folder_words(cut.parent)
+    assert folder == str(settings.autosave_dir)  # the tests' data folder is outside the home folder
     assert cut_entry.text() == (
         f"Could not read a match: {cut.name} is damaged or cut short, so it cannot be opened as a match."
+        f" It is in {folder}"
     )
-    assert foreign_entry.text() == f"Could not read a match: {foreign.name} is not a soccerdesk match file."
+    assert foreign_entry.text() == (
+        f"Could not read a match: {foreign.name} is not a soccerdesk match file. It is in {folder}"
+    )
     # The same words as Match → Open match… gives for the same file.
     assert again.open_path(cut) is False
     assert again.last_message in cut_entry.text()
@@ -160,6 +168,17 @@ def test_damaged_autosaves_are_listed_with_why_and_where_and_kept(qtbot, window:
     again.close()
 
 
+def test_a_folder_in_the_home_folder_is_named_from_it(monkeypatch, tmp_path: Path) -> None:
+    """A damaged file's folder in Recent matches: the data folder under the home folder reads
+    "~/…", not a long path from the root."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert folder_words(tmp_path / ".local" / "share" / "soccerdesk" / "autosave") == (
+        "~/.local/share/soccerdesk/autosave"
+    )
+    assert folder_words(tmp_path) == "~"
+    assert folder_words(Path("/srv/matches")) == "/srv/matches"
+
+
 def test_a_record_whose_actions_are_text_is_listed_with_why(qtbot, window: MainWindow, settings) -> None:
     """Finding 7 with finding 8: a match file whose "actions" became text is not listed as a
     match of five actions; its entry says what is wrong with it, as the rules word it."""
@@ -171,7 +190,8 @@ def test_a_record_whose_actions_are_text_is_listed_with_why(qtbot, window: MainW
 
     again = start_again(qtbot, settings)
     assert entry_of(again, path).text() == (
-        f"Could not read a match: {path.name}: the record's actions are not a list (they are text)"
+        f"Could not read a match: {path.name}: the record's actions are not a list (they are text)."
+        f" It is in {folder_words(path.parent)}"
     )
     again.close()
 
@@ -266,6 +286,13 @@ def test_a_match_that_no_longer_replays_to_its_end_goes_on_from_where_it_does(
     click(qtbot, window.home.resume_button, what="Resume / replay")
     box = message_box(qtbot, window)
     assert f"action {kept + 1}" in box.text() and f"first {kept} actions replay" in box.text()
+    # UI audit 8: Enter went on (a copy started by one key meant for the boxes before); it
+    # leaves things as they are now.
+    QTest.keyClick(box, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not shown_boxes(window), timeout=WAIT_MS)
+    assert window.match_view is None and path.is_file()
+    click(qtbot, window.home.resume_button, what="Resume / replay")
+    box = message_box(qtbot, window)
     go_on = next(b for b in box.buttons() if b.text() == f"Go on from action {kept}")
     click(qtbot, go_on, what="Go on")
     qtbot.waitUntil(lambda: window.match_view is not None, timeout=WAIT_MS)
@@ -273,3 +300,6 @@ def test_a_match_that_no_longer_replays_to_its_end_goes_on_from_where_it_does(
     assert not path.exists() and path.with_name(f"{path.name}.unreplayable").is_file()  # kept
     go_home(qtbot, window)
     assert all(item.data(Qt.ItemDataRole.UserRole) != path for item in entries(window))
+    # The copy says what it is in Recent matches (it was a second row just like the match's).
+    copy = window.home.recent.item(0).text()
+    assert copy.startswith(f"Pawn Soccer (copy from action {kept}): Home "), copy
