@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtCore import QSize, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
 from soccerdesk import __version__
@@ -100,6 +101,7 @@ class MainWindow(QMainWindow):
         self.learn_view: QWidget | None = None
         self.help_dialog: QDialog | None = None
         self.last_message = ""  # the text of the last message box (for tests and the status bar)
+        self._regrown_from: QSize | None = None  # a size below the smallest the window was grown from
         self._build_menus()
         # Narrower, the boards' lettering shrinks past reading and option lists run off the
         # right edge (QA at 900 × 650); lower, the game cards' descriptions lose their room.
@@ -603,6 +605,23 @@ class MainWindow(QMainWindow):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.last_message = text
         box.open()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
+        """Back to the smallest size when the window system made the window smaller still.
+
+        A window manager keeps a window to its smallest size; without one (a bare X server, a
+        kiosk) nothing did: at 500 × 400 the match panel was cut off, at 300 × 200 the buttons
+        piled up (UI audit 3). Asked once for a size: a window system that gives the same size
+        again (a screen too small for the window) has the last word."""
+        super().resizeEvent(event)
+        smallest = self.minimumSize()
+        size = event.size()
+        if size.width() >= smallest.width() and size.height() >= smallest.height():
+            self._regrown_from = None
+            return
+        if size != self._regrown_from:
+            self._regrown_from = size
+            QTimer.singleShot(0, lambda: self.resize(self.size().expandedTo(smallest)))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)
         self.settings.save_geometry(self.saveGeometry())

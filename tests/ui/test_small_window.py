@@ -48,6 +48,18 @@ def test_the_smallest_window_fits_a_small_laptop_screen_with_its_frame_and_task_
     assert window.width() >= smallest.width() and window.height() >= smallest.height()
 
 
+@pytest.mark.parametrize("size", [QSize(500, 400), QSize(300, 200)])
+def test_a_window_system_that_makes_the_window_smaller_gets_the_smallest_back(
+    qtbot, window: MainWindow, size: QSize
+) -> None:
+    """Audit 3: with no window manager to keep the window to its smallest size (the tester's X
+    server), a window dragged to 500 × 400 cut the match panel off, at 300 × 200 the buttons
+    piled up. The window takes its smallest size back."""
+    handle = window.windowHandle()
+    handle.resize(size)  # as the window system does it, past the widget's own minimum
+    qtbot.waitUntil(lambda: window.size() == window.minimumSize(), timeout=2_000)
+
+
 def _description_whole(card: GameCard) -> None:
     """The card's title and both lines of its description fit under its picture."""
     lines = card.text().split("\n")
