@@ -696,6 +696,7 @@ class MatchView(QWidget):
                 perspective=local[0] if len(local) == 1 else 0,
                 colours=self.colours,
                 team_names=side_names(self.labels, local),
+                hot_seat=len(local) == 2,
             )
         )
         self.board.setParent(self)

@@ -233,3 +233,12 @@ def test_the_log_under_the_hand_over_cover_tells_the_move_just_played(qtbot, win
     after = iter(view.log_lines())  # the next player's own lines join in their places;
     assert all(line in after for line in lines)  # nothing shown under the cover goes or moves
     assert view.log_lines().count(f"{name} has chosen.") == lines.count(f"{name} has chosen.")  # not told twice
+
+
+def test_at_one_screen_the_other_side_waits_for_the_screen_it_is_not_choosing(qtbot, window: MainWindow) -> None:
+    """UI audit, 7 December: while one player picks, the other's box said "choosing…", though the
+    other picks only after the hand-over."""
+    view = start_match(qtbot, window, "soccer-go", HOT_SEAT, {})
+    take_over(qtbot, view)
+    board = view.board
+    assert board.opponent_status == "waits for the screen"  # type: ignore[attr-defined]

@@ -48,6 +48,9 @@ class BoardConfig:
     # Replay viewer: the view also carries ``"opponent_state"``, the other seat's own view of the
     # same position (its hand, its face-down pick), which the board may show openly.
     reveal_all: bool = False
+    # Both seats are played at this screen (hot-seat): the other side waits for it, it is not
+    # choosing anything meanwhile.
+    hot_seat: bool = False
 
 
 class BoardScene(QGraphicsScene):

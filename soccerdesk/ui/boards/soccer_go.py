@@ -441,7 +441,8 @@ class SoccerGoBoard(ClickBoard):
                 QRectF(860, 22, 48, 72), colour.darker(140), "?", f"{self.name(other)} has chosen, face down"
             )
         elif state.get("phase") in ("pass", "shot", "tackle", "kick"):
-            self.opponent_status = "choosing…"
+            # At one screen the other side picks after the hand-over, not meanwhile.
+            self.opponent_status = "waits for the screen" if self.config.hot_seat else "choosing…"
         if self.opponent_status:
             self.add_text(QPointF(770, 44), self.opponent_status.split(":")[0], 10, MUTED_TEXT, width=90)
 
