@@ -393,11 +393,8 @@ def test_two_blocks_to_give_up_are_told_apart_in_words(qtbot) -> None:
     assert said["corner"] == "Give up Corner for the card drawn"
 
 
-def test_a_card_drawn_beside_a_full_hand_stays_inside_its_panel(qtbot) -> None:
-    """QA pass 15: with four cards in hand, the card drawn stood over the bottom edge of "Your
-    power cards" and the top of the next panel."""
-    from soccerdesk.ui.boards.drawing import Painted
-
+def drawn_beside_a_full_hand() -> list[tuple[State, int]]:
+    """Positions (and the seat) where a card was drawn beside a hand of four, from a few matches."""
     found = [
         (s, seat)
         for seed in (14, 3, 5, 8)
@@ -406,6 +403,15 @@ def test_a_card_drawn_beside_a_full_hand_stays_inside_its_panel(qtbot) -> None:
         if s.view(seat)["state"].get("drawn") and len(s.view(seat)["state"].get("hand") or []) >= 4
     ]
     assert found, "no card drawn beside a full hand in these matches"
+    return found
+
+
+def test_a_card_drawn_beside_a_full_hand_stays_inside_its_panel(qtbot) -> None:
+    """QA pass 15: with four cards in hand, the card drawn stood over the bottom edge of "Your
+    power cards" and the top of the next panel."""
+    from soccerdesk.ui.boards.drawing import Painted
+
+    found = drawn_beside_a_full_hand()
     state, seat = found[0]
     board = SoccerGoBoard(BoardConfig(GAME, seat))
     board.set_view(state.view(seat))
@@ -438,14 +444,7 @@ def test_with_a_card_drawn_every_power_cards_text_stays_on_its_face(qtbot) -> No
                 self.boxes.append((args[2], self.boundingRect(args[0], int(args[1]), args[2])))
             super().drawText(*args)
 
-    found = [
-        (s, seat)
-        for seed in (14, 3, 5, 8)
-        for s in match_states(seed)
-        for seat in (0, 1)
-        if s.view(seat)["state"].get("drawn") and len(s.view(seat)["state"].get("hand") or []) >= 4
-    ]
-    assert found, "no card drawn beside a full hand in these matches"
+    found = drawn_beside_a_full_hand()
     checked = 0
     for state, seat in found[:6]:
         board = SoccerGoBoard(BoardConfig(GAME, seat))

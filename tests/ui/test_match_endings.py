@@ -14,10 +14,31 @@ from PySide6.QtTest import QTest
 from soccerdesk.rules import CHANCE, get_game
 from soccerdesk.ui.animation import Animation
 from soccerdesk.ui.main_window import MainWindow
-from soccerdesk.ui.match_view import FULL_TIME_HINT, Summary, phase_text
+from soccerdesk.ui.match_view import FULL_TIME_HINT, MatchView, Summary, phase_text
 from soccerdesk.ui.session import APP_KEY, Player
 from soccerdesk.ui.settings import AppSettings
 from tests.match_positions import cup_match_before_its_shootout
+
+
+def resume_a_cup_match_before_its_shootout(
+    qtbot, window: MainWindow, settings: AppSettings, friend: bool
+) -> tuple[MatchView, str]:
+    """A cup match one decision before its shootout, resumed from Recent matches with clicks,
+    against the computer or a friend; the match screen and that decision."""
+    record, decision = cup_match_before_its_shootout()
+    away = Player("human", "Away (normal)") if friend else Player("bot", "Away (normal)", bot="normal")
+    record[APP_KEY] = {"players": [Player("human", "Home").to_json(), away.to_json()]}
+    settings.autosave_dir.mkdir(parents=True, exist_ok=True)
+    (settings.autosave_dir / "cup.json").write_text(json.dumps(record))
+    home = window.home
+    home.refresh_recent()
+    recent = home.recent
+    qtbot.mouseClick(recent.viewport(), Qt.MouseButton.LeftButton, pos=recent.visualItemRect(recent.item(0)).center())
+    qtbot.mouseClick(home.resume_button, Qt.MouseButton.LeftButton)
+    view = window.match_view
+    assert view is not None
+    qtbot.waitUntil(lambda: ready(view), timeout=15_000)
+    return view, decision
 
 
 @pytest.mark.parametrize("friend", [False, True])
@@ -27,20 +48,8 @@ def test_a_cup_shootout_is_shown_kick_by_kick_and_the_result_gives_its_score(
     """QA: the whole shootout was played at once behind three die animations, over a board that
     still said "2nd half", while the side panel said "the match is over"; the result gave no
     shootout score, nor did Recent matches."""
-    record, decision = cup_match_before_its_shootout()
-    away = Player("human", "Away (normal)") if friend else Player("bot", "Away (normal)", bot="normal")
-    record[APP_KEY] = {"players": [Player("human", "Home").to_json(), away.to_json()]}
-    settings.autosave_dir.mkdir(parents=True, exist_ok=True)
-    (settings.autosave_dir / "cup.json").write_text(json.dumps(record))
     settings.animation_speed = "fast"
-    home = window.home
-    home.refresh_recent()
-    recent = home.recent
-    qtbot.mouseClick(recent.viewport(), Qt.MouseButton.LeftButton, pos=recent.visualItemRect(recent.item(0)).center())
-    qtbot.mouseClick(home.resume_button, Qt.MouseButton.LeftButton)
-    view = window.match_view
-    assert view is not None
-    qtbot.waitUntil(lambda: ready(view), timeout=15_000)
+    view, decision = resume_a_cup_match_before_its_shootout(qtbot, window, settings, friend)
     if view.stack.currentWidget() is view.handover_page:  # against a friend: Home takes the screen
         qtbot.mouseClick(view.handover_page.button, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(lambda: ready(view) and view.stack.currentWidget() is view.board_page, timeout=15_000)
@@ -84,7 +93,7 @@ def test_a_cup_shootout_is_shown_kick_by_kick_and_the_result_gives_its_score(
     assert f"{expected} on penalties, {high}–{low}" in result, result
     assert view.phase_label.text() == f"Full time, on penalties, {high}–{low}"  # the header too
     window.go_home()
-    line = home.recent.item(0).text()
+    line = window.home.recent.item(0).text()
     assert f"full time, {'Home' if winner == 0 else 'Away (normal)'} wins on penalties, {high}–{low}" in line, line
 
 
@@ -275,19 +284,7 @@ def test_after_full_time_enter_and_tab_keep_the_line_that_says_where_to_go(
     """UI audit 7: back on the board after full time, one Enter put "Press Tab to pick an action,
     then Enter to play it." beside "Nothing to play now.", in place of the full-time line saying
     where the result, the rematch and the replay are."""
-    record, decision = cup_match_before_its_shootout()
-    away = Player("bot", "Away (normal)", bot="normal")
-    record[APP_KEY] = {"players": [Player("human", "Home").to_json(), away.to_json()]}
-    settings.autosave_dir.mkdir(parents=True, exist_ok=True)
-    (settings.autosave_dir / "cup.json").write_text(json.dumps(record))
-    home = window.home
-    home.refresh_recent()
-    recent = home.recent
-    qtbot.mouseClick(recent.viewport(), Qt.MouseButton.LeftButton, pos=recent.visualItemRect(recent.item(0)).center())
-    qtbot.mouseClick(home.resume_button, Qt.MouseButton.LeftButton)
-    view = window.match_view
-    assert view is not None
-    qtbot.waitUntil(lambda: ready(view), timeout=15_000)
+    view, decision = resume_a_cup_match_before_its_shootout(qtbot, window, settings, friend=False)
     click_action(qtbot, view, decision)
     qtbot.waitUntil(lambda: view.stack.currentWidget() is view.summary_page, timeout=60_000)
     qtbot.mouseClick(view.summary_page.board, Qt.MouseButton.LeftButton)  # back to the board
