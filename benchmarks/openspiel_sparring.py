@@ -68,8 +68,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as missing:  # an optional tool: say what it needs, even for --help
+    raise SystemExit(f"openspiel_sparring.py needs OpenSpiel: pip install open_spiel (and numpy) — {missing}") from None
 from open_spiel.python.algorithms import ismcts
 from open_spiel.python.algorithms.mcts import Evaluator
 

@@ -29,6 +29,7 @@ def smoke_test(bundle: Path, version: str, game: str = "soccer-go") -> None:
         )
         assert shot.returncode == 0, f"--screenshot failed: {shot.stderr}"
         assert png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "no PNG written"
+    assert any(bundle.rglob("docs/rulings.md")), "docs/rulings.md is not in the bundle (the help's rulings)"
     relay = executable(bundle, "soccerdesk-relay")
     out = subprocess.run([str(relay), "--help"], capture_output=True, text=True, env=env, timeout=60)
     assert out.returncode == 0, f"relay --help failed: {out.stderr}"

@@ -92,7 +92,8 @@ def diagram_image(name: str, pixel_ratio: float = 2.0) -> QImage:
 
 
 def rulings_section(title: str) -> str:
-    """Our rulings for a game from ``docs/rulings.md`` (empty if the file is not shipped)."""
+    """Our rulings for a game from ``docs/rulings.md`` (beside the resources in a checkout, a
+    wheel and a frozen build alike; empty if the file is missing)."""
     path = resource_dir().parent / "docs" / "rulings.md"
     if not path.is_file():
         return ""

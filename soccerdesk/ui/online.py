@@ -1199,7 +1199,7 @@ class OnlineDialog(QDialog):
                 form.addRow("Address", self.address_edit)
             self.code_edit = QLineEdit("")
             self.code_edit.setObjectName("online-code")
-            self.code_edit.setPlaceholderText("the 6-letter code")
+            self.code_edit.setPlaceholderText("the 6-character code")
             self.code_edit.setMaxLength(16)
             form.addRow("Code", self.code_edit)
             self.watch_box = QCheckBox("Only watch")

@@ -66,4 +66,5 @@ def test_the_wheel_carries_the_resources(tmp_path: Path) -> None:
     for game in ("soccer-go", "pawn-soccer", "soccero", "big-time-soccer"):
         assert f"soccerdesk/_resources/games/{game}.toml" in names
     assert "soccerdesk/_resources/icons/soccerdesk.svg" in names
+    assert "soccerdesk/docs/rulings.md" in names  # the help's "Our rulings" (docs audit, 7 December)
     assert any(n.startswith("server/") for n in names)
