@@ -168,3 +168,44 @@ def test_resign_is_not_offered_on_one_screen_or_to_a_spectator(qtbot, window: Ma
             await relay.stop()
 
     run_on_qt_loop(scenario)
+
+
+def test_home_from_an_online_seat_asks_first_and_keep_playing_changes_nothing(
+    qtbot, window: MainWindow, tmp_path: Path
+) -> None:
+    """Online audit, 7 December: Home left an online seat with one click, and the opponent could
+    claim the win two minutes later. Ctrl+H (and the Home button) now ask first; "Keep playing"
+    stays, "Leave" goes home with the seat kept for Resume. A local match goes home at once."""
+    window.start_match(MatchSetup(GAME, (Player("human", "Home"), Player("human", "Away")), dict(SHORT), seed=1))
+    window.activateWindow()
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.match_view is None and window.home.isVisible(), timeout=6000)
+    assert window.findChild(QMessageBox, "leave-seat") is None
+
+    async def scenario() -> None:
+        relay, alice, bob = await two_players(tmp_path)
+        try:
+            window.show_session(RemoteSession(get_game(GAME), alice))
+            view = window.match_view
+            assert view is not None
+
+            async def answer(text: str) -> None:
+                window.activateWindow()
+                QTest.keyClick(window.windowHandle(), Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+                await until(lambda: window.findChild(QMessageBox, "leave-seat") is not None, timeout=6)
+                box = window.findChild(QMessageBox, "leave-seat")
+                assert "Resume my last match" in box.informativeText()
+                button = next(b for b in box.findChildren(QPushButton) if b.text() == text)
+                qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+                await until(lambda: window.findChild(QMessageBox, "leave-seat") is None)
+
+            await answer("Keep playing")
+            assert window.pages.currentWidget() is view and alice.connected
+            await answer("Leave")
+            await until(lambda: window.pages.currentWidget() is window.home)
+        finally:
+            window.go_home()
+            await bob.close()
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
