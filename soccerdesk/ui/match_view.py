@@ -909,6 +909,7 @@ class MatchView(QWidget):
         layout.addWidget(self.chat_log)
         layout.addLayout(row)
         session.chat_received.connect(self._on_chat)
+        session.chat_unsent.connect(self._on_chat_unsent)
         return box
 
     def set_timer(self, kind: str, words: str, seconds: float) -> None:
@@ -933,13 +934,20 @@ class MatchView(QWidget):
         self.timer_label.setStyleSheet(f"font-weight: bold; color: {'#d9480f' if urgent else 'palette(text)'};")
 
     def send_chat(self) -> None:
-        """Send what the chat line holds to the other player, and clear the line."""
+        """Send what the chat line holds to the other player, and clear the line (a line that
+        cannot go now comes back to it)."""
         if self.chat_edit is None:
             return
         text = self.chat_edit.text().strip()
+        self.chat_edit.clear()  # before it goes: a line that cannot go comes back (chat_unsent)
         if text:
             self.session.chat(text)  # type: ignore[attr-defined]  # only sessions with chat build the box
-        self.chat_edit.clear()
+
+    def _on_chat_unsent(self, text: str, why: str) -> None:
+        """A line that did not go (the relay is away) is given back to the player, said so."""
+        if self.chat_edit is not None and not self.chat_edit.text():
+            self.chat_edit.setText(text)
+        self.hint_label.setText(why)
 
     def _on_chat(self, name: str, text: str) -> None:
         if self.chat_log is not None:
@@ -1196,6 +1204,9 @@ class MatchView(QWidget):
             # Whatever the board would say about a click ("Wait for the dice."), nothing is
             # played any more.
             text = self._status_text  # how it ended, and what Result shows (set at the end)
+        offline = getattr(self.session, "offline_words", None)
+        if callable(offline) and offline() and not self.board.legal():
+            text = offline()  # an online match whose relay is away: not "it is not your decision"
         self.hint_label.setText(text)
 
     def _on_busy(self, busy: bool) -> None:

@@ -347,22 +347,24 @@ def parse_address(text: str) -> str:
 class RemoteSession(MatchSession):
     """A match held by a relay, played from this screen (one seat) or watched.
 
-    Signals: those of :class:`MatchSession`, plus ``claim_offered(str name)`` when the
-    opponent's abandonment countdown has run out, ``chat_received``, ``timer_changed`` and
-    ``host_left`` (see the module docstring). ``busy(True)`` here means the *remote
-    player* is deciding (a person, not the computer); ``status`` names them ("Waiting for
-    Bob") and reports the connection ("Connection lost — reconnecting…", "Connected again"),
-    the opponent's presence, an absent opponent's countdown and rematch offers.
-    ``record()`` is ``None`` while the match runs (the relay holds it and its secrets); once
-    it is over, a relay of protocol 2 sends the whole record, and ``record()`` gives it for
-    saving and the replay. :meth:`resign` gives the match up (the ``finished`` that follows
-    says ``resigned`` on both screens); ``status`` tells when :meth:`can_resign` may change.
+        Signals: those of :class:`MatchSession`, plus ``claim_offered(str name)`` when the
+        opponent's abandonment countdown has run out, ``chat_received``, ``timer_changed`` and
+        ``host_left`` (see the module docstring), and ``chat_unsent(text, why)`` for a line that could
+    not be sent (the screen gives it back to the player). ``busy(True)`` here means the *remote
+        player* is deciding (a person, not the computer); ``status`` names them ("Waiting for
+        Bob") and reports the connection ("Connection lost — reconnecting…", "Connected again"),
+        the opponent's presence, an absent opponent's countdown and rematch offers.
+        ``record()`` is ``None`` while the match runs (the relay holds it and its secrets); once
+        it is over, a relay of protocol 2 sends the whole record, and ``record()`` gives it for
+        saving and the replay. :meth:`resign` gives the match up (the ``finished`` that follows
+        says ``resigned`` on both screens); ``status`` tells when :meth:`can_resign` may change.
     """
 
     claim_offered = Signal(str)
     host_left = Signal(str)  # a LAN guest's words for it: the host's app is gone, the match cannot go on
     taken_over = Signal(str)  # another window (or computer) resumed this seat: the match goes on there
     chat_received = Signal(str, str)  # name, text (plain text: show it as such)
+    chat_unsent = Signal(str, str)  # text, why: a line that did not go (the relay is away); give it back
     timer_changed = Signal(str, str, float)  # which ("clock"/"away"), its words, seconds left (< 0: none)
     labels_changed = Signal(object)  # (str, str): the sides as the scoreboard names them ("Bob (computer)")
     chat_limit = MAX_CHAT_CHARS
@@ -469,7 +471,7 @@ class RemoteSession(MatchSession):
             self.refused.emit(self._replaced)
             return
         if not self.client.connected:
-            self.refused.emit(self._offline_words())
+            self.refused.emit(self.offline_words())
             return
         if self.client.result is not None:  # also when it ended early (resigned, abandoned)
             self.refused.emit("the match is over")
@@ -641,8 +643,24 @@ class RemoteSession(MatchSession):
             self.refused.emit(self._replaced)
             return
         text = text.strip()[: self.chat_limit]
-        if text:
-            _spawn(self._send(self.client.chat(text)), self._tasks)
+        if not text:
+            return
+        if not self.client.connected:
+            self.chat_unsent.emit(text, self._unsent_words())
+            return
+        _spawn(self._send_chat(text), self._tasks)
+
+    async def _send_chat(self, text: str) -> None:
+        try:
+            await self.client.chat(text)
+        except RelayError:  # the connection went while it was on its way
+            if not self._closed:
+                self.chat_unsent.emit(text, self._unsent_words())
+
+    def _unsent_words(self) -> str:
+        if self.client.status.startswith("lost"):
+            return "Not sent: the connection to the relay is closed."
+        return "Not sent: the connection to the relay is lost. Press Enter again once it is back."
 
     # --- from the relay ---------------------------------------------------------------------
 
@@ -714,8 +732,10 @@ class RemoteSession(MatchSession):
 
     def _show(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         told = self._computer_played(view, events)
-        if self._replaced:
-            view = {**view, "legal": []}  # the match is played in the other window: nothing to offer
+        if self._replaced or not self.client.connected:
+            # Played in the other window, or the relay is away (its ply rule would refuse a move
+            # chosen now once it is back): nothing to offer.
+            view = {**view, "legal": []}
         self.view_changed.emit(view, [{k: v for k, v in e.items() if k != "ply"} for e in [*events, *told]])
         mine = self._seat is not None and self._seat in view["to_move"] and self._seat not in self._autoplayed
         # A match may end before its rules say so (resigned, abandoned): the view of the seat back
@@ -949,11 +969,21 @@ class RemoteSession(MatchSession):
         self.busy.emit(not mine)
         self.status.emit(self._with_move(""))
 
-    def _offline_words(self) -> str:
-        """Why nothing can be sent now: the client reconnects by itself, or it has stopped."""
+    def offline_words(self) -> str:
+        """Why nothing can be sent now ("" when the relay is there): the client reconnects by
+        itself, or it has stopped. The match screen says it for a click on the board meanwhile."""
+        if self.client.connected:
+            return ""
         if self.client.status.startswith("lost"):
-            return f"the connection to the relay is closed ({self.client.status.removeprefix('lost: ')}); go home"
-        return "the connection to the relay is lost; reconnecting…"
+            why = self.client.status.removeprefix("lost: ")
+            return f"Not sent: the connection to the relay is closed ({why}). Home leaves this screen."
+        return "Not sent: the connection to the relay is lost. You can move again once the connection is back."
+
+    def _offer_nothing(self) -> None:
+        """Take the moves off the board (the relay is away, or the seat is played elsewhere)."""
+        view = self.client.view
+        if self._started and view is not None:
+            self.view_changed.emit({**view, "legal": []}, [])
 
     def _seat_taken(self) -> None:
         """Another connection resumed this seat (another window on this profile, or another
@@ -968,9 +998,7 @@ class RemoteSession(MatchSession):
         self.timer_changed.emit("clock", "", -1.0)
         self.timer_changed.emit("away", "", -1.0)
         self.busy.emit(False)
-        view = self.client.view
-        if self._started and view is not None:
-            self.view_changed.emit({**view, "legal": []}, [])  # no moves are offered any more
+        self._offer_nothing()
         self.status.emit(self._replaced)
         self.taken_over.emit(self._replaced)
 
@@ -986,7 +1014,13 @@ class RemoteSession(MatchSession):
             self._seat_taken()
             return
         if status == "reconnecting":
-            self.status.emit("Connection lost — reconnecting…")
+            # A move chosen now could not be sent, and one chosen before the drop is answered by
+            # the snapshot on resuming: the board offers nothing until then (QA online audit 1).
+            self._offer_nothing()
+            view = self.client.view or {}
+            mine = self._seat is not None and self._seat in view.get("to_move", ()) and self.client.result is None
+            again = " You can move again once the connection is back." if mine else ""
+            self.status.emit(f"Connection lost — reconnecting…{again}")
             self.busy.emit(True)
         elif status == "connected":
             self.status.emit(self._with_move("Connected again"))
@@ -1001,6 +1035,7 @@ class RemoteSession(MatchSession):
             self.status.emit(text)
             self.host_left.emit(text)
         elif status.startswith("lost"):
+            self._offer_nothing()
             self.busy.emit(False)
             self.status.emit(f"Disconnected: {status.removeprefix('lost: ')}")
 

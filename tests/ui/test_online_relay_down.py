@@ -1,0 +1,91 @@
+"""What an online match screen says and offers while the relay is away, and what it says when a
+player comes back (QA online audit, items 1, 2, 5 and 8).
+
+Each test runs a real relay on 127.0.0.1 (port 0) and the app's match screen on a qasync loop;
+the player clicks the board's viewport and types into the chat line, as a person does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from clicking import click, deciding, target_spot
+from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QWidget
+from test_online import run_on_qt_loop, two_players, until  # the online tests' loop, players, waiting
+from test_online_truth import screen  # a player's match screen and the statuses it was told
+
+
+async def click_soon(qtbot: Any, widget: QWidget, pos: QPoint, what: str) -> None:
+    """:func:`clicking.click`, from the Qt event loop rather than inside the test's task: a move
+    sent by the click is a task of its own, which may not start inside another task's step."""
+    done = asyncio.Event()
+
+    def now() -> None:
+        click(qtbot, widget, pos, what)
+        done.set()
+
+    QTimer.singleShot(0, now)
+    await done.wait()
+    await asyncio.sleep(0.05)
+
+
+def test_while_the_relay_is_down_the_board_offers_nothing_and_a_chat_line_is_kept(qtbot, tmp_path: Path) -> None:
+    """QA online audit, item 1: with the relay gone, the board offered the whole turn and let go
+    of a move clicked; a chat line sent then was cleared and never arrived. Now the board offers
+    nothing and says the player moves again once the connection is back; the chat line stays in
+    the box, said not sent, and goes once the relay is back."""
+    from server.relay import RelaySettings, start_relay
+
+    async def scenario() -> None:
+        db = str(tmp_path / "r.sqlite3")
+        relay, alice, bob = await two_players(tmp_path)
+        port = relay.port
+        view, _said = screen(qtbot, alice)
+        try:
+            await until(lambda: deciding(view) and alice.seat in (alice.view or {}).get("to_move", ()))
+            paths = view.board.paths.paths
+            action = next((t for t, path in paths.items() if len(path) > 1), next(iter(paths)))
+            path = paths[action]
+            if len(path) > 1:  # half a move: the card is picked, its target not yet
+                click(qtbot, view.view.viewport(), target_spot(view, path[0]), f"{path[0]} of {action!r}")
+                assert view.board.selection == path[:1]
+            spot = target_spot(view, path[-1])
+            ply = alice.view["ply"]  # type: ignore[index]
+
+            await relay.stop()
+            await until(lambda: alice.status == "reconnecting")
+            await until(lambda: not view.board.targets and not (view.view_data or {}).get("legal"))
+            assert view.board.selection == ()
+            assert "once the connection is back" in view.hint_label.text(), view.hint_label.text()
+            QTest.mouseClick(view.view.viewport(), Qt.MouseButton.LeftButton, pos=spot)  # nothing is on offer
+            assert "once the connection is back" in view.hint_label.text(), view.hint_label.text()
+
+            assert view.chat_edit is not None
+            QTest.mouseClick(view.chat_edit, Qt.MouseButton.LeftButton)
+            QTest.keyClicks(view.chat_edit, "are you there?")
+            QTest.keyClick(view.chat_edit, Qt.Key.Key_Return)
+            await until(lambda: "not sent" in view.hint_label.text().lower())
+            assert view.chat_edit.text() == "are you there?"
+            assert "are you there?" not in view.chat_log.toPlainText()  # type: ignore[union-attr]
+
+            relay = await start_relay(RelaySettings(host="127.0.0.1", port=port, db=db))
+            await until(lambda: alice.connected and deciding(view), timeout=15)
+            assert alice.view is not None and alice.view["ply"] == ply  # the move was never sent
+            assert "once the connection is back" not in view.hint_label.text()
+            QTest.mouseClick(view.chat_edit, Qt.MouseButton.LeftButton)
+            QTest.keyClick(view.chat_edit, Qt.Key.Key_Return)
+            await until(lambda: "Alice: are you there?" in view.chat_log.toPlainText())  # type: ignore[union-attr]
+            assert view.chat_edit.text() == ""
+            for step in path:  # the move, played again once the relay is back, is played
+                await click_soon(qtbot, view.view.viewport(), target_spot(view, step), f"{step} of {action!r}")
+            await until(lambda: alice.seq > ply)
+        finally:
+            view.session.close()
+            await bob.close()
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
