@@ -454,7 +454,7 @@ class RemoteSession(MatchSession):
         self._on_countdown(self.client.countdown)
         view = self.client.view
         if view is not None:
-            self._show(view, self._pending)
+            self._show(view, self._pending, fresh=True)
             self._pending = []
         result = self.client.result
         if result is not None:
@@ -682,7 +682,7 @@ class RemoteSession(MatchSession):
             if not self._started:
                 self._pending.extend(msg["events"])
                 return
-            self._show(msg["view"], msg["events"])
+            self._show(msg["view"], msg["events"], fresh=kind == "snapshot")
             if kind == "snapshot":  # back after a lost connection: the timers as they stand now
                 self._show_chat(msg["chat"])  # and what was said meanwhile
                 self._on_clock(msg["clock"])
@@ -730,8 +730,10 @@ class RemoteSession(MatchSession):
         # The other seat's secret choice leaves this seat's decision as it was (the relay's ply rule).
         self._same_decision = actor != self._seat and actor in before and self._seat in before
 
-    def _show(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
-        told = self._computer_played(view, events)
+    def _show(self, view: dict[str, Any], events: list[dict[str, Any]], *, fresh: bool = False) -> None:
+        """``fresh``: the view this screen comes in on (a snapshot: joining, resuming, back after a
+        lost connection); its events may tell what happened long before."""
+        told = self._computer_played(view, events, fresh=fresh)
         if self._replaced or not self.client.connected:
             # Played in the other window, or the relay is away (its ply rule would refuse a move
             # chosen now once it is back): nothing to offer.
@@ -764,10 +766,15 @@ class RemoteSession(MatchSession):
         elif self._seat is not None and self._seat in self._autoplayed and self._seat in view["to_move"]:
             self.timer_changed.emit("clock", "Time ran out: the computer finishes your turn", -1.0)
 
-    def _computer_played(self, view: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _computer_played(
+        self, view: dict[str, Any], events: list[dict[str, Any]], *, fresh: bool = False
+    ) -> list[dict[str, Any]]:
         """Read the relay's ``computer`` events (a decision its bot made for a seat): keep the
         seats whose turn it finishes, word the status, and tell a player back from an absence
-        what was played for them (returned: a line for the log)."""
+        what was played for them (returned: a line for the log).
+
+        ``fresh`` (a snapshot): the events may be long past; only a turn the computer is finishing
+        now is told, one whose seat has no clock running (the relay runs none for it meanwhile)."""
         self._computer_note = ""
         to_move = set(view.get("to_move", ()))
         away: list[int] = []
@@ -780,16 +787,21 @@ class RemoteSession(MatchSession):
                 continue
             whom = "you" if seat == self._seat else short_name(self._names[seat])
             if why == "clock":
+                if fresh and str(seat) in self.client.clock:
+                    # A timeout long past (QA online audit 2: "Time ran out" for a seat with 0:30 left).
+                    continue
                 self._autoplayed.add(seat)
                 self._computer_note = f"Time ran out: the computer chose for {whom}"
             else:
-                self._computer_note = f"The computer played for {whom}"
+                self._computer_note = "" if fresh else f"The computer played for {whom}"
                 if seat == self._seat:
                     away.append(event.get("ply", -1))
         # The computer finishes the turn whose time ran out, not the next one: a secret choice it
         # made ended that turn (protocol.turns_ended), and the seat decides on by itself. (The
         # relay's ``clock`` for the new turn, right behind, says so too: see ``_on_clock``.)
         self._autoplayed &= to_move - self._turn_over
+        if fresh and not self._autoplayed:
+            self._computer_note = ""  # the turn it finished is over: nothing is happening now
         if not away or self._seat is None:
             return []
         played = [
@@ -837,7 +849,8 @@ class RemoteSession(MatchSession):
         message about who is here never hides "Your move" (QA: "Bob is here" stayed instead)."""
         note, move = self._computer_note, self._move_status()
         if note.startswith("Time ran out: ") and move.startswith("Time ran out: "):
-            move = move.removeprefix("Time ran out: ").capitalize()
+            move = move.removeprefix("Time ran out: ")
+            move = move[:1].upper() + move[1:]  # not capitalize(): it would write "alice's"
         parts = [note, news, move]
         seen: list[str] = []
         for part in parts:

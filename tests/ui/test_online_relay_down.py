@@ -12,11 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from clicking import click, deciding, target_spot
-from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtCore import QPoint, QSettings, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 from test_online import run_on_qt_loop, two_players, until  # the online tests' loop, players, waiting
 from test_online_truth import screen  # a player's match screen and the statuses it was told
+
+from server.relay import HALL
+from soccerdesk.ui.match_view import MatchView
+from soccerdesk.ui.online import OnlineDialog, RememberedSeat, RemoteSession, remember_seat
+from soccerdesk.ui.settings import AppSettings
 
 
 async def click_soon(qtbot: Any, widget: QWidget, pos: QPoint, what: str) -> None:
@@ -85,6 +90,74 @@ def test_while_the_relay_is_down_the_board_offers_nothing_and_a_chat_line_is_kep
             await until(lambda: alice.seq > ply)
         finally:
             view.session.close()
+            await bob.close()
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
+
+
+def screens_of(qtbot: Any, dialog: OnlineDialog, screens: list[MatchView]) -> None:
+    """The match screen the dialog's session gets, as the main window makes it (added to
+    ``screens`` once the dialog hands the session over)."""
+
+    def show(session: RemoteSession) -> None:
+        view = MatchView(session, speed="off")
+        qtbot.addWidget(view)
+        view.resize(1280, 760)
+        view.show()
+        session.start()
+        screens.append(view)
+
+    dialog.session_ready.connect(show)
+
+
+def test_a_timeout_long_past_is_not_told_to_a_screen_that_comes_in_later(qtbot, tmp_path: Path) -> None:
+    """QA online audit, item 2: after Alice's pick had run out of time once, a screen that came in
+    later (Bob resuming, Carol watching) said "Time ran out: the computer is finishing Alice's
+    turn" (and "alice's"), while Alice had her whole time for the pick she was making. Only a
+    timeout happening now is told."""
+    settings = AppSettings(QSettings(str(tmp_path / "b.ini"), QSettings.Format.IniFormat), tmp_path / "b")
+
+    async def scenario() -> None:
+        relay, alice, bob = await two_players(tmp_path, turn_seconds=6)
+        room, token = bob.room or "", bob.token or ""
+        remember_seat(settings, RememberedSeat(relay.url, room, token, "Bob"))
+        screens: list[MatchView] = []
+        try:
+            # Bob picks at once; Alice does not, and the computer picks for her.
+            await until(lambda: bool(bob.view and bob.view["legal"]))
+            await bob.act(bob.view["legal"][0], ply=bob.view["ply"])  # type: ignore[index]
+            await until(lambda: any(e[1] == 0 for e in relay.app[HALL].rooms[room]._computer), timeout=12)
+            # Her next pick is her own, with a fresh clock; Bob's app is gone meanwhile (no goodbye).
+            await until(lambda: bool(alice.view and alice.view["legal"]) and "0" in alice.clock)
+            await bob.drop()
+
+            back = OnlineDialog("online", settings)
+            qtbot.addWidget(back)
+            back.show()
+            screens_of(qtbot, back, screens)
+            qtbot.mouseClick(back.resume_button, Qt.MouseButton.LeftButton)
+            watch = OnlineDialog("online", settings)
+            qtbot.addWidget(watch)
+            watch.show()
+            screens_of(qtbot, watch, screens)
+            watch.url_edit.setText(relay.url)
+            watch.name_edit.setText("Carol")
+            QTest.keyClicks(watch.code_edit, room)
+            box = watch.watch_box
+            qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))  # its tick box
+            assert box.isChecked()
+            qtbot.mouseClick(watch.join_button, Qt.MouseButton.LeftButton)
+            await until(lambda: len(screens) == 2 and all(s.view_data is not None for s in screens))
+            await asyncio.sleep(0.3)
+            assert "0" in alice.clock and 0 in alice.view["to_move"]  # type: ignore[index]  # still her own pick
+            for view in screens:
+                said = f"{view.hint_label.text()} / {view.thinking_label.text()}"
+                assert "Time ran out" not in said and "alice's" not in said, said
+        finally:
+            for view in screens:
+                view.session.close()
+            await alice.close()
             await bob.close()
             await relay.stop()
 
