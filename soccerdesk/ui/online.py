@@ -92,6 +92,12 @@ WAITING_WORDS = "Waiting for your friend to join…"
 CLOCK_CHOICES = (("No clock", None), ("30 s a turn", 30), ("60 s a turn", 60), ("2 min a turn", 120))
 
 
+def sentence(text: str) -> str:
+    """``text`` as a sentence of the app's: the relay words its messages in lower case ("no room
+    has the code …"); only the first letter changes (names and codes stay as they are)."""
+    return text[:1].upper() + text[1:]
+
+
 def _right(button: QPushButton) -> QWidget:
     """A row holding ``button`` at its right end."""
     row = QWidget()
@@ -465,27 +471,27 @@ class RemoteSession(MatchSession):
         if self._closed:
             return
         if self._seat is None:
-            self.refused.emit("spectators only watch")
+            self._refuse("spectators only watch")
             return
         if self._replaced:
-            self.refused.emit(self._replaced)
+            self._refuse(self._replaced)
             return
         if not self.client.connected:
-            self.refused.emit(self.offline_words())
+            self._refuse(self.offline_words())
             return
         if self.client.result is not None:  # also when it ended early (resigned, abandoned)
-            self.refused.emit("the match is over")
+            self._refuse("the match is over")
             return
         if view is None or self._seat not in view["to_move"]:
-            self.refused.emit("the match is over" if view and view["terminal"] else "wait: it is not your turn")
+            self._refuse("the match is over" if view and view["terminal"] else "wait: it is not your turn")
             return
         if self._seat in self._autoplayed:
-            self.refused.emit("your time ran out: the computer plays the rest of this turn")
+            self._refuse("your time ran out: the computer plays the rest of this turn")
             return
         if self._in_flight is not None:
             # A second decision before the relay answered the first: it was chosen on a
             # position this seat has already answered, so the relay would refuse it.
-            self.refused.emit("wait: your last move is on its way")
+            self._refuse("wait: your last move is on its way")
             return
         self._in_flight = view["ply"]
         _spawn(self._send(self.client.act(action_text, ply=view["ply"])), self._tasks)
@@ -531,7 +537,7 @@ class RemoteSession(MatchSession):
     def rematch(self) -> MatchSession | None:
         """Offer a rematch; when the opponent agrees, ``on_rematch`` gets the new session."""
         if not self.can_rematch():
-            self.refused.emit(self.rematch_words())
+            self._refuse(self.rematch_words())
             return None
         _spawn(self._send(self.client.offer_rematch()), self._tasks)
         return None
@@ -617,7 +623,7 @@ class RemoteSession(MatchSession):
         ``finished`` (``resigned``) ends it on both screens; the seat stays this screen's, for the
         result and a rematch."""
         if not self.can_resign():
-            self.refused.emit("the match is over" if self.client.result is not None else "you cannot resign now")
+            self._refuse("the match is over" if self.client.result is not None else "you cannot resign now")
             return
         self._resigning = True
         _spawn(self._send_resignation(), self._tasks)
@@ -632,15 +638,15 @@ class RemoteSession(MatchSession):
                 return
             self._resigning = False  # not resigned after all (the connection went): play on
             if not self._closed:
-                self.refused.emit(exc.message)
+                self._refuse(exc.message)
 
     def chat(self, text: str) -> None:
         """Say ``text`` to the room; it comes back through ``chat_received`` like every line."""
         if self._seat is None:
-            self.refused.emit("spectators only watch")
+            self._refuse("spectators only watch")
             return
         if self._replaced:
-            self.refused.emit(self._replaced)
+            self._refuse(self._replaced)
             return
         text = text.strip()[: self.chat_limit]
         if not text:
@@ -688,12 +694,12 @@ class RemoteSession(MatchSession):
                 self._on_clock(msg["clock"])
                 self._on_countdown(msg["countdown"])
         elif kind == "refused":
-            self.refused.emit(msg["reason"])
+            self._refuse(msg["reason"])
         elif kind == "error":
             if msg["code"] in ("rate_limited", "not_now", "read_only"):
-                self.refused.emit(msg["message"])
+                self._refuse(msg["message"])
             elif msg["code"] != "replaced":  # the connection's end, right after, says it in full
-                self.status.emit(msg["message"])
+                self.status.emit(sentence(msg["message"]))
         elif kind == "presence":
             self._names = self._read_names()
             labels = self._read_labels()
@@ -1083,7 +1089,11 @@ class RemoteSession(MatchSession):
         except RelayError as exc:
             self._in_flight = None
             if not self._closed:
-                self.refused.emit(exc.message)
+                self._refuse(exc.message)
+
+    def _refuse(self, reason: str) -> None:
+        """Say why something was not done, as a sentence (the relay's reasons are lower case)."""
+        self.refused.emit(sentence(reason))
 
     async def _shutdown(self) -> None:
         await self.client.close()
@@ -1473,11 +1483,21 @@ class OnlineDialog(QDialog):
             await (client.spectate(code) if self.watch_box.isChecked() else client.join(code))
         except RelayError as exc:
             self.join_button.setEnabled(True)
-            self._say(exc.message)
+            self._say(self._held_seat_words(url, code) if exc.code == "room_full" else exc.message)
             await client.close()
             return
         self._remember(url)
         self._hand_over()
+
+    def _held_seat_words(self, url: str, code: str) -> str:
+        """What to say to a player who typed the code of a full room: a room where this app keeps
+        their seat is resumed, not watched (QA online audit 8: "you may spectate" to its player)."""
+        seats = [s for s in remembered_seats(self.settings) if s.room == code and s.url == url]
+        button: QPushButton | None = getattr(self, "resume_button", None)  # made only when seats are kept
+        if not seats or button is None:
+            return f"Room {code} already has two players. Tick “Only watch” to follow the match."
+        how = "press “Resume my last match”" if button.menu() is None else "pick it under “Resume a match…”"
+        return f"You already have a seat in room {code}: {how} to take it back."
 
     def _resume_clicked(self, seat: RememberedSeat) -> None:
         """Resume ``seat``; when another soccerdesk window plays it now, ask first: resuming
@@ -1638,7 +1658,7 @@ class OnlineDialog(QDialog):
         self.accept()
 
     def _say(self, text: str) -> None:
-        self.status_label.setText(text)
+        self.status_label.setText(sentence(text))
 
     async def _cleanup(self) -> None:
         client = self.client

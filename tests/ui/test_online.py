@@ -199,11 +199,11 @@ def test_join_errors_are_shown_in_words(qtbot, window: MainWindow, tmp_path: Pat
             dialog.url_edit.setText(relay.url)
             dialog.code_edit.setText("ZZZZZZ")
             qtbot.mouseClick(dialog.join_button, Qt.MouseButton.LeftButton)
-            await until(lambda: "no room" in dialog.status_label.text())
+            await until(lambda: "No room" in dialog.status_label.text())
             assert dialog.join_button.isEnabled()  # the user may correct the code and try again
             dialog.url_edit.setText("ws://127.0.0.1:9/ws")  # nothing listens there
             qtbot.mouseClick(dialog.join_button, Qt.MouseButton.LeftButton)
-            await until(lambda: "cannot reach the relay" in dialog.status_label.text())
+            await until(lambda: "Cannot reach the relay" in dialog.status_label.text())
             assert "is the relay running" in dialog.status_label.text()  # in words, not the socket's text
             dialog.reject()
         finally:

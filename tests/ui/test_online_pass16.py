@@ -198,7 +198,7 @@ def test_cancel_while_waiting_closes_the_room_and_its_code_is_dead(qtbot, window
             carol.code_edit.setText(code)
             qtbot.mouseClick(carol.join_button, Qt.MouseButton.LeftButton)
             await until(lambda: "is gone" in carol.status_label.text())
-            assert carol.status_label.text() == f"room {code} is gone: its host closed it before anyone joined"
+            assert carol.status_label.text() == f"Room {code} is gone: its host closed it before anyone joined"
             assert window.session is None  # no match against a host who left
             carol.reject()
         finally:
@@ -352,7 +352,7 @@ def test_a_bad_code_or_address_is_said_in_words(qtbot, window: MainWindow, tmp_p
             )
             dialog.code_edit.setText("YMD-QUG")  # read out in two halves: the code YMDQUG
             qtbot.mouseClick(dialog.join_button, Qt.MouseButton.LeftButton)
-            await until(lambda: "no room has the code 'YMDQUG'" in dialog.status_label.text())
+            await until(lambda: "No room has the code 'YMDQUG'" in dialog.status_label.text())
             # The relay's address as a browser shows it: read as its WebSocket, and the room opens.
             dialog.url_edit.setText(f"http://127.0.0.1:{relay.port}/")
             qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)

@@ -162,3 +162,48 @@ def test_a_timeout_long_past_is_not_told_to_a_screen_that_comes_in_later(qtbot, 
             await relay.stop()
 
     run_on_qt_loop(scenario)
+
+
+def test_the_relays_words_are_sentences_and_a_player_who_types_their_own_room_is_sent_to_resume(
+    qtbot, tmp_path: Path
+) -> None:
+    """QA online audit, item 8: the relay's messages were shown in lower case ("no room has the
+    code …"), and Bob, back after a crash, typed his own room's code and read "room … already has
+    two players; you may spectate", though the app keeps his seat there."""
+    settings = AppSettings(QSettings(str(tmp_path / "b.ini"), QSettings.Format.IniFormat), tmp_path / "b")
+    home = QWidget()  # the app's window stays open (its last window closed would end the loop)
+    qtbot.addWidget(home)
+    home.show()
+
+    async def scenario() -> None:
+        relay, alice, bob = await two_players(tmp_path)
+        room, token = bob.room or "", bob.token or ""
+        try:
+            dialog = OnlineDialog("online", settings)
+            qtbot.addWidget(dialog)
+            dialog.show()
+            dialog.url_edit.setText(relay.url)
+            QTest.keyClicks(dialog.code_edit, "ZZZZZZ" if room != "ZZZZZZ" else "YYYYYY")
+            qtbot.mouseClick(dialog.join_button, Qt.MouseButton.LeftButton)
+            await until(lambda: "room" in dialog.status_label.text())
+            assert dialog.status_label.text().startswith("No room has the code"), dialog.status_label.text()
+
+            await bob.drop()  # Bob's app is gone (no goodbye); it keeps his seat
+            remember_seat(settings, RememberedSeat(relay.url, room, token, "Bob"))
+            again = OnlineDialog("online", settings)
+            qtbot.addWidget(again)
+            again.show()
+            again.url_edit.setText(relay.url)
+            QTest.keyClicks(again.code_edit, room)
+            qtbot.mouseClick(again.join_button, Qt.MouseButton.LeftButton)
+            await until(lambda: room in again.status_label.text())
+            said = again.status_label.text()
+            assert "Resume my last match" in said and "spectate" not in said, said
+            again.reject()
+            dialog.reject()
+        finally:
+            await alice.close()
+            await bob.close()
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
