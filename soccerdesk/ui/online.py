@@ -386,9 +386,12 @@ class RemoteSession(MatchSession):
         lan_guest: bool = False,
         about: Callable[[str], None] | None = None,
         seat_lock: SeatLock | None = None,
+        back: bool = False,
         parent: QObject | None = None,
     ) -> None:
         """``events``: what the client was told before this session existed (the log's start).
+        ``back``: the player resumed their seat (after a crash, or from another window): the
+        status says they are back in the match, not that the opponent is here.
 
         ``lan_guest``: the relay is a LAN host's app; when its client gives up reconnecting,
         ``host_left`` says the host has left. ``about``: told the match in a line as it goes
@@ -431,6 +434,11 @@ class RemoteSession(MatchSession):
         self._same_decision = False  # the latest view leaves this seat's decision as it was
         self._replaced = ""  # why this screen no longer plays: another connection took the seat
         self._computer_note = ""  # what the computer did for a seat in the latest update, in words
+        # Whether the opponent was connected as last told to this screen (None: not yet, or not since
+        # this screen's own connection came back), and what the status says of it: that they are
+        # here only when they came back while this screen was there (QA online audit 5).
+        self._opponent_here: bool | None = None
+        self._presence_news = "Back in the match" if back else ""
         # How the screen tells an event (its board's words: zones named as it labels them, a card's
         # "then Pass" as "(next: Pass)"); the match screen sets it, else the rules' own text.
         self.event_words: Callable[[dict[str, Any]], str] | None = None
@@ -1036,6 +1044,7 @@ class RemoteSession(MatchSession):
             # A move chosen now could not be sent, and one chosen before the drop is answered by
             # the snapshot on resuming: the board offers nothing until then (QA online audit 1).
             self._offer_nothing()
+            self._opponent_here, self._presence_news = None, ""  # told afresh once back ("Connected again")
             view = self.client.view or {}
             mine = self._seat is not None and self._seat in view.get("to_move", ()) and self.client.result is None
             again = " You can move again once the connection is back." if mine else ""
@@ -1081,7 +1090,14 @@ class RemoteSession(MatchSession):
         name = short_name(other["name"])
         if other.get("bot"):
             return f"The computer plays for {name}"
-        return f"{name} is here" if other["connected"] else f"{name} lost the connection"
+        here = bool(other["connected"])
+        if here != self._opponent_here:
+            if not here:
+                self._presence_news = f"{name} lost the connection"
+            elif self._opponent_here is False:
+                self._presence_news = f"{name} is here"
+            self._opponent_here = here
+        return self._presence_news
 
     async def _send(self, request: Coroutine[Any, Any, Any]) -> None:
         try:
@@ -1159,6 +1175,7 @@ class OnlineDialog(QDialog):
         self._hand_over_on_snapshot = False  # joined, the match's snapshot not in yet
         self._handed = False
         self._reconnecting = False  # the connection dropped and the client is trying again
+        self._resuming = False  # the player takes a seat of theirs back (the session says they are back)
         self._seat_lock: SeatLock | None = None  # of the seat being resumed, for the session
         self.setWindowTitle({"host": "Host a LAN game", "join": "Join a game", "online": "Play online"}[kind])
         self.setObjectName(f"online-{kind}")
@@ -1523,6 +1540,7 @@ class OnlineDialog(QDialog):
     async def _resume(self, seat: RememberedSeat, lock: SeatLock) -> None:
         """Take ``seat`` back; ``lock`` (held, or still the other window's) goes to the session."""
         self.resume_button.setEnabled(False)  # a second click would resume the seat from this very window
+        self._resuming = True
         self._seat_lock = lock
         self.name_edit.setText(seat.name)
         client = self._new_client(seat.url)
@@ -1533,6 +1551,7 @@ class OnlineDialog(QDialog):
             self._say(f"That match cannot be resumed: {exc.message}")
             lock.release()
             self._seat_lock = None
+            self._resuming = False
             self.resume_button.setEnabled(True)
             await client.close()
             return
@@ -1652,6 +1671,7 @@ class OnlineDialog(QDialog):
             lan_guest=self.kind == "join" and client.max_attempts is not None,
             about=partial(_remember_about, self.settings, _about_key(client.room or "", client.token or "")),
             seat_lock=seat_lock,
+            back=self._resuming,
         )
         self.hosted = None  # the session owns it now
         self.session_ready.emit(self.session)

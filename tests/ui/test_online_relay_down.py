@@ -207,3 +207,39 @@ def test_the_relays_words_are_sentences_and_a_player_who_types_their_own_room_is
             await relay.stop()
 
     run_on_qt_loop(scenario)
+
+
+def test_the_player_who_comes_back_reads_back_in_the_match_not_that_the_opponent_is_here(qtbot, tmp_path: Path) -> None:
+    """QA online audit, item 5: Alice came back with "Resume my last match" and read "Bob is here ·
+    Your move", though Bob had never left. She reads that she is back; Bob reads that she is."""
+    settings = AppSettings(QSettings(str(tmp_path / "a.ini"), QSettings.Format.IniFormat), tmp_path / "a")
+
+    async def scenario() -> None:
+        relay, alice, bob = await two_players(tmp_path, abandon_seconds=60)
+        room, token = alice.room or "", alice.token or ""
+        remember_seat(settings, RememberedSeat(relay.url, room, token, "Alice"))
+        theirs, said = screen(qtbot, bob)
+        screens: list[MatchView] = []
+        try:
+            await alice.close()  # Alice's app is gone
+            await until(lambda: any("Alice lost the connection" in s for s in said))
+            back = OnlineDialog("online", settings)
+            qtbot.addWidget(back)
+            back.show()
+            screens_of(qtbot, back, screens)
+            qtbot.mouseClick(back.resume_button, Qt.MouseButton.LeftButton)
+            await until(lambda: bool(screens) and screens[0].view_data is not None)
+            mine = screens[0]
+            await until(lambda: "Back in the match" in mine.hint_label.text())
+            await asyncio.sleep(0.3)  # the relay's presence message after the resume changes nothing
+            assert "Back in the match" in mine.hint_label.text(), mine.hint_label.text()
+            assert "Bob is here" not in mine.hint_label.text()
+            await until(lambda: "Alice is here" in theirs.hint_label.text())
+        finally:
+            for view in screens:
+                view.session.close()
+            theirs.session.close()
+            await alice.close()
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
