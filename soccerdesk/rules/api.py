@@ -428,17 +428,18 @@ class State(ABC):
             if self.current_players() != (CHANCE,):
                 raise IllegalAction("no die, draw or toss is pending")
             known = [a for a, _ in self._chance_outcomes()]
-            if action not in known:
-                raise IllegalAction(f"{action} is not a possible outcome now")
+        elif seat not in self.current_players():
+            raise IllegalAction(self._not_your_turn(seat))
         else:
-            if seat not in self.current_players():
-                raise IllegalAction(self._not_your_turn(seat))
             known = self.legal_actions(seat)
-            if action not in known:
-                raise IllegalAction(self.explain_illegal(seat, action))
-        # The game's own action object, not merely one equal to it (a plain tuple equals a
-        # named tuple but lacks its fields).
-        return self.apply_unchecked(seat, known[known.index(action)])
+        try:
+            # The game's own action object, not merely one equal to it (a plain tuple equals a
+            # named tuple but lacks its fields): found and checked in one pass.
+            action = known[known.index(action)]
+        except ValueError:
+            reason = f"{action} is not a possible outcome now" if seat == CHANCE else self.explain_illegal(seat, action)
+            raise IllegalAction(reason) from None
+        return self.apply_unchecked(seat, action)
 
     def apply_unchecked(self, seat: int, action: Action) -> State:
         """:meth:`apply` without the legality check, for search over known-legal actions."""
