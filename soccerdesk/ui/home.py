@@ -139,6 +139,12 @@ OPTION_WORDS: dict[tuple[str, str], tuple[str, str]] = {
 the cards are "Block" and "Joker" on screen, not the rulebook's capitals."""
 
 
+def sentence(text: str) -> str:
+    """``text`` begun with a capital, the rest as it is (names and codes keep their case, where
+    ``str.capitalize`` would write "alice's")."""
+    return text[:1].upper() + text[1:]
+
+
 def choice_label(choice: object, game_id: str = "", option: str = "") -> str:
     """A rules option's choice as a person reads it: ``"goal_limit"`` → ``"Goal limit"``.
 
@@ -148,8 +154,7 @@ def choice_label(choice: object, game_id: str = "", option: str = "") -> str:
     words = CHOICE_WORDS.get((game_id, option, choice))
     if words is not None:
         return words
-    text = str(choice).replace("_", " ").replace("-", " ")
-    return text[:1].upper() + text[1:]
+    return sentence(str(choice).replace("_", " ").replace("-", " "))
 
 
 def folder_words(folder: Path) -> str:

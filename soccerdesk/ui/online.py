@@ -71,7 +71,7 @@ from soccerdesk.net.client import RECONNECT_PAUSES, RelayClient, RelayError
 from soccerdesk.net.discovery import LanAnnouncer, LanBrowser, LanGame, lan_addresses
 from soccerdesk.net.protocol import MAX_CHAT_CHARS, turns_ended, typed_code
 from soccerdesk.rules import GAMES, Game, get_game
-from soccerdesk.ui.home import OptionsForm
+from soccerdesk.ui.home import OptionsForm, sentence  # the relay words its messages in lower case
 from soccerdesk.ui.match_view import RULES_SIDE_NAMES, ending_words, name_seats, retold, short_name
 from soccerdesk.ui.questions import ask_first
 from soccerdesk.ui.session import APP_KEY, LockHeld, MatchSession, Player, hold_lock
@@ -90,12 +90,6 @@ host has left, and trying on would only keep the guest waiting."""
 WAITING_WORDS = "Waiting for your friend to join…"
 """What the lobby says while the room waits for the second player (also once reconnected)."""
 CLOCK_CHOICES = (("No clock", None), ("30 s a turn", 30), ("60 s a turn", 60), ("2 min a turn", 120))
-
-
-def sentence(text: str) -> str:
-    """``text`` as a sentence of the app's: the relay words its messages in lower case ("no room
-    has the code …"); only the first letter changes (names and codes stay as they are)."""
-    return text[:1].upper() + text[1:]
 
 
 def _right(button: QPushButton) -> QWidget:
@@ -353,17 +347,17 @@ def parse_address(text: str) -> str:
 class RemoteSession(MatchSession):
     """A match held by a relay, played from this screen (one seat) or watched.
 
-        Signals: those of :class:`MatchSession`, plus ``claim_offered(str name)`` when the
-        opponent's abandonment countdown has run out, ``chat_received``, ``timer_changed`` and
-        ``host_left`` (see the module docstring), and ``chat_unsent(text, why)`` for a line that could
+    Signals: those of :class:`MatchSession`, plus ``claim_offered(str name)`` when the
+    opponent's abandonment countdown has run out, ``chat_received``, ``timer_changed`` and
+    ``host_left`` (see the module docstring), and ``chat_unsent(text, why)`` for a line that could
     not be sent (the screen gives it back to the player). ``busy(True)`` here means the *remote
-        player* is deciding (a person, not the computer); ``status`` names them ("Waiting for
-        Bob") and reports the connection ("Connection lost — reconnecting…", "Connected again"),
-        the opponent's presence, an absent opponent's countdown and rematch offers.
-        ``record()`` is ``None`` while the match runs (the relay holds it and its secrets); once
-        it is over, a relay of protocol 2 sends the whole record, and ``record()`` gives it for
-        saving and the replay. :meth:`resign` gives the match up (the ``finished`` that follows
-        says ``resigned`` on both screens); ``status`` tells when :meth:`can_resign` may change.
+    player* is deciding (a person, not the computer); ``status`` names them ("Waiting for
+    Bob") and reports the connection ("Connection lost — reconnecting…", "Connected again"),
+    the opponent's presence, an absent opponent's countdown and rematch offers.
+    ``record()`` is ``None`` while the match runs (the relay holds it and its secrets); once
+    it is over, a relay of protocol 2 sends the whole record, and ``record()`` gives it for
+    saving and the replay. :meth:`resign` gives the match up (the ``finished`` that follows
+    says ``resigned`` on both screens); ``status`` tells when :meth:`can_resign` may change.
     """
 
     claim_offered = Signal(str)
@@ -863,8 +857,7 @@ class RemoteSession(MatchSession):
         message about who is here never hides "Your move" (QA: "Bob is here" stayed instead)."""
         note, move = self._computer_note, self._move_status()
         if note.startswith("Time ran out: ") and move.startswith("Time ran out: "):
-            move = move.removeprefix("Time ran out: ")
-            move = move[:1].upper() + move[1:]  # not capitalize(): it would write "alice's"
+            move = sentence(move.removeprefix("Time ran out: "))
         parts = [note, news, move]
         seen: list[str] = []
         for part in parts:
