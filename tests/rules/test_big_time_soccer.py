@@ -648,6 +648,36 @@ def test_pass_plus_os_strict_variant_only_from_midfield_into_a1(mode: str, free:
     assert after_pass("M2L", "A2R").free_shot is free  # ends in A2: only the default reading
 
 
+def test_free_shot_refusal_names_the_rule_in_play() -> None:
+    """Under the strict reading a pass that ended in A2 earns no free shot, and the refusal
+    says what the strict rule asks, not the default one (which that pass met)."""
+    state = position(ball="A1C", hands=(["PDR2OS"], ["C"]), options={"pass_os": "strict"})
+    state = run(settle_draws(run(state, (HOME, "play PDR2OS A2R"))), (AWAY, "reply none"))
+    with pytest.raises(IllegalAction, match="from an M zone into an A1 zone"):
+        run(state, (HOME, "shoot free"))
+
+
+def test_free_shot_outlasts_an_offer_to_end_the_half() -> None:
+    """docs/rulings.md: the free shot lapses with the next action that plays on; an offer to
+    end the half, and its refusal, do not use it up (stoppage time, every card in hand)."""
+    every = [c.code for c in T.cards for _ in range(c.copies)]
+    held = (["PDR2OS", "PA1P"], ["C"])
+    for code in (*held[0], *held[1]):
+        every.remove(code)
+    state = position(hands=held, discards=every, ball="M1L", stoppage=0, stoppage_minutes=1, last_card=idx("DA2"))
+    state = run(settle_draws(run(state, (HOME, "play PDR2OS A1R"))), (AWAY, "reply none"))
+    assert {"shoot free", "propose-end"} <= legal(state, HOME)
+    state = run(state, (HOME, "propose-end"), (AWAY, "decline-end"))
+    assert "shoot free" in legal(state, HOME)
+
+
+def test_refusal_of_a_card_not_held_reads_as_english() -> None:
+    state = settle_draws(run(position(ball="M1C", hands=(["DA1P", "C"], ["C", "SOUT"])), (HOME, "play DA1P M2C")))
+    for text, name in (("reply I", "Intercept"), ("reply ANY", "Any Direction 1")):
+        with pytest.raises(IllegalAction, match=f"you do not hold the card {name}"):
+            run(state, (AWAY, text))
+
+
 # --- stoppage time and the end of a half ----------------------------------------------------------
 
 

@@ -485,7 +485,7 @@ class _Explainer:
         card = t.by_code.get(a.arg.split(" ")[0])
         hand = s.hands[self.seat]
         if card is not None and card.index not in hand and a.verb in ("play", "passback", "shoot", "discard", "reply"):
-            return f"you do not hold a {card.name} card"
+            return f"you do not hold the card {card.name}"
         board = t.board
         row = board.own_row[self.seat][s.ball]
         in_opp_box = s.ball == board.box[1 - self.seat]
@@ -501,6 +501,8 @@ class _Explainer:
             return f"{card.name} cannot move the ball to {a.arg.split(' ')[-1]}"
         if a.verb == "shoot":
             if a.arg == "free":
+                if s.variant.strict_pass_os:
+                    return "a free shot needs a Pass+O/S card played from an M zone into an A1 zone just before"
                 return "a free shot needs a Pass+O/S card played into a non-box A zone just before"
             if row < 4:
                 return "shots are taken from your A zones only"
