@@ -3,6 +3,8 @@
 Signals:
     start_requested(object): a :class:`MatchSetup` for a new local match.
     resume_requested(object): the ``Path`` of an autosaved match to continue (or replay, if over).
+    online_resume_requested(object): a :class:`~soccerdesk.ui.seats.RememberedSeat` to take back
+        (an online match this computer keeps a seat in that was not seen to end).
     open_requested(): the user wants to open a saved match file.
     online_requested(str): "host", "join" or "online" (handled by ``soccerdesk.ui.online``).
     help_requested(): show the rules of the selected game.
@@ -30,6 +32,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
+    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -55,6 +58,7 @@ from soccerdesk.learn.coach import has_script
 from soccerdesk.rules import GAMES, BadOption, Game, Option, get_game
 from soccerdesk.ui.art import game_pixmap
 from soccerdesk.ui.boards import board_available
+from soccerdesk.ui.seats import WaitingMatch, seat_words, waiting_matches
 from soccerdesk.ui.settings import TEAM_COLOURS, AppSettings, UnreadableMatch, time_played_words
 
 if TYPE_CHECKING:  # loaded once the window is up (see HomeScreen._start_loading): a faster start
@@ -495,6 +499,7 @@ class HomeScreen(QWidget):
 
     start_requested = Signal(object)
     resume_requested = Signal(object)
+    online_resume_requested = Signal(object)
     open_requested = Signal()
     online_requested = Signal(str)
     help_requested = Signal()
@@ -522,6 +527,17 @@ class HomeScreen(QWidget):
         left.addLayout(grid, 1)
         recent_box = QGroupBox("Recent matches")
         recent_layout = QVBoxLayout(recent_box)
+        # First, the online matches whose seat may be waiting for this player (after a crash, or
+        # left for home): the relay's clock and the opponent's claim go on without them.
+        self.waiting = QFrame()
+        self.waiting.setObjectName("waiting-online")
+        self.waiting.setStyleSheet("QFrame#waiting-online { border: 2px solid #e69f00; border-radius: 6px; }")
+        self._waiting_rows = QVBoxLayout(self.waiting)
+        self._waiting_rows.setContentsMargins(8, 4, 8, 4)
+        self._waiting_rows.setSpacing(2)
+        self.waiting_buttons: list[QPushButton] = []
+        self.waiting.hide()
+        recent_layout.addWidget(self.waiting)
         self.recent = QListWidget()
         self.recent.setObjectName("recent")
         self.recent.itemActivated.connect(self._resume_item)
@@ -899,9 +915,63 @@ class HomeScreen(QWidget):
             return
         super().keyPressEvent(event)
 
+    def refresh_waiting(self) -> None:
+        """Show the online matches this computer keeps a seat in and has not seen end, each with
+        a button that takes the seat back; hide the frame when there are none.
+
+        Read from the settings and the seats' lock files, never from a relay: whether the room is
+        still there is said as "may", and the resume tells if it is gone (and forgets it)."""
+        while self._waiting_rows.count():
+            item = self._waiting_rows.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        self.waiting_buttons = []
+        matches = waiting_matches(self.settings, Path(self.settings.data_dir))
+        self.waiting.setVisible(bool(matches))
+        if not matches:
+            return
+        heading = QLabel("<b>Waiting for you online</b>" if len(matches) == 1 else "<b>Online matches not finished</b>")
+        self._waiting_rows.addWidget(heading)
+        for match in matches:
+            self._waiting_rows.addWidget(self._waiting_row(match))
+        # Tab goes from the game cards to these buttons, then to the list below them.
+        before: QWidget = self.cards[GAMES[-1]]
+        for button in [*self.waiting_buttons, self.recent]:
+            QWidget.setTabOrder(before, button)
+            before = button
+
+    def _waiting_row(self, match: WaitingMatch) -> QWidget:
+        row = QWidget()
+        line = QHBoxLayout(row)
+        line.setContentsMargins(0, 0, 0, 0)
+        seat = match.seat
+        which = seat_words(self.settings, seat) if match.about else f"Online match — {seat_words(self.settings, seat)}"
+        if match.elsewhere:
+            state = "Open in another soccerdesk window on this computer."
+        else:
+            state = "The match may still be waiting for you on the relay."
+        words = QLabel(f"{which}\n{state}")
+        words.setTextFormat(Qt.TextFormat.PlainText)  # names are the players' own
+        words.setWordWrap(True)
+        words.setObjectName("waiting-words")
+        button = QPushButton("Resume")
+        button.setObjectName("waiting-resume")
+        button.setToolTip(
+            f"Take your seat back in room {seat.room}: the relay shows the match as it stands now"
+            " (and says so if it is over, or gone)"
+        )
+        button.clicked.connect(lambda _=False, seat=seat: self.online_resume_requested.emit(seat))
+        self.waiting_buttons.append(button)
+        line.addWidget(words, 1)
+        line.addWidget(button)
+        return row
+
     def refresh_recent(self) -> None:
         """List the autosaved matches; a file that cannot be read is listed too, with why
-        (checked against the rules of the games loaded so far)."""
+        (checked against the rules of the games loaded so far). The online matches that may
+        be waiting for this player come first (:meth:`refresh_waiting`)."""
+        self.refresh_waiting()
         self.recent.clear()
         for match in self.settings.recent_matches(games=self.games):
             if isinstance(match, UnreadableMatch):

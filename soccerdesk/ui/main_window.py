@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QDialog
 
     from soccerdesk.ui.match_view import MatchView
+    from soccerdesk.ui.seats import RememberedSeat
     from soccerdesk.ui.session import MatchSession
 
 ONLINE_MODULE = "soccerdesk.ui.online"
@@ -92,6 +93,7 @@ class MainWindow(QMainWindow):
         self.home.resume_requested.connect(self.open_path)
         self.home.open_requested.connect(self.open_dialog)
         self.home.online_requested.connect(self.open_online)
+        self.home.online_resume_requested.connect(self.resume_online)
         self.home.help_requested.connect(self.show_help)
         self.home.learn_requested.connect(self.show_learn)
         self.pages.addWidget(self.home)
@@ -286,7 +288,7 @@ class MainWindow(QMainWindow):
             "Leave the match",
             "Leave this match for the home screen?",
             details=(
-                "Your seat stays yours: Play online → Resume my last match takes it back. While you"
+                "Your seat stays yours: the home screen lists the match, and its Resume takes it back. While you"
                 " are away the match waits for you, and when its countdown runs out your opponent may"
                 " claim the win. To end the match now, use Match → Resign… instead."
             ),
@@ -571,7 +573,9 @@ class MainWindow(QMainWindow):
 
     # --- online (the relay engineer's module, when it is there) ---------------------------
 
-    def open_online(self, kind: str) -> None:
+    def open_online(self, kind: str, **how: Any) -> None:
+        """The online dialog of ``kind`` (``how``: more for it, such as a seat to ``resume``).
+        Once it closes, the home screen lists again the online matches that may be waiting."""
         if importlib.util.find_spec(ONLINE_MODULE) is None:
             self._info("Not available yet", "Network play is not part of this build yet.")
             return
@@ -580,11 +584,21 @@ class MainWindow(QMainWindow):
         if opener is None:
             self._info("Not available yet", "Network play is not part of this build yet.")
             return
-        session = opener(self, kind=kind, settings=self.settings)
+        opened = opener(self, kind=kind, settings=self.settings, **how)
+        from PySide6.QtWidgets import QDialog
+
         from soccerdesk.ui.session import MatchSession
 
-        if isinstance(session, MatchSession):
-            self.show_session(session)
+        if isinstance(opened, MatchSession):
+            self.show_session(opened)
+        elif isinstance(opened, QDialog):
+            opened.finished.connect(lambda _result: self.home.refresh_waiting())
+
+    def resume_online(self, seat: RememberedSeat) -> None:
+        """Take back the seat of an online match the home screen lists as waiting: Play online's
+        own resume, begun at once (it asks first when another window plays the seat, and says
+        so when the match is gone)."""
+        self.open_online("online", resume=seat)
 
     # --- help and messages ----------------------------------------------------------------
 

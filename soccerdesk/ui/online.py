@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import time
 from collections.abc import Callable, Coroutine
@@ -46,7 +45,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QLockFile, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -74,7 +73,19 @@ from soccerdesk.rules import GAMES, Game, get_game
 from soccerdesk.ui.home import OptionsForm, sentence  # the relay words its messages in lower case
 from soccerdesk.ui.match_view import RULES_SIDE_NAMES, ending_words, name_seats, retold, short_name
 from soccerdesk.ui.questions import ask_first
-from soccerdesk.ui.session import APP_KEY, LockHeld, MatchSession, Player, hold_lock
+from soccerdesk.ui.seats import (
+    OVER,
+    RememberedSeat,
+    SeatLock,
+    about_key,
+    forget_seat,
+    remember_about,
+    remember_seat,
+    remembered_seats,
+    seat_lock_path,
+    seat_words,
+)
+from soccerdesk.ui.session import APP_KEY, MatchSession, Player
 from soccerdesk.ui.settings import AppSettings
 
 log = logging.getLogger("soccerdesk.online")
@@ -89,6 +100,9 @@ LAN_RECONNECT_TRIES = 6
 host has left, and trying on would only keep the guest waiting."""
 WAITING_WORDS = "Waiting for your friend to join…"
 """What the lobby says while the room waits for the second player (also once reconnected)."""
+SEAT_GONE = ("no_room", "bad_token")
+"""The relay's answers to ``resume`` that mean the seat is gone for good: the room is no more (its
+host closed it, or the relay forgot it), or the token holds no seat there."""
 CLOCK_CHOICES = (("No clock", None), ("30 s a turn", 30), ("60 s a turn", 60), ("2 min a turn", 120))
 
 
@@ -130,169 +144,6 @@ class HostedGame:
         if self.announcer is not None:
             await self.announcer.stop()
         await self.relay.stop()
-
-
-@dataclass(frozen=True)
-class RememberedSeat:
-    """A seat this computer took in an online match: enough to resume it after a crash."""
-
-    url: str
-    room: str
-    token: str
-    name: str
-
-    def line(self) -> str:
-        return f"{self.url} {self.room} {self.token} {self.name}"
-
-    @property
-    def key(self) -> str:
-        """This seat's name among the settings' keys (see :func:`remember_seat`)."""
-        return _seat_key(self.room, self.token)
-
-
-REMEMBERED_SEATS = 6
-"""Online seats kept for resuming, newest first."""
-
-SEATS_GROUP = "online/seat"
-"""One key per remembered seat (``ROOM-tokenp``), its value ``"<time> <url> <room> <token> <name>"``."""
-
-
-def _seat_key(room: str, token: str) -> str:
-    """How one seat is named among the settings' keys: per seat, for two windows that share the
-    settings play the two seats of one room (a token's first characters tell seats apart)."""
-    return f"{room}-{token[:6]}"
-
-
-def _parse_seat(line: str) -> RememberedSeat | None:
-    parts = line.strip().split(" ", 3)
-    if len(parts) < 3 or not all(parts[:3]):
-        return None
-    return RememberedSeat(parts[0], parts[1], parts[2], parts[3] if len(parts) > 3 else "")
-
-
-def _stored_seats(settings: Any) -> list[tuple[float, RememberedSeat]]:
-    """Every seat kept under :data:`SEATS_GROUP`, with when it was remembered, newest first."""
-    found: list[tuple[float, RememberedSeat]] = []
-    for key in settings.keys(SEATS_GROUP):
-        stamp, _, line = str(settings.get(f"{SEATS_GROUP}/{key}", "") or "").partition(" ")
-        seat = _parse_seat(line)
-        try:
-            when = float(stamp)
-        except ValueError:
-            continue
-        if seat is not None:
-            found.append((when, seat))
-    found.sort(key=lambda entry: entry[0], reverse=True)
-    return found
-
-
-def _old_seats(settings: Any) -> list[RememberedSeat]:
-    """Seats kept by earlier versions, newest first: all in one line (``online/seats``), which two
-    windows on one profile wrote over each other's, and before that ``online/last``."""
-    lines = [*str(settings.get("online/seats", "") or "").split("\n"), str(settings.get("online/last", "") or "")]
-    return [seat for seat in map(_parse_seat, lines) if seat is not None]
-
-
-def remembered_seats(settings: Any) -> list[RememberedSeat]:
-    """The online seats to offer for resuming, newest first: this window's and those another
-    window on the same profile took, read afresh from the settings' file."""
-    settings.reload()
-    seats: list[RememberedSeat] = []
-    for seat in [seat for _, seat in _stored_seats(settings)] + _old_seats(settings):
-        if all((s.room, s.token) != (seat.room, seat.token) for s in seats):
-            seats.append(seat)
-    return seats[:REMEMBERED_SEATS]
-
-
-def remember_seat(settings: Any, seat: RememberedSeat) -> None:
-    """Keep ``seat`` first among the seats to resume.
-
-    Each seat is a key of its own, written only by the window that took (or resumed) it: two
-    windows on one profile are two processes, and a list of seats in one key was written whole
-    by each, so the last writer dropped the other's seat, and its player could no longer get
-    back into a running match (QA pass 16). The settings merge key by key, so both are kept.
-    Seats beyond the newest :data:`REMEMBERED_SEATS` are forgotten; nothing else is removed.
-    """
-    settings.reload()  # what the other window wrote since: its seats count among the newest
-    old = _old_seats(settings)
-    if old:  # an earlier version's list: each of its seats gets a key of its own, behind the new ones
-        kept = {s.key for _, s in _stored_seats(settings)}
-        for age, earlier in enumerate(old):
-            if earlier.key not in kept:
-                settings.set(f"{SEATS_GROUP}/{earlier.key}", f"{-age} {earlier.line()}")
-        settings.remove("online/seats")
-        settings.remove("online/last")
-    settings.set(f"{SEATS_GROUP}/{seat.key}", f"{time.time():.6f} {seat.line()}")
-    for _, stale in _stored_seats(settings)[REMEMBERED_SEATS:]:
-        settings.remove(f"{SEATS_GROUP}/{stale.key}")
-        settings.remove(_about_key(stale.room, stale.token))
-    # Written now, not when Qt gets round to it: a window killed a moment later keeps its seat,
-    # and the other window sees it the next time it looks.
-    settings.reload()
-
-
-SEAT_LOCK_RETRY_MS = 500
-"""How often a window that took a seat over tries again for its lock, until the other lets go."""
-
-
-def seat_lock_path(data_dir: Path, room: str, token: str) -> Path:
-    """The lock file of one online seat in the app's data folder: named by the room and a hash
-    of the token (a token is the seat: it is never written where a file name would show it)."""
-    digest = hashlib.sha256(token.encode()).hexdigest()[:16]
-    code = "".join(c for c in room if c.isalnum())[:16] or "room"
-    return data_dir / "online-seats" / f"{code}-{digest}.lock"
-
-
-class SeatLock(QObject):
-    """The lock of one online seat, held by the window that plays it (see :func:`seat_lock_path`).
-
-    Two windows on one profile are two processes: the one that resumes a seat asks first
-    whether to take it over when :meth:`try_take` finds another running soccerdesk holding
-    it. The lock of a process that is gone is taken over (:func:`~soccerdesk.ui.session.hold_lock`).
-    :meth:`keep_trying` holds it at once or as soon as the other window lets go (it does when
-    the relay tells it that its seat was taken), so a third window is asked as well.
-    """
-
-    def __init__(self, path: Path, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.path = path
-        self._lock: QLockFile | None = None
-        self._retry = QTimer(self)
-        self._retry.setInterval(SEAT_LOCK_RETRY_MS)
-        self._retry.timeout.connect(self._try_again)
-
-    @property
-    def held(self) -> bool:
-        return self._lock is not None
-
-    def try_take(self) -> int | None:
-        """Take the lock unless another running soccerdesk holds it: ``None`` then, else that
-        process's id (0 when not known). A folder that cannot hold locks counts as free (said in
-        the log): the seat is played, nobody is asked."""
-        if self._lock is None:
-            try:
-                self._lock = hold_lock(self.path)
-            except LockHeld as exc:
-                return exc.pid
-            except OSError as exc:
-                log.warning("the seat's lock cannot be taken: %s", exc)
-        return None
-
-    def keep_trying(self) -> None:
-        """Hold the lock: now, or as soon as the window that holds it lets go."""
-        if self.try_take() is not None:
-            self._retry.start()
-
-    def _try_again(self) -> None:
-        if self.try_take() is None:
-            self._retry.stop()
-
-    def release(self) -> None:
-        """Let go (also of trying): another window may take the seat without being asked."""
-        self._retry.stop()
-        if self._lock is not None:
-            self._lock.unlock()
-            self._lock = None
 
 
 def parse_address(text: str) -> str:
@@ -827,7 +678,7 @@ class RemoteSession(MatchSession):
             return
         opponent = self._names[1 - self._seat]
         mine, theirs = score[self._seat], score[1 - self._seat]
-        self.about(f"{self.game.title} with {short_name(opponent)}, {mine}–{theirs}{' (over)' if over else ''}")
+        self.about(f"{self.game.title} with {short_name(opponent)}, {mine}–{theirs}{OVER if over else ''}")
 
     def _sees(self, audience: Any) -> bool:
         return audience is None or self._seat in audience
@@ -1299,7 +1150,8 @@ class OnlineDialog(QDialog):
             self.resume_button = QPushButton("Resume a match…")
             menu = QMenu(self.resume_button)
             for seat in seats:
-                action = menu.addAction(_seat_words(self.settings, seat))
+                action = menu.addAction(seat_words(self.settings, seat))
+                action.setData(seat.key)
                 action.triggered.connect(lambda _=False, seat=seat: self._resume_clicked(seat))
             self.resume_button.setMenu(menu)
         if seats:
@@ -1522,7 +1374,7 @@ class OnlineDialog(QDialog):
             self,
             "online-seat-elsewhere",
             "This match is open in another window",
-            f"This match is being played in another soccerdesk window{where}: {_seat_words(self.settings, seat)}.",
+            f"This match is being played in another soccerdesk window{where}: {seat_words(self.settings, seat)}.",
             details="Take it over here? That window stops offering moves and says the match moved. "
             "Cancel changes nothing: play on there.",
             go="Take it over here",
@@ -1530,25 +1382,58 @@ class OnlineDialog(QDialog):
             on_go=lambda: _spawn(self._resume(seat, lock), self._tasks),
         )
 
+    def resume_seat(self, seat: RememberedSeat) -> None:
+        """Take ``seat`` back as its "Resume" does here (the home screen's list of matches
+        waiting online resumes through this dialog, in one click)."""
+        self._resume_clicked(seat)
+
     async def _resume(self, seat: RememberedSeat, lock: SeatLock) -> None:
         """Take ``seat`` back; ``lock`` (held, or still the other window's) goes to the session."""
-        self.resume_button.setEnabled(False)  # a second click would resume the seat from this very window
+        button: QPushButton | None = getattr(self, "resume_button", None)  # made only when seats are kept
+        if button is not None:
+            button.setEnabled(False)  # a second click would resume the seat from this very window
         self._resuming = True
         self._seat_lock = lock
         self.name_edit.setText(seat.name)
+        if self.kind == "online":
+            self.url_edit.setText(seat.url)  # the relay asked now (the seat's, which may not be the usual one)
+        self._say(f"Taking your seat back in room {seat.room}…")
         client = self._new_client(seat.url)
         try:
             await client.connect()
             await client.resume(seat.room, seat.token)
         except RelayError as exc:
-            self._say(f"That match cannot be resumed: {exc.message}")
             lock.release()
             self._seat_lock = None
             self._resuming = False
-            self.resume_button.setEnabled(True)
+            if exc.code in SEAT_GONE:
+                # Nothing to go back to: the seat is no longer offered, here or on the home screen.
+                forget_seat(self.settings, seat)
+                self._drop_resume_choice(seat)
+                self._say(
+                    f"That match cannot be resumed: {exc.message.rstrip('.')}. "
+                    "It is no longer listed among your matches to resume."
+                )
+            else:
+                self._say(f"That match cannot be resumed: {exc.message}")
+            if button is not None:
+                button.setEnabled(True)
             await client.close()
             return
         self._hand_over()
+
+    def _drop_resume_choice(self, seat: RememberedSeat) -> None:
+        """Take a forgotten seat off "Resume my last match" / "Resume a match…"."""
+        button: QPushButton | None = getattr(self, "resume_button", None)
+        if button is None:
+            return
+        menu = button.menu()
+        if menu is not None:
+            for action in menu.actions():
+                if action.data() == seat.key:
+                    menu.removeAction(action)
+        if menu is None or not menu.actions():
+            button.hide()
 
     def _remember(self, url: str) -> None:
         client = self.client
@@ -1662,7 +1547,7 @@ class OnlineDialog(QDialog):
             hosted=self.hosted,
             events=self._early_events,
             lan_guest=self.kind == "join" and client.max_attempts is not None,
-            about=partial(_remember_about, self.settings, _about_key(client.room or "", client.token or "")),
+            about=partial(remember_about, self.settings, about_key(client.room or "", client.token or "")),
             seat_lock=seat_lock,
             back=self._resuming,
         )
@@ -1704,28 +1589,13 @@ class OnlineDialog(QDialog):
         super().done(result)
 
 
-def _about_key(room: str, token: str) -> str:
-    """Where the line about one seat's match is kept (per seat, as the seat itself)."""
-    return f"online/about/{_seat_key(room, token)}" if room and token else ""
-
-
-def _seat_words(settings: Any, seat: RememberedSeat) -> str:
-    """Which match a remembered seat is: the game, the opponent and the score as last seen here,
-    the room and the player ("Soccer-Go with Bob, 0–0 — room W5VRX7 as Alice")."""
-    about = str(settings.get(_about_key(seat.room, seat.token), "") or "")
-    return f"{about + ' — ' if about else ''}room {seat.room} as {seat.name or 'unnamed'}"
-
-
-def _remember_about(settings: Any, key: str, text: str) -> None:
-    """Keep a line about a seat's match (``key``: :func:`_about_key`) for "Resume a match…"."""
-    if key and settings.get(key, "") != text:
-        settings.set(key, text)
-
-
-def open_online_dialog(window: Any, *, kind: str, settings: AppSettings, **overrides: Any) -> OnlineDialog:
+def open_online_dialog(
+    window: Any, *, kind: str, settings: AppSettings, resume: RememberedSeat | None = None, **overrides: Any
+) -> OnlineDialog:
     """The main window's hook: show the dialog; its session goes to ``window.show_session``.
 
     Returns the dialog (not a session: the match begins only once both seats are taken).
+    ``resume``: a remembered seat to take back at once (the home screen's one click).
     ``overrides`` go to :class:`OnlineDialog` (tests bind the relay to 127.0.0.1 and pass
     quiet mDNS parts).
     """
@@ -1742,6 +1612,8 @@ def open_online_dialog(window: Any, *, kind: str, settings: AppSettings, **overr
     dialog.session_ready.connect(show)
     dialog.setWindowModality(Qt.WindowModality.WindowModal)
     dialog.open()
+    if resume is not None:
+        dialog.resume_seat(resume)
     return dialog
 
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QApplication, QSpinBox
 from soccerdesk.net.discovery import LanAnnouncer, LanBrowser, LanGame
 from soccerdesk.ui.boards import board_available
 from soccerdesk.ui.main_window import MainWindow, read_record
-from soccerdesk.ui.online import OnlineDialog, RemoteSession, open_online_dialog, parse_address
+from soccerdesk.ui.online import OnlineDialog, RemoteSession, open_online_dialog, parse_address, remembered_seats
 from soccerdesk.ui.settings import AppSettings
 
 GAME, SHORT = "soccer-go", {"rounds": 1}
@@ -265,7 +265,6 @@ def test_two_windows_sharing_the_settings_each_resume_their_own_seat(qtbot, wind
     seat (her cards on the wrong screen, her connection taken). Both seats are kept now and
     "Resume a match…" names them. An address typed as host:port also reaches the relay."""
     from server.relay import RelaySettings, start_relay
-    from soccerdesk.ui.online import remembered_seats
 
     friend = MainWindow(window.settings)  # the second window: the same settings
     qtbot.addWidget(friend)

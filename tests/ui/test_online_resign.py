@@ -194,7 +194,7 @@ def test_home_from_an_online_seat_asks_first_and_keep_playing_changes_nothing(
                 QTest.keyClick(window.windowHandle(), Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
                 await until(lambda: window.findChild(QMessageBox, "leave-seat") is not None, timeout=6)
                 box = window.findChild(QMessageBox, "leave-seat")
-                assert "Resume my last match" in box.informativeText()
+                assert "the home screen lists the match, and its Resume takes it back" in box.informativeText()
                 button = next(b for b in box.findChildren(QPushButton) if b.text() == text)
                 qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
                 await until(lambda: window.findChild(QMessageBox, "leave-seat") is None)

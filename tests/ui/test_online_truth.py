@@ -239,17 +239,17 @@ def test_resume_lists_the_game_and_opponent_and_the_lobby_names_the_sides(qtbot,
         relay, alice, bob = await two_players(tmp_path)
         try:
             # A session tells the settings about its match as it goes, as the dialog's session does.
-            from soccerdesk.ui.online import _about_key, _remember_about
+            from soccerdesk.ui.seats import about_key, remember_about
 
             remember_seat(settings, RememberedSeat(relay.url, "OTHER1", "t" * 24, "Bob"))
             remember_seat(settings, RememberedSeat(relay.url, bob.room, bob.token, "Bob"))
             session = RemoteSession(
                 get_game(GAME),
                 bob,
-                about=lambda text: _remember_about(settings, _about_key(bob.room or "", bob.token or ""), text),
+                about=lambda text: remember_about(settings, about_key(bob.room or "", bob.token or ""), text),
             )
             session.start()
-            await until(lambda: bool(settings.get(_about_key(bob.room or "", bob.token or ""), "")))
+            await until(lambda: bool(settings.get(about_key(bob.room or "", bob.token or ""), "")))
             session.close()
             dialog = OnlineDialog("online", settings)
             qtbot.addWidget(dialog)
