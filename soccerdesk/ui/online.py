@@ -1462,7 +1462,8 @@ class OnlineDialog(QDialog):
         if msg["type"] in ("presence", "snapshot"):
             self._show_players()
             if client.host and all(p["name"] for p in client.players):
-                self._remember(client.url)
+                if self.hosted is None:  # a LAN host's relay stops with its app: nothing to resume then
+                    self._remember(client.url)
                 self._hand_over()
 
     def _on_status(self, status: str) -> None:

@@ -184,6 +184,10 @@ def test_host_a_lan_game_in_one_window_and_join_it_from_another(qtbot, window: M
         assert shown is not None and shown["ply"] < 20  # the new match's first position
         window.go_home()
         friend.go_home()
+        # The host's seat is not kept for resuming (nor shown as waiting on its home screen): its
+        # match lived in the host's app, whose relay stopped with it. The guest's seat is kept.
+        assert remembered_seats(window.settings) == [] and window.home.waiting_buttons == []
+        assert len(remembered_seats(other_settings)) == 1
 
     run_on_qt_loop(scenario)
     friend.close()
