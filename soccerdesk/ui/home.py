@@ -525,23 +525,49 @@ class HomeScreen(QWidget):
             self.cards[game_id] = card
             grid.addWidget(card, index // 2, index % 2)
         left.addLayout(grid, 1)
-        recent_box = QGroupBox("Recent matches")
-        recent_layout = QVBoxLayout(recent_box)
-        # First, the online matches whose seat may be waiting for this player (after a crash, or
-        # left for home): the relay's clock and the opponent's claim go on without them.
+        # Between the cards and Recent matches, the online matches whose seat may be waiting for
+        # this player (after a crash, or left for home): the relay's clock and the opponent's
+        # claim go on without them. An item of its own, of its own height: inside the Recent
+        # matches box it made that box ask for more, and a low window (1024 x 600) cut the cards.
         self.waiting = QFrame()
         self.waiting.setObjectName("waiting-online")
         self.waiting.setStyleSheet("QFrame#waiting-online { border: 2px solid #e69f00; border-radius: 6px; }")
-        self._waiting_rows = QVBoxLayout(self.waiting)
-        self._waiting_rows.setContentsMargins(8, 4, 8, 4)
-        self._waiting_rows.setSpacing(2)
-        self.waiting_buttons: list[QPushButton] = []
+        waiting_layout = QVBoxLayout(self.waiting)
+        waiting_layout.setContentsMargins(8, 4, 8, 4)
+        waiting_layout.setSpacing(2)
+        self.waiting_heading = QLabel("")
+        self.waiting_heading.setObjectName("waiting-heading")
+        self.waiting_heading.setStyleSheet("font-weight: bold;")
+        self.waiting_heading.setWordWrap(True)
+        self.waiting_heading.setTextFormat(Qt.TextFormat.PlainText)
+        waiting_layout.addWidget(self.waiting_heading)
+        waiting_row = QHBoxLayout()
+        self.waiting_words = QLabel("")  # the one match (several: the drop-down beside it says which)
+        self.waiting_words.setObjectName("waiting-words")
+        self.waiting_words.setWordWrap(True)
+        self.waiting_words.setTextFormat(Qt.TextFormat.PlainText)  # names are the players' own
+        self.waiting_choice = QComboBox()
+        self.waiting_choice.setObjectName("waiting-choice")
+        self.waiting_choice.setToolTip("Which online match to take back")
+        self.waiting_resume = QPushButton("Resume")
+        self.waiting_resume.setObjectName("waiting-resume")
+        self.waiting_resume.clicked.connect(self._resume_waiting)
+        self.waiting_choice.currentIndexChanged.connect(lambda _index: self._explain_waiting_resume())
+        waiting_row.addWidget(self.waiting_words, 1)
+        waiting_row.addWidget(self.waiting_choice, 1)
+        waiting_row.addWidget(self.waiting_resume)
+        waiting_layout.addLayout(waiting_row)
+        self.waiting_matches: list[WaitingMatch] = []
         self.waiting.hide()
-        recent_layout.addWidget(self.waiting)
+        left.addWidget(self.waiting)
+        recent_box = QGroupBox("Recent matches")
+        recent_layout = QVBoxLayout(recent_box)
         self.recent = QListWidget()
         self.recent.setObjectName("recent")
         self.recent.itemActivated.connect(self._resume_item)
         self.recent.setMaximumHeight(150)
+        # Two lines at the least, so that the online matches above it fit a 1024 x 600 screen.
+        self.recent.setMinimumHeight(2 * self.recent.fontMetrics().lineSpacing() + 2 * self.recent.frameWidth() + 4)
         # A long entry (an unreadable file and why) wraps at the window's smallest, not cut.
         self.recent.setWordWrap(True)
         self.recent.setIconSize(QSize(16, 16))  # the warning sign of such an entry: a line high
@@ -916,56 +942,59 @@ class HomeScreen(QWidget):
         super().keyPressEvent(event)
 
     def refresh_waiting(self) -> None:
-        """Show the online matches this computer keeps a seat in and has not seen end, each with
-        a button that takes the seat back; hide the frame when there are none.
+        """Show the online matches this computer keeps a seat in and has not seen end, with a
+        button that takes the seat back (several: a drop-down says which); hide the frame when
+        there are none. One frame of two lines, however many: it fits a 1024 x 600 screen.
 
         Read from the settings and the seats' lock files, never from a relay: whether the room is
         still there is said as "may", and the resume tells if it is gone (and forgets it)."""
-        while self._waiting_rows.count():
-            item = self._waiting_rows.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.deleteLater()
-        self.waiting_buttons = []
         matches = waiting_matches(self.settings, Path(self.settings.data_dir))
+        self.waiting_matches = matches
         self.waiting.setVisible(bool(matches))
         if not matches:
             return
-        heading = QLabel("<b>Waiting for you online</b>" if len(matches) == 1 else "<b>Online matches not finished</b>")
-        self._waiting_rows.addWidget(heading)
-        for match in matches:
-            self._waiting_rows.addWidget(self._waiting_row(match))
-        # Tab goes from the game cards to these buttons, then to the list below them.
-        before: QWidget = self.cards[GAMES[-1]]
-        for button in [*self.waiting_buttons, self.recent]:
-            QWidget.setTabOrder(before, button)
-            before = button
-
-    def _waiting_row(self, match: WaitingMatch) -> QWidget:
-        row = QWidget()
-        line = QHBoxLayout(row)
-        line.setContentsMargins(0, 0, 0, 0)
-        seat = match.seat
-        which = seat_words(self.settings, seat) if match.about else f"Online match — {seat_words(self.settings, seat)}"
-        if match.elsewhere:
-            state = "Open in another soccerdesk window on this computer."
+        elsewhere = "open in another soccerdesk window on this computer"
+        if len(matches) == 1:
+            match = matches[0]
+            heading = (
+                f"Online match {elsewhere}"
+                if match.elsewhere
+                else ("Online match not finished: it may still be waiting for you on the relay")
+            )
         else:
-            state = "The match may still be waiting for you on the relay."
-        words = QLabel(f"{which}\n{state}")
-        words.setTextFormat(Qt.TextFormat.PlainText)  # names are the players' own
-        words.setWordWrap(True)
-        words.setObjectName("waiting-words")
-        button = QPushButton("Resume")
-        button.setObjectName("waiting-resume")
-        button.setToolTip(
-            f"Take your seat back in room {seat.room}: the relay shows the match as it stands now"
-            " (and says so if it is over, or gone)"
-        )
-        button.clicked.connect(lambda _=False, seat=seat: self.online_resume_requested.emit(seat))
-        self.waiting_buttons.append(button)
-        line.addWidget(words, 1)
-        line.addWidget(button)
-        return row
+            heading = f"{len(matches)} online matches not finished: they may still be waiting for you on the relay"
+        self.waiting_heading.setText(heading)
+        self.waiting_choice.blockSignals(True)
+        self.waiting_choice.clear()
+        for match in matches:
+            self.waiting_choice.addItem(self._waiting_words(match) + (f" ({elsewhere})" if match.elsewhere else ""))
+        self.waiting_choice.setCurrentIndex(0)
+        self.waiting_choice.blockSignals(False)
+        self.waiting_words.setText(self._waiting_words(matches[0]))
+        self.waiting_words.setVisible(len(matches) == 1)
+        self.waiting_choice.setVisible(len(matches) > 1)
+        self._explain_waiting_resume()
+
+    def _waiting_words(self, match: WaitingMatch) -> str:
+        words = seat_words(self.settings, match.seat)
+        return words if match.about else f"Online match — {words}"
+
+    def _chosen_waiting(self) -> WaitingMatch | None:
+        index = self.waiting_choice.currentIndex() if len(self.waiting_matches) > 1 else 0
+        return self.waiting_matches[index] if 0 <= index < len(self.waiting_matches) else None
+
+    def _explain_waiting_resume(self) -> None:
+        match = self._chosen_waiting()
+        if match is not None:
+            self.waiting_resume.setToolTip(
+                f"Take your seat back in room {match.seat.room}: the relay shows the match as it stands"
+                " now (and says so if it is over, or gone)"
+            )
+
+    def _resume_waiting(self) -> None:
+        match = self._chosen_waiting()
+        if match is not None:
+            self.online_resume_requested.emit(match.seat)
 
     def refresh_recent(self) -> None:
         """List the autosaved matches; a file that cannot be read is listed too, with why

@@ -20,7 +20,7 @@ from clicking import widget_under
 from other_process import holding_elsewhere
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QPushButton
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 from test_online import run_on_qt_loop, two_players, until  # the online tests' loop, players, waiting
 
 from soccerdesk.ui.main_window import MainWindow
@@ -54,12 +54,21 @@ async def press(qtbot: Any, button: QPushButton) -> None:
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
-def waiting_texts(window: MainWindow) -> list[str]:
-    """What the home screen's "waiting for you online" entries say, top to bottom (none: hidden)."""
+WAITING = "Online match not finished: it may still be waiting for you on the relay"
+
+
+def waiting_texts(window: MainWindow) -> tuple[str, list[str]] | None:
+    """What the home screen's frame of online matches says: its heading and the matches (the
+    one beside Resume, or those of the drop-down); ``None`` while it is hidden."""
     home = window.home
     if not home.waiting.isVisible():
-        return []
-    return [button.parent().findChild(QLabel, "waiting-words").text() for button in home.waiting_buttons]
+        return None
+    if home.waiting_choice.isVisible():
+        assert not home.waiting_words.isVisible()
+        return home.waiting_heading.text(), [
+            home.waiting_choice.itemText(i) for i in range(home.waiting_choice.count())
+        ]
+    return home.waiting_heading.text(), [home.waiting_words.text()]
 
 
 def online_dialog(window: MainWindow) -> OnlineDialog | None:
@@ -116,10 +125,8 @@ def test_a_match_left_by_a_crash_is_on_the_home_screen_and_one_click_takes_the_s
             await alice.close()  # the crash: the connection goes, nothing said to the relay
             window = reopened(qtbot, settings)
             await until(lambda: window.home.loaded, timeout=20)
-            assert waiting_texts(window) == [
-                f"Soccer-Go with Bob, 0–0 — room {room} as Alice\nThe match may still be waiting for you on the relay."
-            ]
-            await press(qtbot, window.home.waiting_buttons[0])
+            assert waiting_texts(window) == (WAITING, [f"Soccer-Go with Bob, 0–0 — room {room} as Alice"])
+            await press(qtbot, window.home.waiting_resume)
             await until(lambda: isinstance(window.session, RemoteSession) and window.match_view is not None)
             session = window.session
             assert isinstance(session, RemoteSession) and session.local_seats() == (0,)
@@ -129,12 +136,12 @@ def test_a_match_left_by_a_crash_is_on_the_home_screen_and_one_click_takes_the_s
 
             # The match this window plays is not offered to it (the home screen, drawn meanwhile).
             window.home.refresh_recent()
-            assert not window.home.waiting.isVisibleTo(window.home) and window.home.waiting_buttons == []
+            assert not window.home.waiting.isVisibleTo(window.home) and window.home.waiting_matches == []
 
             # Home, the seat kept: the match waits at the relay, and the home screen says so again.
             await leave_for_home(qtbot, window)
-            await until(lambda: window.home.waiting_buttons != [])
-            assert waiting_texts(window)[0].startswith(f"Soccer-Go with Bob, 0–0 — room {room} as Alice")
+            await until(lambda: waiting_texts(window) is not None)
+            assert waiting_texts(window) == (WAITING, [f"Soccer-Go with Bob, 0–0 — room {room} as Alice"])
         finally:
             await bob.close()
             await relay.stop()
@@ -145,26 +152,37 @@ def test_a_match_left_by_a_crash_is_on_the_home_screen_and_one_click_takes_the_s
 def test_the_keyboard_reaches_resume_and_the_entry_goes_once_the_match_is_over(
     qtbot, settings: AppSettings, tmp_path: Path
 ) -> None:
-    """Tab from the game cards reaches the entry's Resume, Enter presses it; Alice then resigns
-    (Match → Resign…) and goes home: the match is over, so the entry is gone, and Recent matches
-    lists the finished match instead."""
+    """Two matches are listed (a drop-down says which); Tab from the game cards reaches it, Down
+    chooses Alice's match with Bob, Tab reaches Resume and Enter presses it. Alice then resigns
+    (Match → Resign…) and goes home: that match is over, so it is no longer listed, and Recent
+    matches lists it as finished instead."""
 
     async def scenario() -> None:
         relay, alice, bob = await two_players(tmp_path)
         room, token = alice.room or "", alice.token or ""
         try:
             crashed_with_a_seat(settings, relay.url, room, token, "Soccer-Go with Bob, 0–0")
+            crashed_with_a_seat(settings, relay.url, "QQQQQQ", "q" * 24, "Soccero with Dan, 2–2")  # newer
             await alice.close()
             window = reopened(qtbot, settings)
             await until(lambda: window.home.loaded, timeout=20)
+            ours = f"Soccer-Go with Bob, 0–0 — room {room} as Alice"
+            assert waiting_texts(window) == (
+                "2 online matches not finished: they may still be waiting for you on the relay",
+                ["Soccero with Dan, 2–2 — room QQQQQQ as Alice", ours],
+            )
             window.activateWindow()
             await until(lambda: QApplication.focusWidget() is not None)
-            resume = window.home.waiting_buttons[0]
+            choice, resume = window.home.waiting_choice, window.home.waiting_resume
             for _ in range(12):  # from the chosen card on, as a person tabs
-                if QApplication.focusWidget() is resume:
+                if QApplication.focusWidget() is choice:
                     break
                 await key(window, Qt.Key.Key_Tab)
-            assert QApplication.focusWidget() is resume, "Tab never reached the waiting match's Resume"
+            assert QApplication.focusWidget() is choice, "Tab never reached the choice of online matches"
+            await key(window, Qt.Key.Key_Down)
+            assert choice.currentText() == ours
+            await key(window, Qt.Key.Key_Tab)
+            assert QApplication.focusWidget() is resume
             await key(window, Qt.Key.Key_Return)
             await until(lambda: isinstance(window.session, RemoteSession) and window.match_view is not None)
             await until(lambda: window.resign_action.isEnabled())
@@ -180,7 +198,7 @@ def test_the_keyboard_reaches_resume_and_the_entry_goes_once_the_match_is_over(
             assert settings.get(about_key(room, token), "") == "Soccer-Go with Bob, 0–0 (over)"
             await key(window, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
             await until(lambda: window.pages.currentWidget() is window.home)
-            assert waiting_texts(window) == [] and not window.home.waiting.isVisible()
+            assert waiting_texts(window) == (WAITING, ["Soccero with Dan, 2–2 — room QQQQQQ as Alice"])
             listed = [window.home.recent.item(i).text() for i in range(window.home.recent.count())]
             assert any(line.startswith("Soccer-Go: Alice 0–0 Bob  ·  Alice resigned") for line in listed), listed
         finally:
@@ -205,11 +223,11 @@ def test_a_room_gone_from_the_relay_is_said_and_its_entry_removed(qtbot, setting
             crashed_with_a_seat(settings, relay.url, "ZZZZZZ", "t" * 24, "Pawn Soccer with Carol, 2–1")
             window = reopened(qtbot, settings)
             await until(lambda: window.home.loaded, timeout=20)
-            assert waiting_texts(window) == [
-                "Pawn Soccer with Carol, 2–1 — room ZZZZZZ as Alice\nThe match may still be waiting for you on the relay.",
-                "Online match — room QQQQQQ as Alice\nThe match may still be waiting for you on the relay.",
-            ]
-            await press(qtbot, window.home.waiting_buttons[0])
+            assert waiting_texts(window) == (
+                "2 online matches not finished: they may still be waiting for you on the relay",
+                ["Pawn Soccer with Carol, 2–1 — room ZZZZZZ as Alice", "Online match — room QQQQQQ as Alice"],
+            )
+            await press(qtbot, window.home.waiting_resume)  # the newest, chosen first
             await until(lambda: online_dialog(window) is not None)
             dialog = online_dialog(window)
             await until(lambda: dialog.status_label.text().startswith("That match cannot be resumed"))
@@ -225,11 +243,11 @@ def test_a_room_gone_from_the_relay_is_said_and_its_entry_removed(qtbot, setting
             assert window.session is None
             QTest.keyClick(dialog, Qt.Key.Key_Escape)
             await until(lambda: online_dialog(window) is None)
-            await until(lambda: len(window.home.waiting_buttons) == 1)
-            assert waiting_texts(window)[0].startswith("Online match — room QQQQQQ as Alice")
+            await until(lambda: len(window.home.waiting_matches) == 1)
+            assert waiting_texts(window) == (WAITING, ["Online match — room QQQQQQ as Alice"])
 
             # A relay that does not answer: said, and the entry stays for another try.
-            await press(qtbot, window.home.waiting_buttons[0])
+            await press(qtbot, window.home.waiting_resume)
             await until(lambda: online_dialog(window) is not None)
             dialog = online_dialog(window)
             await until(lambda: dialog.status_label.text().startswith("That match cannot be resumed"))
@@ -238,7 +256,7 @@ def test_a_room_gone_from_the_relay_is_said_and_its_entry_removed(qtbot, setting
             assert dialog.resume_button.isVisible() and dialog.resume_button.isEnabled()
             dialog.reject()
             await until(lambda: online_dialog(window) is None)
-            assert len(window.home.waiting_buttons) == 1
+            assert waiting_texts(window) == (WAITING, ["Online match — room QQQQQQ as Alice"])
         finally:
             await alice.close()
             await bob.close()
@@ -254,7 +272,8 @@ def test_a_match_another_soccerdesk_window_plays_is_said_to_be_open_there(qtbot,
     with holding_elsewhere(seat_lock_path(settings.data_dir, seat.room, seat.token)):
         window = reopened(qtbot, settings)
         qtbot.waitUntil(lambda: window.home.loaded, timeout=20_000)
-        assert waiting_texts(window) == [
-            "Soccero with Dan, 1–1 — room ABCDEF as Alice\nOpen in another soccerdesk window on this computer."
-        ]
+        assert waiting_texts(window) == (
+            "Online match open in another soccerdesk window on this computer",
+            ["Soccero with Dan, 1–1 — room ABCDEF as Alice"],
+        )
         window.close()

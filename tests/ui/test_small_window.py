@@ -83,6 +83,33 @@ def test_every_game_card_shows_its_whole_description(qtbot, window: MainWindow, 
     assert_reachable(window.home.resume_button, what="Resume / replay")
 
 
+@pytest.mark.parametrize("waiting", [1, 2])
+@pytest.mark.parametrize("size", ["smallest", "1024x600"])
+def test_online_matches_waiting_on_the_home_screen_leave_the_cards_whole(
+    qtbot, settings, size: str, waiting: int
+) -> None:
+    """The frame of online matches that may still be waiting (above Recent matches) takes its
+    room from the list, not the cards: at 1024 × 600 with it inside the Recent matches box the
+    cards' descriptions were cut. Its Resume and the list's buttons stay reachable."""
+    from soccerdesk.ui.seats import RememberedSeat, about_key, remember_about, remember_seat
+
+    for n in range(waiting):
+        remember_seat(settings, RememberedSeat("ws://127.0.0.1:9/ws", f"ROOM{n}X", str(n) * 24, "Alice"))
+        remember_about(settings, about_key(f"ROOM{n}X", str(n) * 24), f"Soccer-Go with Player {n}, 0–0")
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.home.loaded, timeout=20_000)
+    _sized(qtbot, window, window.minimumSize() if size == "smallest" else SMALL_LAPTOP)
+    assert window.home.waiting.isVisible()
+    for card in window.home.cards.values():
+        _description_whole(card)
+    assert_reachable(window.home.waiting_resume, what="Resume (online)")
+    assert_reachable(window.home.resume_button, what="Resume / replay")
+    assert window.home.recent.height() >= 2 * window.home.recent.fontMetrics().lineSpacing()
+    window.close()
+
+
 def _panel_whole(view) -> None:
     """The match screen's side panel and header are on screen and not cut."""
     window = view.window()
