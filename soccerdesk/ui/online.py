@@ -14,8 +14,10 @@ are taken, hands the window a :class:`RemoteSession` through ``window.show_sessi
   can also take back the seat of the last online match (its token is remembered).
 * **Play online** uses a relay URL kept in the settings (``online/relay_url``).
 
-Join and Play online offer to resume a remembered seat. The window that plays a seat holds
-its :class:`SeatLock` (a lock file in the data folder); resuming a seat whose lock another
+Join and Play online offer to resume a remembered seat (:mod:`soccerdesk.ui.seats`), and so
+does the home screen, through :func:`open_online_dialog`'s ``resume``; a resume the relay
+answers with a room or token it no longer has forgets the seat. The window that plays a seat
+holds its :class:`SeatLock` (a lock file in the data folder); resuming a seat whose lock another
 running soccerdesk holds asks first ("Take it over here" or "Cancel"), as the relay gives the
 seat to the newest connection and the other window stops playing (``taken_over``).
 
