@@ -36,7 +36,15 @@ from soccerdesk.rules import State
 from soccerdesk.rules.soccero import set_pieces
 from soccerdesk.rules.soccero.actions import Aim, KickChoice, Path, SquareChoice, Step, Word
 from soccerdesk.rules.soccero.board import DIRECTIONS, EXIT_GOAL, LOW
-from soccerdesk.rules.soccero.play import all_paths, doubtful_squares, flight, position_cache, restriction_ok, walk
+from soccerdesk.rules.soccero.play import (
+    all_paths,
+    doubtful_squares,
+    flight,
+    near_keeper,
+    position_cache,
+    restriction_ok,
+    walk,
+)
 from soccerdesk.rules.soccero.set_pieces import permitted, second_last_row
 from soccerdesk.rules.soccero.state import PLAYERS, SocceroState, evolve, goalkeeper, team_of, team_players
 
@@ -287,7 +295,6 @@ def _shot_routes(s: SocceroState, seat: int, start: int) -> list[tuple[int, bool
     b = s.board
     end = s.attacks(seat)
     keeper = s.pos[goalkeeper(1 - seat)]
-    beside = {q for q in (keeper - 1, keeper + 1) if keeper >= 0 and 0 <= q < b.size and b.ys[q] == b.ys[keeper]}
     taken = s.taken_bits()
     theirs = 0
     for q in team_players(1 - seat):
@@ -302,8 +309,7 @@ def _shot_routes(s: SocceroState, seat: int, start: int) -> list[tuple[int, bool
     def route(squares: tuple[int, ...], bits: int, total: int, straight: bool) -> None:
         if total > 12:
             return
-        passes_keeper = keeper in squares
-        near = passes_keeper or bool(beside.intersection(squares))
+        near = near_keeper(b, keeper, start, squares)
         out.append(
             (
                 total,
@@ -543,12 +549,7 @@ def _save_chance(s: SocceroState, seat: int, path: Path) -> float:
     ground, _, _ = flight(s)
     _, _, squares, _ = walk(s, path.start, path.legs, ground, True)
     b = s.board
-    keeper = s.pos[goalkeeper(1 - seat)]
-    if keeper < 0:
-        return 0.0
-    beside = {q for q in (keeper - 1, keeper + 1) if 0 <= q < b.size and b.ys[q] == b.ys[keeper]}
-    near = bool(beside.intersection(squares)) or keeper in squares
-    if not near:
+    if not near_keeper(b, s.pos[goalkeeper(1 - seat)], path.start, squares):
         return 0.0
     rules = b.rules
     if ground:
@@ -597,7 +598,6 @@ def _header_value(s: SocceroState, seat: int, sq: int) -> float:
     b = s.board
     end = s.attacks(seat)
     keeper = s.pos[goalkeeper(1 - seat)]
-    beside = {keeper - 1, keeper + 1} if keeper >= 0 else set()
     save = len(b.rules.save_air_extended) / 6
     best = reach = 0.0
     for d in range(8):
@@ -606,8 +606,7 @@ def _header_value(s: SocceroState, seat: int, sq: int) -> float:
         if ex.kind != EXIT_GOAL or ex.end != end or len(ray) >= 6:
             continue
         chance = (6 - len(ray)) / 6  # the die must reach the line beyond the last square
-        near = keeper in ray or any(q in beside and b.ys[q] == b.ys[keeper] for q in ray)
-        saved = save if near else 0.0
+        saved = save if near_keeper(b, keeper, sq, ray) else 0.0
         best = max(best, chance * ((1 - saved) * GOAL + saved * CORNER))
         reach = max(reach, chance)
     return best + (1 - reach) * FAILED_HEADER

@@ -175,6 +175,19 @@ def test_shot_chance_grows_near_goal_and_a_wall_of_defenders_costs_it() -> None:
     assert shot_chance(wall, 0, B.square("K26")) < near
 
 
+def test_the_bot_expects_a_save_of_a_shot_from_beside_the_keeper() -> None:
+    """RULINGS Soccero 2 as the rules read it (docs/rulings.md): the square the shot is kicked
+    from counts, so the bot no longer takes a shot from beside the keeper for a sure goal."""
+    from soccerdesk.bots.soccero import _save_chance, shot_chance
+
+    beside = position({5: "J30", 11: "K30"}, holder=5)
+    away = position({5: "J30", 11: "O30"}, holder=5)
+    assert shot_chance(beside, 0, B.square("J30")) < shot_chance(away, 0, B.square("J30"))
+    aim = replace(beside, phase="kick-path", kick=(True, 1, "", "direct", 3, 5))
+    aim._set_meta(beside.info, None, ())
+    assert _save_chance(aim, 0, GAME.parse_action("path J30 N3 goal")) == 2 / 6
+
+
 def test_a_team_mate_steps_into_the_line_of_the_opponent_who_would_steal() -> None:
     """The holder carried the ball last turn (red side up); a team-mate covers him instead."""
     s = position({5: "K10", 6: "M12", 15: "K14"}, holder=5, red=5, phase="moving", points=2)

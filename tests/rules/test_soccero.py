@@ -395,6 +395,43 @@ def test_basic_save_beside_the_keeper_on_5_or_6() -> None:
     assert missed.goals == (1, 0)
 
 
+@pytest.mark.parametrize(
+    ("keeper", "shooter", "route"),
+    [
+        ("K30", "J30", "path J30 N3 goal"),  # the keeper came out; the shooter stands beside him
+        ("K30", "L30", "path L30 N3 goal"),
+        ("J32", "K32", "path K32 N1 goal"),  # fetched onto the goal line beside the keeper (RULINGS 5)
+    ],
+)
+def test_basic_save_of_a_shot_kicked_from_beside_the_keeper(keeper: str, shooter: str, route: str) -> None:
+    """RULINGS Soccero 2: the square the shot starts from counts as one it passes (docs/rulings.md).
+    QA: a shot from right beside the keeper was a sure goal, one from a square further back was not."""
+    total = int(route.split()[2][1:])
+    s = act(_kick({5: shooter, 11: keeper}, 5, "direct", total, shot=True), route)
+    assert s.phase == "save" and s.current_players() == (CHANCE,)
+    saved = roll(s, "keeper 6")
+    assert saved.goals == (0, 0) and saved.holder == 11 and saved.team == 1
+    assert roll(s, "keeper 4").goals == (1, 0)
+
+
+def test_only_a_shot_from_beside_the_keeper_gets_the_save_roll() -> None:
+    """The start square counts for shots only, and only beside the keeper in his row: two squares
+    away is a plain goal; a pass or an undeclared kick from beside him goes on as before."""
+    far = act(_kick({5: "I30", 11: "K30"}, 5, "direct", 3, shot=True), "path I30 NE3 goal")
+    assert far.goals == (1, 0) and far.phase == "setup"
+    diagonal = act(_kick({5: "J31", 11: "K30"}, 5, "direct", 2, shot=True), "path J31 N2 goal")
+    assert diagonal.goals == (1, 0)  # J31 is next to the keeper, but not in his row
+    passed = act(_kick({5: "J30", 6: "J26", 11: "K30"}, 5, "direct", 4), "path J30 S4")
+    assert passed.holder == 6 and passed.phase == "roll" and passed.team == 1
+    out = act(_kick({5: "J30", 11: "K30"}, 5, "direct", 3), "path J30 N3 out")
+    assert out.goals == (0, 0) and out.phase != "save" and out.ball == sq("J32")
+
+
+def test_basic_air_shot_from_beside_the_keeper_is_still_not_saved() -> None:
+    s = act(_kick({5: "J30", 11: "K30"}, 5, "air", 3, shot=True), "path J30 N3 goal")
+    assert s.goals == (1, 0)
+
+
 def test_basic_air_shot_cannot_be_saved_and_keeper_is_not_asked() -> None:
     s = act(_kick({5: "K27", 11: "K31"}, 5, "air", 6, shot=True), "path K27 N6 goal")
     assert s.goals == (1, 0)
@@ -524,6 +561,23 @@ def test_extended_air_save_only_on_a_6() -> None:
     assert s.phase == "save"
     assert roll(s, "keeper 5").goals == (1, 0)
     assert roll(s, "keeper 6").setpiece[0] == "corner"
+
+
+def test_extended_saves_of_shots_and_headers_from_beside_the_keeper() -> None:
+    """Extended "Goalkeeper's Attempt to Save a Shot": a ball that goes through a square beside
+    the keeper; the square it is kicked or headed from counts (docs/rulings.md, Soccero)."""
+    ground = act(_kick({5: "J30", 11: "K30"}, 5, "direct", 3, shot=True, extended=True), "path J30 N3 goal")
+    assert ground.phase == "save"
+    assert roll(ground, "keeper 5").setpiece[0] == "corner" and roll(ground, "keeper 4").goals == (1, 0)
+    air = act(_kick({5: "L30", 11: "K30"}, 5, "air", 3, shot=True, extended=True), "path L30 N3 goal")
+    assert air.phase == "save"
+    assert roll(air, "keeper 5").goals == (1, 0) and roll(air, "keeper 6").setpiece[0] == "corner"
+    # A header from beside him: C31 keeps J30 onside when J20 plays the ball to him.
+    s = act(_kick({5: "J20", 6: "J30", 11: "K30", 12: "C31"}, 5, "air", 10, extended=True), "path J20 N10")
+    assert s.phase == "header" and s.holder == 6
+    header = act(roll(act(s, "header"), "roll 3"), "head N")
+    assert header.phase == "save"
+    assert roll(header, "keeper 6").setpiece[0] == "corner" and roll(header, "keeper 5").goals == (1, 0)
 
 
 def test_weak_shot_goes_towards_goal_and_the_nearest_defender_blocks() -> None:

@@ -135,6 +135,11 @@ class Board:
         self.reach_bits = tuple(sum(bits[min(6, len(bits) - 1)] for bits in per_dir) for per_dir in self.ray_bits)
         self.exits: tuple[tuple[Exit, ...], ...] = tuple(exits)
         self.neighbours = tuple(tuple(r[0] for r in rays[sq] if r) for sq in range(self.size))
+        # beside[sq]: the squares left and right of sq in its row (a goalkeeper's save squares).
+        self.beside = tuple(
+            frozenset(q for q in (sq - 1, sq + 1) if 0 <= q < self.size and self.ys[q] == self.ys[sq])
+            for sq in range(self.size)
+        )
         self.rules = self._rules(data)
 
     # --- names ---------------------------------------------------------------------

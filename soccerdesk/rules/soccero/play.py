@@ -7,13 +7,13 @@ only when the match option ``extended`` is on.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from soccerdesk.rules.api import Event, IllegalAction, uniform
 from soccerdesk.rules.soccero import set_pieces
 from soccerdesk.rules.soccero.actions import Aim, Die, KickChoice, KickRoll, Path, SquareChoice, Step, Word
-from soccerdesk.rules.soccero.board import EXIT_GOAL, EXIT_TOUCHLINE, HIGH, LOW, Exit
+from soccerdesk.rules.soccero.board import EXIT_GOAL, EXIT_TOUCHLINE, HIGH, LOW, Board, Exit
 from soccerdesk.rules.soccero.state import (
     CHANCE_PHASES,
     NOBODY,
@@ -1223,17 +1223,26 @@ def receive_and_end(s: S, p: int, air: bool, events: list[Event]) -> S:
     return end_turn(s, events)
 
 
+def near_keeper(b: Board, keeper: int, start: int, squares: Sequence[int]) -> bool:
+    """Does a shot kicked from ``start`` over ``squares`` pass the goalkeeper on ``keeper``: over
+    his square or a square beside him in his row (RULINGS Soccero 2, extended "Goalkeeper's
+    Attempt to Save a Shot")? The square it is kicked from counts as one it passes: a shot from
+    beside him may be saved like one that crosses that square (docs/rulings.md, Soccero)."""
+    if keeper < 0:
+        return False
+    beside = b.beside[keeper]
+    return start in beside or keeper in squares or not beside.isdisjoint(squares)
+
+
 def shot_on_goal(s: S, end: int, air: bool, squares: tuple[int, ...], events: list[Event]) -> S:
-    """RULINGS Soccero 2 (basic) and the extended "Goalkeeper's Attempt to Save a Shot"."""
-    b = s.board
-    keeper = goalkeeper(1 - s.team)
-    k = s.pos[keeper]
-    beside = {q for q in (k - 1, k + 1) if 0 <= q < b.size and b.ys[q] == b.ys[k]} if k >= 0 else set()
-    if not air:
-        chance = bool(beside.intersection(squares))
-    else:
-        chance = s.cfg.extended and (k in squares or bool(beside.intersection(squares)))
-    if chance:
+    """RULINGS Soccero 2 (basic) and the extended "Goalkeeper's Attempt to Save a Shot".
+
+    The shot was kicked (or headed) from ``s.ball``: the ball stays there until it lands.
+    A ground shot reaching the goal never crossed the keeper (he would have stopped it).
+    """
+    near = near_keeper(s.board, s.pos[goalkeeper(1 - s.team)], s.ball, squares)
+    # Basic rules: an air shot cannot be saved.
+    if near and (not air or s.cfg.extended):
         events.append(Event("save-attempt", f"The goalkeeper of seat {1 - s.team} dives.", {"seat": 1 - s.team}))
         return evolve(s, phase="save", decider=1 - s.team)
     return score_goal(s, events)
