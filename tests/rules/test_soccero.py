@@ -262,6 +262,21 @@ def test_steal_lands_exactly_on_the_holder_and_the_loser_moves_off_first() -> No
     assert s.forced == -1 and s.holder == 5
 
 
+@pytest.mark.parametrize(("stealer", "loser", "kicker", "team"), [(12, 1, 13, 1), (1, 12, 2, 0)])
+def test_a_ball_stopping_on_a_shared_square_goes_to_the_stealer(
+    stealer: int, loser: int, kicker: int, team: int
+) -> None:
+    """docs/rulings.md, Soccero, "Steal": of the two players on the square after a steal, a ball
+    that stops there is the one's who is not obliged to leave. QA: it always went to seat 0's."""
+    players = {stealer: "K12", loser: "K12", kicker: "K8"}
+    s = position(players, holder=kicker, team=team, forced=loser)
+    s = act(roll(act(s, "kick 1"), "kick-roll direct 6"), "path K8 N4")
+    assert s.holder == stealer and s.ball == sq("K12") and s.forced == loser
+    s = position(players, holder=kicker, team=team, forced=loser)
+    s = act(roll(act(s, "kick 1"), "kick-roll air 4"), "path K8 N4")  # lands there in the air
+    assert s.holder == stealer
+
+
 def test_no_landing_on_a_player_without_the_ball() -> None:
     s = position({15: "K13", 5: "K10"}, ball="A30", phase="moving", team=0, points=3)
     assert "move K10-K13" not in texts(s)

@@ -101,13 +101,19 @@ class SocceroState(State):
     # --- small lookups ---------------------------------------------------------------
 
     def occupancy(self) -> dict[int, int]:
-        """square → player on it (for a shared square, the one holding the ball)."""
+        """square → player on it. For the square two players share after a steal: the one
+        holding the ball, else the one not obliged to leave it (``forced``), so a ball that
+        stops there is his (docs/rulings.md, Soccero, "Steal")."""
         occ = self._occ
         if occ is None:
             occ = {}
             bits = 0
+            holder, forced = self.holder, self.forced
             for p, sq in enumerate(self.pos):
-                if sq >= 0 and (sq not in occ or p == self.holder):
+                if sq < 0:
+                    continue
+                q = occ.get(sq)
+                if q is None or p == holder or (q == forced and q != holder):
                     occ[sq] = p
                     bits |= 1 << sq
             object.__setattr__(self, "_occ", occ)
