@@ -8,6 +8,7 @@ Player ids: 0..10 seat 0 (0 = goalkeeper), 11..21 seat 1 (11 = goalkeeper).
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -306,6 +307,35 @@ def test_leaving_the_ball_on_a_crossed_square_and_picking_it_up() -> None:
     assert "move K8-K12 ball K12" in legal and "move K8-K12 ball K11" in legal
     s = act(s, "move K8-K12 ball K12")
     assert s.holder == 6 and s.red == 6
+
+
+@pytest.mark.parametrize(
+    ("players", "holder", "ball", "text", "reason"),
+    [
+        ({1: "K10", 2: "C3"}, 2, None, "move K10-K12 ball K12", "he does not have the ball"),
+        ({1: "K10"}, None, "C3", "move K10-K12 ball K12", "he does not have the ball, and does not cross it"),
+        ({1: "K10"}, None, "K12", "move K10-K12 ball K12", "he takes the ball by ending his move on it (K12)"),
+        (
+            {1: "K10"},
+            None,
+            "K11",
+            "move K10-K12 ball K10",
+            "he picks the ball up on K11: he can only leave it on a later",
+        ),
+        ({2: "C3"}, 2, None, "move C3-C5 ball C6", "the ball can only be left on a square he crosses or on his end"),
+        ({2: "C3"}, 2, None, "move C3-C5 ball D4", "the ball can only be left on a square he crosses or on his end"),
+        ({2: "C3"}, 2, None, "move C3-C5 ball C3", "the ball can only be left on a square he crosses or on his end"),
+    ],
+)
+def test_a_wrong_carry_is_refused_with_the_carrying_reason(
+    players: dict[int, str], holder: int | None, ball: str | None, text: str, reason: str
+) -> None:
+    """Rulebook "Carrying the Ball": the move without its 'ball' part is legal, so the reason is
+    the carry, not the die. QA: these were refused with "the die must be used exactly"."""
+    s = position(players, holder=holder, ball=ball, phase="moving", points=2)
+    assert text.rsplit(" ball ", 1)[0] in texts(s)
+    with pytest.raises(IllegalAction, match=re.escape(reason)):
+        act(s, text)
 
 
 def test_stepping_onto_the_loose_ball_takes_it() -> None:

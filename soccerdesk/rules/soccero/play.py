@@ -861,7 +861,7 @@ def movement_steps(s: S) -> list[Step]:
     ok = 0  # bit k: every move of k squares keeps the die usable
     for k in range(1, points + 1):
         ok |= (sure >> (points - k) & 1) << k
-    holder, red, ball = s.holder, s.red, s.ball
+    holder, ball = s.holder, s.ball
     board = s.board
     rays, xs, ys = board.rays, board.xs, board.ys
     # Only a loose ball can be picked up on the way: then the king-move distance to it matters.
@@ -886,17 +886,35 @@ def movement_steps(s: S) -> list[Step]:
             if k > points or not (ok >> k & 1 or rests.keeps_usable(s, p, end, points - k)):
                 continue
             out.append(step)
-            if p != holder and not loose:
-                continue
-            ray = rays[start][d]
-            if p == holder:
-                if p != red:  # rulebook "Carrying the Ball": the red side up = no second carry
-                    for j in range(k):
-                        out.append(acts.step(start, end, ray[j]))
-            elif ball in ray[: k - 1]:
-                for j in range(ray.index(ball) + 1, k):
-                    out.append(acts.step(start, end, ray[j]))
+            if p == holder or loose:
+                out.extend(acts.step(start, end, q) for q in ball_drops(s, p, rays[start][d], k))
     return out
+
+
+def ball_drops(s: S, p: int, ray: tuple[int, ...], k: int) -> tuple[int, ...]:
+    """Where ``p``, moving ``k`` squares along ``ray``, may leave the ball (rulebook "Carrying the
+    Ball"): the holder on any square he crosses or his end square, unless the red side is up
+    (no second carry); a player crossing the loose ball on any later square of his move."""
+    if p == s.holder:
+        return ray[:k] if p != s.red else ()
+    if s.holder < 0 and s.ball in ray[: k - 1]:
+        return ray[ray.index(s.ball) + 1 : k]
+    return ()
+
+
+def carry_refusal(s: S, p: int, ray: tuple[int, ...], k: int) -> str:
+    """Why ``p`` may not leave the ball where a ``move ... ball SQ`` says (it is not in :func:`ball_drops`)."""
+    if p == s.red:
+        return "this player carried the ball last time: he must kick it or leave it"
+    if p == s.holder:
+        return "the ball can only be left on a square he crosses or on his end square"
+    if s.holder >= 0:
+        return "he does not have the ball"
+    if s.ball == ray[k - 1]:
+        return f"he takes the ball by ending his move on it ({sq_name(s, s.ball)}): the move has no 'ball' part"
+    if s.ball not in ray[:k]:
+        return "he does not have the ball, and does not cross it on this move"
+    return f"he picks the ball up on {sq_name(s, s.ball)}: he can only leave it on a later square of his move"
 
 
 def apply_movement_roll(s: S, value: int, events: list[Event]) -> S:
@@ -1468,11 +1486,12 @@ def explain_illegal(s: S, seat: int, action: Any) -> str:
         k = b.distance(action.start, action.end)
         if k > s.points:
             return f"that move is {k} squares but only {s.points} points are left"
-        reach = {m[2]: m[0] for m in player_reach(s, p, s.occupancy(), s.points, False)[0]}
+        reach = {m[2]: m for m in player_reach(s, p, s.occupancy(), s.points, False)[0]}
         if action.end not in reach:
             return "players move in a straight line and may not pass through or land on other players (except to steal the ball), nor break the position restrictions"
-        if action.ball >= 0 and p == s.red:
-            return "this player carried the ball last time: he must kick it or leave it"
+        ray = b.rays[action.start][reach[action.end][1]]
+        if action.ball >= 0 and action.ball not in ball_drops(s, p, ray, k):
+            return carry_refusal(s, p, ray, k)
         return f"the die must be used exactly ({s.points} points left): that move leaves points no other player can use"
     if s.phase == "turn" and isinstance(action, Word) and action.word == "punt":
         return "the goalkeeper may punt only when he controls the ball inside his penalty area and it was not kicked to him by a team-mate"
