@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -35,10 +37,11 @@ def position(
     phase: str = "turn",
     team: int = 0,
     extended: bool = False,
+    game: Any = GAME,
     **fields: Any,
 ) -> SocceroState:
     """A mid-match position: named players where given, the ball on ``ball`` (or with ``holder``)."""
-    start = GAME.new_match(seed=0, extended=extended)
+    start = game.new_match(seed=0, extended=extended)
     pos = []
     for p in range(22):
         t = p // 11
@@ -134,6 +137,68 @@ def test_bad_board_data_is_refused_with_a_reason() -> None:
     data["areas"] = {**data["areas"], "penalty_spot": {"low": "Z99", "high": "K29"}}
     with pytest.raises(BoardDataError, match="Z99"):
         make_game(data)
+
+
+SHIPPED_OPTIONS = type(GAME).options
+
+
+@contextmanager
+def game_from(**changes: dict[str, Any]) -> Iterator[Any]:
+    """Soccero made from soccero.toml with some ``[section]`` numbers changed; the shipped game
+    is put back afterwards (a game sets its options and the state class's game when made)."""
+    from soccerdesk.resources import load_game_data
+    from soccerdesk.rules.soccero import SocceroGame, make_game
+
+    data = {k: dict(v) if isinstance(v, dict) else v for k, v in load_game_data("soccero").items()}
+    for section, numbers in changes.items():
+        data[section].update(numbers)
+    try:
+        yield make_game(data)
+    finally:
+        SocceroGame.options = SHIPPED_OPTIONS
+        SocceroState.game, SocceroState.board = GAME, B
+
+
+def play_randomly(game: Any, seed: int, **options: Any) -> SocceroState:
+    rng = random.Random(seed)
+    s = game.new_match(seed=seed, quick_setup=True, **options)
+    while not s.is_terminal():
+        seat = s.current_players()[0]
+        s = s.apply(seat, sample_chance(s, rng) if seat == CHANCE else rng.choice(s.legal_actions(seat)))
+    return s
+
+
+def test_match_numbers_come_from_the_data_file() -> None:
+    """RULINGS.md: reconstructed numbers live in soccero.toml so a real value can replace them.
+    QA: turns_per_half, halves and adjacent_in_line were read but changed nothing."""
+    assert GAME.option("turns").default == 30 and GAME.option("adjacent_limit").default == 4
+    assert GAME.option("adjacent_limit").choices == (3, 4)
+    with game_from(match={"turns_per_half": 2, "halves": 3}, restrictions={"adjacent_in_line": 5}) as game:
+        assert game.option("turns").default == 2
+        assert game.option("adjacent_limit").default == 5 and game.option("adjacent_limit").choices == (3, 5)
+        s = play_randomly(game, 3)
+        assert dict(s.options)["turns"] == 2 and s.cfg.adjacent_limit == 5
+        assert s.half == 3 and s.is_terminal()
+        # The end of half 2 of 3: the ends change again and the first half's kicker kicks off.
+        s = position({5: "K10"}, ball="A30", phase="moving", points=1, turns=2 * 2 - 1, half=2, game=game)
+        s = s.apply(0, game.parse_action("move K10-K11"))
+        assert s.half == 3 and s.low_team == 1 and s.team == 0 and s.phase == "setup"
+        assert "End of half 2: 0-0. The teams change ends." in [e.text for e in s.events]
+    with game_from(match={"halves": 1}) as game:
+        s = position({5: "K10"}, ball="A30", phase="moving", points=1, turns=59, game=game)
+        assert s.apply(0, game.parse_action("move K10-K11")).is_terminal()
+    assert GAME.option("turns").default == 30 and get_game("soccero") is GAME
+    assert SocceroState.game is GAME
+
+
+def test_bad_match_numbers_in_the_data_file_are_refused() -> None:
+    for section, numbers in [
+        ("match", {"halves": 0}),
+        ("match", {"turns_per_half": 0}),
+        ("restrictions", {"adjacent_in_line": 1}),
+    ]:
+        with pytest.raises(BoardDataError, match=next(iter(numbers))), game_from(**{section: numbers}):
+            pass
 
 
 # --- starting the game and the initial formation ---------------------------------------------

@@ -1,10 +1,11 @@
 """Soccero (Second Edition): basic and extended rules on a 21×32 board.
 
 ``get_game("soccero").new_match(seed, extended=True)`` — options: ``extended`` (the
-extended rules), ``turns`` (turns per manager per half, RULINGS Soccero 1),
-``adjacent_limit`` (RULINGS Soccero 8: 4, variant 3), ``quick_setup`` (the default
-formation instead of placing players one by one), ``hourglass`` (a real-time turn timer
-shown to the UI; the rules do not enforce it).
+extended rules), ``turns`` (turns per manager per half, RULINGS Soccero 1; default
+``turns_per_half`` of soccero.toml), ``adjacent_limit`` (RULINGS Soccero 8: the data's
+``adjacent_in_line``, 4, or the variant 3), ``quick_setup`` (the default formation instead
+of placing players one by one), ``hourglass`` (a real-time turn timer shown to the UI; the
+rules do not enforce it). The number of halves is the data's ``halves`` (2).
 
 View (``view(seat)["state"]``; Soccero hides nothing, so every seat sees the same):
 
@@ -37,9 +38,12 @@ from typing import Any
 
 from soccerdesk.rules.api import Game, Option, State
 from soccerdesk.rules.soccero.actions import Actions
-from soccerdesk.rules.soccero.board import HIGH, LOW, Board, BoardDataError
+from soccerdesk.rules.soccero.board import HIGH, LOW, MAX_TURNS_PER_HALF, Board, BoardDataError, Rules
 from soccerdesk.rules.soccero.play import kick_roll_outcomes
 from soccerdesk.rules.soccero.state import NOBODY, PLAYERS, Config, SocceroState
+
+ADJACENT_VARIANT = 3
+"""RULINGS Soccero 8: the variant line limit offered beside the data file's."""
 
 
 class SocceroGame(Game):
@@ -48,36 +52,6 @@ class SocceroGame(Game):
     id = "soccero"
     title = "Soccero"
     summary = "Move your eleven with one die or kick with the kick die and one or two distance dice; extended rules add set pieces, fouls and offside."
-    options = (
-        Option(
-            "extended",
-            False,
-            "Extended rules",
-            "Adds set pieces, fouls, offside, headers, weak shots and saves from corner kicks.",
-        ),
-        Option(
-            "turns",
-            30,
-            "Turns per half",
-            "How many turns each manager plays in each half.",
-            minimum=1,
-            maximum=200,
-        ),
-        Option(
-            "adjacent_limit",
-            4,
-            "Most team-mates side by side",
-            "The most players of one team that may stand next to each other in a row or a column.",
-            choices=(3, 4),
-        ),
-        Option(
-            "quick_setup",
-            False,
-            "Quick set-up",
-            "Both teams start in the standard formation instead of placing their players one by one.",
-        ),
-        Option("hourglass", False, "Turn timer", "Each turn must be played within a time limit shown on screen."),
-    )
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.board = Board(data)
@@ -102,6 +76,7 @@ class SocceroGame(Game):
                     f"soccero.toml: formation {name!r} needs {PLAYERS} different squares in the low half"
                 )
         self.shape_memo: dict[Any, Any] = {}  # see play.shape_memo
+        type(self).options = soccero_options(b.rules)  # defaults from the data file
         SocceroState.game = self
         SocceroState.board = self.board
 
@@ -134,6 +109,41 @@ class SocceroGame(Game):
 
     def parse_action(self, text: str) -> Any:
         return self.actions.parse(text)
+
+
+def soccero_options(rules: Rules) -> tuple[Option, ...]:
+    """The match options; turns per half and the line limit default to soccero.toml's numbers
+    (RULINGS Soccero 1 and 8), so a real value there changes them."""
+    return (
+        Option(
+            "extended",
+            False,
+            "Extended rules",
+            "Adds set pieces, fouls, offside, headers, weak shots and saves from corner kicks.",
+        ),
+        Option(
+            "turns",
+            rules.turns_per_half,
+            "Turns per half",
+            "How many turns each manager plays in each half.",
+            minimum=1,
+            maximum=MAX_TURNS_PER_HALF,
+        ),
+        Option(
+            "adjacent_limit",
+            rules.adjacent_in_line,
+            "Most team-mates side by side",
+            "The most players of one team that may stand next to each other in a row or a column.",
+            choices=tuple(sorted({rules.adjacent_in_line, ADJACENT_VARIANT})),
+        ),
+        Option(
+            "quick_setup",
+            False,
+            "Quick set-up",
+            "Both teams start in the standard formation instead of placing their players one by one.",
+        ),
+        Option("hourglass", False, "Turn timer", "Each turn must be played within a time limit shown on screen."),
+    )
 
 
 def make_game(data: Mapping[str, Any]) -> SocceroGame:

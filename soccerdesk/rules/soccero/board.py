@@ -36,6 +36,10 @@ EXIT_BYLINE = "byline"
 EXIT_GOAL = "goal"
 
 
+MAX_TURNS_PER_HALF = 200
+"""The most turns per manager per half a match may have (data file and option ``turns``)."""
+
+
 class BoardDataError(ValueError):
     """The soccero.toml board data is inconsistent."""
 
@@ -215,6 +219,12 @@ class Board:
                 raise BoardDataError("soccero.toml: die faces are 1..6")
         if not set(rules.distance_dice) <= {1, 2}:
             raise BoardDataError("soccero.toml: distance_dice are 1 and/or 2")
+        if not 1 <= rules.turns_per_half <= MAX_TURNS_PER_HALF or rules.halves < 1:
+            raise BoardDataError(
+                f"soccero.toml: [match] needs turns_per_half 1..{MAX_TURNS_PER_HALF} and at least one of the halves"
+            )
+        if not 2 <= rules.adjacent_in_line <= 11:
+            raise BoardDataError("soccero.toml: [restrictions] adjacent_in_line is 2..11 players")
         return rules
 
     # --- geometry --------------------------------------------------------------------

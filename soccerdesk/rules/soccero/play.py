@@ -278,16 +278,18 @@ def end_turn(s: S, events: list[Event], after: After | None = None, *, awarded: 
         taker_square=(),
     )
     if s.turns >= 2 * s.cfg.turns and not (awarded and after is not None):
-        if s.half == 1:
+        if s.half < s.board.rules.halves:  # RULINGS Soccero 1: the halves of soccero.toml
+            pause = "Half-time" if s.half == 1 else f"End of half {s.half}"
             events.append(
                 Event(
                     "half-time",
-                    f"Half-time: {s.goals[0]}-{s.goals[1]}. The teams change ends.",
+                    f"{pause}: {s.goals[0]}-{s.goals[1]}. The teams change ends.",
                     {"score": list(s.goals)},
                 )
             )
-            s = evolve(s, half=2, turns=0, low_team=1 - s.low_team)
-            return begin_kickoff(s, 1 - s.kickoff_team, events)
+            s = evolve(s, half=s.half + 1, turns=0, low_team=1 - s.low_team)
+            # The team that kicked off the first half kicks off the odd halves, the other the even.
+            return begin_kickoff(s, s.kickoff_team if s.half % 2 else 1 - s.kickoff_team, events)
         events.append(Event("full-time", f"Full time: {s.goals[0]}-{s.goals[1]}.", {"score": list(s.goals)}))
         return evolve(s, phase="over", decider=NOBODY)
     if after is not None:
