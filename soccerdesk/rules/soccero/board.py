@@ -221,7 +221,7 @@ class Board:
             raise BoardDataError("soccero.toml: distance_dice are 1 and/or 2")
         if not 1 <= rules.turns_per_half <= MAX_TURNS_PER_HALF or rules.halves < 1:
             raise BoardDataError(
-                f"soccero.toml: [match] needs turns_per_half 1..{MAX_TURNS_PER_HALF} and at least one of the halves"
+                f"soccero.toml: [match] needs turns_per_half 1..{MAX_TURNS_PER_HALF} and halves 1 or more"
             )
         if not 2 <= rules.adjacent_in_line <= 11:
             raise BoardDataError("soccero.toml: [restrictions] adjacent_in_line is 2..11 players")
