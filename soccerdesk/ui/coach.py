@@ -412,3 +412,6 @@ def take_learn_screenshot(game_id: str, path: Path, size: tuple[int, int] = (128
     screen.resize(*size)
     screen.show()
     save_picture(screen, screen.view, path)
+    # Deleted by Qt, not left to Python's garbage collector: freed there, its board's items
+    # could update the board's view already deleted (a crash, seen in the UI tests).
+    screen.deleteLater()
