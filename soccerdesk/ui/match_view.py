@@ -30,7 +30,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QSizeF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QHideEvent, QImage, QKeyEvent, QPainter, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
@@ -478,6 +478,14 @@ class BoardView(QGraphicsView):
         rect = scene.itemsBoundingRect().adjusted(-6, -6, 6, 6)
         if rect.isEmpty():
             return
+        # A board drawn small makes its panel and labels bigger for it (ClickBoard.fit_to).
+        # A few times at most: bigger labels make the board bigger, so drawn a little smaller;
+        # a panel whose content needs more room is zoomed less.
+        fit_to = getattr(scene, "fit_to", None)
+        for _ in range(3):
+            if fit_to is None or not fit_to(QSizeF(self.viewport().size()), rect):
+                break
+            rect = scene.itemsBoundingRect().adjusted(-6, -6, 6, 6)
         scene.setSceneRect(rect)
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
 

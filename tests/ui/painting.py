@@ -4,9 +4,12 @@ board shown in a view of its own, to be clicked on as a person does."""
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtCore import QRect, QRectF
+from PySide6.QtGui import QFontMetricsF, QImage, QPainter
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QStyleOptionGraphicsItem
 
 from soccerdesk.ui.boards.drawing import Painted
@@ -22,6 +25,56 @@ class NotingPainter(QPainter):
     def drawText(self, *args: Any) -> None:  # type: ignore[override]  # noqa: N802 (Qt API)
         self.texts.extend(arg for arg in args if isinstance(arg, str))
         super().drawText(*args)
+
+
+@dataclass(frozen=True)
+class ScreenText:
+    """A text as a board's item paints it in a view: its size in points on screen, and whether
+    it fits the rectangle it was given (texts drawn at a point have no rectangle: they fit)."""
+
+    text: str
+    points: float
+    fits: bool
+    on_a_disc: bool  # the number or letters on a piece (drawing.draw_token): as big as its disc allows
+
+
+class MeasuringPainter(QPainter):
+    """A painter on an image that notes each text's size on screen and whether it fits."""
+
+    def __init__(self, image: QImage) -> None:
+        super().__init__(image)
+        self.texts: list[ScreenText] = []
+
+    def drawText(self, *args: Any) -> None:  # type: ignore[override]  # noqa: N802 (Qt API)
+        text = next((arg for arg in args if isinstance(arg, str)), "")
+        if text.strip():
+            world = self.worldTransform()
+            scale = math.hypot(world.m11(), world.m12())
+            fits, on_a_disc = True, False
+            if isinstance(args[0], QRectF | QRect) and len(args) == 3:
+                room = QRectF(args[0])
+                needed = QFontMetricsF(self.font()).boundingRect(room, int(args[1]), text)
+                fits = needed.width() <= room.width() + 0.5 and needed.height() <= room.height() + 0.5
+                radius = room.width() / 2
+                on_a_disc = room.width() == room.height() and abs(self.font().pointSizeF() - radius * 0.8) < 0.01
+            self.texts.append(ScreenText(text, self.font().pointSizeF() * scale, fits, on_a_disc))
+        super().drawText(*args)
+
+
+def texts_on_screen(view: QGraphicsView) -> list[ScreenText]:
+    """Every text the visible ``Painted`` items of ``view``'s scene paint where ``view`` shows them."""
+    viewport = view.viewport()
+    image = QImage(viewport.width(), viewport.height(), QImage.Format.Format_ARGB32)
+    painter = MeasuringPainter(image)
+    shown = view.mapToScene(viewport.rect()).boundingRect()
+    for item in view.scene().items(shown):
+        if isinstance(item, Painted) and item.isVisible():
+            painter.save()
+            painter.setWorldTransform(item.deviceTransform(view.viewportTransform()))
+            item.paint(painter, QStyleOptionGraphicsItem(), None)
+            painter.restore()
+    painter.end()
+    return painter.texts
 
 
 def painted_texts(board: QGraphicsScene) -> list[str]:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from clicking import WAIT_MS, assert_reachable, assert_targets_reachable, click, deciding, start_match
+from painting import texts_on_screen
 from PySide6.QtCore import QPoint, QSize
 from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QScrollArea
 
@@ -19,6 +20,7 @@ from soccerdesk.bots import make_bot
 from soccerdesk.learn import review
 from soccerdesk.rules import GAMES, get_game
 from soccerdesk.sim import play_match
+from soccerdesk.ui.boards.drawing import SMALLEST_ON_SCREEN
 from soccerdesk.ui.home import BLURBS, ChoiceBox, GameCard, OptionsForm
 from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.review_chart import ReviewPanel
@@ -226,3 +228,32 @@ def test_a_replay_with_its_review_keeps_the_board_readable_at_the_smallest_windo
     window.resize(1600, 1000)  # room enough: the chart goes back under the board, the whole width
     qtbot.waitUntil(lambda: not replay.panels_beside, timeout=2_000)
     qtbot.waitUntil(lambda: panel.width() > replay.view.width(), timeout=2_000)
+
+
+@pytest.mark.parametrize("size", ["smallest", "1920x1080"])
+def test_the_soccero_match_screen_reads_at_8_points_at_the_smallest_window(
+    qtbot, window: MainWindow, size: str
+) -> None:
+    """UI audit, left item: at 1000 × 540 the Soccero board's side panel and key read at about
+    4 points, its row numbers and column letters at 4. Now the panel keeps its own size on
+    screen and the pitch takes the rest: every text of the board is at least 8 points and
+    fits its room; the key is in its short form, two entries to a row, the whole key in its
+    tooltip. At 1920 × 1080 the panel and key are as before (the key's long form)."""
+    _sized(qtbot, window, window.minimumSize() if size == "smallest" else QSize(1920, 1080))
+    view = start_match(qtbot, window, "soccero", ("bot", "normal"), {})
+    qtbot.waitUntil(lambda: deciding(view), timeout=WAIT_MS)
+    qtbot.wait(50)
+    texts = texts_on_screen(view.view)
+    small = [(t.text, round(t.points, 1)) for t in texts if t.points < SMALLEST_ON_SCREEN - 0.05 and not t.on_a_disc]
+    assert not small
+    assert all(t.fits for t in texts), [t.text for t in texts if not t.fits]
+    said = {t.text for t in texts}
+    assert (
+        {"KEY", "legal click", "goalkeeper"} <= said
+        if size == "smallest"
+        else {"KEY", "goalkeeper (number 1, ringed)"} <= said
+    )
+    assert {str(row) for row in range(1, 33)} | {"A", "U"} <= said  # every row number, the column letters
+    if size == "smallest":
+        key = next(i for i in view.board.items() if "a legal click now (white: chosen)" in i.toolTip())
+        assert view.view.mapFromScene(key.sceneBoundingRect()).boundingRect().bottom() <= view.view.viewport().height()

@@ -26,7 +26,8 @@ colours in brightness and shape (a dashed ring with a dot), not only in hue.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,6 +105,47 @@ def text_extent(text: str, size: float, bold: bool = False) -> QSizeF:
     return QSizeF(max(metrics.horizontalAdvance(line) for line in lines) * scale, metrics.height() * len(lines) * scale)
 
 
+SMALLEST_ON_SCREEN = 8.0
+"""The smallest text a board shows, in points on screen: a side panel drawn at its own
+sizes never has smaller text (its sizes are at least this), and a board's labels are
+made bigger to stay this size while the board is drawn small."""
+
+COMPACT_ZOOM = 4 / 3  # a side panel zoomed more than this is drawn in its shorter form
+ZOOM_STEP = 0.05  # a panel's zoom is rounded to this: resizing redraws at every step, not every pixel
+
+
+def panel_zoom(board: QSizeF, panel_width: float, room: QSizeF) -> tuple[float, float]:
+    """How a board of natural size ``board`` (scene units) whose side panel is the rightmost
+    ``panel_width`` of it is shown in ``room`` (pixels): the board's scale (pixels per scene
+    unit) and the panel's zoom (>= 1).
+
+    A board shown at less than its natural size keeps its panel at its natural size on screen
+    (zoom x scale >= 1, so the panel's words are never smaller than designed) and the pitch
+    takes what is left: a small window shrinks the pitch, not the words beside it.
+    """
+    whole = min(room.width() / board.width(), room.height() / board.height())
+    if whole >= 1 or panel_width <= 0 or panel_width >= board.width():
+        return whole, 1.0
+    scale = min(room.height() / board.height(), (room.width() - panel_width) / (board.width() - panel_width))
+    if scale <= 0:
+        return whole, 1.0
+    zoom = max(1.0, math.ceil(1 / scale / ZOOM_STEP) * ZOOM_STEP)
+
+    def fitted(zoom: float) -> float:  # the scale of the board with its panel zoomed
+        return min(room.height() / board.height(), room.width() / (board.width() + (zoom - 1) * panel_width))
+
+    while zoom * fitted(zoom) < 1 - 1e-9 and zoom < 10:  # rounded up, the panel made the board a little narrower
+        zoom += ZOOM_STEP
+    return fitted(zoom), round(zoom, 2)
+
+
+def elided(text: str, size: float, width: float, bold: bool = False) -> str:
+    """``text`` as it fits in ``width`` scene units in :func:`ui_font` ``size``: whole, or cut
+    short with "…"."""
+    metrics = QFontMetricsF(ui_font(size, bold))
+    return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+
+
 def two_lines(text: str, bold: bool = False) -> str:
     """``text`` broken once: before a "+ ..." part if there is one, else at the space that
     makes the wider line narrowest ("Dribble" / "Diagonal Right 1", not "... Right" / "1")."""
@@ -130,11 +172,13 @@ def fit_text(
     return ui_font(smallest, bold), two_lines(text, bold)
 
 
-def button_face(label: str, rect: QRectF, bold: bool) -> tuple[QRectF, QFont, str]:
+def button_face(label: str, rect: QRectF, bold: bool, smallest: float = 6.0) -> tuple[QRectF, QFont, str]:
     """Where a button drawn in ``rect`` writes ``label``, in which font, on one line or two
-    (:func:`fit_text`): a long label is made smaller or broken, never cut off."""
+    (:func:`fit_text`): a long label is made smaller or broken, never cut off (never smaller
+    than ``smallest`` on one line, or on two lines while ``smallest`` is 6 or more)."""
     room = rect.adjusted(4, 1, -4, -1)
-    font, text = fit_text(label, room, min(8.8, rect.height() * 0.34), 6.0, one_line_down_to=6.8, bold=bold)
+    size = max(smallest, min(8.8, rect.height() * 0.34))
+    font, text = fit_text(label, room, size, smallest, one_line_down_to=max(6.8, smallest), bold=bold)
     return room, font, text
 
 
@@ -320,6 +364,17 @@ class ClickBoard(BoardScene):
         self.hovered: Key | None = None
         self._drag_from: Key | None = None
         self.setBackgroundBrush(QBrush(QColor("#121820")))
+        self.panel_zoom = 1.0  # how much bigger than designed the side panel is drawn (see fit_to)
+        self.screen_scale = 1.0  # pixels per scene unit where the board is shown
+        self._zoom_origin: QPointF | None = None  # inside zoomed_panel: the point items grow from
+        self._prompt_origin: QPointF | None = None
+        # How much of the side panel's height its content took at the last drawing (1: all):
+        # the panel is never zoomed so much that its content would run past its bottom.
+        self.panel_fill = 0.0
+
+    side_panel_width = 0.0
+    """A board whose side panel stands along its right edge: the panel's width in scene units
+    (its items are drawn in :meth:`zoomed_panel`, its height divided by :attr:`panel_zoom`)."""
 
     # --- to implement ------------------------------------------------------------------
 
@@ -507,8 +562,58 @@ class ClickBoard(BoardScene):
     def addItem(self, item: QGraphicsItem) -> None:  # noqa: N802 (Qt API)
         """Add an item; those added by :meth:`draw` are removed again at the next view."""
         super().addItem(item)
+        origin = self._zoom_origin
+        if origin is not None and self.panel_zoom != 1:
+            item.setScale(item.scale() * self.panel_zoom)
+            item.setPos(origin + (item.pos() - origin) * self.panel_zoom)
         if self._recording:
             self._dynamic.append(item)
+
+    @contextmanager
+    def zoomed_panel(self, origin: QPointF) -> Iterator[float]:
+        """Items added inside are the side panel's: drawn :attr:`panel_zoom` times bigger,
+        growing from ``origin`` (the panel's top left corner). Yields the zoom: the panel's
+        height in scene units is its height on the board divided by it."""
+        self._zoom_origin = origin
+        try:
+            yield self.panel_zoom
+        finally:
+            self._zoom_origin = None
+
+    @property
+    def compact_panel(self) -> bool:
+        """The side panel is drawn so much bigger than designed (a small view) that it has under
+        3/4 of its height: boards show its shorter form (two teams on one row, a shorter key)."""
+        return self.panel_zoom > COMPACT_ZOOM
+
+    def label_size(self, size: float) -> float:
+        """A board label's font size: ``size``, or bigger while the board is drawn so small that
+        ``size`` would read under :data:`SMALLEST_ON_SCREEN` points."""
+        return max(size, SMALLEST_ON_SCREEN / self.screen_scale)
+
+    def fit_to(self, room: QSizeF, bounds: QRectF) -> bool:
+        """Lay the board out for a view of ``room`` pixels showing ``bounds`` (the items' rect
+        now): the side panel's zoom (:func:`panel_zoom`) and the labels' size follow the
+        scale the board is shown at. True when the board was drawn again for it. Boards
+        without a side panel to zoom (:attr:`side_panel_width` 0) are left as they are."""
+        if self.side_panel_width <= 0:
+            return False
+        natural = QSizeF(bounds.width() - (self.panel_zoom - 1) * self.side_panel_width, bounds.height())
+        if natural.isEmpty() or room.isEmpty():
+            return False
+        scale, zoom = panel_zoom(natural, self.side_panel_width, room)
+        if self.panel_fill > 0:
+            zoom = max(1.0, min(zoom, math.floor(1 / self.panel_fill / ZOOM_STEP) * ZOOM_STEP))
+        # Rounded like the zoom: a resize by a few pixels keeps the drawing it has.
+        scale = max(ZOOM_STEP, math.floor(scale / ZOOM_STEP) * ZOOM_STEP)
+        if (zoom, scale) == (self.panel_zoom, self.screen_scale):
+            return False
+        self.panel_zoom, self.screen_scale = zoom, scale
+        if self.view_data is None or not self.view_data.get("state"):
+            return False
+        self._static_for = object()  # the pitch's labels and the key are drawn again too
+        self.render(self.view_data, [])
+        return True
 
     def redraw(self) -> None:
         """Show a changed selection or preview: items read the marks when they paint."""
@@ -537,9 +642,13 @@ class ClickBoard(BoardScene):
         self.draw_chooser()
         if self._prompt_rect is not None:
             prompt = self.selection_hint(self.paths.selection) or self._prompt
-            self.add_text(
-                self._prompt_rect.topLeft(), prompt, 10, PANEL_TEXT, bold=True, width=self._prompt_rect.width()
-            )
+            self._zoom_origin = self._prompt_origin
+            try:
+                self.add_text(
+                    self._prompt_rect.topLeft(), prompt, 10, PANEL_TEXT, bold=True, width=self._prompt_rect.width()
+                )
+            finally:
+                self._zoom_origin = None
 
     def place_prompt(self, pos: QPointF, width: float, prompt: str, longest: Sequence[str] = ()) -> float:
         """The panel's prompt at ``pos`` (call from :meth:`draw`): ``prompt``, or while an action
@@ -552,6 +661,7 @@ class ClickBoard(BoardScene):
             metrics.boundingRect(QRectF(0, 0, width, 10_000), wrap, t).height() + 2 for t in (prompt, *longest)
         )
         self._prompt, self._prompt_rect = prompt, QRectF(pos.x(), pos.y(), width, height)
+        self._prompt_origin = self._zoom_origin  # a prompt in a zoomed panel is drawn zoomed
         return height
 
     def draw_chooser(self) -> None:
@@ -714,6 +824,10 @@ class ClickBoard(BoardScene):
     ) -> QGraphicsItem:
         """A push button drawn in the scene; highlighted while it is a legal next click."""
 
+        # In a side panel drawn bigger than designed (a small view), the designed size is the
+        # size on screen: no smaller than the smallest text.
+        smallest = SMALLEST_ON_SCREEN if self._zoom_origin is not None and self.panel_zoom > 1 else 6.0
+
         def paint(p: QPainter, r: QRectF) -> None:
             chosen = key in self.selection
             lit = chosen or key in self.targets or key in self.paths.first_keys()
@@ -729,7 +843,7 @@ class ClickBoard(BoardScene):
             p.setPen(QPen(edge, 3.2 if chosen else 2.2 if (lit or previewed) else 1))
             p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 6, 6)
             p.setPen(PANEL_TEXT if lit else MUTED_TEXT)
-            room, font, text = button_face(label, r, lit)
+            room, font, text = button_face(label, r, lit, smallest)
             p.setFont(font)
             p.drawText(room, Qt.AlignmentFlag.AlignCenter, text)
 
@@ -770,28 +884,58 @@ class ClickBoard(BoardScene):
         return item
 
     def add_legend(
-        self, bottom_left: QPointF, width: float, entries: Sequence[tuple[Callable[[QPainter, QRectF], None], str]]
+        self,
+        bottom_left: QPointF,
+        width: float,
+        entries: Sequence[
+            tuple[Callable[[QPainter, QRectF], None], str] | tuple[Callable[[QPainter, QRectF], None], str, str]
+        ],
+        room: float = math.inf,
     ) -> QGraphicsItem:
         """A "how to read the board" key: one small drawn icon and a line of text per entry,
-        standing on ``bottom_left``."""
+        standing on ``bottom_left``. An entry may give a shorter text too: a panel drawn in its
+        short form (:attr:`compact_panel`) shows those, two to a row, and the whole key when the
+        mouse rests on it. With less than its height of ``room`` above ``bottom_left``, only
+        its title is shown, and the key when the mouse rests on it."""
         row = 19.0
-        rect = QRectF(bottom_left.x(), bottom_left.y() - row * len(entries) - 18, width, row * len(entries) + 18)
+        compact = self.compact_panel and all(len(entry) == 3 for entry in entries)
+        columns = 2 if compact else 1
+        column_w = width / columns
+        texts = [entry[2] if compact else entry[1] for entry in entries]
+        # Each entry on a line, or on two when it is too long for one (its row is taller).
+        metrics = QFontMetricsF(ui_font(8))
+        wrap = int(Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap)
+        heights = [
+            max(row, metrics.boundingRect(QRectF(0, 0, column_w - row - 4, 1000), wrap, text).height() + 3)
+            for text in texts
+        ]
+        tops = [18.0]
+        for start in range(0, len(entries), columns):
+            tops.append(tops[-1] + max(heights[start : start + columns]))
+        shown = tops[-1] <= room  # no room above bottom_left: the key's title only
+        rect = QRectF(bottom_left.x(), bottom_left.y() - (tops[-1] if shown else 18), width, tops[-1] if shown else 18)
 
         def paint(p: QPainter, r: QRectF) -> None:
             p.setPen(MUTED_TEXT)
-            p.setFont(ui_font(7.5, bold=True))
-            p.drawText(QRectF(0, 0, r.width(), 14), Qt.AlignmentFlag.AlignLeft, "KEY")
-            for index, (icon, text) in enumerate(entries):
-                top = 18 + index * row
+            p.setFont(ui_font(8, bold=True))
+            title = "KEY" if shown else "KEY: rest the mouse here to read it"
+            p.drawText(QRectF(0, 0, r.width(), 14), Qt.AlignmentFlag.AlignLeft, title)
+            if not shown:
+                return
+            for index, ((icon, *_), text) in enumerate(zip(entries, texts, strict=True)):
+                left, top = (index % columns) * column_w, tops[index // columns]
+                height = tops[index // columns + 1] - top
                 p.save()
-                icon(p, QRectF(0, top, row - 3, row - 3))
+                icon(p, QRectF(left, top + (height - row) / 2, row - 3, row - 3))
                 p.restore()
                 p.setPen(MUTED_TEXT)
-                p.setFont(ui_font(7.3))
-                p.drawText(QRectF(row + 4, top, r.width() - row - 4, row - 3), Qt.AlignmentFlag.AlignVCenter, text)
+                p.setFont(ui_font(8))
+                p.drawText(QRectF(left + row + 4, top, column_w - row - 4, height - 3), wrap, text)
 
         item = Painted(rect, paint)
         item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        if compact or not shown:
+            item.setToolTip("\n".join(entry[1] for entry in entries))
         self.addItem(item)
         return item
 

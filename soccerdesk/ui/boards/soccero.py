@@ -45,7 +45,9 @@ from soccerdesk.ui.boards.drawing import (
     draw_target_mark,
     draw_team_strip,
     draw_token,
+    elided,
     listed,
+    text_extent,
     ui_font,
 )
 from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
@@ -54,6 +56,8 @@ GAME = "soccero"
 SQ = 21.0
 ORIGIN = QPointF(34.0, 34.0)
 GOAL_DEPTH = SQ * 0.9  # how far a goal stands out behind its goal line
+PANEL_W = 270.0
+KEY_TITLE = 28.0  # the key's least height, its title only, with the room under it
 LETTERS_BELOW_GOAL = 8.0  # the frame's extra depth under the bottom goal for the column letters
 DIRECTIONS = {
     "N": (0, 1),
@@ -181,6 +185,8 @@ def points_left(points: int, *, movement: bool = False) -> str:
 class Board(ClickBoard):
     """Soccero board scene (see the module docstring for the click paths)."""
 
+    side_panel_width = PANEL_W + 20  # with the room right of it
+
     def __init__(self, config: BoardConfig, parent: Any = None) -> None:
         super().__init__(config, parent)
         data = load_game_data(GAME)
@@ -196,7 +202,9 @@ class Board(ClickBoard):
         self._notes: dict[str, list[str]] = {}
         self.panel_x = ORIGIN.x() + self.columns * SQ + 34
         self.column_labels: list[QGraphicsItem] = []  # the letters A, B... under the pitch
-        self.setSceneRect(QRectF(0, 0, self.panel_x + 290, ORIGIN.y() * 2 + self.rows * SQ))
+        self.panel_origin = QPointF(self.panel_x, ORIGIN.y() - 20)
+        self.panel_height = self.rows * SQ + 40
+        self.setSceneRect(QRectF(0, 0, self.panel_x + 290, ORIGIN.y() * 2 + self.rows * SQ + LETTERS_BELOW_GOAL))
 
     @property
     def me(self) -> int:
@@ -438,9 +446,9 @@ class Board(ClickBoard):
         self._draw_pitch()
         self._draw_squares()
         self._draw_goals()
-        self._draw_legend()
 
-    def _draw_legend(self) -> None:
+    def _draw_legend(self, room: float) -> None:
+        """The key at the panel's foot, in ``room`` under the panel's content."""
         colours = self.config.colours
 
         def teams(p: QPainter, r: QRectF) -> None:
@@ -475,14 +483,15 @@ class Board(ClickBoard):
             draw_target_mark(p, r)
 
         entries = [
-            (target, "a legal click now (white: chosen)"),
-            (teams, "discs and squares: the two teams"),
-            (keeper, "goalkeeper (number 1, ringed)"),
-            (moved, "faded: has moved this turn"),
-            (red_ball, "red side up: its carrier may not carry it on"),
-            (warning, "must leave the ball / may not touch it yet"),
+            (target, "a legal click now (white: chosen)", "legal click"),
+            (teams, "discs and squares: the two teams", "the two teams"),
+            (keeper, "goalkeeper (number 1, ringed)", "goalkeeper"),
+            (moved, "faded: has moved this turn", "has moved"),
+            (red_ball, "red side up: may not be carried on", "no carrying on"),
+            (warning, "must leave the ball / not touch it yet", "leave the ball"),
         ]
-        self.add_legend(QPointF(self.panel_x + 12, ORIGIN.y() + self.rows * SQ + 10), 246, entries)
+        bottom = self.panel_origin.y() + self.panel_height / self.panel_zoom - 10
+        self.add_legend(QPointF(self.panel_x + 12, bottom), PANEL_W - 24, entries, room)
 
     def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         state = view["state"]
@@ -491,7 +500,8 @@ class Board(ClickBoard):
         self._draw_players(state)
         self._draw_ball(state)
         self._draw_arrows(state)
-        self._draw_panel(view)
+        with self.zoomed_panel(self.panel_origin):
+            self._draw_panel(view)
 
     def _area(self, name: str, end: str) -> QRectF:
         rect = QRectF()
@@ -561,26 +571,30 @@ class Board(ClickBoard):
         item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.addItem(item)
         self.column_labels = []
+        # Bigger on a small screen, to stay readable (no smaller than SMALLEST_ON_SCREEN).
+        size = self.label_size(6.5)
         for col in range(self.columns):
             rect = self.square_rect(square_name(col, 1))
             label = chr(ord("A") + col)
             item = self.add_text(
                 QPointF(rect.x() - 2, ORIGIN.y() + self.rows * SQ + GOAL_DEPTH + 1),
                 label,
-                6.5,
+                size,
                 MUTED_TEXT,
                 width=SQ + 4,
                 align=Qt.AlignmentFlag.AlignHCenter,
             )
             self.column_labels.append(item)
+        extent = text_extent(str(self.rows), size)
+        number_w = max(18.0, extent.width() + 4)
         for row in range(1, self.rows + 1, 1):
             rect = self.square_rect(square_name(0, row))
             self.add_text(
-                QPointF(ORIGIN.x() - 34, rect.y() + 2),
+                QPointF(ORIGIN.x() - 16 - number_w, rect.center().y() - extent.height() / 2 - 1),
                 str(row),
-                6.5,
+                size,
                 MUTED_TEXT,
-                width=18,
+                width=number_w,
                 align=Qt.AlignmentFlag.AlignRight,
             )
 
@@ -819,9 +833,9 @@ class Board(ClickBoard):
         state = view["state"]
         names = self.config.team_names
         colours = self.config.colours
-        x, w = self.panel_x, 270.0
-        top = ORIGIN.y() - 20
-        self.add_panel(QRectF(x, top, w, self.rows * SQ + 40))
+        x, w = self.panel_x, PANEL_W
+        top = self.panel_origin.y()
+        self.add_panel(QRectF(x, top, w, self.panel_height / self.panel_zoom))
         score = view["score"]
         y = top + 10
         half = state.get("half", 1)
@@ -837,27 +851,35 @@ class Board(ClickBoard):
         )
         y += 24
         them = 1 - self.me
-        for side in (them, self.me):
-            r = QRectF(x + 10, y, w - 20, 40)
+        # A small window (the panel drawn bigger, shorter): the two teams side by side, their
+        # names cut with "…" if need be; the match screen's header has them in full.
+        compact = self.compact_panel
+        strip_w, strip_h = ((w - 26) / 2, 34.0) if compact else (w - 20, 40.0)
+        name_size, score_size, score_w = (9.5, 15, 30) if compact else (10.5, 18, 50)
+        for index, side in enumerate((them, self.me)):
+            r = QRectF(x + 10 + (index * (strip_w + 6) if compact else 0), y, strip_w, strip_h)
             to_move = state.get("turn") == side and state.get("phase") not in ("over", "toss", "ends", "setup")
 
             def paint(p: QPainter, rr: QRectF, side: int = side, to_move: bool = to_move) -> None:
                 draw_team_strip(p, rr, colours.of(side), to_move)
-                p.setFont(ui_font(10.5, bold=True))
+                p.setFont(ui_font(name_size, bold=True))
+                room = QRectF(14, 0, rr.width() - 10 - score_w, rr.height())
+                name = names[side] + (("  ◀" if compact else "  ◀ turn") if to_move else "")
+                p.drawText(room, Qt.AlignmentFlag.AlignVCenter, elided(name, name_size, room.width(), bold=True))
+                p.setFont(ui_font(score_size, bold=True))
                 p.drawText(
-                    QRectF(14, 0, rr.width() - 60, rr.height()),
-                    Qt.AlignmentFlag.AlignVCenter,
-                    names[side] + ("  ◀ turn" if to_move else ""),
-                )
-                p.setFont(ui_font(18, bold=True))
-                p.drawText(
-                    QRectF(rr.width() - 50, 0, 42, rr.height()),
+                    QRectF(rr.width() - score_w, 0, score_w - 8, rr.height()),
                     Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                     str(score[side]),
                 )
 
-            self.addItem(Painted(r, paint))
-            y += 46
+            item = Painted(r, paint)
+            item.setToolTip(f"{names[side]}: {score[side]}" + (" (to play)" if to_move else ""))
+            self.addItem(item)
+            if not compact:
+                y += strip_h + 6
+        if compact:
+            y += strip_h + 6
         timer = state.get("turn_timer") or 0
         turn_text = f"Turn {min(played // 2 + 1, per_half)} of {per_half} each this half"
         if timer:
@@ -898,16 +920,21 @@ class Board(ClickBoard):
         loose = self.loose_actions()
         if loose:
             # A set-piece kick's buttons name their kicking rules: one to a row, so that every
-            # label fits on one line at the same size (QA pass 14).
+            # label fits on one line at the same size (QA pass 14); in the panel's short form
+            # two to a row, taller, a long label on two lines.
             columns = 2 if len(loose) > 3 and state["phase"] != "sp-kick" else 1
-            self.add_action_buttons(
+            if self.compact_panel and len(loose) > 1:
+                columns = 2
+            y = self.add_action_buttons(
                 loose,
                 QPointF(x + 12, y),
                 w - 24,
-                height=26,
+                height=30 if self.compact_panel else 26,
                 columns=columns,
                 labels={t: self.action_label(t) for t in loose},
             )
+        self.panel_fill = (y - top + KEY_TITLE) / self.panel_height
+        self._draw_legend(top + self.panel_height / self.panel_zoom - 10 - y)
 
     def _draw_dice(self, r: QRectF, state: dict[str, Any]) -> float:
         """The movement points left and the kick die face with its distance."""
@@ -917,17 +944,17 @@ class Board(ClickBoard):
 
         def paint(p: QPainter, rr: QRectF) -> None:
             p.setPen(MUTED_TEXT)
-            p.setFont(ui_font(7, bold=True))
-            p.drawText(QRectF(0, 0, 110, 14), Qt.AlignmentFlag.AlignLeft, "MOVEMENT LEFT")
+            p.setFont(ui_font(8, bold=True))
+            p.drawText(QRectF(0, 0, 100, 14), Qt.AlignmentFlag.AlignLeft, "MOVES LEFT")
             draw_die(p, QRectF(0, 18, 44, 44), points if points is not None and 1 <= points <= 6 else None)
             if points is not None and (points > 6 or points == 0):
                 p.setPen(QColor("#1d1d1d"))
                 p.setFont(ui_font(15, bold=True))
                 p.drawText(QRectF(0, 18, 44, 44), Qt.AlignmentFlag.AlignCenter, str(points))
             p.setPen(MUTED_TEXT)
-            p.setFont(ui_font(7, bold=True))
-            p.drawText(QRectF(120, 0, 130, 14), Qt.AlignmentFlag.AlignLeft, "KICK DIE")
-            face = QRectF(120, 18, 44, 44)
+            p.setFont(ui_font(8, bold=True))
+            p.drawText(QRectF(106, 0, 130, 14), Qt.AlignmentFlag.AlignLeft, "KICK DIE")
+            face = QRectF(106, 18, 44, 44)
             # A header flies straight: its face is the straight arrow, whatever the die's symbol.
             paint_kick_face(p, face, "direct" if kick.get("mode") == "header" else symbol)
             p.setPen(PANEL_TEXT)
@@ -938,13 +965,13 @@ class Board(ClickBoard):
                 words["curve"] = "curve, flies over all"
             if symbol:
                 p.drawText(
-                    QRectF(170, 18, rr.width() - 170, 22),
+                    QRectF(156, 18, rr.width() - 156, 22),
                     Qt.AlignmentFlag.AlignVCenter,
                     f"{total} square{'' if total == 1 else 's'}",
                 )
-                p.setFont(ui_font(7.5))
+                p.setFont(ui_font(8))
                 p.drawText(
-                    QRectF(170, 38, rr.width() - 170, rr.height() - 38),
+                    QRectF(156, 36, rr.width() - 156, rr.height() - 36),
                     Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap,
                     # A header (or a throw-in) flies straight: its die gives only the length.
                     str(
@@ -958,7 +985,7 @@ class Board(ClickBoard):
             elif kick:
                 p.setFont(ui_font(8))
                 p.drawText(
-                    QRectF(170, 18, rr.width() - 170, 44),
+                    QRectF(156, 18, rr.width() - 156, 44),
                     Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap,
                     f"{'shot' if kick.get('shot') else 'kick'}, {kick.get('dice')} dice",
                 )
