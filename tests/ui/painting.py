@@ -77,6 +77,36 @@ def texts_on_screen(view: QGraphicsView) -> list[ScreenText]:
     return painter.texts
 
 
+SMALLEST_BOARD = (738, 450)
+"""A board's room on the match screen at the smallest window (1000 × 540)."""
+
+
+def unreadable_texts(
+    qtbot: Any, board: QGraphicsScene, views: list[dict[str, Any]], size: tuple[int, int]
+) -> list[str]:
+    """What ``board`` shows in a match screen's board view of ``size`` pixels, over ``views``
+    (at most 150 of them, evenly spread), that reads under ``SMALLEST_ON_SCREEN`` points or
+    does not fit its room; numbers and letters on the pieces left out (as big as a piece
+    allows, and named in its tooltip)."""
+    from soccerdesk.ui.boards.drawing import SMALLEST_ON_SCREEN
+    from soccerdesk.ui.match_view import BoardView
+
+    view = BoardView(board)  # type: ignore[arg-type]
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    found: set[str] = set()
+    for seen in views[:: max(1, len(views) // 150)]:
+        board.set_view(seen)  # type: ignore[attr-defined]
+        view.fit()
+        for text in texts_on_screen(view):
+            if text.points < SMALLEST_ON_SCREEN - 0.05 and not text.on_a_disc:
+                found.add(f"{text.text!r} at {text.points:.1f} pt")
+            if not text.fits:
+                found.add(f"{text.text!r} cut")
+    return sorted(found)
+
+
 def painted_texts(board: QGraphicsScene) -> list[str]:
     """Every text the board's items paint, top to bottom, left to right."""
     image = QImage(1200, 900, QImage.Format.Format_ARGB32)

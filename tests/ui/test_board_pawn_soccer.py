@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from painting import painted_texts, shown
+from painting import SMALLEST_BOARD, painted_texts, shown, unreadable_texts
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtTest import QTest
@@ -536,3 +536,14 @@ def test_the_pawn_under_the_mouse_does_not_look_chosen(qtbot: Any, match_states:
     chosen = _white_pixels(gview, board, start)
     assert chosen - plain > 60, (plain, chosen)  # the key's "white: chosen" shows
     assert hovered - plain < 10, (plain, hovered, chosen)  # the mouse alone draws no white frame
+
+
+@pytest.mark.parametrize("size", [SMALLEST_BOARD, (1018, 630), (1658, 990)])
+def test_every_text_reads_at_8_points_and_fits_at_the_smallest_window(
+    qtbot: Any, match_states: list[State], size: tuple[int, int]
+) -> None:
+    """UI audit, left item (as on the Soccero board): at 1000 × 540 the key and the side panel
+    read at about 5 points. In whole matches, at the smallest window and larger, each text of
+    the board is at least 8 points on screen and fits its room."""
+    views = deciding_views(match_states, every=3)
+    assert unreadable_texts(qtbot, Board(BoardConfig(GAME, 0)), views, size) == []

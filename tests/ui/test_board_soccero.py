@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from painting import shown, texts_on_screen
+from painting import SMALLEST_BOARD, shown, unreadable_texts
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
@@ -17,9 +17,7 @@ from test_board_pawn_soccer import descriptions, random_match, refusals  # share
 from soccerdesk.rules import CHANCE
 from soccerdesk.rules.api import State
 from soccerdesk.ui.boards.base import BoardConfig
-from soccerdesk.ui.boards.drawing import SMALLEST_ON_SCREEN
 from soccerdesk.ui.boards.soccero import Board, route
-from soccerdesk.ui.match_view import BoardView
 
 GAME = "soccero"
 
@@ -506,10 +504,6 @@ def test_after_a_steal_the_robbed_side_is_told_its_player_steps_off_first(qtbot:
     assert f"your player {robbed['number']} lost the ball on {robbed['square']}" in said, said
 
 
-SMALLEST_BOARD = (738, 450)
-"""The board's room on the match screen at the smallest window (1000 × 540)."""
-
-
 @pytest.mark.parametrize("size", [SMALLEST_BOARD, (1018, 630), (1658, 990)])
 def test_every_text_reads_at_8_points_and_fits_at_the_smallest_window(
     qtbot: Any, match_states: list[State], size: tuple[int, int]
@@ -517,22 +511,4 @@ def test_every_text_reads_at_8_points_and_fits_at_the_smallest_window(
     """UI audit, left item: at 1000 × 540 the key and the side panel read at about 4 points, the
     row numbers at 4. In every position of whole matches (set pieces, walls, buttons), at the
     smallest window and larger, each text is at least 8 points on screen and fits its room."""
-    board = Board(BoardConfig(GAME, 0))
-    view = BoardView(board)
-    qtbot.addWidget(view)
-    view.resize(*size)
-    view.show()
-    small: set[tuple[str, float]] = set()
-    cut: set[str] = set()
-    views = decisions(match_states)
-    for seen in views[:: max(1, len(views) // 150)]:
-        board.set_view(seen)
-        view.fit()
-        for text in texts_on_screen(view):
-            # A player's number is as big as their disc allows (its tooltip names the player).
-            if text.points < SMALLEST_ON_SCREEN - 0.05 and not text.on_a_disc:
-                small.add((text.text, round(text.points, 1)))
-            if not text.fits:
-                cut.add(text.text)
-    assert not small, sorted(small)[:12]
-    assert not cut, sorted(cut)[:12]
+    assert unreadable_texts(qtbot, Board(BoardConfig(GAME, 0)), decisions(match_states), size) == []

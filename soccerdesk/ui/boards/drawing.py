@@ -110,6 +110,7 @@ SMALLEST_ON_SCREEN = 8.0
 sizes never has smaller text (its sizes are at least this), and a board's labels are
 made bigger to stay this size while the board is drawn small."""
 
+KEY_TITLE = 28.0  # the least height of a panel's key (its title only), with the room under it
 COMPACT_ZOOM = 4 / 3  # a side panel zoomed more than this is drawn in its shorter form
 ZOOM_STEP = 0.05  # a panel's zoom is rounded to this: resizing redraws at every step, not every pixel
 
@@ -585,6 +586,13 @@ class ClickBoard(BoardScene):
         """The side panel is drawn so much bigger than designed (a small view) that it has under
         3/4 of its height: boards show its shorter form (two teams on one row, a shorter key)."""
         return self.panel_zoom > COMPACT_ZOOM
+
+    def room_for_key(self, top: float, height: float, bottom: float) -> float:
+        """The room a zoomed side panel (of ``height`` at zoom 1, from ``top``) leaves for its key
+        under content that ends at ``bottom``; notes how much of the panel the content fills
+        (:attr:`panel_fill`)."""
+        self.panel_fill = (bottom - top + KEY_TITLE) / height
+        return top + height / self.panel_zoom - 10 - bottom
 
     def label_size(self, size: float) -> float:
         """A board label's font size: ``size``, or bigger while the board is drawn so small that

@@ -39,6 +39,7 @@ from soccerdesk.ui.boards.drawing import (
     draw_target_mark,
     draw_team_strip,
     draw_token,
+    text_extent,
     ui_font,
 )
 from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
@@ -139,6 +140,8 @@ class Board(ClickBoard):
         self._squares: set[str] = set()  # every square's name, goal squares included
         self._notes: dict[str, list[str]] = {}  # square -> what is special about it
         self._fit_scene()
+
+    side_panel_width = PANEL_W + 14  # with the room right of it
 
     def _fit_scene(self) -> None:
         self.panel_x = ORIGIN.x() + self.columns * SQUARE + 30
@@ -359,9 +362,9 @@ class Board(ClickBoard):
         board = view["state"]["board"]
         self._draw_pitch(board)
         self._draw_squares(board)
-        self._draw_legend()
 
-    def _draw_legend(self) -> None:
+    def _draw_legend(self, room: float) -> None:
+        """The key at the panel's foot, in ``room`` under the panel's content."""
         colours = self.config.colours
 
         def grass(p: QPainter, r: QRectF) -> None:
@@ -404,21 +407,23 @@ class Board(ClickBoard):
             draw_target_mark(p, r)
 
         entries = [
-            (target, "a legal click now (white: chosen)"),
-            (sprint, "sprint zone: run ahead to its end, any side"),
-            (long_pass, "long-pass space"),
-            (blocked, "X: no goal from here"),
-            (yellow, "yellow card (a 2nd is a red)"),
-            (pawn_with(paint_barred), "lost the ball: no steal back this turn"),
-            (pawn_with(paint_received), "has received in this chain pass"),
+            (target, "a legal click now (white: chosen)", "legal click"),
+            (sprint, "sprint zone: run ahead to its end, any side", "sprint zone"),
+            (long_pass, "long-pass space", "long pass"),
+            (blocked, "X: no goal from here", "no goal here"),
+            (yellow, "yellow card (a 2nd is a red)", "yellow card"),
+            (pawn_with(paint_barred), "lost the ball: no steal back this turn", "no steal back"),
+            (pawn_with(paint_received), "has received in this chain pass", "has received"),
         ]
-        self.add_legend(QPointF(self.panel_x + 12, ORIGIN.y() + (self.rows + 2) * SQUARE - 10), PANEL_W - 24, entries)
+        bottom = ORIGIN.y() + (self.rows + 2) * SQUARE / self.panel_zoom - 10
+        self.add_legend(QPointF(self.panel_x + 12, bottom), PANEL_W - 24, entries, room)
 
     def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         state = view["state"]
         self._draw_last_move(view)
         self._draw_pawns(state)
-        self._draw_panel(view)
+        with self.zoomed_panel(QPointF(self.panel_x, ORIGIN.y())):
+            self._draw_panel(view)
 
     def _special(self, board: dict[str, Any]) -> dict[str, list[str]]:
         """What is special about each square (for art and tooltips)."""
@@ -498,7 +503,7 @@ class Board(ClickBoard):
             self.add_text(
                 QPointF(rect.x(), ORIGIN.y() + (rows + 2) * SQUARE + 2),
                 letter,
-                7.5,
+                self.label_size(7.5),
                 MUTED_TEXT,
                 width=SQUARE,
                 align=Qt.AlignmentFlag.AlignHCenter,
@@ -506,9 +511,9 @@ class Board(ClickBoard):
         for row in range(1, rows + 1):
             rect = self.square_rect(f"A{row}")
             self.add_text(
-                QPointF(ORIGIN.x() - 32, rect.center().y() - 8),
+                QPointF(ORIGIN.x() - 32, rect.center().y() - text_extent("1", self.label_size(7.5)).height() / 2),
                 str(row),
-                7.5,
+                self.label_size(7.5),
                 MUTED_TEXT,
                 width=26,
                 align=Qt.AlignmentFlag.AlignHCenter,
@@ -720,7 +725,7 @@ class Board(ClickBoard):
         x, w = self.panel_x, PANEL_W
         top = ORIGIN.y()
         height = (self.rows + 2) * SQUARE
-        self.add_panel(QRectF(x, top, w, height))
+        self.add_panel(QRectF(x, top, w, height / self.panel_zoom))
         score = view["score"]
         them = 1 - self.me
         y = top + 12
@@ -746,7 +751,10 @@ class Board(ClickBoard):
             y = self._draw_tray(QPointF(x + 12, y), tray, view["seat"]) + 8
         loose = self.loose_actions()
         if loose:
-            self.add_action_buttons(loose, QPointF(x + 12, y), w - 24, labels={t: self.action_label(t) for t in loose})
+            y = self.add_action_buttons(
+                loose, QPointF(x + 12, y), w - 24, labels={t: self.action_label(t) for t in loose}
+            )
+        self._draw_legend(self.room_for_key(top, height, y))
 
     def _team_row(self, r: QRectF, side: int, state: dict[str, Any], goals: int) -> None:
         colours, names = self.config.colours, self.config.team_names
@@ -797,7 +805,7 @@ class Board(ClickBoard):
                     colours.text_on(side),
                 )
             p.setPen(MUTED_TEXT if substitute else QColor("#666"))
-            p.setFont(ui_font(6.5))
+            p.setFont(ui_font(8))
             # Right of the middle, where a legal click's dot goes (QA: it sat on the word, "be•nch").
             left = rr.width() / 2 + 5 if substitute else rr.height() + 2
             p.drawText(

@@ -57,7 +57,6 @@ SQ = 21.0
 ORIGIN = QPointF(34.0, 34.0)
 GOAL_DEPTH = SQ * 0.9  # how far a goal stands out behind its goal line
 PANEL_W = 270.0
-KEY_TITLE = 28.0  # the key's least height, its title only, with the room under it
 LETTERS_BELOW_GOAL = 8.0  # the frame's extra depth under the bottom goal for the column letters
 DIRECTIONS = {
     "N": (0, 1),
@@ -933,8 +932,7 @@ class Board(ClickBoard):
                 columns=columns,
                 labels={t: self.action_label(t) for t in loose},
             )
-        self.panel_fill = (y - top + KEY_TITLE) / self.panel_height
-        self._draw_legend(top + self.panel_height / self.panel_zoom - 10 - y)
+        self._draw_legend(self.room_for_key(top, self.panel_height, y))
 
     def _draw_dice(self, r: QRectF, state: dict[str, Any]) -> float:
         """The movement points left and the kick die face with its distance."""
