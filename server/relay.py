@@ -179,6 +179,9 @@ class AddressLimits:
                 del table[ip]
 
 
+CUT_OFF_SECONDS = 1.0  # the longest a close frame to a client that reads nothing may take
+
+
 @dataclass(frozen=True, slots=True)
 class _Close:
     code: str
@@ -195,10 +198,13 @@ class Connection:
         settings: RelaySettings,
         durable: Callable[[], asyncio.Future[None] | None] | None = None,
         durable_for: Callable[[str], asyncio.Future[None] | None] | None = None,
+        transport: asyncio.Transport | None = None,
     ) -> None:
         """``durable()``: a future to wait for before sending (the store's pending commit), or ``None``;
-        ``durable_for(code)``, if given, the same for the writes of one room only (a cluster node's)."""
+        ``durable_for(code)``, if given, the same for the writes of one room only (a cluster node's);
+        ``transport``: the socket's, cut when the client reads nothing (``None``: only closed)."""
         self.ws = ws
+        self.transport = transport
         self.durable = durable
         self.durable_for = durable_for
         self.ip = ip
@@ -226,13 +232,30 @@ class Connection:
             log.warning("dropping %s: it does not read its messages", self.ip)
             self._closing = True
             self._writer.cancel()
-            self._abort = asyncio.get_running_loop().create_task(
-                self.ws.close(code=1008, message=b"not reading; reconnect to resume")
-            )
+            self._abort = asyncio.get_running_loop().create_task(self._cut_off())
             return
         self._queue.put_nowait((text, self._commit()))
         if ack_trace.TRACE is not None:
             self._queued_at.append(time.perf_counter())
+
+    async def _cut_off(self) -> None:
+        """Hang up on a client that reads nothing, so that its reader ends and its seat counts as
+        away at once (the opponent is told; the abandonment countdown may start).
+
+        A close frame is sent only if it can reach the client: behind a full socket it would
+        wait for ever (and aiohttp stops the heartbeat when a close begins), so then the
+        connection is cut, as it is if the close takes more than ``CUT_OFF_SECONDS``.
+        """
+        transport = self.transport
+        if transport is None or not transport.get_write_buffer_size():
+            try:
+                async with asyncio.timeout(CUT_OFF_SECONDS):
+                    await self.ws.close(code=1008, message=b"not reading; reconnect to resume")
+                return
+            except TimeoutError:
+                pass
+        if transport is not None:
+            transport.abort()
 
     def _commit(self) -> asyncio.Future[None] | None:
         """The store's pending commit a frame queued now must wait for (``None``: nothing pending).
@@ -463,7 +486,12 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
         return ws
     hall = app[HALL]
     conn = Connection(
-        ws, ip, settings, hall.store.durable, app[CLUSTER].journal.durable_for if CLUSTER in app else None
+        ws,
+        ip,
+        settings,
+        hall.store.durable,
+        app[CLUSTER].journal.durable_for if CLUSTER in app else None,
+        request.transport,
     )
     app[CONNECTIONS].add(conn)
     silent = asyncio.get_running_loop().call_later(settings.hello_timeout, _hello_timed_out, conn)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import random
@@ -19,7 +20,7 @@ import pytest
 from aiohttp import web
 from relay_helpers import TOY, new_client, pair, play_to_end, relay_settings, until
 
-from server.relay import HALL, Connection, RelaySettings, RunningRelay, start_relay
+from server.relay import CONNECTIONS, HALL, LIMITS, Connection, RelaySettings, RunningRelay, start_relay
 from soccerdesk.net.client import RelayClient, RelayError
 from soccerdesk.net.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION
 
@@ -552,3 +553,98 @@ async def test_a_client_that_reads_nothing_is_cut_off_instead_of_filling_memory(
     assert stuck.closed_with == 1008  # hung up at once, not after the backlog
     assert stuck.sent == 1 and conn._queue.qsize() <= 5  # nothing more was queued
     await conn.finish()
+
+
+class DeafClient:
+    """A WebSocket client on a raw socket with a tiny receive buffer: after its first
+    messages it reads nothing at all (a frozen app whose machine still acknowledges TCP)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.unread = b""
+
+    @classmethod
+    async def connect(cls, relay: RunningRelay) -> DeafClient:
+        loop = asyncio.get_running_loop()
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        await loop.sock_connect(sock, (relay.host, relay.port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        await loop.sock_sendall(
+            sock,
+            f"GET /ws HTTP/1.1\r\nHost: {relay.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode(),
+        )
+        client = cls(sock)
+        while b"\r\n\r\n" not in client.unread:
+            client.unread += await loop.sock_recv(sock, 4096)
+        assert client.unread.startswith(b"HTTP/1.1 101"), client.unread
+        client.unread = client.unread.split(b"\r\n\r\n", 1)[1]
+        return client
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        data, mask = json.dumps(msg).encode(), os.urandom(4)
+        assert len(data) < 126
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+        await asyncio.get_running_loop().sock_sendall(self.sock, bytes([0x81, 0x80 | len(data)]) + mask + masked)
+
+    async def receive(self, kind: str) -> dict[str, Any]:
+        """Read frames (text frames under 64 KiB only) until one of type ``kind``."""
+        while True:
+            while len(self.unread) < 4 or len(self.unread) < 4 + self._length():
+                more = await asyncio.get_running_loop().sock_recv(self.sock, 65536)
+                assert more, "the relay hung up"
+                self.unread += more
+            size = self._length()
+            frame, self.unread = self.unread[4 : 4 + size], self.unread[4 + size :]
+            msg = json.loads(frame)
+            if msg["type"] == kind:
+                return dict(msg)
+
+    def _length(self) -> int:
+        size = self.unread[1] & 0x7F
+        if size < 126:  # a two-byte header: put it in the four-byte shape
+            self.unread = self.unread[:2] + b"\x00\x00" + self.unread[2:]
+            self.unread = self.unread[:1] + bytes([126]) + size.to_bytes(2, "big") + self.unread[4:]
+            return size
+        assert size == 126
+        return int.from_bytes(self.unread[2:4], "big")
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+async def test_a_client_that_reads_nothing_counts_as_away_at_once(
+    db_path: Path, clients: list[RelayClient], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Once its frames pile up behind a full socket, the client is cut off for real: its opponent
+    is told at once that the seat is away (the abandonment countdown may start), instead of a
+    close frame waiting behind the backlog for ever with the heartbeat stopped."""
+    relay = await start_relay(relay_settings(db_path, send_queue=50, heartbeat=60.0))
+    deaf = await DeafClient.connect(relay)
+    try:
+        await deaf.send({"type": "hello", "version": PROTOCOL_VERSION})
+        await deaf.send({"type": "create", "game": TOY, "seat": 0, "name": "Frozen"})
+        code = (await deaf.receive("joined"))["room"]
+        await deaf.receive("snapshot")
+        # The relay's side of the socket gets a small buffer too, so that it fills quickly.
+        for conn in relay.app[CONNECTIONS]:
+            conn.ws.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        guest = await new_client(relay, clients, "Guest")
+        await guest.join(code)
+        await until(lambda: guest.players and guest.players[0]["connected"])
+        line = "x" * 480
+        for i in range(2000):  # about 1 MB, far more than both socket buffers hold
+            await guest.chat(f"{i} {line}")
+            if i % 20 == 0:
+                await asyncio.sleep(0.01)
+            if "does not read" in caplog.text:
+                break
+        else:
+            raise AssertionError("the relay never gave up on the client that reads nothing")
+        await until(lambda: not guest.players[0]["connected"], timeout=3.0)
+        assert relay.app[LIMITS].connections == {"127.0.0.1": 1}  # the guest's only
+    finally:
+        deaf.close()
+        await relay.stop()
