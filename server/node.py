@@ -23,6 +23,7 @@ from server.cluster import Cluster, RemoteRoom, RoomMissing, cancel_and_wait, pe
 from server.redis_store import StoreUnavailable, guarded
 from server.rooms import Hall, Peer, Room, RoomSettings, gone_words, new_code, normalize_code
 from soccerdesk.net.protocol import ProtocolError
+from soccerdesk.rules import Game
 
 log = logging.getLogger("soccerdesk.relay")
 
@@ -55,6 +56,11 @@ class ClusterHall(Hall):
         return self.cluster
 
     # --- entering -------------------------------------------------------------------------
+
+    def prepare(self, game_id: str, options: dict[str, Any]) -> tuple[Game, dict[str, Any]]:
+        """As on a single relay, and ``server_busy`` while Redis is known to be away."""
+        self.node.health.check()
+        return super().prepare(game_id, options)
 
     async def create_room(
         self, peer: Peer, game_id: str, options: dict[str, Any], settings: RoomSettings, name: str, seat: int | None

@@ -48,7 +48,7 @@ from soccerdesk.net.protocol import (
     encode,
     error,
 )
-from soccerdesk.rules import GAMES, RulesError, get_game
+from soccerdesk.rules import GAMES, get_game
 
 log = logging.getLogger("soccerdesk.relay")
 
@@ -613,15 +613,12 @@ async def _enter(
     hall, limits = app[HALL], _shared(app)
     kind = msg["type"]
     if kind == "create":
-        # A create refused for its game or options makes no room, so it spends none of the
-        # address's room budget: those are checked first.
+        # A create refused for its game or options, or for want of room on the relay (server_busy),
+        # makes no room, so it spends none of the address's room budget: those are checked first.
         offered = app[GAME_LIST]
         if msg["game"] not in offered:
             raise ProtocolError("bad_game", f"no game {msg['game']!r} here; this relay has {', '.join(offered)}")
-        try:
-            get_game(msg["game"]).resolve_options(msg.get("options", {}))
-        except RulesError as exc:
-            raise ProtocolError("bad_game", str(exc)) from None
+        hall.prepare(msg["game"], msg.get("options", {}))
         if not await limits.may_create(conn.ip):
             raise ProtocolError("rate_limited", "too many rooms created from your address; wait a minute")
         room_settings = RoomSettings(

@@ -487,6 +487,31 @@ async def test_connections_and_code_guesses_are_limited_per_address(db_path: Pat
         await relay.stop()
 
 
+async def test_a_create_refused_as_server_busy_spends_no_room_budget(db_path: Path) -> None:
+    """A full relay makes no room, so the address's budget of rooms is untouched: once a slot
+    frees, the address may create as many rooms as before (the app retries server_busy)."""
+    relay = await start_relay(replace(relay_settings(db_path), max_rooms=1, rooms_per_minute=2))
+    made: list[RelayClient] = []
+    try:
+        first = await new_client(relay, made)
+        await first.create(TOY)
+        waiting = await new_client(relay, made)
+        for _ in range(3):
+            with pytest.raises(RelayError) as busy:
+                await waiting.create(TOY)
+            assert busy.value.code == "server_busy"
+        await first.leave()  # the room is closed: its slot is free
+        await waiting.create(TOY)  # the second room of the address's two
+        await waiting.leave()
+        with pytest.raises(RelayError) as spent:
+            await waiting.create(TOY)
+        assert spent.value.code == "rate_limited"
+    finally:
+        for c in made:
+            await c.close()
+        await relay.stop()
+
+
 async def test_behind_a_proxy_limits_count_per_forwarded_address(db_path: Path) -> None:
     relay = await start_relay(replace(relay_settings(db_path), ip_connections=1, trust_proxy=True))
     hello = json.dumps({"type": "hello", "version": PROTOCOL_VERSION})
