@@ -69,6 +69,7 @@ from server.redis_store import (
     guarded,
     outcome,
 )
+from server.rooms import gone_words
 from soccerdesk.net.protocol import ProtocolError, error
 
 log = logging.getLogger("soccerdesk.cluster")
@@ -399,6 +400,41 @@ class ClusterLimits:
         return await self.event(self.creations, ip)
 
 
+class Guesses(Protocol):
+    """Where wrong guesses are counted: a single relay's limits or a cluster's (:class:`ClusterLimits`)."""
+
+    async def may_guess(self, key: str) -> bool: ...
+
+    async def wrong_guess(self, key: str) -> None: ...
+
+
+GUESSING = "too many wrong room codes or tokens; wait a minute"
+
+
+def tokens_key(ip: str, code: str) -> str:
+    """What wrong tokens of room ``code`` from address ``ip`` count against."""
+    return f"{ip} {code}"
+
+
+def guess_key(refusal: str, ip: str, code: str) -> str | None:
+    """What a refused ``join``, ``spectate`` or ``resume`` of room ``code`` counts against: a wrong
+    room code (``no_room``) the address, a wrong token (``bad_token``) the address and room, so that
+    a neighbour behind the same NAT guessing the tokens of one room locks nobody out of another;
+    ``None`` for any other refusal, which is no guess."""
+    if refusal == "no_room":
+        return ip
+    if refusal == "bad_token":
+        return tokens_key(ip, code)
+    return None
+
+
+async def resume_limited(limits: Guesses, ip: str, code: str) -> bool:
+    """Whether a wrong ``resume`` of room ``code`` from ``ip`` is answered ``rate_limited`` (not
+    ``no_room`` or ``bad_token``): the address used up its wrong room codes, or its wrong tokens
+    of this room. The right code and token always get in, so the answer says nothing about them."""
+    return not await limits.may_guess(ip) or not await limits.may_guess(tokens_key(ip, code))
+
+
 # --- messages between nodes -------------------------------------------------------------------
 
 
@@ -502,6 +538,9 @@ class RemoteRoom:
 
     def disconnected(self, peer: Peer) -> None:
         self._forward(peer, {"type": "gone"}, stays=False)
+
+
+ENTERING = frozenset({"join", "resume", "spectate"})  # what a client sends to enter a room it names
 
 
 def dispatch(room: Any, peer: Peer, msg: dict[str, Any]) -> None:
@@ -1373,12 +1412,15 @@ class Cluster:
                 raise RoomMoving(code)
             await asyncio.sleep(self.leases.ttl / 8)
 
-    def handle_forward(self, room: Any, body: dict[str, Any]) -> None:
+    async def handle_forward(self, room: Any, body: dict[str, Any], limited: bool = False) -> None:
         """On the owner: a message forwarded by the client's node, applied to ``room``.
 
         The client is a :class:`RemotePeer`, the same object for every message of that
-        connection; a refusal goes back to it as an ``error``, and wrong codes or tokens count
-        against the client's address.
+        connection; a refusal goes back to it as an ``error``. Wrong codes and tokens are counted
+        as on a single relay (:func:`guess_key`) before the answer goes; ``limited``
+        (:func:`resume_limited`, asked by the caller) turns a wrong ``resume``'s answer into
+        ``rate_limited``. A ``join``, ``spectate`` or ``resume`` of a room its host closed gets
+        ``no_room``, as on the owner's own connections.
         """
         key = (str(body["node"]), str(body["peer"]))
         msg = body["msg"]
@@ -1389,11 +1431,16 @@ class Cluster:
             self._visitors.pop(key, None)
             self.bus.forget_peer(*key)
         try:
+            if room.closed and msg["type"] in ENTERING:
+                raise ProtocolError("no_room", gone_words(room.code))
             dispatch(room, peer, msg)
         except ProtocolError as exc:
+            guess = guess_key(exc.code, str(body["ip"]), room.code) if body.get("ip") else None
+            if guess is not None:
+                await self.limits.wrong_guess(guess)
+                if limited:
+                    exc = ProtocolError("rate_limited", GUESSING)
             peer.send(error(exc.code, exc.message))
-            if exc.code in ("no_room", "bad_token") and body.get("ip"):
-                self._background(self.limits.wrong_guess(str(body["ip"])))
 
     def _background(self, work: Awaitable[Any]) -> None:
         async def run() -> None:
@@ -1415,16 +1462,22 @@ __all__ = [
     "cancel_and_wait",
     "Cluster",
     "ClusterLimits",
+    "ENTERING",
+    "GUESSING",
+    "Guesses",
     "Health",
     "Journal",
     "LeaseKeeper",
     "Limit",
     "dispatch",
+    "guess_key",
     "peer_id",
     "RemotePeer",
     "RemoteRoom",
     "RoomMissing",
     "RoomMoving",
     "new_node_id",
+    "resume_limited",
     "stop_if_cancelled",
+    "tokens_key",
 ]

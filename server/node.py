@@ -19,7 +19,16 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.cluster import Cluster, RemoteRoom, RoomMissing, cancel_and_wait, peer_id, stop_if_cancelled
+from server.cluster import (
+    ENTERING,
+    Cluster,
+    RemoteRoom,
+    RoomMissing,
+    cancel_and_wait,
+    peer_id,
+    resume_limited,
+    stop_if_cancelled,
+)
 from server.redis_store import StoreUnavailable, guarded
 from server.rooms import Hall, Peer, Room, RoomSettings, gone_words, new_code, normalize_code
 from soccerdesk.net.protocol import ProtocolError
@@ -144,18 +153,23 @@ class ClusterHall(Hall):
 
     async def _forwarded(self, code: str, body: dict[str, Any]) -> None:
         """A message for a room of this node from a client of another node (in order)."""
+        kind = body.get("msg", {}).get("type")
+        # Asked first, so that the room looked up below is the one the message is applied to.
+        limited = kind == "resume" and bool(body.get("ip")) and await resume_limited(self.node.limits, body["ip"], code)
         room = self.rooms.get(code)
         if room is None and (loading := self._loading.get(code)) is not None:
             with contextlib.suppress(Exception):  # a failed load is logged where it failed
                 room = await asyncio.shield(loading)
-        if room is None or room.closed:
-            # Not (or no longer) here: the client asks again and reaches whoever owns it.
+        if room is None or (room.closed and kind not in ENTERING):
+            # Not (or no longer) here: the client asks again and reaches whoever owns it. (A
+            # room closed by its host stays here until it is unloaded: entering it is refused
+            # with no_room, as on this node's own connections.)
             peer = self.node.bus.remote_peer(str(body["node"]), str(body["peer"]), int(body.get("version", 1)))
-            if body.get("msg", {}).get("type") != "gone":
+            if kind != "gone":
                 peer.close("server_busy", RESUME)
             self.node.bus.forget_peer(str(body["node"]), str(body["peer"]))
             return
-        self.node.handle_forward(room, body)
+        await self.node.handle_forward(room, body, limited)
 
     # --- rooms leaving this node --------------------------------------------------------------
 

@@ -34,7 +34,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from server import ack_trace
-from server.cluster import Cluster, ClusterLimits, RemoteRoom, dispatch
+from server.cluster import GUESSING, Cluster, ClusterLimits, RemoteRoom, dispatch, guess_key, resume_limited
 from server.node import ClusterHall
 from server.rooms import Hall, Room, RoomSettings, normalize_code
 from server.store import RoomStore
@@ -635,12 +635,12 @@ async def _enter(
     # one room does not lock anyone out of another. A resume with the right code and token
     # always gets in: a 144-bit token cannot be guessed, and a limited address is told
     # rate_limited whatever else is wrong, so the answers say nothing about the code.
+    # A resume through a node that does not own the room is answered, and counted, by the
+    # owner (Cluster.handle_forward), the same way.
     code = normalize_code(msg["room"])
-    tokens_key = f"{conn.ip} {code}"
-    address_ok = await limits.may_guess(conn.ip)
-    limited = not address_ok or not await limits.may_guess(tokens_key)
-    if kind != "resume" and not address_ok:
-        raise ProtocolError("rate_limited", "too many wrong room codes or tokens; wait a minute")
+    limited = kind == "resume" and await resume_limited(limits, conn.ip, code)
+    if kind != "resume" and not await limits.may_guess(conn.ip):
+        raise ProtocolError("rate_limited", GUESSING)
     try:
         room: Room | RemoteRoom
         if isinstance(hall, ClusterHall):
@@ -651,12 +651,11 @@ async def _enter(
         # refusals) come back to this connection through the cluster's bus.
         dispatch(room, conn, msg)
     except ProtocolError as exc:
-        if exc.code == "no_room":
-            await limits.wrong_guess(conn.ip)
-        elif exc.code == "bad_token":
-            await limits.wrong_guess(tokens_key)
-        if kind == "resume" and exc.code in ("no_room", "bad_token") and limited:
-            raise ProtocolError("rate_limited", "too many wrong room codes or tokens; wait a minute") from None
+        key = guess_key(exc.code, conn.ip, code)
+        if key is not None:
+            await limits.wrong_guess(key)
+            if limited:
+                raise ProtocolError("rate_limited", GUESSING) from None
         raise
     return room
 

@@ -24,6 +24,7 @@ from server.redis_store import RedisRoomStore, as_text  # noqa: E402
 from server.rooms import Player, Room, RoomSettings  # noqa: E402
 from server.store import RoomStore  # noqa: E402
 from soccerdesk.net.client import RelayClient, RelayError  # noqa: E402
+from soccerdesk.net.protocol import PROTOCOL_VERSION  # noqa: E402
 from soccerdesk.rules import GAMES, get_game  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -394,3 +395,102 @@ async def test_a_player_on_another_node_resigns(nodes: list[Node], redis_server:
     finally:
         for seat in (host, guest):
             await seat.close()
+
+
+class Visitor:
+    """A raw WebSocket client of one node: what the relay answers each message, word for word."""
+
+    def __init__(self, session: aiohttp.ClientSession, url: str) -> None:
+        self.session, self.url = session, url
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+
+    async def open(self) -> Visitor:
+        self.ws = await self.session.ws_connect(self.url)
+        assert (await self.ask({"type": "hello", "version": PROTOCOL_VERSION}))["type"] == "welcome"
+        return self
+
+    async def ask(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """The answer to ``msg`` (``joined``, ``welcome``, ``pong`` or ``error``); a close fails the test."""
+        assert self.ws is not None
+        await self.ws.send_json(msg)
+        while True:
+            frame = await self.ws.receive(timeout=10)
+            assert frame.type == aiohttp.WSMsgType.TEXT, f"the node hung up: {frame}"
+            answer = json.loads(frame.data)
+            if answer["type"] in ("joined", "welcome", "pong", "error"):
+                return dict(answer)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+def two_nodes(redis_url: str, guesses_per_minute: int = 20) -> list[RelayNode]:
+    """Nodes a and b, allowing ``guesses_per_minute`` wrong room codes (and tokens of each room)."""
+    options = ("--redis", redis_url, "--lease-seconds", str(LEASE), "--guesses-per-minute", str(guesses_per_minute))
+    return [RelayNode(*options, "--node", name) for name in ("a", "b")]
+
+
+async def test_wrong_tokens_through_another_node_count_per_room_not_per_address(redis_server: RedisServer) -> None:
+    """A wrong ``resume`` reaching the owner through another node is counted as on a single relay:
+    against the address and room (then ``rate_limited``), not against the address's wrong room
+    codes, which would lock everyone behind that address out of every room of the cluster."""
+    a, b = made = two_nodes(redis_server.url, guesses_per_minute=3)
+    visitors: list[Visitor] = []
+    try:
+        async with aiohttp.ClientSession() as session:
+
+            async def visit(node: RelayNode) -> Visitor:
+                visitors.append(await Visitor(session, f"ws://127.0.0.1:{node.port}/ws").open())
+                return visitors[-1]
+
+            guarded = await (await visit(a)).ask({"type": "create", "game": GAME, "seat": 0})
+            other = await (await visit(a)).ask({"type": "create", "game": GAME, "seat": 0})
+            wrong = {"type": "resume", "room": guarded["room"], "token": "x" * 24}
+            answers = [(await (await visit(b)).ask(wrong))["code"] for _ in range(4)]
+            assert answers == ["bad_token"] * 3 + ["rate_limited"]
+            # The address's room codes are untouched: another room, and this one, may be entered.
+            assert (await (await visit(b)).ask({"type": "join", "room": other["room"]}))["type"] == "joined"
+            assert (await (await visit(b)).ask({"type": "spectate", "room": guarded["room"]}))["type"] == "joined"
+            # The right token always gets in, limited or not.
+            right = dict(wrong, token=guarded["token"])
+            assert (await (await visit(b)).ask(right))["type"] == "joined"
+    finally:
+        for visitor in visitors:
+            await visitor.close()
+        for node in made:
+            node.kill()
+
+
+async def test_a_room_closed_before_anyone_joined_is_gone_through_every_node(redis_server: RedisServer) -> None:
+    """docs/protocol.md, Leaving: a join, spectate or resume of a room its host closed gets
+    ``no_room`` ("… is gone"), through a node that does not own the room as through its owner,
+    and the connection stays open (not ``server_busy`` and a close, which sends a client round
+    in vain reconnecting to a room that is no more)."""
+    a, b = made = two_nodes(redis_server.url)
+    visitors: list[Visitor] = []
+    try:
+        async with aiohttp.ClientSession() as session:
+            host = await Visitor(session, f"ws://127.0.0.1:{a.port}/ws").open()
+            visitors.append(host)
+            joined = await host.ask({"type": "create", "game": GAME, "seat": 0})
+            assert host.ws is not None
+            await host.ws.send_json({"type": "leave"})
+            code = joined["room"]
+            for node in (b, a):
+                for msg in (
+                    {"type": "join", "room": code},
+                    {"type": "spectate", "room": code},
+                    {"type": "resume", "room": code, "token": joined["token"]},
+                ):
+                    visitor = await Visitor(session, f"ws://127.0.0.1:{node.port}/ws").open()
+                    visitors.append(visitor)
+                    answer = await visitor.ask(msg)
+                    assert answer["code"] == "no_room", (node.process.args, msg, answer)
+                    assert answer["message"] == f"room {code} is gone: its host closed it before anyone joined"
+                    assert (await visitor.ask({"type": "ping"}))["type"] == "pong"  # still connected
+    finally:
+        for visitor in visitors:
+            await visitor.close()
+        for node in made:
+            node.kill()

@@ -43,8 +43,8 @@ class Node:
         await cluster.start()
         return cls(cluster)
 
-    def forwarded(self, code: str, body: dict[str, Any]) -> None:
-        self.cluster.handle_forward(self.rooms[code], body)
+    async def forwarded(self, code: str, body: dict[str, Any]) -> None:
+        await self.cluster.handle_forward(self.rooms[code], body)
 
     def connect(self, name: str) -> Connection:
         """A client connecting to this node (its frames wait for this node's writes)."""
