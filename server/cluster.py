@@ -459,6 +459,11 @@ class RemotePeer:
     def close(self, code: str, message: str) -> None:
         self.bus.post(self.node, {"peer": self.peer, "close": [code, message]}, self.room)
 
+    def refuse(self, text: str) -> None:
+        """``send`` the refusal of a ``join``, ``spectate`` or ``resume``: the client is in no room
+        (its node then lets it enter another, as a single relay does after a refusal)."""
+        self.bus.post(self.node, {"peer": self.peer, "text": text, "out": True}, self.room)
+
     def __repr__(self) -> str:
         return f"RemotePeer({self.node}/{self.peer})"
 
@@ -567,7 +572,8 @@ class Bus:
     rooms (:meth:`Cluster.handle_forward` does what the relay needs). On a client's node, each
     frame (``text``) or close (``close``: code and message) the owner sends a client is handed
     to that client's connection, registered in :attr:`local` by :class:`RemoteRoom` (or to
-    ``on_deliver(peer, message)`` if set). A message posted with :meth:`post_forward` that no
+    ``on_deliver(peer, message)`` if set); a frame marked ``out`` refused the client entry, and
+    the connection is then in no room. A message posted with :meth:`post_forward` that no
     owner heard (the owner died) closes its client's connection with ``server_busy``: the app
     reconnects, and its ``resume`` lets a living node take the room over. When the subscription
     comes back after a Redis outage, frames sent meanwhile were lost: every connection in
@@ -733,6 +739,10 @@ class Bus:
             return  # the connection ended meanwhile
         if "text" in body:
             peer.send(body["text"])
+        if body.get("out"):  # the owner refused to let it in (RemotePeer.refuse)
+            del self.local[peer_id]
+            if isinstance(getattr(peer, "room", None), RemoteRoom):
+                peer.room = None  # type: ignore[attr-defined]
         if "close" in body:
             del self.local[peer_id]
             peer.close(*body["close"])
@@ -1440,7 +1450,12 @@ class Cluster:
                 await self.limits.wrong_guess(guess)
                 if limited:
                     exc = ProtocolError("rate_limited", GUESSING)
-            peer.send(error(exc.code, exc.message))
+            if msg["type"] in ENTERING:
+                peer.refuse(error(exc.code, exc.message))
+                self._visitors.pop(key, None)
+                self.bus.forget_peer(*key)
+            else:
+                peer.send(error(exc.code, exc.message))
 
     def _background(self, work: Awaitable[Any]) -> None:
         async def run() -> None:
