@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -104,6 +104,7 @@ class MainWindow(QMainWindow):
         self.help_dialog: QDialog | None = None
         self.last_message = ""  # the text of the last message box (for tests and the status bar)
         self._regrown_from: QSize | None = None  # a size below the smallest the window was grown from
+        self._quit_unsaved = False  # the player chose to quit although the match is not saved
         self._build_menus()
         # Narrower, the boards' lettering shrinks past reading and option lists run off the
         # right edge (QA at 900 × 650); lower, the game cards' descriptions lose their room.
@@ -279,6 +280,10 @@ class MainWindow(QMainWindow):
         from soccerdesk.ui.questions import ask_first
 
         session = self.session
+        if session is not None and self._ask_before_leaving_unsaved(
+            "leave-unsaved", "Leave without saving", lambda: self.go_home(unsaved_told=True)
+        ):
+            return
         if session is None or self.pages.currentWidget() is not self.match_view or not self._can_resign():
             self.go_home()
             return
@@ -297,8 +302,43 @@ class MainWindow(QMainWindow):
             on_go=lambda: self.go_home() if session is self.session else None,
         )
 
-    def go_home(self) -> None:
-        self._close_match()
+    def _ask_before_leaving_unsaved(self, name: str, go: str, leave: Callable[[], object]) -> bool:
+        """When the match on screen is not all in its file (its autosaves fail), ask before it
+        is left, and return ``True`` (``leave`` is called if the player says ``go``); else
+        ``False``, with nothing asked. A failing save is tried once more first."""
+        session = self.session
+        unsaved = getattr(session, "unsaved_reason", None)
+        if session is None or not callable(unsaved):
+            return False
+        session.flush_autosave()  # type: ignore[attr-defined]  # a LocalSession (it has unsaved_reason)
+        if unsaved():
+            session.save_now()  # type: ignore[attr-defined]
+            session.flush_autosave()  # type: ignore[attr-defined]
+        reason = unsaved()
+        if not reason:
+            return False
+        from soccerdesk.ui.questions import ask_first
+
+        ask_first(
+            self,
+            name,
+            "This match is not saved",
+            f"This match could not be saved: {reason}.",
+            details=(
+                f"Its file ({getattr(session, 'autosave', '')}) holds it as it was at its last save that"
+                " worked: what was played since is lost if you leave now. Match → Save match as… keeps"
+                " it somewhere else."
+            ),
+            go=go,
+            stay="Keep playing",
+            on_go=lambda: leave() if session is self.session else None,
+        )
+        return True
+
+    def go_home(self, unsaved_told: bool = False) -> None:
+        """The home screen. ``unsaved_told``: the player was told that the match is not saved
+        and chose to leave it (no second message about it)."""
+        self._close_match(unsaved_told)
         self._close_replay()
         self._close_learn()
         self.home.refresh_recent()
@@ -306,11 +346,21 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("soccerdesk")
         self._update_actions()
 
-    def _close_match(self) -> None:
-        if self.session is not None:
-            self.session.close()
-            self.session.deleteLater()
+    def _close_match(self, unsaved_told: bool = False) -> None:
+        session = self.session
+        if session is not None:
+            session.close()
+            session.deleteLater()
             self.session = None
+            unsaved = getattr(session, "unsaved_reason", None)
+            reason = unsaved() if callable(unsaved) else ""
+            if reason and not unsaved_told:
+                # Its last write, as it was left, failed: the player must not believe it kept.
+                self._error(
+                    "This match was not saved",
+                    f"The match you left could not be saved: {reason}. Its file"
+                    f" ({getattr(session, 'autosave', '')}) holds it as it was at its last save that worked.",
+                )
         if self.match_view is not None:
             self.pages.removeWidget(self.match_view)
             self.match_view.deleteLater()
@@ -645,6 +695,10 @@ class MainWindow(QMainWindow):
         self.last_message = text
         box.open()
 
+    def _quit(self) -> None:
+        self._quit_unsaved = True
+        self.close()
+
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
         """Back to the smallest size when the window system made the window smaller still.
 
@@ -663,6 +717,11 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, lambda: self.resize(self.size().expandedTo(smallest)))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)
+        if not self._quit_unsaved and self._ask_before_leaving_unsaved(
+            "quit-unsaved", "Quit without saving", self._quit
+        ):
+            event.ignore()  # asked first: the match is not all in its file
+            return
         self.settings.save_geometry(self.saveGeometry())
-        self._close_match()
+        self._close_match(unsaved_told=self._quit_unsaved)
         super().closeEvent(event)

@@ -838,6 +838,9 @@ class MatchView(QWidget):
         buttons.addWidget(self.home_button)
         side = QWidget()
         side_layout = QVBoxLayout(side)
+        # Beside the board, not over it: the board does not move under a click as it shows.
+        self.save_warning = self._build_save_warning(session)
+        side_layout.addWidget(self.save_warning)
         side_layout.addWidget(self.hint_label)
         side_layout.addWidget(self.thinking_label)
         side_layout.addWidget(self.keyboard_label)
@@ -889,6 +892,38 @@ class MatchView(QWidget):
         session.undone.connect(self._on_undone)
         session.finished.connect(self._on_finished)
         self._update_header(None)
+
+    def _build_save_warning(self, session: MatchSession) -> QFrame:
+        """The warning beside the board that the match file is behind the match (a full disk, a
+        folder that refuses writes), with Try again; it stays until a save works."""
+        frame = QFrame()
+        frame.setObjectName("save-warning")
+        frame.setStyleSheet("#save-warning { background: #fff3bf; border: 1px solid #d9480f; }")
+        self.save_warning_label = QLabel("")
+        self.save_warning_label.setObjectName("save-warning-text")
+        self.save_warning_label.setWordWrap(True)
+        self.save_warning_label.setStyleSheet("color: #000000;")
+        self.save_again = QPushButton("Try again")
+        self.save_again.setObjectName("save-again")
+        self.save_again.setToolTip("Write the match to its file now")
+        column = QVBoxLayout(frame)
+        column.addWidget(self.save_warning_label)
+        column.addWidget(self.save_again, 0, Qt.AlignmentFlag.AlignRight)
+        frame.hide()
+        if isinstance(session, LocalSession):
+            self.save_again.clicked.connect(session.save_now)
+            session.save_failed.connect(self._on_save_failed)
+        return frame
+
+    def _on_save_failed(self, reason: str) -> None:
+        """An autosave failed (``reason`` in words), or one worked again (``""``)."""
+        self.save_warning.setVisible(bool(reason))
+        if reason:
+            again = "when you click Try again" if self._finished else "with your next move"
+            self.save_warning_label.setText(
+                f"This match could not be saved: {reason}. soccerdesk will try again {again}. "
+                "To keep it somewhere else, use Match → Save match as…"
+            )
 
     def _build_chat(self, session: Any) -> QWidget:
         """The chat box of a remote match: lines said so far, and a line to say something."""

@@ -60,6 +60,7 @@ very objects, without converting them to Qt containers and back.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -271,7 +272,10 @@ class LocalSession(MatchSession):
     Chance (dice, draws, shuffles) is sampled with a ``random.Random`` seeded from the
     match seed, so a match started with the same seed and the same decisions replays the
     same. Every applied action is written to ``autosave`` (when given) at once, so a crash
-    loses nothing.
+    loses nothing. A write the disk refuses (full, read-only, gone) is told at once by
+    ``save_failed(reason)``, and the next action (or :meth:`save_now`) writes the whole match
+    again; ``save_failed("")`` tells that a later write worked. :meth:`unsaved_reason` says
+    whether the file is behind the match now.
 
     Undo takes back the last decision of a player at this screen and everything after it,
     but never past a chance step (a die roll, a draw, a shuffle) nor past a reveal (a
@@ -281,6 +285,8 @@ class LocalSession(MatchSession):
     from its hand) counts as a reveal too. Two people at one screen in a game with hidden
     cards each take back only their own last decision.
     """
+
+    save_failed = Signal(str)  # why an autosave failed, in words; "" once one works again
 
     def __init__(
         self,
@@ -352,6 +358,12 @@ class LocalSession(MatchSession):
         self._closed = False
         self._finished_sent = False
         self._writer: ThreadPoolExecutor | None = None  # autosaves, written in order off the UI thread
+        self._saves: list[Future[None]] = []  # autosaves handed to the writer, oldest first
+        self._unsaved = ""  # why the last autosave failed, in words; "" while the file holds the match
+        # The writer's outcomes are picked up on the UI thread, as the bots' answers are.
+        self._save_poll = QTimer(self)
+        self._save_poll.setInterval(50)
+        self._save_poll.timeout.connect(self._collect_saves)
         self._hidden_choice: dict[int, bool] = {}  # state index -> a bot's options there were secret
         self._answers: list[tuple[int, int, Future[tuple[str, str]]]] = []
         # Bots think on a worker thread; their answers are picked up here, on the UI thread,
@@ -509,6 +521,7 @@ class LocalSession(MatchSession):
         for _generation, _seat, future in self._answers:
             future.cancel()  # a decision still queued for the bot process is not needed any more
         self._answers = []
+        self._save_poll.stop()
         self.flush_autosave()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
@@ -736,21 +749,58 @@ class LocalSession(MatchSession):
             return
         if self._writer is None:
             self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soccerdesk-autosave")
-        self._writer.submit(write_match_file, self.autosave, json.dumps(self.record()))
+        self._saves.append(self._writer.submit(write_match_file, self.autosave, json.dumps(self.record())))
+        if not self._save_poll.isActive():
+            self._save_poll.start()
+
+    def save_now(self) -> None:
+        """Write the match to its file again (after a failed autosave: the player's Try again)."""
+        if not self._closed:
+            self._write_autosave()
+
+    def unsaved_reason(self) -> str:
+        """Why the match file is behind the match, in words ("no space left on device"), or ""
+        when the last autosave that finished worked (see :meth:`flush_autosave` to wait for all)."""
+        return self._unsaved
+
+    def _collect_saves(self) -> None:
+        """On the UI thread: the outcome of the autosaves the writer has finished, in order."""
+        while self._saves and self._saves[0].done():
+            error = self._saves.pop(0).exception()
+            reason = "" if error is None else _disk_words(error)
+            if reason != self._unsaved:
+                self._unsaved = reason
+                if not self._closed:
+                    self.save_failed.emit(reason)
+        if not self._saves:
+            self._save_poll.stop()
 
     def flush_autosave(self) -> None:
-        """Wait until every autosave handed to the writer is on disk."""
+        """Wait until every autosave handed to the writer is on disk (or refused: then
+        :meth:`unsaved_reason` says why)."""
         if self._writer is not None:
             self._writer.shutdown(wait=True)
             self._writer = None
+        self._collect_saves()
+
+
+def _disk_words(error: BaseException) -> str:
+    """What went wrong with a write, as a player reads it: "no space left on device"."""
+    words = (error.strerror if isinstance(error, OSError) else None) or str(error) or type(error).__name__
+    return words[:1].lower() + words[1:]
 
 
 def write_match_file(path: Path, text: str) -> None:
     """Replace ``path`` by ``text`` atomically: a crash mid-write keeps the previous save."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()  # a write cut short (a full disk) leaves no half file beside the match
+        raise
 
 
 def _think(state: State, seat: int, bot: Bot, rng: random.Random) -> tuple[str, str]:

@@ -1,0 +1,176 @@
+"""What happens to a player's match on disk when the disk refuses it (files audit, 7 December).
+
+Finding 1: an autosave the disk refused (full, read-only, a stick pulled out) was dropped
+without a word, and the player left sure that the match was kept. The match screen says so at
+once now, tries again with the next move (and with Try again), and Home and Quit ask before a
+match that is not all in its file is left.
+
+The disk's refusal is a real failing write, made without root: a folder where the autosave's
+temporary file must go (``<match>.tmp``), so that writing it fails with "Is a directory".
+Moves are clicked on the board; Home is Ctrl+H, as a person leaves.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from clicking import WAIT_MS, click, click_path, deciding, start_match
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMessageBox
+
+from soccerdesk.ui.main_window import MainWindow
+from soccerdesk.ui.match_view import MatchView
+from soccerdesk.ui.session import LocalSession
+
+PAWN_SOCCER_VS_FRIEND = ("pawn-soccer", ("human", None), {"goals": 3, "quick_setup": True})
+
+
+def play_moves(qtbot, view: MatchView, moves: int, rng: random.Random) -> None:
+    """``moves`` moves clicked on the board, each waited for."""
+    for _ in range(moves):
+        qtbot.waitUntil(lambda: deciding(view), timeout=WAIT_MS)
+        shown = view.view_data
+        assert shown is not None
+        click_path(qtbot, view, rng.choice(sorted(shown["legal"])))
+        qtbot.waitUntil(lambda shown=shown: view.view_data is not shown, timeout=WAIT_MS)
+
+
+def refuse_writes(session: LocalSession) -> Path:
+    """Make the next writes of ``session``'s autosave fail (its temporary file's place is taken)."""
+    session.flush_autosave()  # no write is under way
+    assert session.autosave is not None
+    blocker = session.autosave.with_suffix(".tmp")
+    blocker.mkdir()
+    return blocker
+
+
+def actions_on_disk(path: Path) -> int:
+    return len(json.loads(path.read_text(encoding="utf-8"))["actions"])
+
+
+def shown_boxes(window: MainWindow) -> list[QMessageBox]:
+    return [box for box in window.findChildren(QMessageBox) if box.isVisible()]
+
+
+def the_box(qtbot, window: MainWindow) -> QMessageBox:
+    qtbot.waitUntil(lambda: len(shown_boxes(window)) == 1, timeout=WAIT_MS)
+    return shown_boxes(window)[0]
+
+
+def press_home_keys(window: MainWindow) -> None:
+    window.activateWindow()
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+
+
+def button_named(box: QMessageBox, text: str):
+    (found,) = [button for button in box.buttons() if button.text() == text]
+    return found
+
+
+def test_a_refused_autosave_is_told_at_once_and_tried_again_with_the_next_move(qtbot, window: MainWindow) -> None:
+    """Finding 1: the disk refuses the autosave mid-match. The match screen says so in words at
+    once and keeps saying it while the moves go on; once the disk takes writes again, the next
+    move saves the whole match and the warning goes."""
+    view = start_match(qtbot, window, *PAWN_SOCCER_VS_FRIEND)
+    session = window.session
+    assert session is not None and session.autosave is not None
+    rng = random.Random(5)
+    play_moves(qtbot, view, 2, rng)
+    assert not view.save_warning.isVisible()
+    blocker = refuse_writes(session)
+    play_moves(qtbot, view, 1, rng)
+    qtbot.waitUntil(view.save_warning.isVisible, timeout=WAIT_MS)
+    words = view.save_warning_label.text()
+    assert words.startswith("This match could not be saved: is a directory.")
+    assert "soccerdesk will try again with your next move" in words and "Save match as…" in words
+    play_moves(qtbot, view, 2, rng)
+    assert view.save_warning.isVisible()
+    assert actions_on_disk(session.autosave) < session.state.ply
+
+    blocker.rmdir()
+    play_moves(qtbot, view, 1, rng)
+    qtbot.waitUntil(lambda: not view.save_warning.isVisible(), timeout=WAIT_MS)
+    session.flush_autosave()  # the dice rolled after the move are saved too
+    assert actions_on_disk(session.autosave) == session.state.ply
+
+
+def test_try_again_saves_and_home_asks_before_an_unsaved_match_is_left(qtbot, window: MainWindow) -> None:
+    """Finding 1: with the autosave refused, Home asks first (Keep playing is the default) and
+    names why; Try again saves once the disk takes writes; refused again, leaving on purpose
+    goes home with no second message, the file as it was at its last good save."""
+    view = start_match(qtbot, window, *PAWN_SOCCER_VS_FRIEND)
+    session = window.session
+    assert session is not None and session.autosave is not None
+    rng = random.Random(8)
+    play_moves(qtbot, view, 2, rng)
+    blocker = refuse_writes(session)
+    play_moves(qtbot, view, 1, rng)
+    qtbot.waitUntil(view.save_warning.isVisible, timeout=WAIT_MS)
+
+    press_home_keys(window)
+    box = the_box(qtbot, window)
+    assert box.objectName() == "leave-unsaved"
+    assert box.text() == "This match could not be saved: is a directory."
+    assert "Save match as…" in box.informativeText() and str(session.autosave) in box.informativeText()
+    click(qtbot, button_named(box, "Keep playing"), what="Keep playing")
+    qtbot.waitUntil(lambda: not shown_boxes(window), timeout=WAIT_MS)
+    assert window.match_view is view
+
+    blocker.rmdir()
+    click(qtbot, view.save_again, what="Try again")
+    qtbot.waitUntil(lambda: not view.save_warning.isVisible(), timeout=WAIT_MS)
+    session.flush_autosave()  # the dice rolled after the move are saved too
+    assert actions_on_disk(session.autosave) == session.state.ply
+    saved = session.state.ply
+
+    refuse_writes(session)
+    play_moves(qtbot, view, 1, rng)
+    qtbot.waitUntil(view.save_warning.isVisible, timeout=WAIT_MS)
+    press_home_keys(window)
+    box = the_box(qtbot, window)
+    click(qtbot, button_named(box, "Leave without saving"), what="Leave without saving")
+    qtbot.waitUntil(lambda: window.match_view is None and window.home.isVisible(), timeout=WAIT_MS)
+    qtbot.wait(100)
+    assert not shown_boxes(window)
+    assert actions_on_disk(session.autosave) == saved
+
+
+def test_a_save_refused_as_the_match_is_left_is_told_on_the_home_screen(qtbot, window: MainWindow) -> None:
+    """Finding 1: every move was saved, and the disk refuses the last write made as Home is
+    pressed (the time played since): the home screen says that the match was not saved."""
+    view = start_match(qtbot, window, *PAWN_SOCCER_VS_FRIEND)
+    session = window.session
+    assert session is not None and session.autosave is not None
+    play_moves(qtbot, view, 2, random.Random(3))
+    session.flush_autosave()
+    assert not view.save_warning.isVisible()
+    refuse_writes(session)
+    press_home_keys(window)
+    qtbot.waitUntil(lambda: window.match_view is None, timeout=WAIT_MS)
+    box = the_box(qtbot, window)
+    assert box.windowTitle() == "This match was not saved"
+    assert box.text().startswith("The match you left could not be saved: is a directory.")
+    assert str(session.autosave) in box.text()
+
+
+def test_quit_asks_before_an_unsaved_match_is_closed(qtbot, window: MainWindow) -> None:
+    """Finding 1: closing the window (its title bar's close button) with the autosave refused
+    asks first; Quit without saving closes it."""
+    view = start_match(qtbot, window, *PAWN_SOCCER_VS_FRIEND)
+    session = window.session
+    assert session is not None and session.autosave is not None
+    rng = random.Random(4)
+    play_moves(qtbot, view, 1, rng)
+    refuse_writes(session)
+    play_moves(qtbot, view, 1, rng)
+    qtbot.waitUntil(view.save_warning.isVisible, timeout=WAIT_MS)
+    window.close()  # what the window manager's close button asks
+    box = the_box(qtbot, window)
+    assert box.objectName() == "quit-unsaved"
+    assert window.isVisible()
+    click(qtbot, button_named(box, "Quit without saving"), what="Quit without saving")
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=WAIT_MS)
+    assert window.session is None
