@@ -681,6 +681,9 @@ class Game(ABC):
         if not isinstance(actions, list):
             raise CorruptRecord(f"the record's actions are not a list (they are {_json_kind(actions)})")
         try:
+            # Names checked first: an option named "seed" (or "self") is no option of this game,
+            # not a second seed passed to new_match.
+            self.resolve_options(options)
             state = self.new_match(seed if isinstance(seed, int) else 0, **options)
         except RulesError as exc:
             raise CorruptRecord(f"bad options in record: {exc}") from None

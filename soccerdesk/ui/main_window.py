@@ -22,7 +22,7 @@ from soccerdesk.rules import CorruptRecord, Game, RulesError, UnknownGame, get_g
 from soccerdesk.ui.art import app_icon
 from soccerdesk.ui.boards import BoardMissing
 from soccerdesk.ui.home import HomeScreen, MatchSetup, copy_path
-from soccerdesk.ui.settings import ANIMATION_SPEEDS, AppSettings, read_match_file
+from soccerdesk.ui.settings import ANIMATION_SPEEDS, AppSettings, damaged_words, read_match_file
 
 # Loaded when first needed, not at start-up (the window should paint as soon as it can): the
 # match sessions and the bot process, dialogs, and Qt's namespace of enums (building its
@@ -479,6 +479,9 @@ class MainWindow(QMainWindow):
                 self._offer_what_replays(Path(path), str(exc), exc.replayable)
             else:
                 self._error("This file cannot be opened", str(exc))
+            return False
+        except Exception as exc:  # noqa: BLE001 (a file odd in a way nobody foresaw is refused, in words)
+            self._error("This file cannot be opened", damaged_words(Path(path), exc))
             return False
         players = LocalSession.players_of(record) or (Player("human", "Home"), Player("human", "Away"))
         names = (players[0].name, players[1].name)

@@ -110,7 +110,9 @@ def read_match_file(path: Path) -> dict[str, Any]:
         raise CorruptRecord(f"{path.name} cannot be read: {exc.strerror or exc}.") from None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
+        # Not JSON (JSONDecodeError is a ValueError), or JSON that Python will not read: a
+        # number of thousands of digits (ValueError), lists nested past the parser's depth.
         if not text.strip():
             raise CorruptRecord(f"{path.name} is empty: it holds no match.") from None
         if text.lstrip()[:1] in ("{", "["):
@@ -121,6 +123,11 @@ def read_match_file(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
         raise CorruptRecord(f"{path.name} is not a soccerdesk match file.")
     return data
+
+
+def damaged_words(path: Path, error: Exception) -> str:
+    """What Recent matches and Open match… say of a file that failed in a way nobody foresaw."""
+    return f"{path.name} is damaged: soccerdesk could not read a match in it ({type(error).__name__}: {error})."
 
 
 def check_header(path: Path, record: Mapping[str, Any], games: Mapping[str, Game]) -> None:
@@ -242,10 +249,11 @@ class AppSettings:
             try:
                 record = read_match_file(path)
                 check_header(path, record, games or {})
+                found.append(_saved_match(path, record, file_time))
             except CorruptRecord as exc:
                 found.append(UnreadableMatch(path, str(exc), file_time))
-                continue
-            found.append(_saved_match(path, record, file_time))
+            except Exception as exc:  # noqa: BLE001 (one odd file must not hide the others or stop the app)
+                found.append(UnreadableMatch(path, damaged_words(path, exc), file_time))
         found.sort(key=lambda m: m.modified, reverse=True)
         return found[:limit]
 

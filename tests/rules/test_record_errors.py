@@ -73,3 +73,13 @@ def test_missing_options_are_said_to_be_missing() -> None:
     record = a_real_record("big-time-soccer")
     del record["options"]
     assert refusal("big-time-soccer", record) == "the record's options are missing"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("name", ["seed", "self"])
+def test_an_option_named_like_new_matchs_own_arguments_is_no_option_of_the_game(game_id: str, name: str) -> None:
+    """Files audit, finding 2: options holding "seed" or "self" raised TypeError (a second
+    argument of that name for new_match), which stopped the home screen; it is a bad option."""
+    record = a_real_record(game_id)
+    said = refusal(game_id, {**record, "options": {**record["options"], name: 3}})
+    assert said.startswith(f"bad options in record: {get_game(game_id).title} has no option {name!r}")

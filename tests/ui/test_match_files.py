@@ -19,11 +19,13 @@ from pathlib import Path
 from clicking import WAIT_MS, click, click_path, deciding, start_match
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from soccerdesk.rules import get_game
 from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.match_view import MatchView
 from soccerdesk.ui.session import LocalSession
+from soccerdesk.ui.settings import AppSettings
 
 PAWN_SOCCER_VS_FRIEND = ("pawn-soccer", ("human", None), {"goals": 3, "quick_setup": True})
 
@@ -174,3 +176,59 @@ def test_quit_asks_before_an_unsaved_match_is_closed(qtbot, window: MainWindow) 
     click(qtbot, button_named(box, "Quit without saving"), what="Quit without saving")
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=WAIT_MS)
     assert window.session is None
+
+
+ODD_FILES = {
+    "deep.json": "[" * 100_000 + "]" * 100_000,  # nested past what the JSON parser reads
+    "digits.json": '{"format": "soccerdesk-match", "seed": ' + "7" * 5000 + "}",  # past Python's digit limit
+}
+
+
+def odd_files(folder: Path) -> dict[Path, str]:
+    """Files that broke start-up, Recent matches or Open match… (files audit, finding 2), with
+    what each entry must say, beside one good match."""
+    folder.mkdir(parents=True, exist_ok=True)
+    said: dict[Path, str] = {}
+    for name, text in ODD_FILES.items():
+        (folder / name).write_text(text, encoding="utf-8")
+        said[folder / name] = f"{name} is damaged or cut short, so it cannot be opened as a match."
+    game = get_game("pawn-soccer")
+    good = game.dump(game.new_match(seed=3))
+    (folder / "good.json").write_text(json.dumps(good), encoding="utf-8")
+    seeded = folder / "seed-option.json"
+    seeded.write_text(json.dumps({**good, "options": {"seed": 5}}), encoding="utf-8")
+    said[seeded] = f"seed-option.json: bad options in record: {game.title} has no option 'seed'"
+    return said
+
+
+def test_odd_files_among_the_autosaves_are_listed_as_damaged_and_the_app_works(
+    qtbot, settings: AppSettings, monkeypatch
+) -> None:
+    """Finding 2: a file nested too deep, one with a 5000-digit number and one whose options
+    hold "seed" among the autosaves. The app starts, Kick off works, each odd file is listed as
+    damaged beside the good match, and Match → Open match… on each says what is wrong."""
+    said = odd_files(settings.autosave_dir)
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.resize(1200, 780)
+    window.show()
+    qtbot.waitUntil(lambda: window.home.loaded, timeout=20_000)
+    recent = window.home.recent
+    texts = [recent.item(row).text() for row in range(recent.count())]
+    assert len(texts) == 4
+    assert sum(text.startswith("Pawn Soccer: Home") for text in texts) == 1, texts
+    for words in said.values():
+        assert any(text.startswith(f"Could not read a match: {words}") for text in texts), (words, texts)
+    click(qtbot, window.home.cards["pawn-soccer"], what="the Pawn Soccer card")
+    qtbot.waitUntil(window.home.start_button.isEnabled, timeout=WAIT_MS)
+
+    (open_action,) = [a for a in window.menuBar().actions()[0].menu().actions() if a.text() == "&Open match…"]
+    for path, words in said.items():
+        monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args, path=path: (str(path), ""))
+        open_action.trigger()
+        box = the_box(qtbot, window)
+        assert box.text().startswith(words)
+        click(qtbot, box.button(QMessageBox.StandardButton.Ok), what="OK")
+        qtbot.waitUntil(lambda: not shown_boxes(window), timeout=WAIT_MS)
+    assert window.match_view is None
+    window.close()
