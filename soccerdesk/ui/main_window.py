@@ -451,11 +451,18 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"The match could not be kept in Recent matches: {exc}", 8000)
 
     def save_to(self, path: Path) -> None:
-        """Write the current match record to ``path``."""
+        """Write the current match record to ``path``, whole or not at all (an earlier save
+        there is kept when the disk refuses: see :func:`write_match_file`)."""
+        from soccerdesk.ui.session import disk_words, write_match_file
+
         record = self.session.record() if self.session is not None else None
         if record is None:
             raise RuntimeError("this match cannot be saved here")
-        path.write_text(json.dumps(record, indent=1), encoding="utf-8")
+        try:
+            write_match_file(path, json.dumps(record, indent=1))
+        except OSError as exc:
+            self._error("This match could not be saved", f"The match could not be saved to {path}: {disk_words(exc)}.")
+            return
         self.statusBar().showMessage(f"Saved to {path}", 5000)
 
     def open_dialog(self) -> None:
@@ -541,7 +548,7 @@ class MainWindow(QMainWindow):
         box.open()
 
     def _resume_what_replays(self, path: Path, replayable: int) -> None:
-        from soccerdesk.ui.session import new_autosave_path
+        from soccerdesk.ui.session import disk_words, new_autosave_path, write_match_file
 
         try:
             record = read_match_file(path)
@@ -552,11 +559,11 @@ class MainWindow(QMainWindow):
         record.pop("review", None)  # a review of the whole record: worked out again
         copy = copy_path(new_autosave_path(self.settings.autosave_dir, str(record.get("game"))), replayable)
         try:
-            copy.write_text(json.dumps(record, indent=1), encoding="utf-8")
+            write_match_file(copy, json.dumps(record, indent=1))
             if path.parent == self.settings.autosave_dir:
                 path.rename(path.with_name(f"{path.name}.unreplayable"))
         except OSError as exc:
-            self._error("This match cannot be resumed", f"{path.name}: {exc}")
+            self._error("This match cannot be resumed", f"{path.name}: {disk_words(exc)}.")
             return
         self.open_path(copy)
 

@@ -767,7 +767,7 @@ class LocalSession(MatchSession):
         """On the UI thread: the outcome of the autosaves the writer has finished, in order."""
         while self._saves and self._saves[0].done():
             error = self._saves.pop(0).exception()
-            reason = "" if error is None else _disk_words(error)
+            reason = "" if error is None else disk_words(error)
             if reason != self._unsaved:
                 self._unsaved = reason
                 if not self._closed:
@@ -784,8 +784,8 @@ class LocalSession(MatchSession):
         self._collect_saves()
 
 
-def _disk_words(error: BaseException) -> str:
-    """What went wrong with a write, as a player reads it: "no space left on device"."""
+def disk_words(error: BaseException) -> str:
+    """What went wrong with a write (or a read), as a player reads it: "no space left on device"."""
     words = (error.strerror if isinstance(error, OSError) else None) or str(error) or type(error).__name__
     return words[:1].lower() + words[1:]
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from clicking import WAIT_MS, click, click_path, deciding, start_match
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
@@ -222,7 +223,7 @@ def test_odd_files_among_the_autosaves_are_listed_as_damaged_and_the_app_works(
     click(qtbot, window.home.cards["pawn-soccer"], what="the Pawn Soccer card")
     qtbot.waitUntil(window.home.start_button.isEnabled, timeout=WAIT_MS)
 
-    (open_action,) = [a for a in window.menuBar().actions()[0].menu().actions() if a.text() == "&Open match…"]
+    open_action = match_action(window, "&Open match…")
     for path, words in said.items():
         monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args, path=path: (str(path), ""))
         open_action.trigger()
@@ -232,3 +233,71 @@ def test_odd_files_among_the_autosaves_are_listed_as_damaged_and_the_app_works(
         qtbot.waitUntil(lambda: not shown_boxes(window), timeout=WAIT_MS)
     assert window.match_view is None
     window.close()
+
+
+def match_action(window: MainWindow, text: str) -> QAction:
+    (found,) = [a for a in window.menuBar().actions()[0].menu().actions() if a.text() == text]
+    return found
+
+
+def save_as(qtbot, window: MainWindow, monkeypatch, path: Path) -> None:
+    """Match → Save match as…, the file dialog answering ``path``."""
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args: (str(path), ""))
+    action = match_action(window, "&Save match as…")
+    assert action.isEnabled()
+    action.trigger()
+
+
+def test_save_match_as_says_when_it_fails_and_keeps_an_earlier_save(
+    qtbot, window: MainWindow, monkeypatch, tmp_path: Path
+) -> None:
+    """Finding 3: Save match as… into a place that cannot be written raised out of the menu
+    without a word; saving again over an earlier save, cut short, destroyed it. Now a message
+    names the file and why, and the earlier save is kept whole."""
+    view = start_match(qtbot, window, *PAWN_SOCCER_VS_FRIEND)
+    play_moves(qtbot, view, 2, random.Random(6))
+    not_a_folder = tmp_path / "notes.txt"
+    not_a_folder.write_text("a file, not a folder", encoding="utf-8")
+    save_as(qtbot, window, monkeypatch, not_a_folder / "my-match.json")
+    box = the_box(qtbot, window)
+    assert box.windowTitle() == "This match could not be saved"
+    assert box.text().startswith(f"The match could not be saved to {not_a_folder / 'my-match.json'}: ")
+    click(qtbot, box.button(QMessageBox.StandardButton.Ok), what="OK")
+    qtbot.waitUntil(lambda: not shown_boxes(window), timeout=WAIT_MS)
+
+    target = tmp_path / "my-match.json"
+    save_as(qtbot, window, monkeypatch, target)
+    assert window.statusBar().currentMessage() == f"Saved to {target}"
+    earlier = target.read_bytes()
+    play_moves(qtbot, view, 1, random.Random(7))
+    target.with_suffix(".tmp").mkdir()  # the next write of it fails part-way
+    save_as(qtbot, window, monkeypatch, target)
+    box = the_box(qtbot, window)
+    assert box.text() == f"The match could not be saved to {target}: is a directory."
+    assert target.read_bytes() == earlier
+
+
+def test_a_partial_copy_that_cannot_be_written_is_refused_in_words(
+    qtbot, window: MainWindow, settings: AppSettings, monkeypatch, tmp_path: Path
+) -> None:
+    """Finding 3: the copy that goes on from the last action that replays is written whole, and
+    a copy the disk refuses is said so (here the autosave folder's place is taken by a file)."""
+    game = get_game("pawn-soccer")
+    state, rng = game.new_match(seed=2), random.Random(2)
+    for _ in range(4):
+        seat = state.current_players()[0]
+        state = state.apply(seat, rng.choice(state.legal_actions(seat)))
+    record = game.dump(state)
+    record["actions"].append([0, "move A1-A2"])  # what the rules refuse here: 4 actions replay
+    source = tmp_path / "friend.json"
+    source.write_text(json.dumps(record), encoding="utf-8")
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    settings.autosave_dir.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args: (str(source), ""))
+    match_action(window, "&Open match…").trigger()
+    box = the_box(qtbot, window)
+    click(qtbot, next(b for b in box.buttons() if b.text() == "Go on from action 4"), what="Go on")
+    qtbot.waitUntil(lambda: any(b.windowTitle() == "This match cannot be resumed" for b in shown_boxes(window)))
+    (box,) = shown_boxes(window)
+    assert box.text().startswith("friend.json: ")
+    assert window.match_view is None and source.read_text(encoding="utf-8") == json.dumps(record)
