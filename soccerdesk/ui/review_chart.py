@@ -37,7 +37,7 @@ from soccerdesk.learn import review as reviews
 from soccerdesk.learn.review import Review
 from soccerdesk.ui.hint import BotWork
 from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
-from soccerdesk.ui.session import write_match_file
+from soccerdesk.ui.session import disk_words, write_match_file
 
 if TYPE_CHECKING:
     from soccerdesk.ui.replay import ReplayViewer
@@ -319,7 +319,14 @@ class ReviewPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.chart)
         layout.addWidget(self.progress)
+        # A quiet line under the caption, when the review could not be kept in the match file.
+        self.note = QLabel("")
+        self.note.setObjectName("review-note")
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("font-style: italic;")
+        self.note.hide()
         layout.addWidget(self.caption)
+        layout.addWidget(self.note)
         self._work = BotWork(executor, "soccerdesk-review")
         self._pending: Future[Any] | None = None
         self._slices: list[tuple[int, int]] = []
@@ -381,9 +388,18 @@ class ReviewPanel(QWidget):
         self._poll.stop()
         found = reviews.build(self.record, self._home, self._carried or ())
         self.record = reviews.attach(self.record, found)
-        if self.path is not None:
-            write_match_file(self.path, json.dumps(self.record, indent=1))
+        # Shown first: minutes of work are not lost to a file that cannot be written (a
+        # read-only folder, a full disk); keeping it there only saves the work next time.
         self._show(found)
+        if self.path is not None:
+            try:
+                write_match_file(self.path, json.dumps(self.record, indent=1))
+            except OSError as exc:
+                self.note.setText(
+                    f"The review could not be kept in {self.path.name} ({disk_words(exc)}): it is worked out"
+                    " again the next time the match is opened."
+                )
+                self.note.show()
         self.ready.emit(self.record)
 
     def _show(self, found: Review) -> None:

@@ -196,3 +196,27 @@ def test_a_finished_match_file_opens_in_the_replay_with_its_review(qtbot, window
     assert window.open_path(path)
     again = window.replay_view.findChild(ReviewPanel)
     assert again is not panel and again.review == panel.review and not again.working
+
+
+def test_a_review_that_cannot_be_kept_in_its_file_is_shown_all_the_same(qtbot, tmp_path: Path) -> None:
+    """Files audit, finding 4: a replay opened from a place that cannot be written (here the
+    file's temporary file cannot be made) never showed its review, the bar stuck at 100 %. The
+    review shows; a quiet line says that it could not be kept, and the file is unchanged."""
+    record = {**_record(), "actions": _record()["actions"][:60]}
+    path = tmp_path / "friend-match.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    path.with_suffix(".tmp").mkdir()  # the write fails part-way, as in a read-only folder
+    viewer = _viewer(qtbot, record)
+    pool = ThreadPoolExecutor(max_workers=1)
+    panel = attach_review(viewer, record, path=path, executor=pool)
+    with qtbot.waitSignal(panel.ready, timeout=60_000):
+        pass
+    assert panel.review is not None and panel.progress.isHidden() and panel.chart.isVisible()
+    assert "turning point" in panel.caption.text()
+    assert panel.note.isVisible()
+    assert panel.note.text() == (
+        "The review could not be kept in friend-match.json (is a directory): it is worked out again"
+        " the next time the match is opened."
+    )
+    assert json.loads(path.read_text(encoding="utf-8")) == record
+    pool.shutdown()
