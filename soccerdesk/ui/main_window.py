@@ -495,7 +495,10 @@ class MainWindow(QMainWindow):
         app = record.get(APP_KEY)
         # An online match may end before the rules say so (resigned, abandoned): over is over.
         over = isinstance(app, Mapping) and app.get("over") is True
-        if over or game.load(record).is_terminal():
+        # A record with nobody at this screen to go on (the computer's match against itself,
+        # or an edited file) is shown as far as it goes.
+        nobody_here = all(player.kind != "human" for player in players)
+        if over or nobody_here or game.load(record).is_terminal():
             self.show_replay(game, record, names, (players[0].colour, players[1].colour), path=Path(path))
             return True
         autosave = (

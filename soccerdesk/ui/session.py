@@ -313,6 +313,8 @@ class LocalSession(MatchSession):
         super().__init__(game, parent)
         if any(p.kind == "remote" for p in players):
             raise ValueError("a local session has no remote players")
+        if not any(p.kind == "human" for p in players):
+            raise ValueError("a local session needs a player at this screen")
         self.players = players
         self.autosave = autosave
         self._ended_at: float | None = None  # when the match was first saved as over

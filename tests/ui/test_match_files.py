@@ -301,3 +301,25 @@ def test_a_partial_copy_that_cannot_be_written_is_refused_in_words(
     (box,) = shown_boxes(window)
     assert box.text().startswith("friend.json: ")
     assert window.match_view is None and source.read_text(encoding="utf-8") == json.dumps(record)
+
+
+def test_an_unfinished_match_with_nobody_at_this_screen_opens_as_its_replay(
+    qtbot, window: MainWindow, monkeypatch, tmp_path: Path
+) -> None:
+    """Finding 5: an unfinished record whose two players are the computer (an edited file)
+    raised IndexError out of Open match…; it opens in the replay viewer, as far as it goes."""
+    game = get_game("pawn-soccer")
+    state, rng = game.new_match(seed=9), random.Random(9)
+    for _ in range(6):
+        seat = state.current_players()[0]
+        state = state.apply(seat, rng.choice(state.legal_actions(seat)))
+    record = game.dump(state)
+    bot = {"kind": "bot", "name": "Computer", "bot": "heuristic", "colour": ""}
+    record["app"] = {"players": [bot, {**bot, "name": "Computer 2"}], "over": False}
+    path = tmp_path / "bots.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args: (str(path), ""))
+    match_action(window, "&Open match…").trigger()
+    qtbot.waitUntil(lambda: window.replay_view is not None and window.replay_view.isVisible(), timeout=WAIT_MS)
+    assert window.session is None and not shown_boxes(window)
+    assert window.replay_view.slider.maximum() == 6
