@@ -101,7 +101,7 @@ def read_match_file(path: Path) -> dict[str, Any]:
     """The match record in a file, not yet checked against its game's rules. Anything wrong
     raises CorruptRecord saying what, in words, and naming the file."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (Notepad, PowerShell) is no fault
     except FileNotFoundError:
         raise CorruptRecord(f"{path.name} is not there any more (looked in {path.parent}).") from None
     except UnicodeDecodeError:

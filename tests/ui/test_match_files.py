@@ -323,3 +323,23 @@ def test_an_unfinished_match_with_nobody_at_this_screen_opens_as_its_replay(
     qtbot.waitUntil(lambda: window.replay_view is not None and window.replay_view.isVisible(), timeout=WAIT_MS)
     assert window.session is None and not shown_boxes(window)
     assert window.replay_view.slider.maximum() == 6
+
+
+def test_a_record_saved_with_a_byte_order_mark_is_a_match(
+    qtbot, window: MainWindow, settings: AppSettings, monkeypatch, tmp_path: Path
+) -> None:
+    """Finding 6: a record re-saved by a Windows editor ("UTF-8 with BOM") was "not a
+    soccerdesk match file"; it is listed and opens as the match it is."""
+    game = get_game("pawn-soccer")
+    record = game.dump(game.new_match(seed=4))
+    path = settings.autosave_dir / "edited.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record), encoding="utf-8-sig")
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    window.home.refresh_recent()
+    recent = window.home.recent
+    assert [recent.item(row).text()[:17] for row in range(recent.count())] == ["Pawn Soccer: Home"]
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args: (str(path), ""))
+    match_action(window, "&Open match…").trigger()
+    qtbot.waitUntil(lambda: window.match_view is not None, timeout=WAIT_MS)
+    assert not shown_boxes(window)
