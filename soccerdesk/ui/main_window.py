@@ -6,6 +6,7 @@ It wires pages to sessions and files and owns nothing of a match itself. What it
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import json
@@ -498,7 +499,10 @@ class MainWindow(QMainWindow):
         # A record with nobody at this screen to go on (the computer's match against itself,
         # or an edited file) is shown as far as it goes.
         nobody_here = all(player.kind != "human" for player in players)
-        if over or nobody_here or game.load(record).is_terminal():
+        final = game.load(record)
+        if over or nobody_here or final.is_terminal():
+            # (A match resumed is written again by its session, which locks its file first.)
+            self._mend_listed_score(Path(path), record, final.score)
             self.show_replay(game, record, names, (players[0].colour, players[1].colour), path=Path(path))
             return True
         autosave = (
@@ -516,6 +520,22 @@ class MainWindow(QMainWindow):
             return False
         self.show_session(session)
         return True
+
+    def _mend_listed_score(self, path: Path, record: dict[str, Any], score: tuple[int, int]) -> None:
+        """Recent matches lists a match with the score its file's app block gives (reading it
+        is quick; replaying every file is not). A file whose actions replay to another score
+        (edited, or saved under rules mended since) is given the score that opens, so that the
+        list says what the player saw the next time."""
+        from soccerdesk.ui.session import APP_KEY, write_match_file
+
+        app = record.get(APP_KEY)
+        if path.parent != self.settings.autosave_dir or not isinstance(app, dict) or "score" not in app:
+            return
+        if app["score"] == list(score):
+            return
+        app["score"] = list(score)
+        with contextlib.suppress(OSError):  # the list keeps the old score; the match opens all the same
+            write_match_file(path, json.dumps(record, indent=1))
 
     def _offer_what_replays(self, path: Path, why: str, replayable: int) -> None:
         """A match whose record replays up to an action the rules now refuse (saved under rules

@@ -20,7 +20,7 @@ from clicking import WAIT_MS, click, click_path, deciding, start_match
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
 
 from soccerdesk.rules import get_game
 from soccerdesk.ui.main_window import MainWindow
@@ -343,3 +343,33 @@ def test_a_record_saved_with_a_byte_order_mark_is_a_match(
     match_action(window, "&Open match…").trigger()
     qtbot.waitUntil(lambda: window.match_view is not None, timeout=WAIT_MS)
     assert not shown_boxes(window)
+
+
+def test_recent_matches_gives_the_score_the_match_opens_with(qtbot, window: MainWindow, settings: AppSettings) -> None:
+    """Finding 7: a finished match whose file says 3–0 but whose actions replay to another score
+    (an edited file, a rule mended since) was listed 3–0 and opened with the other. Once it has
+    been opened, the list gives the score it opens with."""
+    from soccerdesk.bots import make_bot
+    from soccerdesk.sim import play_match
+
+    result = play_match("pawn-soccer", [make_bot("random", "pawn-soccer") for _ in (0, 1)], 3, swap=False, options={})
+    record = result.record
+    assert record is not None
+    real = list(get_game("pawn-soccer").load(record).score)
+    told = [real[0] + 3, real[1]]
+    ann, bob = ({"kind": "human", "name": name, "bot": None, "colour": ""} for name in ("Ann", "Bob"))
+    record["app"] = {"players": [ann, bob], "score": told, "over": True}
+    path = settings.autosave_dir / "edited.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record), encoding="utf-8")
+    window.home.refresh_recent()
+    recent = window.home.recent
+    assert recent.item(0).text().startswith(f"Pawn Soccer: Ann {told[0]}–{told[1]} Bob")
+
+    click(qtbot, recent.viewport(), recent.visualItemRect(recent.item(0)).center(), "the entry")
+    click(qtbot, window.home.resume_button, what="Resume / replay")
+    qtbot.waitUntil(lambda: window.replay_view is not None and window.replay_view.isVisible(), timeout=WAIT_MS)
+    (close,) = [b for b in window.replay_view.findChildren(QPushButton) if b.text() == "Close replay"]
+    click(qtbot, close, what="Close replay")
+    qtbot.waitUntil(window.home.isVisible, timeout=WAIT_MS)
+    assert recent.item(0).text().startswith(f"Pawn Soccer: Ann {real[0]}–{real[1]} Bob"), recent.item(0).text()
