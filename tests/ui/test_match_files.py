@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 from clicking import WAIT_MS, click, click_path, deciding, start_match
 from PySide6.QtCore import Qt
@@ -277,17 +278,22 @@ def test_save_match_as_says_when_it_fails_and_keeps_an_earlier_save(
     assert target.read_bytes() == earlier
 
 
+def pawn_soccer_record(seed: int, moves: int) -> dict[str, Any]:
+    """The record of a Pawn Soccer match ``moves`` random moves in (its set-up: no dice yet)."""
+    game = get_game("pawn-soccer")
+    state, rng = game.new_match(seed=seed), random.Random(seed)
+    for _ in range(moves):
+        seat = state.current_players()[0]
+        state = state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return game.dump(state)
+
+
 def test_a_partial_copy_that_cannot_be_written_is_refused_in_words(
     qtbot, window: MainWindow, settings: AppSettings, monkeypatch, tmp_path: Path
 ) -> None:
     """Finding 3: the copy that goes on from the last action that replays is written whole, and
     a copy the disk refuses is said so (here the autosave folder's place is taken by a file)."""
-    game = get_game("pawn-soccer")
-    state, rng = game.new_match(seed=2), random.Random(2)
-    for _ in range(4):
-        seat = state.current_players()[0]
-        state = state.apply(seat, rng.choice(state.legal_actions(seat)))
-    record = game.dump(state)
+    record = pawn_soccer_record(seed=2, moves=4)
     record["actions"].append([0, "move A1-A2"])  # what the rules refuse here: 4 actions replay
     source = tmp_path / "friend.json"
     source.write_text(json.dumps(record), encoding="utf-8")
@@ -308,12 +314,7 @@ def test_an_unfinished_match_with_nobody_at_this_screen_opens_as_its_replay(
 ) -> None:
     """Finding 5: an unfinished record whose two players are the computer (an edited file)
     raised IndexError out of Open match…; it opens in the replay viewer, as far as it goes."""
-    game = get_game("pawn-soccer")
-    state, rng = game.new_match(seed=9), random.Random(9)
-    for _ in range(6):
-        seat = state.current_players()[0]
-        state = state.apply(seat, rng.choice(state.legal_actions(seat)))
-    record = game.dump(state)
+    record = pawn_soccer_record(seed=9, moves=6)
     bot = {"kind": "bot", "name": "Computer", "bot": "heuristic", "colour": ""}
     record["app"] = {"players": [bot, {**bot, "name": "Computer 2"}], "over": False}
     path = tmp_path / "bots.json"
