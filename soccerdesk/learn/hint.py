@@ -158,16 +158,9 @@ def _pawn_soccer(world: State, seat: int, text: str, after: State | None) -> tup
         return "it brings on your fresh substitute", ""
     if after is None:
         return "", ""
-    kinds = {event.kind for event in after.events}
-    costs = ""
-    if "red_card" in kinds:
-        costs = "a second diagonal steal is a red card: the pawn is sent off"
-    elif "yellow_card" in kinds:
-        costs = "a diagonal steal costs a yellow card (a second one is a red)"
-    if "penalty_awarded" in kinds:
-        costs += " and, inside your penalty area, a penalty"
     if verb == "steal":
-        return "it wins the ball", costs
+        return _pawn_steal(after)
+    costs = ""
     before, now = _pawn_ball(view, seat), _pawn_ball(after.view(seat)["state"], seat)
     does = _ball_words(before, now, seat)
     if now is not None and now[2] == seat and (before != now or verb == "stop"):
@@ -187,6 +180,40 @@ def _pawn_soccer(world: State, seat: int, text: str, after: State | None) -> tup
     ):
         does = "it moves next to the ball carrier, ready to steal the ball"
     return does, costs
+
+
+def _pawn_steal(after: State) -> tuple[str, str]:
+    """What a steal leads to, read from the events of the position after it: the ball won, or,
+    for a diagonal steal, a foul that gives a penalty away (Rulings, Pawn Soccer 7-8), a red card
+    that leaves the ball loose (Rulebook, Red card) or a forfeit; and the card it costs."""
+    events = {event.kind: event for event in after.events}
+    if "forfeit" in events:
+        reds = events["red_card"].data["reds"]
+        return f"it loses the match: it is a red card, and a side with {reds} pawns sent off forfeits", ""
+    if "red_card" in events:
+        costs = "a second diagonal steal is a red card: the pawn is sent off"
+    elif "yellow_card" in events:
+        costs = "a diagonal steal costs a yellow card (a second one is a red)"
+    else:
+        costs = ""
+    if "penalty_awarded" in events:
+        # Rulings, Pawn Soccer 7-8: no swap; the fouled pawn shoots from the penalty spot.
+        spot = events["penalty_awarded"].data["spot"]
+        does = (
+            "it does not win the ball: a diagonal steal inside your own penalty area is a foul, so the pawns do"
+            f" not swap and your opponent shoots a penalty from {spot}"
+        )
+        if "penalty_unguarded" in events:
+            does += ", which goes in: no pawn of yours can take the goalkeeper's place"
+        return does, costs
+    if "loose_ball" in events:
+        square = events["loose_ball"].data["square"]
+        return (
+            f"it does not win the ball: the ball stays loose on {square}, and the pawn it was taken from may not"
+            " pick it up next turn",
+            costs,
+        )
+    return "it wins the ball", costs
 
 
 def _pawn_steals(after: State, seat: int) -> bool | None:

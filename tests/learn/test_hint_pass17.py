@@ -53,7 +53,8 @@ def test_a_diagonal_steal_says_it_costs_a_yellow_card_and_a_second_a_red() -> No
     )
     booked = PAWN.position(["D4", "C2"], ["E5", "E9"], "E5", 0, yellow=["D4"])
     assert hint.reading(booked, 0, _pawn("steal D4-E5")) == (
-        "it wins the ball",
+        "it does not win the ball: the ball stays loose on E5, and the pawn it was taken from may not pick it up"
+        " next turn",
         "a second diagonal steal is a red card: the pawn is sent off",
     )
     straight = PAWN.position(["D4", "C2"], ["D5", "E9"], "D5", 0)
