@@ -125,3 +125,61 @@ def test_rules_a_player_meets_later_are_in_the_help(qapp) -> None:
     bts = help_markdown(get_game("big-time-soccer"))
     assert "- **The defender is always asked** after every Pass or Dribble" in bts
     assert "tells the attacker nothing" in bts and "can_reply" not in bts
+
+
+def _words(text: str) -> str:
+    """Help Markdown as read: emphasis and line breaks gone."""
+    return re.sub(r"\s+", " ", text.replace("*", ""))
+
+
+def test_soccero_help_explains_carrying_the_ball(qapp) -> None:
+    """Help audit 2.1: the rules page never said a player may run with the ball, nor that after a
+    carry he must kick it or leave it before carrying it again (the ball's red side), nor how to
+    say where the ball goes in the app. The board asks for the same third click."""
+    page = _words(help_markdown(get_game("soccero")))
+    turn = page[page.index("## A turn") : page.index("## The match")]
+    carrying = turn[turn.index("Carrying the ball") :]
+    for fact in ("run with it", "keeps it at his feet", "drops it on any square he passes", "loose ball"):
+        assert fact in carrying, fact
+    assert "red side up: that player must kick it, or move off without it, before he may carry it again" in carrying
+    assert "Nobody can carry the ball into the goal" in carrying
+    playing = page[page.index("## Playing in soccerdesk") :]
+    assert "a third click says where it goes" in playing
+    assert "once more to keep it at his feet, the ball's own square to leave it there" in playing
+
+
+def test_the_length_of_a_match_and_who_wins_come_from_the_games_data(qapp) -> None:
+    """Help audit 2.2-2.3: Soccero's page gave neither the turns of a half nor the winner, nor
+    what happens to a ball kicked out under the basic rules; Soccer-Go's never said how many
+    rounds a match has nor who wins. The numbers are the options' defaults (from the data)."""
+    soccero = get_game("soccero")
+    turns = next(option for option in soccero.options if option.name == "turns")
+    page = _words(help_markdown(soccero))
+    match = page[page.index("## The match") : page.index("## Shape of the team")]
+    assert f"Two halves, each of {turns.default} turns per manager ({turns.label} on the home screen" in match
+    assert "more goals at the end wins" in match and "draw" in match
+    assert "stops on the edge square where it crossed, and the nearest player of the other team" in match
+    soccer_go = get_game("soccer-go")
+    rounds = next(option for option in soccer_go.options if option.name == "rounds")
+    words = {3: "three", 4: "four", 5: "five", 6: "six"}
+    page = _words(help_markdown(soccer_go))
+    match = page[page.index("## The match") : page.index("## Power cards")]
+    assert f"A match has {words[rounds.default]} rounds ({rounds.label} on the home screen changes that)" in match
+    assert "the side with more goals wins" in match
+    extra = next(option for option in soccer_go.options if option.name == "extra_time")
+    assert f"untick {extra.label} to go straight to penalties" in match
+
+
+def test_pawn_soccer_set_up_says_which_squares_are_closed(qapp) -> None:
+    """Help audit 2.4 (rulebook, Setup): no pawn on a sprint zone or a long-pass space; the
+    set-up the rules offer agrees."""
+    game = get_game("pawn-soccer")
+    page = _words(help_markdown(game))
+    setting_up = page[page.index("## Setting up") : page.index("## A turn")]
+    assert "The centre row stays empty, and so do the sprint zones and the long-pass spaces" in setting_up
+    state = game.new_match(seed=1)
+    seat = state.current_players()[0]
+    offered = {str(action).split()[1] for action in state.legal_actions(seat)}
+    names = game.board.names
+    special = {names[square] for square in (*game.board.sprint_squares, *game.board.long_pass_squares)}
+    assert offered and special and not offered & special
