@@ -102,7 +102,7 @@ def rulings_section(title: str) -> str:
     return match.group(1).strip() if match else ""
 
 
-CODE_ONLY_ASIDE = re.compile(r"\s*\((?:e\.g\.\s*)?`[^`]+`(?:\s*(?:\||,|or|and)\s*`[^`]+`)*\)")
+CODE_ONLY_ASIDE = re.compile(r"\s*\((?:e\.g\.\s*)?`[^`]+`(?:\s*(?:\||/|,|or|and)\s*`[^`]+`)*\)")
 """A bracket holding nothing but code: an action's syntax (``(`kickoff C5`)``), an option's values."""
 
 REFERENCE = r"\bRULINGS(?:\.md)?(?:\s+\d+(?:\s*,\s*\d+\b)*)?|\bRulings\s+\d+(?:\s*,\s*\d+\b)*"
@@ -130,8 +130,9 @@ themselves): left out of the help."""
 def for_players(rulings: str, game: Game) -> str:
     """A game's rulings (written for developers and checkers, ``docs/rulings.md``) in a player's
     words: without the opening note on data files and options, without the action syntax in
-    brackets, options by the names the home screen gives them, no file names, data keys or
-    references to the leads' document (:data:`REFERENCE`), no ruling marked
+    brackets, options by the names the home screen gives them, actions by the words of the
+    board's buttons, no file names, data keys, action forms with placeholders (``swap CARD``)
+    or references to the leads' document (:data:`REFERENCE`), no ruling marked
     :data:`FOR_DEVELOPERS`."""
     from soccerdesk.ui.home import OPTION_WORDS, choice_label
 
@@ -151,11 +152,19 @@ def for_players(rulings: str, game: Game) -> str:
 
     said = _action_words(game)
 
+    def for_developers(words: str) -> bool:
+        """Whether ``words`` are written for developers: :data:`DEVELOPERS_ONLY`, or an action
+        form no board shows, such as one with placeholders (``retire N``) or a key of the view."""
+        return bool(DEVELOPERS_ONLY.search(words)) or any(
+            ACTION_TEXT.fullmatch(code) and not _is_action(game, code) for code in re.findall(r"`([^`]+)`", words)
+        )
+
     blocks = []
     for block in re.split(r"\n\s*\n", text):  # lists of rulings, and lines between them ("Extended rules:")
         if block.lstrip().startswith("- "):
-            block = "\n".join(filter(None, (_for_players_bullet(b) for b in re.split(r"\n(?=- )", block.strip()))))
-        elif DEVELOPERS_ONLY.search(block):
+            bullets = re.split(r"\n(?=- )", block.strip())
+            block = "\n".join(filter(None, (_for_players_bullet(b, for_developers) for b in bullets)))
+        elif for_developers(block):
             block = ""
         if block.strip():
             blocks.append(block.strip())
@@ -164,9 +173,9 @@ def for_players(rulings: str, game: Game) -> str:
 
 
 def _action_words(game: Game) -> Callable[[str], str]:
-    """An action text as the game's board says it on a button or in the keyboard preview
-    ("propose-end" -> "Propose to end the half"), where the board has words of its own for it;
-    anything else as it is."""
+    """An action text as the game's board says it: the text of its button ("kick 2" ->
+    "Kick · 2 dice"), else the words of the keyboard preview ("propose-end" -> "Propose to end
+    the half"), where the board has words of its own for it; anything else as it is."""
     from soccerdesk.ui.boards import BoardConfig, make_board
     from soccerdesk.ui.boards.base import BoardScene
 
@@ -175,10 +184,22 @@ def _action_words(game: Game) -> Callable[[str], str]:
     def said(code: str) -> str:
         if not ACTION_TEXT.fullmatch(code):
             return code
+        label = board.action_label(code)
+        if label != code:
+            return label
         words = board.describe(code)
         return code if words == BoardScene.describe(board, code) else words
 
     return said
+
+
+def _is_action(game: Game, code: str) -> bool:
+    """Whether ``code`` is a whole action text of ``game`` (not a form such as ``retire N``)."""
+    try:
+        game.parse_action(code)
+    except ValueError:
+        return False
+    return True
 
 
 ACTION_TEXT = re.compile(r"[a-z][a-z-]*(?: [A-Za-z0-9+-]+)*")
@@ -186,44 +207,46 @@ ACTION_TEXT = re.compile(r"[a-z][a-z-]*(?: [A-Za-z0-9+-]+)*")
 
 DEVELOPERS_ONLY = re.compile(
     r"\.py\b|\.toml\b|tests/|::|\bissue \d|\bview\b|\bview's\b|\bviews?:|\bUI\b|\bcontract\b|\bdump\b|\bload\b"
-    r"|\b[Pp]hase\b|\bdata\b|=|`[a-z_]+`\s+is\b|`[a-z0-9]*[_.][a-z0-9_.]*`"
+    r"|\b[Pp]hase\b|\bdata\b|=|`[a-z_]+`\s+is\b|`[a-z0-9]*[_.][a-z0-9_.]*`|\b[Ff]or developers\b"
 )
 """What marks a sentence or an aside as written for developers: files, tests, the view, the
-data, the rules contract, action syntax spelled out, an identifier of the code (``wall_distance``)."""
+data, the rules contract, action syntax spelled out, an identifier of the code (``wall_distance``),
+or the words "for developers" ("(For developers: the record still holds ...)")."""
 
 
-def _for_players_aside(aside: re.Match[str]) -> str:
+def _for_players_aside(aside: re.Match[str], for_developers: Callable[[str], bool]) -> str:
     """A bracketed aside without its references, cut short at its first part (between semicolons)
     for developers; nothing if nothing is left."""
     inner = aside.group(1)
     inner = re.sub(rf"\s*[,;]\s*(?:{REFERENCE})(?=\s*[,;]|\s*$)|^\s*(?:{REFERENCE})\s*(?:[,;]\s*|$)", "", inner)
     kept: list[str] = []
     for part in filter(None, map(str.strip, inner.split(";"))):
-        if DEVELOPERS_ONLY.search(part):
+        if for_developers(part):
             break  # what follows may lean on it
         kept.append(part)
     return f" ({'; '.join(kept)})" if kept else ""
 
 
-def _for_players_bullet(bullet: str) -> str:
-    """One ruling without its sentences and bracketed asides for developers
-    (:data:`DEVELOPERS_ONLY`) and with references in players' words (:data:`IN_PLAYERS_WORDS`);
-    its bold title kept, the ruling left out if nothing else is left or if it is marked
-    :data:`FOR_DEVELOPERS`."""
+def _for_players_bullet(bullet: str, for_developers: Callable[[str], bool]) -> str:
+    """One ruling without its sentences and bracketed asides for developers (``for_developers``)
+    and with references in players' words (:data:`IN_PLAYERS_WORDS`); its bold title kept, the
+    ruling left out if nothing else is left or if it is marked :data:`FOR_DEVELOPERS`."""
     if FOR_DEVELOPERS in bullet:
         return ""
     text = " ".join(re.sub(r"<!--.*?-->", "", bullet, flags=re.DOTALL).split())
-    text = re.sub(r"\s*\(([^()]*)\)", _for_players_aside, text)
+    text = re.sub(r"\s*\(([^()]*)\)", lambda aside: _for_players_aside(aside, for_developers), text)
     for reference, words in IN_PLAYERS_WORDS:
         text = re.sub(reference, words, text)
     title = re.match(r"- \*\*[^*]+\*\*", text)
     head = title.group(0) if title else ""
     text = text[len(head) :]
     sentences = re.split(r"(?<=[.;])\s+(?=[A-Z(“\"`])", text.strip())
-    kept = [sentence for sentence in sentences if sentence and not DEVELOPERS_ONLY.search(sentence)]
+    kept = [sentence for sentence in sentences if sentence and not for_developers(sentence)]
     if not kept:
         return ""
     body = " ".join(kept)
+    if body.endswith(";"):  # what followed the semicolon was for developers
+        body = body[:-1] + "."
     text = f"{head}{'' if body[:1] in ':;,.' else ' '}{body}" if head else body
     # A reference put in words may now begin a sentence.
     return re.sub(r"(^|[.!?:]\s+|\*\*\s+)the project's", lambda m: f"{m[1]}The project's", text)

@@ -8,7 +8,8 @@ import re
 import pytest
 
 from soccerdesk.rules import GAMES, get_game
-from soccerdesk.ui.help import for_players, help_markdown
+from soccerdesk.ui.boards import BoardConfig, make_board
+from soccerdesk.ui.help import for_players, help_markdown, rulings_section
 
 DEVELOPERS_WORDS = (
     "RULINGS",
@@ -43,7 +44,10 @@ def test_help_has_no_references_players_cannot_follow(qapp, game_id: str) -> Non
 def test_soccero_rulings_keep_their_meaning_in_players_words(qapp) -> None:
     page = help_markdown(get_game("soccero"))
     rulings = page[page.index("## Our rulings") :]
-    assert "- **Turns.** 2 × “Turns per half” turns per manager." in rulings
+    assert (
+        "- **Turns.** Each manager plays as many turns in a half as the option “Turns per half” says, over 2 halves."
+        in rulings
+    )
     assert "- **Moving, exactly.** After the roll" in rulings
     assert "Air shots cannot be saved, so" in rulings
     assert "a turn always uses all of its points." in rulings  # its last sentence, about the code, left out
@@ -130,6 +134,58 @@ def test_rules_a_player_meets_later_are_in_the_help(qapp) -> None:
 def _words(text: str) -> str:
     """Help Markdown as read: emphasis and line breaks gone."""
     return re.sub(r"\s+", " ", text.replace("*", ""))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_our_rulings_name_no_action_a_player_cannot_see(qapp, game_id: str) -> None:
+    """Help audit 4.1: the rulings showed action forms with placeholders ("Give up CARD for the
+    card drawn", "Retire number N", "Move the player on A to B, the ball to X") and named
+    Soccero's kicks otherwise than its buttons. Every action they quote is now a real one, by
+    its button's text where it has a button."""
+    game = get_game(game_id)
+    page = help_markdown(game)
+    rulings = page[page.index("## Our rulings") :]
+    assert not re.search(r"“[^”]*\b(?:CARD|N|X|A to B)\b[^”]*”", rulings), game_id
+    board = make_board(BoardConfig(game_id, 0))
+    for code in re.findall(r"`([^`]+)`", rulings_section(game.title)):
+        label, words = board.action_label(code), board.describe(code)
+        if label not in (code, words):  # a button of its own: the help says the button's text
+            assert f"“{words}”" not in rulings, code
+    if game_id == "soccero":
+        assert "(“Kick · 2 dice”: curve-on-the-ground" in rulings and "or “Kick · 2 dice, normal rules”." in rulings
+
+
+def test_placeholder_actions_and_developer_asides_stay_out_of_the_players_words(qapp) -> None:
+    """The general rule behind help audit 4.1, on rulings written as docs/rulings.md writes them."""
+    rulings = "\n".join(
+        (
+            "- **Draws.** Each then `swap CARD` or `keep hand`. The pile is face down.",
+            "- **Retire.** Three choices of one number each (`retire N`); one may be refused.",
+            "- **Ends.** The other side chooses its goal (`defend 1` / `defend 32`).",
+            "- **Kicks.** Set-piece rules (`kick 2`) or `kick 2 normal`.",
+            "- **Window.** It closes after a turn. (For developers: the record keeps the `end`.)",
+            "- **Shootout.** The winner comes from it (the view's `winner`); `winner` is a key.",
+        )
+    )
+    assert for_players(rulings, get_game("soccer-go")).splitlines()[:2] == [
+        "- **Draws.** The pile is face down.",
+        "- **Retire.** Three choices of one number each; one may be refused.",
+    ]
+    soccero = for_players(rulings, get_game("soccero")).splitlines()
+    assert soccero[2:5] == [
+        "- **Ends.** The other side chooses its goal.",
+        "- **Kicks.** Set-piece rules or “Kick · 2 dice, normal rules”.",
+        "- **Window.** It closes after a turn.",
+    ]
+    assert soccero[5] == "- **Shootout.** The winner comes from it."
+
+
+def test_soccer_go_buttons_and_the_help_say_the_same_words(qapp) -> None:
+    """Soccer-Go's keep-hand button said "Keep hand"; the help must name it as the button does."""
+    board = make_board(BoardConfig("soccer-go", 0))
+    assert board.action_label("keep hand") == "Keep hand"
+    assert board.action_label("no card") == "No card"
+    assert board.action_label("show rock") == "Rock"
 
 
 def test_soccero_help_explains_carrying_the_ball(qapp) -> None:

@@ -294,6 +294,13 @@ class SoccerGoBoard(ClickBoard):
     def name(self, seat: int) -> str:
         return self.config.team_names[seat]
 
+    def action_label(self, text: str) -> str:
+        """A button's text: the sign's name for a tackle, else the action spelled with a capital
+        ("Keep hand", "No card")."""
+        if text.startswith("show "):
+            return SIGN_LABELS.get(text.split()[-1], text.capitalize())
+        return text.capitalize()
+
     def describe(self, action_text: str) -> str:
         words = action_text.split()
         verb, arg = words[0], words[1] if len(words) > 1 else ""
@@ -961,9 +968,7 @@ class SoccerGoBoard(ClickBoard):
         rest = [t for t in view.get("legal", []) if path_of(t)[0][0] not in placed]
         if not rest:
             return
-        labels = {
-            t: SIGN_LABELS.get(t.split()[-1], t.capitalize()) if t.startswith("show ") else t.capitalize() for t in rest
-        }
+        labels = {t: self.action_label(t) for t in rest}
         self.add_action_buttons(rest, QPointF(20, 596), WIDTH - 40, height=34, columns=min(4, len(rest)), labels=labels)
 
     # --- small pieces -------------------------------------------------------------------
