@@ -239,3 +239,11 @@ def test_pawn_soccer_set_up_says_which_squares_are_closed(qapp) -> None:
     names = game.board.names
     special = {names[square] for square in (*game.board.sprint_squares, *game.board.long_pass_squares)}
     assert offered and special and not offered & special
+
+
+def test_pawn_soccer_penalty_is_told_as_the_squares_clicked(qapp) -> None:
+    """Help audit 4.2: "pick a spot from 1 to 3" while the board shows three unnumbered goal squares."""
+    page = _words(help_markdown(get_game("pawn-soccer")))
+    penalties = page[page.index("## Penalties") : page.index("## Playing in soccerdesk")]
+    assert "each pick one of the three squares of the goal in secret, by clicking it" in penalties
+    assert "1 to 3" not in penalties
