@@ -81,6 +81,12 @@ TURNING_GAP = 4
 SLICE = 40
 """Positions per slice when the window works a review out in the background."""
 
+SLICES: dict[str, int] = {"soccer-go": 8}
+"""Games whose positions cost more to judge, with a smaller slice. The bot process does one
+thing at a time, so a computer opponent's move waits for the slice in progress: a Soccer-Go
+slice of 40 positions took 3.5-7 s on a busy 2-core machine (its judge plays out whole
+guessing rounds), one of Big Time Soccer, Pawn Soccer or Soccero about 1 s."""
+
 
 class ReviewError(ValueError):
     """A stored review that does not belong to the record or is damaged."""
@@ -302,9 +308,12 @@ def positions(record: Mapping[str, Any]) -> int:
     return len(actions) + 1
 
 
-def slices(record: Mapping[str, Any], size: int = SLICE) -> list[tuple[int, int]]:
-    """``(start, stop)`` of the slices a review of ``record`` is worked out in."""
+def slices(record: Mapping[str, Any], size: int | None = None) -> list[tuple[int, int]]:
+    """``(start, stop)`` of the slices a review of ``record`` is worked out in (``size``
+    positions each; by default the game's, :data:`SLICES`)."""
     total = positions(record)
+    if size is None:
+        size = SLICES.get(str(record.get("game")), SLICE)
     return [(start, min(start + size, total)) for start in range(0, total, size)]
 
 
@@ -396,7 +405,7 @@ def build(record: Mapping[str, Any], home: Sequence[float], carried: Iterable[in
 def review_match(
     record: Mapping[str, Any],
     progress: Callable[[int, int], None] | None = None,
-    size: int = SLICE,
+    size: int | None = None,
     worlds: int = WORLDS,
 ) -> Review:
     """The whole review of ``record`` in this process, ``progress(done, total)`` after each slice."""

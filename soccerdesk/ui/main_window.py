@@ -369,6 +369,13 @@ class MainWindow(QMainWindow):
 
     def _close_replay(self) -> None:
         if self.replay_view is not None:
+            from soccerdesk.ui.review_chart import ReviewPanel
+
+            # Home, another match or quitting leaves the replay without its own "closed": its
+            # review must stop asking the bot process for slices, or the next match's computer
+            # opponent waits behind them.
+            for panel in self.replay_view.findChildren(ReviewPanel):
+                panel.close_work()
             self.pages.removeWidget(self.replay_view)
             self.replay_view.deleteLater()
             self.replay_view = None
@@ -757,4 +764,5 @@ class MainWindow(QMainWindow):
             return
         self.settings.save_geometry(self.saveGeometry())
         self._close_match(unsaved_told=self._quit_unsaved)
+        self._close_replay()
         super().closeEvent(event)

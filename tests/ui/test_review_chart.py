@@ -220,3 +220,51 @@ def test_a_review_that_cannot_be_kept_in_its_file_is_shown_all_the_same(qtbot, t
     )
     assert json.loads(path.read_text(encoding="utf-8")) == record
     pool.shutdown()
+
+
+class _Recording(ThreadPoolExecutor):
+    """The bot process as the window sees it, noting what is asked of it."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.asked: list[str] = []
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        self.asked.append(fn.__name__)
+        return super().submit(fn, *args, **kwargs)
+
+
+@pytest.mark.parametrize("leave", ["home", "quit"])
+def test_leaving_a_replay_by_home_or_quit_stops_its_review(qtbot, settings, leave: str) -> None:
+    """The review works in slices in the one bot process, which does one thing at a time: a
+    review left running behind Home (the menu's, which does not go through the replay's own
+    Back) went on asking for slices, and the next match's computer opponent waited behind
+    them (a Soccer-Go slice took seconds). Leaving stops it; its slices are small enough that
+    the one in progress ends soon."""
+    from test_home_saves import choose_entry, entry_of
+
+    from soccerdesk.ui.main_window import MainWindow
+
+    record = _record("soccer-go", 3)
+    assert all(stop - start <= review.SLICES["soccer-go"] for start, stop in review.slices(record))
+    settings.autosave_dir.mkdir(parents=True, exist_ok=True)
+    path = settings.autosave_dir / "finished.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    pool = _Recording()
+    window = MainWindow(settings, bot_pool=pool)
+    qtbot.addWidget(window)
+    window.resize(1200, 780)
+    window.show()
+    qtbot.waitUntil(lambda: window.home.loaded, timeout=20_000)
+    choose_entry(qtbot, window, entry_of(window, path))
+    click(qtbot, window.home.resume_button, what="Resume / replay")
+    qtbot.waitUntil(lambda: window.replay_view is not None and "estimate_slice" in pool.asked, timeout=20_000)
+    if leave == "home":
+        window.home_action.trigger()  # Match → Home
+        qtbot.waitUntil(lambda: window.pages.currentWidget() is window.home, timeout=5_000)
+    else:
+        window.close()
+    asked = len(pool.asked)
+    qtbot.wait(3 * 200 + 1500)  # several of the panel's polls, and a slice's time
+    assert len(pool.asked) == asked, pool.asked[asked:]
+    pool.shutdown(wait=True, cancel_futures=True)
