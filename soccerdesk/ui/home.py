@@ -196,6 +196,19 @@ def bot_levels() -> list[tuple[str, str]]:
     return [("easy", "random"), ("normal", "heuristic")]
 
 
+def side_box(tooltip: str, *, toss: bool = False) -> QComboBox:
+    """The "You play" drop-down: Home (data 0, the seat) or Away (1), and with ``toss`` a third
+    choice, "Toss for it" (data ``None``: chance picks the seat). Its ``objectName`` is ``side``."""
+    box = QComboBox()
+    box.setObjectName("side")
+    box.addItem("Home", 0)
+    box.addItem("Away", 1)
+    if toss:
+        box.addItem("Toss for it", None)
+    box.setToolTip(tooltip)
+    return box
+
+
 @dataclass
 class MatchSetup:
     """Everything needed to start a local match."""
@@ -600,11 +613,7 @@ class HomeScreen(QWidget):
         self._choose_remembered_opponent()
         self.opponent.setToolTip("Who plays the other team")
         form.addRow("Opponent", self.opponent)
-        self.side = QComboBox()
-        self.side.setObjectName("side")
-        self.side.addItem("Home", 0)
-        self.side.addItem("Away", 1)
-        self.side.setToolTip("Which seat you take against the computer (a coin toss decides who kicks off)")
+        self.side = side_box("Which seat you take against the computer (a coin toss decides who kicks off)")
         self.side.setCurrentIndex(min(1, max(0, int(settings.get("home/side", 0)))))
         form.addRow("You play", self.side)
         self._match_form = form

@@ -14,6 +14,9 @@ are taken, hands the window a :class:`RemoteSession` through ``window.show_sessi
   can also take back the seat of the last online match (its token is remembered).
 * **Play online** uses a relay URL kept in the settings (``online/relay_url``).
 
+Who opens a room (Host, or Play online's Create a room) says which side they play: Home, Away,
+or "Toss for it" (the relay tosses); the choice is kept for next time (``online/side``).
+
 Join and Play online offer to resume a remembered seat (:mod:`soccerdesk.ui.seats`), and so
 does the home screen, through :func:`open_online_dialog`'s ``resume``; a resume the relay
 answers with a room or token it no longer has forgets the seat. The window that plays a seat
@@ -72,7 +75,7 @@ from soccerdesk.net.client import RECONNECT_PAUSES, RelayClient, RelayError
 from soccerdesk.net.discovery import LanAnnouncer, LanBrowser, LanGame, lan_addresses
 from soccerdesk.net.protocol import MAX_CHAT_CHARS, turns_ended, typed_code
 from soccerdesk.rules import GAMES, Game, get_game
-from soccerdesk.ui.home import OptionsForm, sentence  # the relay words its messages in lower case
+from soccerdesk.ui.home import OptionsForm, sentence, side_box  # the relay words its messages in lower case
 from soccerdesk.ui.match_view import RULES_SIDE_NAMES, ending_words, name_seats, retold, short_name
 from soccerdesk.ui.questions import ask_first
 from soccerdesk.ui.seats import (
@@ -106,6 +109,10 @@ SEAT_GONE = ("no_room", "bad_token")
 """The relay's answers to ``resume`` that mean the seat is gone for good: the room is no more (its
 host closed it, or the relay forgot it), or the token holds no seat there."""
 CLOCK_CHOICES = (("No clock", None), ("30 s a turn", 30), ("60 s a turn", 60), ("2 min a turn", 120))
+SIDE_KEPT = ("home", "away", "toss")
+"""The host's "You play" choices as the settings keep them (``online/side``), in the drop-down's
+order. Never chosen yet: the toss, as before the choice was offered. (The home screen's own "You
+play" is the seat against the computer, and reads Home until changed: no wish about a friend.)"""
 
 
 def _right(button: QPushButton) -> QWidget:
@@ -1075,6 +1082,14 @@ class OnlineDialog(QDialog):
             holder = QWidget()
             holder.setLayout(self.options_holder)
             form.addRow(holder)
+            self.side_combo = side_box(
+                "Which side you play; your friend plays the other. With “Toss for it” the game"
+                " server tosses a coin for the sides when the room opens.",
+                toss=True,
+            )
+            kept = str(self.settings.get("online/side", "toss"))
+            self.side_combo.setCurrentIndex(SIDE_KEPT.index(kept) if kept in SIDE_KEPT else SIDE_KEPT.index("toss"))
+            form.addRow("You play", self.side_combo)
             self.spectators_box = QCheckBox("Allow spectators")
             self.spectators_box.setChecked(True)
             form.addRow(self.spectators_box)
@@ -1288,9 +1303,11 @@ class OnlineDialog(QDialog):
 
     async def _create(self, client: RelayClient) -> dict[str, Any]:
         options = self.options_form.values() if self.options_form is not None else {}
+        self.settings.set("online/side", SIDE_KEPT[self.side_combo.currentIndex()])
         return await client.create(
             self.game_combo.currentData(),
             options,
+            seat=self.side_combo.currentData(),
             spectators=self.spectators_box.isChecked(),
             turn_seconds=self.clock_combo.currentData(),
         )

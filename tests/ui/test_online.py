@@ -80,6 +80,19 @@ def test_typed_addresses_become_relay_urls() -> None:
         parse_address("host:port")
 
 
+def open_lan_host(window: MainWindow) -> OnlineDialog:
+    """Host LAN game in ``window``: its relay on 127.0.0.1 (any free port), announced to no one."""
+    return open_online_dialog(
+        window,
+        kind="host",
+        settings=window.settings,
+        bind_host="127.0.0.1",
+        port=0,
+        announcer_factory=RecordingAnnouncer,
+        lan_address="127.0.0.1",
+    )
+
+
 @pytest.mark.skipif(not board_available(GAME), reason="the Soccer-Go board is not drawn yet")
 def test_host_a_lan_game_in_one_window_and_join_it_from_another(qtbot, window: MainWindow, tmp_path: Path) -> None:
     other_settings = AppSettings(QSettings(str(tmp_path / "b.ini"), QSettings.Format.IniFormat), tmp_path / "b")
@@ -90,15 +103,7 @@ def test_host_a_lan_game_in_one_window_and_join_it_from_another(qtbot, window: M
     statuses: list[str] = []
 
     async def scenario() -> None:
-        host = open_online_dialog(
-            window,
-            kind="host",
-            settings=window.settings,
-            bind_host="127.0.0.1",
-            port=0,
-            announcer_factory=RecordingAnnouncer,
-            lan_address="127.0.0.1",
-        )
+        host = open_lan_host(window)
         host.game_combo.setCurrentIndex(host.game_combo.findData(GAME))
         host.name_edit.setText("Alice")
         for name, value in SHORT.items():
