@@ -50,12 +50,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -64,6 +65,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QStackedWidget,
     QVBoxLayout,
@@ -113,6 +115,40 @@ SIDE_KEPT = ("home", "away", "toss")
 """The host's "You play" choices as the settings keep them (``online/side``), in the drop-down's
 order. Never chosen yet: the toss, as before the choice was offered. (The home screen's own "You
 play" is the seat against the computer, and reads Home until changed: no wish about a friend.)"""
+
+
+TITLE_BAR = 40
+"""Pixels kept for a window's title bar where it cannot be measured yet (before it is shown)."""
+
+
+class FormScroll(QScrollArea):
+    """A dialog's form, whole where the screen has room for it and scrolled where it has not (a
+    1024 × 600 laptop and Pawn Soccer's options): it asks for the form's own size, and never
+    scrolls sideways."""
+
+    def __init__(self, form: QWidget) -> None:
+        super().__init__()
+        self.setWidget(form)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the form's fields are the Tab stops
+        form.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()  # the form asks for another size (another game's options): so does this
+        return super().eventFilter(watched, event)
+
+    def _bar(self) -> int:
+        return self.verticalScrollBar().sizeHint().width()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+        form = self.widget().sizeHint()
+        return QSize(form.width() + self._bar(), form.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+        return QSize(self.widget().minimumSizeHint().width() + self._bar(), super().minimumSizeHint().height())
 
 
 def _right(button: QPushButton) -> QWidget:
@@ -1060,6 +1096,7 @@ class OnlineDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.pages)
         layout.addWidget(self.status_label)
+        self._fit_to_screen()
         if kind == "join":
             self.browser = browser_factory(self._lan_games_changed)
             _spawn(self._browse(), self._tasks)
@@ -1067,9 +1104,10 @@ class OnlineDialog(QDialog):
     # --- pages --------------------------------------------------------------------------
 
     def _build_form(self) -> QWidget:
-        """The form of this dialog's kind: host; join (LAN list or address); online (create or join)."""
-        page = QWidget()
-        form = QFormLayout(page)
+        """The form of this dialog's kind: host; join (LAN list or address); online (create or join).
+        The form scrolls on a screen too short for it; Cancel (and Host, Resume) stay under it."""
+        fields = QWidget()
+        form = QFormLayout(fields)
         if self.kind == "online":
             self.url_edit = QLineEdit(str(self.settings.get("online/relay_url", DEFAULT_RELAY_URL)))
             self.url_edit.setObjectName("online-url")
@@ -1176,7 +1214,16 @@ class OnlineDialog(QDialog):
             buttons.addWidget(self.resume_button)
         if self.kind == "host":
             buttons.addWidget(self.go_button)
-        form.addRow(buttons)
+        # The buttons line up with the fields above them.
+        edges = form.contentsMargins()
+        form.setContentsMargins(edges.left(), edges.top(), edges.right(), 0)
+        buttons.setContentsMargins(edges.left(), 0, edges.right(), edges.bottom())
+        page = QWidget()
+        column = QVBoxLayout(page)
+        column.setContentsMargins(0, 0, 0, 0)
+        self.form_scroll = FormScroll(fields)
+        column.addWidget(self.form_scroll)
+        column.addLayout(buttons)
         return page
 
     def _joining(self) -> bool:
@@ -1233,11 +1280,48 @@ class OnlineDialog(QDialog):
     def _game_changed(self) -> None:
         game_id = self.game_combo.currentData()
         if self.options_form is not None:
+            self.options_form.hide()  # out of the dialog's size at once, not when it is deleted
             self.options_form.deleteLater()
             self.options_form = None
         if game_id is not None:
             self.options_form = OptionsForm(get_game(game_id))
             self.options_holder.addWidget(self.options_form)
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802 (Qt API)
+        moved = super().focusNextPrevChild(next)
+        # Tab from Cancel (under the form) round to its first field: the form scrolls back to it.
+        focused = self.focusWidget()
+        if focused is not None and self.form_scroll.widget().isAncestorOf(focused):
+            self.form_scroll.ensureWidgetVisible(focused)
+        return moved
+
+    def event(self, event: QEvent) -> bool:
+        done = super().event(event)
+        if (
+            event.type() == QEvent.Type.LayoutRequest
+            and self.isVisible()
+            and self.pages.currentWidget() is self.form_page
+        ):
+            self._fit_to_screen()  # the form grew (another game's options): so does the dialog, on the screen
+        return done
+
+    def _fit_to_screen(self) -> None:
+        """Take the size the form asks for, within the screen (title bar included): a form taller
+        than the screen scrolls. Shown already (another game's options came), the dialog only
+        grows, and stays on the screen."""
+        screen = (self.parentWidget() or self).screen().availableGeometry()
+        shown = self.isVisible()
+        frame = self.frameGeometry().height() - self.height() if shown else 0
+        room = screen.height() - max(frame, TITLE_BAR)
+        wanted = self.sizeHint()
+        if shown:
+            wanted = wanted.expandedTo(self.size())
+        self.resize(wanted.width(), min(wanted.height(), room))
+        if shown:
+            outer = self.frameGeometry()
+            top = max(screen.top(), min(outer.top(), screen.bottom() + 1 - outer.height()))
+            left = max(screen.left(), min(outer.left(), screen.right() + 1 - outer.width()))
+            self.move(left, top)
 
     # --- actions ----------------------------------------------------------------------------
 

@@ -106,7 +106,7 @@ def test_a_host_online_who_chooses_away_plays_away(
     assert host.side_combo.currentText() == "Toss for it"  # never chosen: as before, the relay tosses
     assert [host.side_combo.itemText(i) for i in range(host.side_combo.count())] == ["Home", "Away", "Toss for it"]
     # Worded as the home screen's own "You play".
-    label = host.form_page.layout().labelForField(host.side_combo)  # type: ignore[attr-defined]
+    label = host.side_combo.parentWidget().layout().labelForField(host.side_combo)  # type: ignore[attr-defined]
     home_label = window.home._match_form.labelForField(window.home.side)
     assert label is not None and label.text() == home_label.text() == "You play"
     choose_in_combo(qtbot, host.side_combo, 1)
@@ -215,3 +215,99 @@ def test_toss_for_it_leaves_the_side_to_the_relay(
 
     run_on_qt_loop(scenario)
     assert window.settings.get("online/side", "") == "toss"
+
+
+SMALL_SCREEN = """
+import json, sys
+from pathlib import Path
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QAbstractButton, QApplication
+from soccerdesk.ui.main_window import MainWindow
+from soccerdesk.ui.online import open_online_dialog
+from soccerdesk.ui.settings import AppSettings
+
+folder, game, kind = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+app = QApplication([])
+settings = AppSettings(QSettings(str(folder / "s.ini"), QSettings.Format.IniFormat), folder / "data")
+settings.set("home/game", game)
+window = MainWindow(settings)
+window.resize(1024, 600)
+window.show()
+for _ in range(400):  # the games load in the background; the dialog opens on the home screen's
+    if window.home.loaded:
+        break
+    QTest.qWait(50)
+dialog = open_online_dialog(window, kind=kind, settings=settings, bind_host="127.0.0.1", port=0)
+QTest.qWaitForWindowExposed(dialog)
+QTest.qWait(200)
+screen = dialog.screen().availableGeometry()
+frame = dialog.frameGeometry()
+report = {"game": dialog.game_combo.currentData(), "screen": [screen.width(), screen.height()],
+          "frame": [frame.x(), frame.y(), frame.width(), frame.height()], "stops": [], "hidden": []}
+dialog.activateWindow()
+dialog.name_edit.setFocus()
+QTest.qWait(50)
+passed = []
+for _ in range(60):  # a person pressing Tab through the whole dialog, once round
+    widget = QApplication.focusWidget()
+    if widget in passed:
+        break
+    passed.append(widget)
+    name = widget.text() if isinstance(widget, QAbstractButton) else widget.objectName()
+    report["stops"].append(name or type(widget).__name__)
+    found = QApplication.widgetAt(widget.mapToGlobal(widget.rect().center()))
+    if found is not widget and not widget.isAncestorOf(found):
+        report["hidden"].append(name)
+    QTest.keyClick(widget, Qt.Key.Key_Tab)
+    QTest.qWait(20)
+print(json.dumps(report))
+"""
+
+
+@pytest.mark.parametrize("kind", ["online", "host"])
+def test_the_hosts_dialog_fits_a_small_laptop_screen(tmp_path: Path, kind: str) -> None:
+    """On a 1024 × 600 screen, with Pawn Soccer's seven options (the most of the four games), the
+    dialog and its title bar (about 30 pixels on common desktops; the offscreen screen draws
+    none) fit on the screen: Play online's was 591 pixels tall, and its Cancel button fell below
+    the screen's edge. Every field, tick box and button is reached with Tab, and each is on
+    screen, where a click reaches it, when it has the keyboard (the form scrolls to it)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    config = tmp_path / "screen.json"
+    config.write_text(json.dumps({"screens": [{"name": "laptop", "x": 0, "y": 0, "width": 1024, "height": 600}]}))
+    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}"}
+    run = subprocess.run(
+        [sys.executable, "-c", SMALL_SCREEN, str(tmp_path), "pawn-soccer", kind],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    assert report["game"] == "pawn-soccer" and report["screen"] == [1024, 600]
+    x, y, width, height = report["frame"]
+    assert width <= 1024 and height + 30 <= 600, report  # a window manager keeps a window that fits on screen
+    assert 0 <= x <= 1024 - width and 0 <= y <= 600 - height, report
+    go = "Create a room" if kind == "online" else "Host"
+    assert {"side", "Allow spectators", go, "Cancel"} <= set(report["stops"]), report
+    assert report["hidden"] == [], report
+
+
+def test_another_games_options_grow_the_dialog_where_the_screen_has_room(qtbot, window: MainWindow) -> None:
+    """The form scrolls only on a screen too short for it: on the 800 × 800 test screen, picking
+    Pawn Soccer (seven options) after Soccer-Go (four) makes the dialog taller, with nothing to
+    scroll, and keeps it on the screen."""
+    host = open_online_dialog(window, kind="online", settings=window.settings)
+    qtbot.waitUntil(host.isVisible)
+    choose_in_combo(qtbot, host.game_combo, GAME)
+    before = host.height()
+    choose_in_combo(qtbot, host.game_combo, "pawn-soccer")
+    qtbot.waitUntil(lambda: host.height() > before)
+    qtbot.waitUntil(lambda: host.form_scroll.verticalScrollBar().maximum() == 0)
+    assert host.screen().availableGeometry().contains(host.frameGeometry())
+    host.reject()
