@@ -9,8 +9,11 @@ import re
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPointF, QRectF
-from test_board_pawn_soccer import descriptions, random_match, refusals  # shared board-test helpers
+from painting import SMALLEST_BOARD, unreadable_texts
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QFontMetricsF
+from PySide6.QtTest import QTest
+from test_board_pawn_soccer import deciding_views, descriptions, random_match, refusals  # shared board-test helpers
 
 from soccerdesk.rules import CHANCE
 from soccerdesk.rules.api import State
@@ -18,18 +21,18 @@ from soccerdesk.ui.boards.base import BoardConfig
 from soccerdesk.ui.boards.big_time_soccer import (
     BUTTON,
     BUTTON_LABELS,
-    CARD_H,
-    CARD_W,
+    FACE,
     KIND_WORDS,
     MODE_LABELS,
     Board,
-    name_rect,
-    name_text,
     roll_words,
     short_name,
+    side_name_rect,
+    side_name_text,
     zone_words,
 )
 from soccerdesk.ui.boards.drawing import button_face, text_extent
+from soccerdesk.ui.match_view import BoardView
 
 GAME = "big-time-soccer"
 
@@ -247,37 +250,27 @@ def test_card_faces_are_card_names_not_codes() -> None:
     assert board.card_name("DDR1P") == "Dribble Diagonal Right 1"
 
 
-def test_every_card_name_fits_inside_the_border_and_reads_at_a_laptop_size(qtbot: Any) -> None:
+def test_every_card_name_fits_inside_the_border_at_8_points(qtbot: Any) -> None:
     """Issue 13.14: "Shot: Outside the Box" wrapped, and its second line sat on the card's edge.
-    Names fit on one line where they can, else on two even lines, never a number alone.
-    QA pass 15: in a 1280 × 800 window the names were 7 px high (5.6 points on a card 92 wide,
-    the field picture and the type icon taking the room): all but the two combined cards are
-    now at least 5.8, most at 7.2."""
-    card_rect = QRectF(0, 0, CARD_W, CARD_H)
-    border = CARD_W * 0.06  # the coloured border's pen, centred one unit in from the edge
+    QA pass 15 and the small window audit: upright, 92 wide, a card's name was drawn at 3 to
+    7 points. A hand card now lies on its side: every name, at the card's own size, is 8 points
+    (bold where it fits), whole, inside the border and clear of the icons above it."""
+    card_rect = QRectF(0, 0, FACE.width(), FACE.height())
+    border = 5.5  # the coloured border's pen, centred one unit in from the edge
     inner = card_rect.adjusted(1 + border / 2, 1 + border / 2, -1 - border / 2, -1 - border / 2)
-    room = name_rect(card_rect)
+    room = side_name_rect(card_rect)
     assert inner.contains(room)
-    broken = {}
-    sizes = {}
+    wrap = int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap)
+    bold = set()
     for card in Board(BoardConfig(GAME, 0)).cards.values():
-        font, shown = name_text(card, CARD_W)
-        extent = text_extent(shown, font.pointSizeF(), bold=True)
-        assert extent.width() <= room.width() and extent.height() <= room.height(), (card["name"], extent)
-        assert shown.replace("\n", " ") == short_name(card)
-        sizes[short_name(card)] = font.pointSizeF()
-        if "\n" in shown:
-            broken[short_name(card)] = shown.split("\n")
-    assert "Pass Ahead 2" not in broken and "Challenge" not in broken
-    assert broken["Shot at Net - Outside the Box"] == ["Shot at Net -", "Outside the Box"]
-    assert broken["Challenge/Intercept + Star"] == ["Challenge/Intercept", "+ Star"]
-    assert broken["Pass Diagonal Right 2 + Outside Shot"] == ["Pass Diagonal Right 2", "+ Outside Shot"]
-    assert broken["Dribble Diagonal Right 1"] == ["Dribble", "Diagonal Right 1"]
-    assert not any(line.strip().isdigit() for lines in broken.values() for line in lines), broken
-    combined = {name for name in sizes if " + " in name}
-    assert combined == {"Challenge/Intercept + Star", "Pass Diagonal Right 2 + Outside Shot"}
-    assert min(size for name, size in sizes.items() if name not in combined) >= 5.8, sizes
-    assert sorted(sizes.values())[len(sizes) // 2] >= 7.0, sizes  # the middle name
+        font, shown = side_name_text(card, room.size(), 1.0)
+        assert font.pointSizeF() == 8
+        needed = QFontMetricsF(font).boundingRect(QRectF(0, 0, room.width(), 10_000), wrap, shown)
+        assert needed.width() <= room.width() and needed.height() <= room.height(), (card["name"], needed)
+        assert shown.replace("\u200b", "") == short_name(card)
+        if font.bold():
+            bold.add(short_name(card))
+    assert {"Pass Ahead 2", "Challenge", "Dribble Diagonal Right 1"} <= bold
 
 
 def test_the_reply_prompt_says_when_no_card_can_answer(qtbot: Any, match_states: list[State]) -> None:
@@ -507,3 +500,76 @@ def test_hold_says_what_it_does_and_its_discard_is_a_swap(qtbot: Any, match_stat
         board = Board(BoardConfig(GAME, view["seat"]))
         board.set_view(view)
         assert board._status(view) == "Discard a card to draw a new one, or Keep all cards."
+
+
+BOARD_SIZES = [SMALLEST_BOARD, (1018, 630), (1658, 990)]
+"""The board's room on the match screen at 1000 × 540, 1280 × 720 and 1920 × 1080."""
+
+
+@pytest.mark.parametrize("size", BOARD_SIZES)
+def test_every_text_reads_at_8_points_and_fits_at_every_window_size(
+    qtbot: Any, match_states: list[State], size: tuple[int, int]
+) -> None:
+    """UI audit, small window: at 1000 × 540 the hand's card names read at 3 to 5 points, the
+    zone names (A1L...) and the panel at about 5, and some card marks were under 8 points even
+    at 1920 × 1080. In whole matches, at the three window sizes, every text of the board is at
+    least 8 points on screen and fits its room (nothing is left out: the yellow chits' numbers
+    are 8 points too)."""
+    views = deciding_views(match_states, every=3)
+    assert unreadable_texts(qtbot, Board(BoardConfig(GAME, 0)), views, size) == []
+
+
+@pytest.mark.parametrize("size", BOARD_SIZES)
+def test_the_hand_and_the_panel_keep_their_size_on_screen_and_the_field_grows(
+    qtbot: Any, match_states: list[State], size: tuple[int, int]
+) -> None:
+    """The hand lies in one row under the field and the panel, its cards on their side, at
+    their own size on screen or bigger; the field is drawn as big as before or bigger (the
+    upright hand had made the board shown at 0.66, 0.95 and 1.50 of its size)."""
+    board = Board(BoardConfig(GAME, 0))
+    view = BoardView(board)
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    board.set_view(next(v for v in decisions(match_states) if len(v["state"]["hand"]) == 6))
+    view.fit()
+    cards = [board.item_for(("card", code)) for code in board.view_data["state"]["hand"]]
+    shown = [view.mapFromScene(card.sceneBoundingRect()).boundingRect() for card in cards if card]
+    assert len(shown) == 6
+    assert all(r.width() >= FACE.width() - 1 and r.height() >= FACE.height() - 1 for r in shown), shown
+    assert len({r.top() for r in shown}) == 1  # one row
+    assert all(view.viewport().rect().contains(r) for r in shown), shown
+    assert view.transform().m11() >= {SMALLEST_BOARD: 0.66, (1018, 630): 0.95, (1658, 990): 1.49}[size]
+
+
+@pytest.mark.parametrize("size", BOARD_SIZES)
+def test_clicks_on_the_screen_play_cards_zones_and_buttons_at_every_window_size(
+    qtbot: Any, match_states: list[State], size: tuple[int, int]
+) -> None:
+    """A person's clicks, on the view's viewport where each thing is drawn, play the actions of
+    whole matches at the three window sizes: a card then a zone (or the goal, the keeper), the
+    clear buttons, the other buttons."""
+    boards = {seat: Board(BoardConfig(GAME, seat)) for seat in (0, 1)}
+    views = {}
+    for seat, board in boards.items():
+        views[seat] = BoardView(board)
+        qtbot.addWidget(views[seat])
+        views[seat].resize(*size)
+        views[seat].show()
+    rng = random.Random(5)
+    played: set[str] = set()
+    for seen in decisions(match_states)[::3]:
+        board, view = boards[seen["seat"]], views[seen["seat"]]
+        board.set_view(seen)
+        view.fit()
+        text = rng.choice(seen["legal"])
+        emitted: list[str] = []
+        board.action_chosen.connect(emitted.append)
+        for key in board.paths.paths.get(text, (("action", text),)):
+            spot = view.mapFromScene(board.pos_of(key))
+            assert view.viewport().rect().contains(spot), (text, key, spot)
+            QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=spot)
+        board.action_chosen.disconnect(emitted.append)
+        assert emitted == [text]
+        played.add(text.split()[0])
+    assert {"play", "clear-in", "discard", "reply"} <= played, played

@@ -21,12 +21,13 @@ action texts. Clicks (every text of ``view["legal"]``):
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
-from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QLinearGradient, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from soccerdesk.resources import load_game_data
@@ -39,7 +40,9 @@ from soccerdesk.ui.boards.drawing import (
     PANEL_TEXT,
     PREVIEW,
     SELECTED,
+    SMALLEST_ON_SCREEN,
     TARGET,
+    ZOOM_STEP,
     ClickBoard,
     Key,
     Painted,
@@ -47,7 +50,7 @@ from soccerdesk.ui.boards.drawing import (
     draw_d20,
     draw_target_mark,
     draw_team_strip,
-    fit_text,
+    text_extent,
     ui_font,
 )
 from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
@@ -58,13 +61,18 @@ COLUMNS = ("L", "C", "R")
 ZONE_W, ZONE_H = 118.0, 70.0
 FIELD = QRectF(44.0, 46.0, 3 * ZONE_W, 6 * ZONE_H)
 GOAL_DEPTH = 22.0
-CARD_W, CARD_H = 92.0, 132.0
-NAME_SIZE = 7.2
-"""The size of a card's name on a card 92 wide: one size for a hand of cards, on one line or
-two; only the longest names are written smaller."""
-HAND_Y = FIELD.bottom() + GOAL_DEPTH + 40
-PANEL = QRectF(FIELD.right() + 30, 14.0, 300.0, HAND_Y - 14 - 10)
-BUTTON = QSizeF((PANEL.width() - 24 - 6) / 2, 26.0)  # the panel's buttons, two a row
+HAND_ORIGIN = QPointF(FIELD.x() - 30, FIELD.bottom() + GOAL_DEPTH + 14)  # the hand's title, its cards under it
+PANEL = QRectF(FIELD.right() + 30, 14.0, 300.0, HAND_ORIGIN.y() - 6 - 14)
+"""The side panel at its own size; a board drawn small makes it wider (:meth:`Board.panel_rect`)."""
+BUTTON = QSizeF((PANEL.width() - 24 - 6) / 2, 30.0)  # the panel's buttons, two a row
+BUTTON_LEAST = 118.0  # a wider panel (a small window) has more buttons a row, none narrower than this
+FACE = QSizeF(111.0, 86.0)
+"""A hand card lies on its side: the card's little field on the left, its icons and name on
+the right, its name on up to four lines at 8 points (upright, a card 92 wide had its name at
+3 to 7 points; wide enough for 8, a hand of six was wider than a small window)."""
+HAND_GAP = 2.0
+HAND_TITLE = 20.0
+TEAMS_SIDE_BY_SIDE = 400.0  # a panel at least this wide (at its own size) shows the teams on one row
 
 KIND_COLOURS = {
     "pass": QColor("#2f6fd1"),
@@ -198,7 +206,7 @@ class Board(ClickBoard):
         self.viewer = 0 if config.perspective is None else config.perspective
         self._ball_before: int | None = None
         self._ball_now: int | None = None
-        self.setSceneRect(QRectF(0, 0, PANEL.right() + 14, HAND_Y + CARD_H + 18))
+        self.setSceneRect(QRectF(QPointF(0, 0), self._extent(1.0)))
 
     @property
     def me(self) -> int:
@@ -213,6 +221,57 @@ class Board(ClickBoard):
 
     def static_signature(self, view: dict[str, Any]) -> Any:
         return self.viewer
+
+    # --- layout for the size the board is shown at -------------------------------------
+
+    landscape = True
+    """The hand's cards lie on their side (``FACE``), three to a row under the field, the side
+    panel the board's whole height right of them. A board shown under its own size
+    (:meth:`fit_to`) draws the hand and the panel :attr:`panel_zoom` times bigger: on screen
+    they keep their own size while the field takes what is left. (Upright, in one row, a
+    card's name had to be drawn at 3 to 7 points.)"""
+
+    def smallest_button_text(self) -> float:
+        # The panel's buttons are tall enough for two lines at 8 points; at zoom 1 the board is
+        # shown at its own size or bigger.
+        return SMALLEST_ON_SCREEN
+
+    def _hand_extent(self) -> QSizeF:
+        """The hand's size at zoom 1, its title included: six cards (or more) in a row."""
+        state = (self.view_data or {}).get("state") or {}
+        cards = max(6, len(state.get("hand") or []))
+        return QSizeF(cards * (FACE.width() + HAND_GAP), HAND_TITLE + FACE.height())
+
+    def panel_rect(self) -> QRectF:
+        """Where the side panel stands on the board (scene units): right of the field, above the
+        hand, as wide as the hand reaches (zoomed, a panel wider than its own size)."""
+        zoom, hand = self.panel_zoom, self._hand_extent()
+        width = max(PANEL.width() * zoom, HAND_ORIGIN.x() + zoom * hand.width() - PANEL.x())
+        return QRectF(PANEL.x(), PANEL.y(), width, PANEL.height())
+
+    def _extent(self, zoom: float) -> QSizeF:
+        """The board's size (scene units) at ``zoom``."""
+        was, self.panel_zoom = self.panel_zoom, zoom
+        panel, hand = self.panel_rect(), self._hand_extent()
+        self.panel_zoom = was
+        return QSizeF(panel.right() + 4, HAND_ORIGIN.y() + zoom * hand.height() + 10)
+
+    def fit_to(self, room: QSizeF, bounds: QRectF) -> bool:
+        """The layout for a view of ``room`` pixels: the least zoom of the hand and the panel
+        that keeps them at their own size on screen (1 where the board is shown at its own
+        size or bigger); the field's labels grow to stay readable while it is drawn small."""
+        if room.isEmpty():
+            return False
+
+        def scale(zoom: float) -> float:
+            extent = self._extent(zoom)
+            # With the view's margins, and the row names, which grow left of x = 0 (a small window).
+            return min(room.width() / (extent.width() + 30), room.height() / (extent.height() + 12))
+
+        zoom = 1.0
+        while zoom * scale(zoom) < 1 and zoom < 6:
+            zoom = round(zoom + ZOOM_STEP, 2)
+        return self.lay_out(zoom, max(ZOOM_STEP, math.floor(scale(zoom) / 0.01) * 0.01))
 
     # --- geometry: absolute zone (seat 0's grid) <-> the viewer's frame -------------------
 
@@ -475,24 +534,27 @@ class Board(ClickBoard):
         item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.addItem(item)
         # Row and column names in the viewer's frame.
+        label = self.label_size(8)
         for name in ROWS:
             rect = self.zone_rect(name + "L")
+            # Right-aligned at the field's frame: drawn big (a small window), it grows leftwards.
+            extent = text_extent(name, label, bold=True)
             self.add_text(
-                QPointF(4, rect.center().y() - 8),
+                QPointF(28 - extent.width() - 4, rect.center().y() - extent.height() / 2),
                 name,
-                8,
+                label,
                 MUTED_TEXT,
                 bold=True,
-                width=26,
-                align=Qt.AlignmentFlag.AlignHCenter,
+                width=extent.width() + 4,
+                align=Qt.AlignmentFlag.AlignRight,
             )
         for col, name in enumerate(COLUMNS):
             rect = self.zone_rect("A2" + name)
             if col != 1:
                 self.add_text(
-                    QPointF(rect.x(), FIELD.y() - GOAL_DEPTH - 8),
+                    QPointF(rect.x(), FIELD.y() - GOAL_DEPTH - 4 - text_extent(name, label, bold=True).height() / 2),
                     name,
-                    8,
+                    label,
                     MUTED_TEXT,
                     bold=True,
                     width=ZONE_W,
@@ -506,15 +568,16 @@ class Board(ClickBoard):
 
     def _draw_zone_items(self) -> None:
         """A clickable item per zone with its name, tooltip and marks."""
+        size = self.label_size(7.5)
         for row in range(6):
             for col in range(3):
                 name = self.zone_name(row, col)
                 key = ("zone", name)
                 rect = self.zone_rect(name)
 
-                def paint(p: QPainter, r: QRectF, name: str = name, key: Key = key) -> None:
+                def paint(p: QPainter, r: QRectF, name: str = name, key: Key = key, size: float = size) -> None:
                     p.setPen(QColor(255, 255, 255, 120))
-                    p.setFont(ui_font(7.5, bold=True))
+                    p.setFont(ui_font(size, bold=True))
                     # Inset past the box lines, which stand 8 units into the side zones.
                     p.drawText(r.adjusted(12, 5, -6, -4), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, name)
                     self.paint_marks(p, r, key)
@@ -611,45 +674,48 @@ class Board(ClickBoard):
             title = "YOUR HAND"
         else:  # the replay viewer shows either hand from one side of the field
             title = f"{self.config.team_names[seat].upper()}'S HAND"
-        self.add_text(QPointF(FIELD.x() - 30, HAND_Y - 30), title, 8, MUTED_TEXT, bold=True)
         limit = state["hand_limits"][seat] if seat is not None else 0
-        x = FIELD.x() - 30
-        for index, code in enumerate(hand):
-            rect = QRectF(x + index * (CARD_W + 10), HAND_Y, CARD_W, CARD_H)
-            key = ("card", code)
-            card = self.cards.get(code, {"code": code, "name": code, "kind": "pass"})
+        slots = limit if limit and len(hand) < limit and state["phase"] != "over" else len(hand)
+        with self.zoomed_panel(HAND_ORIGIN):
+            self.add_text(HAND_ORIGIN + QPointF(0, 4), title, 8, MUTED_TEXT, bold=True)
+            for index in range(slots):
+                rect = self._card_slot(index)
+                if index >= len(hand):
+                    self.addItem(Painted(rect, paint_slot))
+                    continue
+                code = hand[index]
+                key = ("card", code)
+                card = self.cards.get(code, {"code": code, "name": code, "kind": "pass"})
 
-            def paint(p: QPainter, r: QRectF, card: dict[str, Any] = card, key: Key = key) -> None:
-                lit = key in self.targets
-                chosen = key in self.selection
-                shown = key in self.preview_keys()
-                if chosen:
-                    p.translate(0, -8)
-                paint_card(p, r, card)
-                edge = SELECTED if chosen else PREVIEW if shown else TARGET if lit else None
-                if edge is not None:
-                    pen = QPen(edge, 3.2)
-                    if lit and not chosen and not shown:
-                        pen.setStyle(Qt.PenStyle.DashLine)
-                    p.setPen(pen)
-                    p.setBrush(Qt.BrushStyle.NoBrush)
-                    p.drawRoundedRect(r.adjusted(-2, -2, 2, 2), 9, 9)
+                def paint(p: QPainter, r: QRectF, card: dict[str, Any] = card, key: Key = key) -> None:
+                    lit = key in self.targets
+                    chosen = key in self.selection
+                    shown = key in self.preview_keys()
+                    if chosen:
+                        p.translate(0, -4)
+                    paint_card_on_its_side(p, r, card)
+                    edge = SELECTED if chosen else PREVIEW if shown else TARGET if lit else None
+                    if edge is not None:
+                        pen = QPen(edge, 3.2)
+                        if lit and not chosen and not shown:
+                            pen.setStyle(Qt.PenStyle.DashLine)
+                        p.setPen(pen)
+                        p.setBrush(Qt.BrushStyle.NoBrush)
+                        p.drawRoundedRect(r.adjusted(-2, -2, 2, 2), 9, 9)
 
-            item = Painted(rect, paint)
-            item.setZValue(10)
-            self.addItem(item)
-            self.make_clickable(item, key, self._card_tip(code, card))
-        if limit and len(hand) < limit and view["state"]["phase"] != "over":
-            for index in range(len(hand), limit):
-                slot = QRectF(x + index * (CARD_W + 10), HAND_Y, CARD_W, CARD_H)
+                item = Painted(rect, paint)
+                item.setZValue(10)
+                self.addItem(item)
+                self.make_clickable(item, key, self._card_tip(code, card))
 
-                def paint_slot(p: QPainter, r: QRectF) -> None:
-                    pen = QPen(QColor(255, 255, 255, 50), 1.4, Qt.PenStyle.DashLine)
-                    p.setPen(pen)
-                    p.setBrush(Qt.BrushStyle.NoBrush)
-                    p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 8, 8)
-
-                self.addItem(Painted(slot, paint_slot))
+    def _card_slot(self, index: int) -> QRectF:
+        """Where the hand's ``index``-th card lies, at zoom 1 from ``HAND_ORIGIN``."""
+        return QRectF(
+            HAND_ORIGIN.x() + index * (FACE.width() + HAND_GAP),
+            HAND_ORIGIN.y() + HAND_TITLE,
+            FACE.width(),
+            FACE.height(),
+        )
 
     def _card_tip(self, code: str, card: Mapping[str, Any]) -> str:
         tip = self._tips.get(code)
@@ -660,10 +726,16 @@ class Board(ClickBoard):
     # --- side panel ---------------------------------------------------------------------
 
     def _draw_panel(self, view: dict[str, Any]) -> None:
+        panel = self.panel_rect()
+        with self.zoomed_panel(panel.topLeft()) as zoom:
+            self._draw_panel_content(view, QRectF(panel.topLeft(), panel.size() / zoom))
+
+    def _draw_panel_content(self, view: dict[str, Any], panel: QRectF) -> None:
+        """The side panel in ``panel`` (at zoom 1, from its top left corner)."""
         state = view["state"]
         names = self.config.team_names
-        x, y, w = PANEL.x(), PANEL.y(), PANEL.width()
-        self.add_panel(PANEL)
+        x, y, w = panel.x(), panel.y(), panel.width()
+        self.add_panel(panel)
         score = view["score"]
         them = 1 - self.me
         half = state.get("half", 1)
@@ -676,9 +748,14 @@ class Board(ClickBoard):
             bold=True,
         )
         y += 30
-        for side in (them, self.me):
-            self._team_line(QRectF(x + 10, y, w - 20, 44), side, state, score[side])
-            y += 50
+        # A panel made wider (a small window: as wide as the hand under it) saves height with
+        # the two teams on one row.
+        beside = w >= TEAMS_SIDE_BY_SIDE
+        team_w = (w - 26) / 2 if beside else w - 20
+        for index, side in enumerate((them, self.me)):
+            left = x + 10 + (index * (team_w + 6) if beside else 0)
+            self._team_line(QRectF(left, y, team_w, 44), side, state, score[side])
+            y += 0 if beside and index == 0 else 50
         shootout = state.get("shootout")
         if shootout:
             self.add_text(
@@ -690,7 +767,7 @@ class Board(ClickBoard):
             )
             y += 20
         # Piles and the die.
-        self._draw_piles(QRectF(x + 10, y + 4, w - 20, 96), state)
+        self._draw_piles(QRectF(x + 10, y + 4, min(w, PANEL.width()) - 20, 96), state)
         y += 108
         # The prompt follows the clicks: a card chosen, it asks where it goes.
         y += self.place_prompt(QPointF(x + 12, y), w - 24, self._status(view), LONGEST_STEPS) + 8
@@ -715,17 +792,22 @@ class Board(ClickBoard):
         modes = sorted({path[0][1] for path in self.paths.paths.values() if path and path[0][0] == "mode"})
         loose = self.loose_actions()
         buttons = [("mode", m) for m in modes] + [("action", t) for t in loose]
-        col_w = BUTTON.width()
+        # Two to a row; three in a panel made wider (a small window), where a row is less high.
+        columns = max(2, int((w - 24 + 6) // (BUTTON_LEAST + 6)))
+        col_w = (w - 24 - 6 * (columns - 1)) / columns
         for i, key in enumerate(buttons):
-            rect = QRectF(x + 12 + (i % 2) * (col_w + 6), y + (i // 2) * 32, col_w, BUTTON.height())
+            row, column = divmod(i, columns)
+            rect = QRectF(x + 12 + column * (col_w + 6), y + row * (BUTTON.height() + 6), col_w, BUTTON.height())
             label = MODE_LABELS[key[1]] if key[0] == "mode" else self.action_label(key[1])
             self._mode_or_action_button(rect, label, key)
-        y += ((len(buttons) + 1) // 2) * 32
+        y += -(-len(buttons) // columns) * (BUTTON.height() + 6)
         entries = self._legend_entries()
-        if y + 19 * len(entries) + 26 < PANEL.bottom():  # only where the buttons leave room
-            self.add_legend(QPointF(x + 12, PANEL.bottom() - 8), w - 24, entries)
+        room = panel.bottom() - 18 - y
+        # Where the whole key does not fit, its short words two to a row (the whole in its tooltip).
+        short = room < 18 + 19 * len(entries) + 8
+        self.add_legend(QPointF(x + 12, panel.bottom() - 8), w - 24, entries, room, short=short)
 
-    def _legend_entries(self) -> list[tuple[Any, str]]:
+    def _legend_entries(self) -> list[tuple[Any, str, str]]:
         """How to read a card, for the panel's key."""
 
         def target(p: QPainter, r: QRectF) -> None:
@@ -745,7 +827,7 @@ class Board(ClickBoard):
 
         def defence(p: QPainter, r: QRectF) -> None:
             p.setPen(DANGER)
-            p.setFont(ui_font(r.height() * 0.45, bold=True))
+            p.setFont(ui_font(SMALLEST_ON_SCREEN, bold=True))
             p.drawText(r, Qt.AlignmentFlag.AlignCenter, "I?")
 
         def no_play(p: QPainter, r: QRectF) -> None:
@@ -756,11 +838,11 @@ class Board(ClickBoard):
             p.drawRect(QRectF(r.x(), r.center().y(), r.width(), r.height() / 2))
 
         return [
-            (target, "a legal click now (white: chosen)"),
-            (types, "big icon: the card's type (Pass, Dribble…)"),
-            (next_icon, "small icon: what the next card must be"),
-            (defence, "I? / C?: an Intercept / Challenge may answer"),
-            (no_play, "red-brown: not playable from those rows"),
+            (target, "a legal click now (white: chosen)", "legal click"),
+            (types, "big icon: the card's type (Pass, Dribble…)", "card's type"),
+            (next_icon, "small icon: what the next card must be", "next card's type"),
+            (defence, "I? / C?: an Intercept / Challenge may answer", "may be answered"),
+            (no_play, "red-brown: not playable from those rows", "not from those rows"),
         ]
 
     def _mode_or_action_button(self, rect: QRectF, label: str, key: Key) -> None:
@@ -812,11 +894,11 @@ class Board(ClickBoard):
             for number in yellows:
                 p.setBrush(QColor("#ffd400"))
                 p.setPen(QPen(QColor("#5a4a00"), 0.8))
-                p.drawEllipse(QPointF(cx + 6, 32), 7, 7)
+                p.drawEllipse(QPointF(cx + 7, 32), 8.5, 8.5)
                 p.setPen(QColor("#222"))
-                p.setFont(ui_font(6.5, bold=True))
-                p.drawText(QRectF(cx - 1, 25, 14, 14), Qt.AlignmentFlag.AlignCenter, str(number))
-                cx += 17
+                p.setFont(ui_font(SMALLEST_ON_SCREEN, bold=True))
+                p.drawText(QRectF(cx - 2, 23, 18, 18), Qt.AlignmentFlag.AlignCenter, str(number))
+                cx += 20
             for _ in range(reds):
                 p.setBrush(DANGER)
                 p.setPen(QPen(QColor("#3a0000"), 0.8))
@@ -855,26 +937,26 @@ class Board(ClickBoard):
                 p.setPen(QPen(QColor(255, 255, 255, 60), 1, Qt.PenStyle.DashLine))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRoundedRect(small, 5, 5)
-            caption(p, QRectF(0, 74, 56, 16), f"deck {deck}")
+            caption(p, QRectF(-9, 74, 66, 16), f"deck {deck}")
             # Stoppage deck.
             sx = 64
             if stoppage:
                 for i in range(min(3, stoppage["cards_left"])):
                     paint_card_back(p, small.translated(sx + i * 1.5, -i * 1.5), stoppage=True)
-                caption(p, QRectF(sx - 4, 74, 60, 16), f"+{stoppage['minutes']}′ · {stoppage['cards_left']} left")
+                caption(p, QRectF(sx - 9, 74, 66, 16), f"+{stoppage['minutes']}′ · {stoppage['cards_left']} left")
             else:
-                caption(p, QRectF(sx - 4, 74, 60, 16), "no stoppage")
+                caption(p, QRectF(sx - 9, 70, 66, 26), "no stoppage")
             # Discard pile: its top card face up.
             dx = 128
             if top_card:
-                paint_card(p, QRectF(dx, 4, 48, 68), top_card, compact=True)
-            caption(p, QRectF(dx - 4, 74, 60, 16), f"discards {sum(discards.values())}")
+                paint_card(p, QRectF(dx, 4, 48, 68), top_card)
+            caption(p, QRectF(dx - 9, 74, 66, 16), f"discards {sum(discards.values())}")
             # The d20.
             die = QRectF(rr.width() - 62, 2, 58, 58)
             draw_d20(p, die, roll[0] if roll else None)
             label = "rolling…" if rolling else (roll_words(roll[1]) if roll and roll[1] else "d20")
-            caption(p, QRectF(rr.width() - 76, 62, 84, 14), label)
-            caption(p, QRectF(rr.width() - 76, 76, 84, 14), f"{chits} chits left")
+            caption(p, QRectF(rr.width() - 92, 62, 92, 14), label)
+            caption(p, QRectF(rr.width() - 92, 76, 92, 14), f"{chits} chits left")
 
         item = Painted(r, paint)
         self.addItem(item)
@@ -961,10 +1043,17 @@ class Board(ClickBoard):
         return f"{names[control]} has the ball…" if control in (0, 1) else ""
 
 
+def paint_slot(p: QPainter, r: QRectF) -> None:
+    """An empty place in the hand (a card short of the hand's limit)."""
+    p.setPen(QPen(QColor(255, 255, 255, 50), 1.4, Qt.PenStyle.DashLine))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 8, 8)
+
+
 def caption(p: QPainter, r: QRectF, text: str) -> None:
     p.setPen(MUTED_TEXT)
-    p.setFont(ui_font(6.8))
-    p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
+    p.setFont(ui_font(SMALLEST_ON_SCREEN))
+    p.drawText(r, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, text)
 
 
 def paint_card_back(p: QPainter, r: QRectF, stoppage: bool = False) -> None:
@@ -981,42 +1070,92 @@ def paint_card_back(p: QPainter, r: QRectF, stoppage: bool = False) -> None:
     p.drawEllipse(r.center(), r.width() * 0.25, r.width() * 0.25)
 
 
-def paint_card(p: QPainter, r: QRectF, card: Mapping[str, Any], compact: bool = False) -> None:
-    """An action card: next-type icon and defence mark at the top, a small field showing
-    where the ball goes (no-play rows in red-brown), the type icon and name at the bottom."""
-    kind = card.get("kind", "pass")
-    colour = KIND_COLOURS.get(kind, QColor("#555"))
-    radius = r.width() * 0.09
+def paint_card(p: QPainter, r: QRectF, card: Mapping[str, Any]) -> None:
+    """An action card upright, too small to read (the discard pile's top card): the next
+    card's type at the top, the small field showing where the ball goes (no-play rows in
+    red-brown), the card's own type at the bottom; its words are in the pile's tooltip."""
+    u = r.width() / 92.0  # drawn at 92 wide; everything scales
+    paint_card_body(p, r, card, u)
+    nxt = card.get("next")
+    if nxt:
+        paint_type_icon(p, QRectF(r.x() + 7 * u, r.y() + 7 * u, 18 * u, 18 * u), nxt, letters=False)
+    paint_card_field(p, QRectF(r.center().x() - 16 * u, r.y() + 28 * u, 32 * u, 45 * u), card, u)
+    paint_type_icon(p, QRectF(r.center().x() - 12 * u, r.y() + 76 * u, 24 * u, 19 * u), card["kind"], letters=False)
+
+
+def paint_card_on_its_side(p: QPainter, r: QRectF, card: Mapping[str, Any]) -> None:
+    """A hand card on its side (``FACE``): the same marks as upright, the small field on the
+    left, the card's type, the next card's type and the defence mark along the top, the name
+    under them."""
+    u = r.height() / FACE.height()
+    paint_card_body(p, r, card, u)
+    # An arrow two zones to the side ends a little outside the small field: clear of the name.
+    paint_card_field(p, QRectF(r.x() + 4.5 * u, r.center().y() - 21 * u, 24 * u, 42 * u), card, u)
+    paint_type_icon(p, QRectF(r.x() + 37 * u, r.y() + 7 * u, 28 * u, 20 * u), card.get("kind", "pass"))
+    nxt = card.get("next")
+    if nxt:  # smaller than the card's own type, big enough for "P/D"
+        paint_type_icon(p, QRectF(r.x() + 67 * u, r.y() + 8 * u, 21 * u, 19 * u), nxt)
+    paint_defence_mark(p, QRectF(r.right() - 22 * u, r.y() + 7 * u, 19 * u, 18 * u), card, u)
+    p.setPen(QColor("#222"))
+    room = side_name_rect(r)
+    font, name = side_name_text(card, room.size(), u)
+    p.setFont(font)
+    p.drawText(room, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap), name)
+
+
+def side_name_rect(r: QRectF) -> QRectF:
+    """Where a card on its side writes its name: right of its small field, under its icons."""
+    u = r.height() / FACE.height()
+    return QRectF(r.x() + 35 * u, r.y() + 28 * u, r.width() - 39 * u, r.height() - 34 * u)
+
+
+def side_name_text(card: Mapping[str, Any], room: QSizeF, u: float) -> tuple[QFont, str]:
+    """A card on its side's name and font: bold where it fits ``room``, else plain
+    (never under 8 points at the card's own size). A name may break after a "/" too
+    ("Challenge/" "Intercept + Star")."""
+    name = short_name(card).replace("/", "/\u200b")
+    wrap = int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap)
+    for bold in (True, False):
+        font = ui_font(SMALLEST_ON_SCREEN * u, bold)
+        metrics = QFontMetricsF(font)
+        needed = metrics.boundingRect(QRectF(0, 0, room.width(), 10_000), wrap, name)
+        if needed.width() <= room.width() and needed.height() <= room.height():
+            return font, name
+    return font, name
+
+
+def paint_card_body(p: QPainter, r: QRectF, card: Mapping[str, Any], u: float) -> None:
+    """A card's shadow, face and border in its type's colour (two-tone for the Pass+O/S cards)."""
+    colour = KIND_COLOURS.get(card.get("kind", "pass"), QColor("#555"))
+    radius = min(r.width(), r.height()) * 0.09
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QColor(0, 0, 0, 80))
     p.drawRoundedRect(r.translated(2, 3), radius, radius)
     p.setBrush(CARD_FACE)
-    border = QPen(colour, r.width() * 0.06)
-    p.setPen(border)
+    p.setPen(QPen(colour, 5.5 * u))
     p.drawRoundedRect(r.adjusted(1, 1, -1, -1), radius, radius)
     if card.get("outside_shot"):
-        # Two-tone border: the Pass+O/S cards.
-        p.setPen(QPen(KIND_COLOURS["shot"], r.width() * 0.03))
+        p.setPen(QPen(KIND_COLOURS["shot"], 2.8 * u))
         p.drawRoundedRect(r.adjusted(4, 4, -4, -4), radius * 0.7, radius * 0.7)
-    u = r.width() / 92.0  # drawn at 92 wide; everything scales
-    # Top: the type the next card must be.
-    nxt = card.get("next")
-    if nxt:
-        icon = QRectF(r.x() + 7 * u, r.y() + 7 * u, 18 * u, 18 * u)
-        paint_type_icon(p, icon, nxt)
-    # Defence mark: "I?" / "C?", struck through when no defence is allowed.
-    if kind in ("pass", "dribble", "any"):
-        letter = "I?" if kind == "pass" else "C?" if kind == "dribble" else "C/I"
-        p.setPen(DANGER)
-        p.setFont(ui_font(8.5 * u, bold=True))
-        mark = QRectF(r.right() - 30 * u, r.y() + 6 * u, 24 * u, 18 * u)
-        p.drawText(mark, Qt.AlignmentFlag.AlignCenter, letter)
-        if not card.get("defensible", True):
-            p.setPen(QPen(QColor("#111"), 2 * u))
-            p.drawLine(mark.bottomLeft() + QPointF(2 * u, -4 * u), mark.topRight() + QPointF(-2 * u, 4 * u))
-    # Middle: a small field in the player's own frame.
-    # (Kept small: the name under it is what a player reads; at a laptop's window it was 7 px.)
-    grid = QRectF(r.center().x() - 16 * u, r.y() + 28 * u, 32 * u, 45 * u)
+
+
+def paint_defence_mark(p: QPainter, mark: QRectF, card: Mapping[str, Any], u: float) -> None:
+    """ "I?" / "C?": what may answer the card; struck through when no defence is allowed."""
+    kind = card.get("kind", "pass")
+    if kind not in ("pass", "dribble", "any"):
+        return
+    letter = "I?" if kind == "pass" else "C?" if kind == "dribble" else "C/I"
+    p.setPen(DANGER)
+    p.setFont(ui_font(8.5 * u, bold=True))
+    p.drawText(mark, Qt.AlignmentFlag.AlignCenter, letter)
+    if not card.get("defensible", True):
+        p.setPen(QPen(QColor("#111"), 2 * u))
+        p.drawLine(mark.bottomLeft() + QPointF(2 * u, -4 * u), mark.topRight() + QPointF(-2 * u, 4 * u))
+
+
+def paint_card_field(p: QPainter, grid: QRectF, card: Mapping[str, Any], u: float) -> None:
+    """A card's small field in the player's own frame: its no-play rows, where the ball goes."""
+    kind = card.get("kind", "pass")
     zw, zh = grid.width() / 3, grid.height() / 6
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QColor("#5b9b5f"))
@@ -1056,30 +1195,6 @@ def paint_card(p: QPainter, r: QRectF, card: Mapping[str, Any], compact: bool = 
         p.setBrush(QColor("#ffffff"))
         p.setPen(QPen(QColor("#111"), 0.6 * u))
         p.drawRect(goal)
-    # Bottom: the card's own type, large, and its name.
-    icon = QRectF(r.center().x() - 12 * u, r.y() + 76 * u, 24 * u, 19 * u)
-    paint_type_icon(p, icon, kind)
-    if not compact:
-        p.setPen(QColor("#222"))
-        font, name = name_text(card, r.width())
-        p.setFont(font)
-        p.drawText(name_rect(r), Qt.AlignmentFlag.AlignCenter, name)
-
-
-def name_rect(r: QRectF) -> QRectF:
-    """Where a card's name is written: under its type icon, inside the coloured border."""
-    u = r.width() / 92.0
-    return QRectF(r.x() + 6 * u, r.y() + 97 * u, r.width() - 12 * u, 30 * u)
-
-
-def name_text(card: Mapping[str, Any], width: float) -> tuple[QFont, str]:
-    """The card's name and its font: one line where it fits ("Shot: Outside the Box" had
-    wrapped onto the border), else two even lines, all inside the border."""
-    u = width / 92.0
-    # Measured with a margin each side: at a few pixels high, hinting draws text wider than
-    # its measure ("Diagonal Right 1" touched the border).
-    room = name_rect(QRectF(0, 0, width, width)).adjusted(3 * u, 0, -3 * u, 0)
-    return fit_text(short_name(card), room, NAME_SIZE * u, 4.4 * u, one_line_down_to=NAME_SIZE * u, bold=True)
 
 
 def short_name(card: Mapping[str, Any]) -> str:
@@ -1087,8 +1202,9 @@ def short_name(card: Mapping[str, Any]) -> str:
     return name.split(",")[0].split(" (")[0]
 
 
-def paint_type_icon(p: QPainter, r: QRectF, kind: str) -> None:
-    """Pass: a curved arrow; Dribble: a zig-zag; Any: both; Shot: a goal; C/I/Star: letters."""
+def paint_type_icon(p: QPainter, r: QRectF, kind: str, letters: bool = True) -> None:
+    """Pass: a curved arrow; Dribble: a zig-zag; Any: both; Shot: a goal; C/I/Star: letters
+    (left out with ``letters`` False: an icon too small to read them)."""
     colour = KIND_COLOURS.get(kind, QColor("#444"))
     p.setBrush(colour)
     p.setPen(Qt.PenStyle.NoPen)
@@ -1123,7 +1239,7 @@ def paint_type_icon(p: QPainter, r: QRectF, kind: str) -> None:
                 QPointF(goal.x() + goal.width() * i / 4, goal.top()),
                 QPointF(goal.x() + goal.width() * i / 4, goal.bottom()),
             )
-    else:
+    elif letters:
         text = {"any": "P/D", "challenge": "C", "intercept": "I", "star": "C/I★"}.get(kind, kind[:1].upper())
         p.setPen(QColor("#ffffff"))
         p.setFont(ui_font(h * (0.42 if len(text) > 2 else 0.62), bold=True))

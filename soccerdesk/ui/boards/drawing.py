@@ -594,6 +594,12 @@ class ClickBoard(BoardScene):
         self.panel_fill = (bottom - top + KEY_TITLE) / height
         return top + height / self.panel_zoom - 10 - bottom
 
+    def smallest_button_text(self) -> float:
+        """The smallest a button's label may be made to fit (:func:`button_face`), in scene units."""
+        # In a side panel drawn bigger than designed (a small view), the designed size is the
+        # size on screen: no smaller than the smallest text.
+        return SMALLEST_ON_SCREEN if self._zoom_origin is not None and self.panel_zoom > 1 else 6.0
+
     def label_size(self, size: float) -> float:
         """A board label's font size: ``size``, or bigger while the board is drawn so small that
         ``size`` would read under :data:`SMALLEST_ON_SCREEN` points."""
@@ -613,7 +619,11 @@ class ClickBoard(BoardScene):
         if self.panel_fill > 0:
             zoom = max(1.0, min(zoom, math.floor(1 / self.panel_fill / ZOOM_STEP) * ZOOM_STEP))
         # Rounded like the zoom: a resize by a few pixels keeps the drawing it has.
-        scale = max(ZOOM_STEP, math.floor(scale / ZOOM_STEP) * ZOOM_STEP)
+        return self.lay_out(zoom, max(ZOOM_STEP, math.floor(scale / ZOOM_STEP) * ZOOM_STEP))
+
+    def lay_out(self, zoom: float, scale: float) -> bool:
+        """Draw the board again for a panel ``zoom`` and a ``scale`` on screen (pixels per
+        scene unit) unless it is drawn for them already; True when it was drawn again."""
         if (zoom, scale) == (self.panel_zoom, self.screen_scale):
             return False
         self.panel_zoom, self.screen_scale = zoom, scale
@@ -832,9 +842,7 @@ class ClickBoard(BoardScene):
     ) -> QGraphicsItem:
         """A push button drawn in the scene; highlighted while it is a legal next click."""
 
-        # In a side panel drawn bigger than designed (a small view), the designed size is the
-        # size on screen: no smaller than the smallest text.
-        smallest = SMALLEST_ON_SCREEN if self._zoom_origin is not None and self.panel_zoom > 1 else 6.0
+        smallest = self.smallest_button_text()
 
         def paint(p: QPainter, r: QRectF) -> None:
             chosen = key in self.selection
@@ -899,14 +907,16 @@ class ClickBoard(BoardScene):
             tuple[Callable[[QPainter, QRectF], None], str] | tuple[Callable[[QPainter, QRectF], None], str, str]
         ],
         room: float = math.inf,
+        *,
+        short: bool = False,
     ) -> QGraphicsItem:
         """A "how to read the board" key: one small drawn icon and a line of text per entry,
         standing on ``bottom_left``. An entry may give a shorter text too: a panel drawn in its
-        short form (:attr:`compact_panel`) shows those, two to a row, and the whole key when the
-        mouse rests on it. With less than its height of ``room`` above ``bottom_left``, only
+        short form (:attr:`compact_panel`, or ``short``) shows those, two to a row, and the whole
+        key when the mouse rests on it. With less than its height of ``room`` above ``bottom_left``, only
         its title is shown, and the key when the mouse rests on it."""
         row = 19.0
-        compact = self.compact_panel and all(len(entry) == 3 for entry in entries)
+        compact = (self.compact_panel or short) and all(len(entry) == 3 for entry in entries)
         columns = 2 if compact else 1
         column_w = width / columns
         texts = [entry[2] if compact else entry[1] for entry in entries]
