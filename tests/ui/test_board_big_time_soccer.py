@@ -254,7 +254,8 @@ def test_every_card_name_fits_inside_the_border_at_8_points(qtbot: Any) -> None:
     """Issue 13.14: "Shot: Outside the Box" wrapped, and its second line sat on the card's edge.
     QA pass 15 and the small window audit: upright, 92 wide, a card's name was drawn at 3 to
     7 points. A hand card now lies on its side: every name, at the card's own size, is 8 points
-    (bold where it fits), whole, inside the border and clear of the icons above it."""
+    (bold where it fits), whole, inside the border and clear of the icons above it, and its
+    last number is never alone on a line."""
     card_rect = QRectF(0, 0, FACE.width(), FACE.height())
     border = 5.5  # the coloured border's pen, centred one unit in from the edge
     inner = card_rect.adjusted(1 + border / 2, 1 + border / 2, -1 - border / 2, -1 - border / 2)
@@ -267,7 +268,9 @@ def test_every_card_name_fits_inside_the_border_at_8_points(qtbot: Any) -> None:
         assert font.pointSizeF() == 8
         needed = QFontMetricsF(font).boundingRect(QRectF(0, 0, room.width(), 10_000), wrap, shown)
         assert needed.width() <= room.width() and needed.height() <= room.height(), (card["name"], needed)
-        assert shown.replace("\u200b", "") == short_name(card)
+        assert shown.replace("\u200b", "").replace("\u00a0", " ") == short_name(card)
+        if shown[-1].isdigit():  # never a number alone on a line ("Pass Ahead" / "2")
+            assert shown[-2] == "\u00a0", shown
         if font.bold():
             bold.add(short_name(card))
     assert {"Pass Ahead 2", "Challenge", "Dribble Diagonal Right 1"} <= bold

@@ -1090,11 +1090,11 @@ def paint_card_on_its_side(p: QPainter, r: QRectF, card: Mapping[str, Any]) -> N
     u = r.height() / FACE.height()
     paint_card_body(p, r, card, u)
     # An arrow two zones to the side ends a little outside the small field: clear of the name.
-    paint_card_field(p, QRectF(r.x() + 4.5 * u, r.center().y() - 21 * u, 24 * u, 42 * u), card, u)
-    paint_type_icon(p, QRectF(r.x() + 37 * u, r.y() + 7 * u, 28 * u, 20 * u), card.get("kind", "pass"))
+    paint_card_field(p, QRectF(r.x() + 5 * u, r.center().y() - 21 * u, 21 * u, 42 * u), card, u)
+    paint_type_icon(p, QRectF(r.x() + 35 * u, r.y() + 7 * u, 28 * u, 20 * u), card.get("kind", "pass"))
     nxt = card.get("next")
     if nxt:  # smaller than the card's own type, big enough for "P/D"
-        paint_type_icon(p, QRectF(r.x() + 67 * u, r.y() + 8 * u, 21 * u, 19 * u), nxt)
+        paint_type_icon(p, QRectF(r.x() + 66 * u, r.y() + 8 * u, 21 * u, 19 * u), nxt)
     paint_defence_mark(p, QRectF(r.right() - 22 * u, r.y() + 7 * u, 19 * u, 18 * u), card, u)
     p.setPen(QColor("#222"))
     room = side_name_rect(r)
@@ -1106,14 +1106,16 @@ def paint_card_on_its_side(p: QPainter, r: QRectF, card: Mapping[str, Any]) -> N
 def side_name_rect(r: QRectF) -> QRectF:
     """Where a card on its side writes its name: right of its small field, under its icons."""
     u = r.height() / FACE.height()
-    return QRectF(r.x() + 35 * u, r.y() + 28 * u, r.width() - 39 * u, r.height() - 34 * u)
+    # Clear of the inner red line of the Pass + Outside Shot card.
+    return QRectF(r.x() + 33 * u, r.y() + 28 * u, r.width() - 39 * u, r.height() - 34 * u)
 
 
 def side_name_text(card: Mapping[str, Any], room: QSizeF, u: float) -> tuple[QFont, str]:
     """A card on its side's name and font: bold where it fits ``room``, else plain
     (never under 8 points at the card's own size). A name may break after a "/" too
-    ("Challenge/" "Intercept + Star")."""
-    name = short_name(card).replace("/", "/\u200b")
+    ("Challenge/" "Intercept + Star"), never before its last number."""
+    # Never a number alone on a line ("Pass Ahead" / "2"): it stays with the word before it.
+    name = re.sub(r" (\d)$", "\u00a0\\1", short_name(card).replace("/", "/\u200b"))
     wrap = int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap)
     for bold in (True, False):
         font = ui_font(SMALLEST_ON_SCREEN * u, bold)
