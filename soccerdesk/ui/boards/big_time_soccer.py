@@ -62,7 +62,8 @@ ZONE_W, ZONE_H = 118.0, 70.0
 FIELD = QRectF(44.0, 46.0, 3 * ZONE_W, 6 * ZONE_H)
 GOAL_DEPTH = 22.0
 HAND_ORIGIN = QPointF(FIELD.x() - 30, FIELD.bottom() + GOAL_DEPTH + 14)  # the hand's title, its cards under it
-PANEL = QRectF(FIELD.right() + 30, 14.0, 300.0, HAND_ORIGIN.y() - 6 - 14)
+HAND_TITLE = 20.0
+PANEL = QRectF(FIELD.right() + 30, 14.0, 300.0, HAND_ORIGIN.y() + HAND_TITLE - 6 - 14)
 """The side panel at its own size; a board drawn small makes it wider (:meth:`Board.panel_rect`)."""
 BUTTON = QSizeF((PANEL.width() - 24 - 6) / 2, 30.0)  # the panel's buttons, two a row
 BUTTON_LEAST = 118.0  # a wider panel (a small window) has more buttons a row, none narrower than this
@@ -71,7 +72,6 @@ FACE = QSizeF(111.0, 86.0)
 the right, its name on up to four lines at 8 points (upright, a card 92 wide had its name at
 3 to 7 points; wide enough for 8, a hand of six was wider than a small window)."""
 HAND_GAP = 2.0
-HAND_TITLE = 20.0
 TEAMS_SIDE_BY_SIDE = 400.0  # a panel at least this wide (at its own size) shows the teams on one row
 
 KIND_COLOURS = {
@@ -244,10 +244,11 @@ class Board(ClickBoard):
 
     def panel_rect(self) -> QRectF:
         """Where the side panel stands on the board (scene units): right of the field, above the
-        hand, as wide as the hand reaches (zoomed, a panel wider than its own size)."""
+        hand's cards, as wide as the hand reaches (zoomed, a panel wider than its own size)."""
         zoom, hand = self.panel_zoom, self._hand_extent()
         width = max(PANEL.width() * zoom, HAND_ORIGIN.x() + zoom * hand.width() - PANEL.x())
-        return QRectF(PANEL.x(), PANEL.y(), width, PANEL.height())
+        # Down to the cards: the hand's title stands under the field, left of the panel.
+        return QRectF(PANEL.x(), PANEL.y(), width, PANEL.height() + (zoom - 1) * HAND_TITLE)
 
     def _extent(self, zoom: float) -> QSizeF:
         """The board's size (scene units) at ``zoom``."""
