@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from painting import shown
+from painting import SMALLEST_BOARD, shown, texts_on_screen, unreadable_texts
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtTest import QTest
@@ -18,6 +19,7 @@ from soccerdesk.resources import load_game_data
 from soccerdesk.rules import CHANCE, State, get_game, play_out
 from soccerdesk.ui.boards import make_board
 from soccerdesk.ui.boards.base import BoardConfig
+from soccerdesk.ui.boards.drawing import SMALLEST_ON_SCREEN
 from soccerdesk.ui.boards.soccer_go import (
     POWER_CARD,
     POWER_TEXT_MARGINS,
@@ -28,6 +30,7 @@ from soccerdesk.ui.boards.soccer_go import (
     power_text_size,
     wrapped_height,
 )
+from soccerdesk.ui.match_view import BoardView
 
 GAME = "soccer-go"
 
@@ -44,6 +47,14 @@ def states() -> list[State]:
     return [s for seed in (1, 2, 3) for s in match_states(seed)]
 
 
+def decisions(states: list[State]) -> Iterator[dict[str, Any]]:
+    """The view of each seat that decides, position by position."""
+    for state in states:
+        for seat in state.current_players():
+            if seat != CHANCE:
+                yield state.view(seat)
+
+
 def test_the_registry_makes_this_board(qtbot) -> None:
     assert isinstance(make_board(BoardConfig(GAME, 0)), SoccerGoBoard)
 
@@ -52,20 +63,16 @@ def test_every_legal_action_is_played_by_its_clicks(qtbot, states: list[State]) 
     """Rulebook: passes, marks, shots, saves, power cards (Joker's copy too), swaps, replies."""
     boards = {0: SoccerGoBoard(BoardConfig(GAME, 0)), 1: SoccerGoBoard(BoardConfig(GAME, 1))}
     verbs: set[str] = set()
-    for state in states:
-        for seat in state.current_players():
-            if seat == CHANCE:
-                continue
-            view = state.view(seat)
-            board = boards[seat]
-            board.set_view(view)
-            for text in view["legal"]:
-                emitted: list[str] = []
-                board.action_chosen.connect(emitted.append)
-                assert board.play(text), f"{text}: a step of its click path is not drawn"
-                board.action_chosen.disconnect(emitted.append)
-                assert emitted == [text]
-                verbs.add(text.split()[0])
+    for view in decisions(states):
+        board = boards[view["seat"]]
+        board.set_view(view)
+        for text in view["legal"]:
+            emitted: list[str] = []
+            board.action_chosen.connect(emitted.append)
+            assert board.play(text), f"{text}: a step of its click path is not drawn"
+            board.action_chosen.disconnect(emitted.append)
+            assert emitted == [text]
+            verbs.add(text.split()[0])
     assert {"pass", "mark", "shoot", "save", "play", "no", "swap", "keep"} <= verbs
 
 
@@ -485,3 +492,134 @@ def test_in_the_save_a_crossed_out_number_clicked_says_to_click_the_goal(qtbot, 
     QTest.mouseClick(gview.viewport(), Qt.MouseButton.LeftButton, pos=spot)
     assert hints, "the click said nothing"
     assert "retired" not in hints[-1] and "Save: click the side of the goal you dive to." in hints[-1], hints[-1]
+
+
+BOARD_SIZES = [SMALLEST_BOARD, (1018, 630), (1658, 990)]
+"""The board's room on the match screen at 1000 × 540, 1280 × 720 and 1920 × 1080."""
+
+
+@pytest.fixture(scope="module")
+def whole_matches() -> list[State]:
+    """Three random matches: a Joker to play (seed 1), a tackle (4), a shootout (5)."""
+    return [s for seed in (1, 4, 5) for s in match_states(seed)]
+
+
+def seen_by_both(states: list[State], every: int = 3) -> list[dict[str, Any]]:
+    """Each seat's view of every ``every``-th position and of every rarer one: a pick made face
+    down and waiting, the power card phases (block, re-takes, a card drawn), the shootout."""
+    views = []
+    for index, state in enumerate(states):
+        for seat in (0, 1):
+            view = state.view(seat)
+            if index % every == 0 or view["state"]["phase"] not in ("pass", "deal", "toss"):
+                views.append(view)
+    return views
+
+
+def test_the_views_measured_hold_every_kind_of_moment(whole_matches: list[State]) -> None:
+    views = seen_by_both(whole_matches)
+    phases = {view["state"]["phase"] for view in views}
+    assert {"pass", "shot", "block", "pass-reply", "shot-reply", "swap", "tackle", "kick", "over"} <= phases
+    assert any(view["state"].get("my_choice") and not view["legal"] for view in views)  # face down, waiting
+    assert any(view["state"].get("drawn") for view in views)
+    assert any(" as " in text for view in views for text in view["legal"])  # the Joker
+
+
+@pytest.mark.parametrize("size", BOARD_SIZES)
+def test_every_text_reads_at_8_points_and_fits_at_every_window_size(
+    qtbot: Any, whole_matches: list[State], size: tuple[int, int]
+) -> None:
+    """UI audit, small window: the table was shown at 0.63 of its size at 1000 × 540 and 0.88 at
+    1280 × 720, and 158 and 45 of its texts read under 8 points (the player cards' numbers and
+    "keeper", the power cards, the pass count's pips, the panels' titles). A view too small for
+    the full table shows the compact one: in whole matches every text of the board, the
+    players', a spectator's and a replay's, reads at 8 points or more and fits its room."""
+    views = seen_by_both(whole_matches)
+    assert unreadable_texts(qtbot, SoccerGoBoard(BoardConfig(GAME, 0)), views, size) == []
+    spectator = [state.view(None) for state in whole_matches[::4]]
+    assert unreadable_texts(qtbot, SoccerGoBoard(BoardConfig(GAME, None)), spectator, size) == []
+    replay = [
+        {**state.view(0), "legal": [], "opponent_state": state.view(1)["state"]}
+        for state in whole_matches
+        if state.view(1)["state"].get("my_choice")
+    ]
+    assert unreadable_texts(qtbot, SoccerGoBoard(BoardConfig(GAME, 0, reveal_all=True)), replay, size) == []
+
+
+def on_screen(qtbot: Any, board: SoccerGoBoard, size: tuple[int, int]) -> BoardView:
+    """``board`` in a match screen's board view of ``size`` pixels."""
+    view = BoardView(board)
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    return view
+
+
+@pytest.mark.parametrize("size", BOARD_SIZES)
+def test_the_joker_s_copies_read_at_8_points_at_every_window_size(
+    qtbot: Any, whole_matches: list[State], size: tuple[int, int]
+) -> None:
+    """The cards a Joker may copy, shown when it is clicked, are buttons of 8 points or more."""
+    jokers = [view for view in seen_by_both(whole_matches, every=1) if any(" as " in text for text in view["legal"])]
+    boards = {seat: SoccerGoBoard(BoardConfig(GAME, seat)) for seat in (0, 1)}
+    views = {seat: on_screen(qtbot, board, size) for seat, board in boards.items()}
+    assert jokers
+    for seen in jokers:
+        board, view = boards[seen["seat"]], views[seen["seat"]]
+        board.set_view(seen)
+        view.fit()
+        joker = next(text for text in seen["legal"] if " as " in text).split()[1]
+        spot = view.mapFromScene(board.pos_of(("power", joker)))
+        QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=spot)
+        texts = texts_on_screen(view)
+        assert any(text.text == "THE JOKER COPIES…" for text in texts)
+        assert [t for t in texts if t.points < SMALLEST_ON_SCREEN - 0.05 or not t.fits] == []
+
+
+@pytest.mark.parametrize("size", BOARD_SIZES)
+def test_clicks_on_the_screen_play_numbers_the_goal_cards_and_buttons_at_every_window_size(
+    qtbot: Any, whole_matches: list[State], size: tuple[int, int]
+) -> None:
+    """A person's clicks, on the view's viewport where each thing is drawn, play the actions of
+    whole matches at the three window sizes: one number or three, a side of the goal, a power
+    card (the Joker, then the card it copies), a card to swap out, the buttons."""
+    boards = {seat: SoccerGoBoard(BoardConfig(GAME, seat)) for seat in (0, 1)}
+    views = {seat: on_screen(qtbot, board, size) for seat, board in boards.items()}
+    rng = random.Random(5)
+    played: set[str] = set()
+    for seen in decisions(whole_matches):
+        board, view = boards[seen["seat"]], views[seen["seat"]]
+        board.set_view(seen)
+        view.fit()
+        assert board.compact == (size != BOARD_SIZES[-1])
+        jokers = [text for text in seen["legal"] if " as " in text]
+        text = rng.choice(jokers or seen["legal"])
+        emitted: list[str] = []
+        board.action_chosen.connect(emitted.append)
+        for key in board.paths.paths[text]:
+            spot = view.mapFromScene(board.pos_of(key))
+            assert view.viewport().rect().contains(spot), (text, key, spot)
+            QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=spot)
+        board.action_chosen.disconnect(emitted.append)
+        assert emitted == [text]
+        played.add(text.split()[0] + (" as" if " as " in text else "") + (" three" if "+" in text else ""))
+    wanted = {"pass", "mark", "mark three", "shoot", "save", "play", "play as", "swap", "keep", "no", "show"}
+    assert wanted <= played, played
+
+
+@pytest.mark.parametrize("size", BOARD_SIZES[:2])
+def test_a_small_window_shows_the_compact_table_at_its_own_size_or_bigger(
+    qtbot: Any, whole_matches: list[State], size: tuple[int, int]
+) -> None:
+    """At 1000 × 540 and 1280 × 720 the compact table is shown at its own size or bigger (the
+    full one was shown at 0.63 and 0.88); at 1920 × 1080 the full table, as before."""
+    board = SoccerGoBoard(BoardConfig(GAME, 0))
+    view = on_screen(qtbot, board, size)
+    board.set_view(whole_matches[10].view(0))
+    view.fit()
+    assert board.compact
+    assert view.transform().m11() >= 0.99
+    view.resize(*BOARD_SIZES[-1])
+    view.fit()
+    assert not board.compact
+    assert view.transform().m11() >= 1.39

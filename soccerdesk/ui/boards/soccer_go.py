@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QLinearGradient, QPainter, QPen
 
 from soccerdesk.resources import load_game_data
@@ -107,10 +107,37 @@ TEXT_SIZES = (9.0, 8.75, 8.5, 8.25, 8.0, 7.75, 7.5, 7.25, 7.0, 6.75, 6.5, 6.25, 
 """Font sizes a power card's text may take, largest first: the largest that shows it whole."""
 
 
-def wrapped_height(text: str, width: float, size: float) -> float:
+FULL_TABLE = QSizeF(WIDTH + 12, 640 + STATUS_BAND + 12)
+"""The full table's size in a view, with the view's margin (:meth:`SoccerGoBoard.fit_to`)."""
+FULL_TABLE_FROM = 4 / 3
+"""The least scale on screen the full table is shown at: its smallest text (a long power card's,
+6 points) reads at 8 there. A smaller view shows the compact table."""
+COMPACT_WIDTH = 726.0
+"""The compact table's width: at the smallest window (a board view of 738 x 450 pixels) it is
+shown at its own size, so that its texts, 8 points or more, read at that size on screen."""
+COMPACT_SMALLEST = 8.0
+"""The smallest text of the compact table, in scene units (points on screen, or more)."""
+
+
+def card_lines(text: str, font: QFont, width: float, most: int) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` in ``font``, at most ``most`` of them;
+    the last one ends in "…" when the text goes on (its whole text is in the card's tooltip)."""
+    metrics = QFontMetricsF(font)
+    lines: list[str] = []
+    for word in text.split():
+        if lines and metrics.horizontalAdvance(f"{lines[-1]} {word}") <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    if len(lines) > most:
+        lines = lines[: most - 1] + [" ".join(lines[most - 1 :])] if most > 0 else []
+    return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines]
+
+
+def wrapped_height(text: str, width: float, size: float, bold: bool = False) -> float:
     """Height of ``text`` word-wrapped within ``width`` in :func:`ui_font` ``size``."""
     flags = int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap)
-    return QFontMetricsF(ui_font(size)).boundingRect(QRectF(0, 0, width, 10_000), flags, text).height()
+    return QFontMetricsF(ui_font(size, bold)).boundingRect(QRectF(0, 0, width, 10_000), flags, text).height()
 
 
 def power_text_size(text: str, rect: QRectF = POWER_CARD) -> float:
@@ -260,6 +287,26 @@ class SoccerGoBoard(ClickBoard):
         self._printed = re.compile(r"\b(?:" + "|".join(map(re.escape, printed)) + r")\b")
         self.opponent_status = ""  # what the opponent's panel says of their pick ("has chosen")
         self.match = match_data()
+        self.compact = False  # the compact table, for a view too small for the full one (fit_to)
+
+    def fit_to(self, room: QSizeF, bounds: QRectF) -> bool:
+        """The full table where it reads at :data:`FULL_TABLE_FROM` of its size or more, the
+        compact one in a smaller view (the smallest window shows it at its own size); True
+        when the board was drawn again for it."""
+        if room.isEmpty():
+            return False
+        full = min(room.width() / FULL_TABLE.width(), room.height() / FULL_TABLE.height())
+        compact = full < FULL_TABLE_FROM
+        if compact == self.compact:
+            return False
+        self.compact = compact
+        if self.view_data is None or not self.view_data.get("state"):
+            return False
+        self.render(self.view_data, [])
+        return True
+
+    def smallest_button_text(self) -> float:
+        return COMPACT_SMALLEST if self.compact else super().smallest_button_text()
 
     def make_paths(self, paths: dict[str, tuple[Key, ...]]) -> ClickPaths:
         return AnyOrderPaths(paths, "num")  # three marks (DEEP PRESS) or passes (CORNER) in any order
@@ -396,9 +443,20 @@ class SoccerGoBoard(ClickBoard):
         other = 1 - me
         # A spectator sits with neither player: the lower half is one player's side, not "yours".
         self._watching = view.get("seat") is None and not self.config.reveal_all
-        self.add_panel(QRectF(0, -STATUS_BAND, WIDTH, 640 + STATUS_BAND))
-        # What to do now, above the table (the other three boards say it in their side panel).
-        self.add_text(QPointF(24, 12 - STATUS_BAND), self.status(view), 13, PANEL_TEXT, bold=True, width=WIDTH - 48)
+        if self.compact:
+            # The compact table (a small window): the same parts in less room, at its own
+            # size on screen; fewer and bigger words, a power card's whole text in its tooltip.
+            self.add_panel(QRectF(0, 0, COMPACT_WIDTH, 436))
+            prompt, width = self.status(view), COMPACT_WIDTH - 24
+            # On two lines at most, above the opponent's panel.
+            size = next(
+                (s for s in (11.0, 10.5, 10.0, 9.5, 9.0, 8.5) if wrapped_height(prompt, width, s, True) <= 36), 8.0
+            )
+            self.add_text(QPointF(12, 3), prompt, size, PANEL_TEXT, bold=True, width=width)
+        else:
+            self.add_panel(QRectF(0, -STATUS_BAND, WIDTH, 640 + STATUS_BAND))
+            # What to do now, above the table (the other three boards say it in their side panel).
+            self.add_text(QPointF(24, 12 - STATUS_BAND), self.status(view), 13, PANEL_TEXT, bold=True, width=WIDTH - 48)
         self._draw_opponent(state, other, view.get("opponent_state") if self.config.reveal_all else None)
         self._draw_info(view, me)
         self._draw_goal(state, me)
@@ -410,25 +468,33 @@ class SoccerGoBoard(ClickBoard):
     def _draw_opponent(self, state: dict[str, Any], other: int, revealed: dict[str, Any] | None) -> None:
         """``revealed``: the opponent's own view of the position (replays), whose pick is shown face up."""
         named = self._watching or self.config.reveal_all
-        self.add_panel(QRectF(10, 10, WIDTH - 20, 96), self.name(other) if named else "Opponent")
+        compact = self.compact
         colour = self.config.colours.of(other)
         role = self._role(state, other)
         title = f"{self.name(other)} · {role}" if role else self.name(other)
-        self.add_text(QPointF(24, 34), title, 15, PANEL_TEXT, bold=True, width=420)
+        if compact:  # one row, the panel's title said in the row's
+            self.add_panel(QRectF(6, 40, COMPACT_WIDTH - 12, 46))
+            title = title if named else f"Opponent: {title}"
+            font, title = fit_within(title, 300, 24, 11, COMPACT_SMALLEST, one_line_down_to=COMPACT_SMALLEST, bold=True)
+            self.add_text(QPointF(16, 52), title, font.pointSizeF(), PANEL_TEXT, bold=True, width=310)
+        else:
+            self.add_panel(QRectF(10, 10, WIDTH - 20, 96), self.name(other) if named else "Opponent")
+            self.add_text(QPointF(24, 34), title, 15, PANEL_TEXT, bold=True, width=420)
         counts = (state.get("hand_counts") or [[0, 0], [0, 0]])[other]
         dimmed = state.get("period") in NO_CARDS_NOTE
-        x = 470.0
+        back_rect = QRectF(340, 45, 28, 36) if compact else QRectF(470, 30, 40, 58)
         for side, back in ((0, ATTACKING_BACK), (1, DEFENDING_BACK)):
             for _ in range(counts[side]):
                 self._card_back(
-                    QRectF(x, 30, 40, 58),
+                    back_rect,
                     back,
                     "⚡",
                     f"{'Attacking' if side == 0 else 'Defending'} power card (hidden)",
                     dimmed=dimmed,
                 )
-                x += 30
-            x += 18
+                back_rect = back_rect.translated(22 if compact else 30, 0)
+            back_rect = back_rect.translated(12 if compact else 18, 0)
+        pick_rect = QRectF(656, 44, 58, 38) if compact else QRectF(860, 22, 48, 72)
         chosen = state.get("chosen") or [False, False]
         self.opponent_status = ""
         if revealed is not None:
@@ -437,20 +503,20 @@ class SoccerGoBoard(ClickBoard):
             if pick:
                 self.opponent_status = f"picked: {self.describe(pick)}"
                 self._face_card(
-                    QRectF(860, 22, 48, 72),
+                    pick_rect,
                     colour,
                     pick.split(" ", 1)[-1],
                     f"{self.name(other)} {self.opponent_status}",
                 )
         elif chosen[other]:
             self.opponent_status = "has chosen"
-            self._card_back(
-                QRectF(860, 22, 48, 72), colour.darker(140), "?", f"{self.name(other)} has chosen, face down"
-            )
+            self._card_back(pick_rect, colour.darker(140), "?", f"{self.name(other)} has chosen, face down")
         elif state.get("phase") in ("pass", "shot", "tackle", "kick"):
             # At one screen the other side picks after the hand-over, not meanwhile.
             self.opponent_status = "waits for the screen" if self.config.hot_seat else "choosing…"
-        if self.opponent_status:
+        if self.opponent_status and compact:
+            self.add_text(QPointF(540, 48), self.opponent_status.split(":")[0], 9, MUTED_TEXT, width=118)
+        elif self.opponent_status:
             self.add_text(QPointF(770, 44), self.opponent_status.split(":")[0], 10, MUTED_TEXT, width=90)
 
     def status(self, view: dict[str, Any]) -> str:
@@ -529,22 +595,31 @@ class SoccerGoBoard(ClickBoard):
 
     def _draw_info(self, view: dict[str, Any], me: int) -> None:
         state = view.get("state") or {}
-        self.add_panel(QRectF(10, 118, 300, 322), "Match")
+        compact = self.compact
+        # The compact table's panel: smaller, its words 8 points or more on screen.
+        box = QRectF(6, 90, 210, 210) if compact else QRectF(10, 118, 300, 322)
+        left, width, top = box.left() + 14, box.width() - 28, box.top()
+        big, small = (10.5, COMPACT_SMALLEST) if compact else (12.0, 9.0)
+        self.add_panel(box, "Match")
         # On one line, above the score: made smaller rather than wrapped onto it.
-        line = text_extent("X", 12, bold=True).height() * 1.5
-        font, words = fit_within(self.period_words(view), 272, line, 12, 9, one_line_down_to=9, bold=True)
-        self.add_text(QPointF(24, 140), words, font.pointSizeF(), PANEL_TEXT, bold=True, width=280)
+        line = text_extent("X", big, bold=True).height() * 1.5
+        font, words = fit_within(self.period_words(view), width, line, big, small, one_line_down_to=small, bold=True)
+        self.add_text(QPointF(left, top + 22), words, font.pointSizeF(), PANEL_TEXT, bold=True, width=width + 8)
         goals = state.get("goals", [0, 0])
         # Long team names: smaller, then on two lines, never over the pass count below.
         score = f"{self.name(0)} {goals[0]} – {goals[1]} {self.name(1)}"
-        font, score = fit_within(score, 272, 28, 11, 7.5, one_line_down_to=9)
-        self.add_text(QPointF(24, 166), score, font.pointSizeF(), PANEL_TEXT, width=280)
+        score_sizes = (9.5, COMPACT_SMALLEST, COMPACT_SMALLEST) if compact else (11.0, 7.5, 9.0)
+        font, score = fit_within(score, width, 28, score_sizes[0], score_sizes[1], one_line_down_to=score_sizes[2])
+        self.add_text(
+            QPointF(left, top + (42 if compact else 48)), score, font.pointSizeF(), PANEL_TEXT, width=width + 8
+        )
         period = state.get("period")
         kicks = state.get("shootout") or [[], []]
         lines = []
+        track = top + (70 if compact else 76)
         if period == "shootout" or any(kicks):
             # No passes in the shootout: its kicks take the place of the pass count.
-            self._draw_shootout(state, QRectF(24, 194, 272, 56))
+            self._draw_shootout(state, QRectF(left, track, width, 48 if compact else 56))
             if period == "shootout":
                 regular = self.kicks_each(state)
                 if min(len(kicks[0]), len(kicks[1])) < regular:
@@ -552,24 +627,38 @@ class SoccerGoBoard(ClickBoard):
                 else:
                     lines.append("Sudden death: a kick each until one scores and the other misses.")
         elif state.get("phase") != "over":
-            self._draw_passes(state)
+            self._draw_passes(state, QPointF(left, track + (0 if compact else 2)), width)
         lines += self._turn_lines(state)
+        more = []
         if period in CARDS_PERIODS:
             piles = state.get("piles") or {}
-            lines.append(f"Piles: attacking {piles.get('attacking', 0)}, defending {piles.get('defending', 0)}")
+            more.append(f"Piles: attacking {piles.get('attacking', 0)}, defending {piles.get('defending', 0)}")
             discards = state.get("discards") or {}
             # The discard pile of the whole match (a Joker copies from it), not the cards of this turn.
             played = [self.card_name(c) for side in ("attacking", "defending") for c in discards.get(side, [])]
             if played:
-                lines.append("Discard pile: " + ", ".join(played[-6:]))
-        self.add_text(QPointF(24, 258), "\n".join(lines), 9.5, MUTED_TEXT, width=276)
+                more.append("Discard pile: " + ", ".join(played[-6:]))
+        size = 8.5 if compact else 9.5
+        lines_top = top + (122 if compact else 140)
+        room = box.bottom() - 6 - lines_top
+        # The compact panel shows what holds for this attack; the piles when there is room,
+        # else when the mouse rests on the panel (as everything else it says).
+        shown = lines + more
+        while compact and shown and wrapped_height("\n".join(shown), width + 4, size) > room:
+            shown.pop()
+        text = self.add_text(QPointF(left, lines_top), "\n".join(shown), size, MUTED_TEXT, width=width + 4)
+        if len(shown) < len(lines + more):
+            text.setToolTip("\n".join(lines + more))
 
-    def _draw_passes(self, state: dict[str, Any]) -> None:
+    def _draw_passes(self, state: dict[str, Any], pos: QPointF, width: float) -> None:
         """The pass count of the attack under way and its track of pips."""
         passes, needed = int(state.get("passes", 0)), int(state.get("passes_needed", 7))
-        self.add_text(QPointF(24, 196), f"Passes: {passes} of {needed}", 11, PANEL_TEXT, bold=True, width=280)
+        compact = self.compact
+        count = f"Passes: {passes} of {needed}"
+        self.add_text(pos, count, 10 if compact else 11, PANEL_TEXT, bold=True, width=width + 8)
         attacker = state.get("attacker")
         colour = self.config.colours.of(attacker) if attacker in (0, 1) else QColor("#888888")
+        number_size = COMPACT_SMALLEST if compact else 7.0
 
         def pips(p: QPainter, r: QRectF) -> None:
             step = r.width() / max(needed, 1)
@@ -579,10 +668,10 @@ class SoccerGoBoard(ClickBoard):
                 p.setBrush(colour if i < passes else QColor(255, 255, 255, 25))
                 p.drawEllipse(c, min(10.0, step * 0.38), min(10.0, step * 0.38))
                 p.setPen(PANEL_TEXT)
-                p.setFont(ui_font(7))
+                p.setFont(ui_font(number_size))
                 p.drawText(QRectF(c.x() - 10, c.y() - 10, 20, 20), Qt.AlignmentFlag.AlignCenter, str(i + 1))
 
-        item = Painted(QRectF(24, 222, 272, 26), pips)
+        item = Painted(QRectF(pos.x(), pos.y() + (22 if compact else 26), width, 24 if compact else 26), pips)
         item.setToolTip("Passes made this turn; the shot comes after the last one")
         self.addItem(item)
 
@@ -634,8 +723,9 @@ class SoccerGoBoard(ClickBoard):
         radius = min(9.0, step * 0.4)
         kicker = state.get("kicker")
         room = name_w - 16  # from the team's stripe to a gap before the first kick
+        smallest = COMPACT_SMALLEST if self.compact else 7.0
         faces = [
-            fit_within(name, room, row, 10.5, 7.0, one_line_down_to=8.5, bold=seat == kicker)
+            fit_within(name, room, row, 10.5, smallest, one_line_down_to=max(8.5, smallest), bold=seat == kicker)
             for seat, name in enumerate(names)
         ]
 
@@ -661,7 +751,7 @@ class SoccerGoBoard(ClickBoard):
                     p.setBrush(SCORED if scored else MISSED)
                     p.drawEllipse(c, radius, radius)
                     p.setPen(QColor("#000000"))
-                    p.setFont(ui_font(radius, bold=True))
+                    p.setFont(ui_font(max(radius, smallest) if self.compact else radius, bold=True))
                     box = QRectF(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius)
                     p.drawText(box, Qt.AlignmentFlag.AlignCenter, "✓" if scored else "✗")
                 p.setPen(PANEL_TEXT)
@@ -683,7 +773,8 @@ class SoccerGoBoard(ClickBoard):
         self.addItem(item)
 
     def _draw_goal(self, state: dict[str, Any], me: int) -> None:
-        goal = QRectF(340, 130, 320, 150)
+        compact = self.compact
+        goal = QRectF(228, 92, 244, 94) if compact else QRectF(340, 130, 320, 150)
         open_dirs = state.get("directions") or ["left", "middle", "right"]
         narrowed = state.get("narrowed")
 
@@ -719,13 +810,13 @@ class SoccerGoBoard(ClickBoard):
                 if closed:
                     p.fillRect(r.adjusted(4, 4, -4, -4), QColor(0, 0, 0, 110))
                 p.setPen(PANEL_TEXT if not closed else MUTED_TEXT)
-                p.setFont(ui_font(12, bold=True))
+                p.setFont(ui_font(11 if compact else 12, bold=True))
                 p.drawText(
-                    r.adjusted(0, 8, 0, 0),
+                    r.adjusted(0, 6 if compact else 8, 0, 0),
                     Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
                     direction if not closed else f"{direction}\n(closed)",
                 )
-                self.paint_marks(p, r.adjusted(6, 30, -6, -6), key)
+                self.paint_marks(p, r.adjusted(6, 26 if compact else 30, -6, -6), key)
 
             item = Painted(rect, paint)
             self.addItem(item)
@@ -736,37 +827,40 @@ class SoccerGoBoard(ClickBoard):
         if my_choice and my_choice.split()[0] in ("shoot", "save"):
             whose = f"{self.name(me)}'s" if self.config.reveal_all else "Your"
             self.add_text(
-                QPointF(340, 284),
+                QPointF(goal.left(), goal.bottom() + 3),
                 f"{whose} card, face down: {my_choice}",
-                10,
+                9 if compact else 10,
                 PANEL_TEXT,
-                width=320,
+                width=goal.width(),
                 align=Qt.AlignmentFlag.AlignHCenter,
             )
 
     def _draw_last(self, state: dict[str, Any], me: int) -> None:
         last = state.get("last")
         kicks = state.get("shootout") or [[], []]
+        compact = self.compact
+        box = QRectF(222, 212, 250, 88) if compact else QRectF(340, 306, 320, 134)
+        note_at, note_size = box.topLeft() + (QPointF(12, 26) if compact else QPointF(16, 34)), 9 if compact else 10
         if (state.get("period") == "shootout" or any(kicks)) and not any(kicks) and last:
             # No kick taken yet: the reveal that sent the match to penalties (extra time's last).
-            self.add_panel(QRectF(340, 306, 320, 134), "Last reveal · before the shootout")
+            self.add_panel(box, "Reveal before the shootout" if compact else "Last reveal · before the shootout")
         elif state.get("period") == "shootout" or any(kicks):
             # The shootout's own reveals only.
             if not last or last.get("kind") != "kick":
-                self.add_panel(QRectF(340, 306, 320, 134), "Last kick")
-                self.add_text(QPointF(356, 340), "No kick taken yet.", 10, MUTED_TEXT, width=290)
+                self.add_panel(box, "Last kick")
+                self.add_text(note_at, "No kick taken yet.", note_size, MUTED_TEXT, width=box.width() - 30)
                 return
             first = state.get("first_attacker")
             first = first if first in (0, 1) else 0
             # The first attacker kicks first (Rulings, Soccer-Go 4): level counts mean the other kicked last.
             kicker = first if len(kicks[first]) > len(kicks[1 - first]) else 1 - first
-            self.add_panel(QRectF(340, 306, 320, 134), elided_title(f"Last kick: {self.name(kicker)}", 296))
+            self.add_panel(box, elided_title(f"Last kick: {self.name(kicker)}", box.width() - 24))
         elif self._before_this_attack(state, last):
-            self.add_panel(QRectF(340, 306, 320, 134), "Last reveal · the attack before")
+            self.add_panel(box, "Last reveal · the attack before")
         else:
-            self.add_panel(QRectF(340, 306, 320, 134), "Last reveal")
+            self.add_panel(box, "Last reveal")
         if not last:
-            self.add_text(QPointF(356, 340), "Nothing turned over yet.", 10, MUTED_TEXT, width=290)
+            self.add_text(note_at, "Nothing turned over yet.", note_size, MUTED_TEXT, width=box.width() - 30)
             return
         # The view does not say which seat attacked in that reveal (the turn may have passed
         # on since), so the cards are told apart by role, not by team colour.
@@ -778,15 +872,40 @@ class SoccerGoBoard(ClickBoard):
             "tackle": ("attacker", "defender"),
         }
         first, second = roles.get(kind, ("attacker", "defender"))
-        self._face_card(QRectF(370, 330, 56, 72), CARD_FACE, str(last.get("attacker", "")), f"The attacker's {first}")
-        self.add_text(QPointF(366, 404), first, 8.5, MUTED_TEXT, width=64, align=Qt.AlignmentFlag.AlignHCenter)
-        self.add_text(QPointF(430, 352), "vs", 12, PANEL_TEXT, bold=True, width=30)
-        self._face_card(QRectF(462, 330, 56, 72), CARD_FACE, str(last.get("defender", "")), f"The defender's {second}")
-        self.add_text(QPointF(458, 404), second, 8.5, MUTED_TEXT, width=64, align=Qt.AlignmentFlag.AlignHCenter)
+        card = QRectF(8, 20, 58, 48) if compact else QRectF(30, 24, 56, 72)
+        gap = 24 if compact else 36  # between the two cards, for the "vs"
+        caption, big = (8.0, 9.5) if compact else (8.5, 12.0)
+        for role, seat_key, left in ((first, "attacker", card.left()), (second, "defender", card.right() + gap)):
+            face = QRectF(box.left() + left, box.top() + card.top(), card.width(), card.height())
+            self._face_card(face, CARD_FACE, str(last.get(seat_key, "")), f"The {seat_key}'s {role}")
+            self.add_text(
+                QPointF(face.left() - 5, face.bottom() + (1 if compact else 2)),
+                role,
+                caption,
+                MUTED_TEXT,
+                width=face.width() + 10,
+                align=Qt.AlignmentFlag.AlignHCenter,
+            )
+        self.add_text(
+            QPointF(box.left() + card.right() + 4, box.top() + card.center().y() - 14),
+            "vs",
+            big,
+            PANEL_TEXT,
+            bold=True,
+            width=gap - 4,
+        )
         result = str(last.get("result", "")).replace("-", " ")
         if kind == "tackle" and not result:
             result = "a tie, again"  # both showed the same sign
-        self.add_text(QPointF(530, 350), f"{last.get('kind', '')}:\n{result}", 12, PANEL_TEXT, bold=True, width=120)
+        left = card.right() * 2 + gap - card.left() + 12
+        self.add_text(
+            QPointF(box.left() + left, box.top() + card.top() + 8 if compact else box.top() + 44),
+            f"{last.get('kind', '')}:\n{result}",
+            big,
+            PANEL_TEXT,
+            bold=True,
+            width=box.width() - left - 8,
+        )
 
     def _before_this_attack(self, state: dict[str, Any], last: dict[str, Any] | None) -> bool:
         """Whether ``last`` was turned over before the attack under way (the view does not date it)."""
@@ -804,50 +923,54 @@ class SoccerGoBoard(ClickBoard):
 
     def _draw_power(self, state: dict[str, Any], me: int) -> None:
         period = str(state.get("period", ""))
+        compact = self.compact
+        box = QRectF(478, 90, 242, 210) if compact else QRectF(690, 118, 300, 322)
+        left, width = box.left() + (8 if compact else 12), box.width() - (16 if compact else 24)
+        words = 9.0 if compact else 10.0
         # Rulebook 10 and 11: the cards are still the player's, but count for nothing now.
         note = NO_CARDS_NOTE.get(period, "")
-        top = 164.0 if note else 142.0
+        first_line = box.top() + (20 if compact else 22)
+        top = first_line + (18 if compact else 24) if note else first_line
         if self._watching:
             # Hidden from a spectator too: the backs, as many as the player holds of each side.
-            self.add_panel(QRectF(690, 118, 300, 322), f"{self.name(me)}'s power cards")
+            self.add_panel(box, f"{self.name(me)}'s power cards")
             counts = (state.get("hand_counts") or [[0, 0], [0, 0]])[me]
             if note and sum(counts):
-                self.add_text(QPointF(702, 140), note, 10, MUTED_TEXT, bold=True, width=276)
-            x = 702.0
-            for side, back in ((0, ATTACKING_BACK), (1, DEFENDING_BACK)):
+                self.add_text(QPointF(left, first_line), note, words, MUTED_TEXT, bold=True, width=width)
+            back = QRectF(left, top + 4, 30, 42) if compact else QRectF(left, top + 4, 40, 58)
+            for side, colour in ((0, ATTACKING_BACK), (1, DEFENDING_BACK)):
                 for _ in range(counts[side]):
                     label = f"{'Attacking' if side == 0 else 'Defending'} power card (hidden)"
-                    self._card_back(QRectF(x, top + 4, 40, 58), back, "⚡", label, dimmed=bool(note))
-                    x += 46
+                    self._card_back(back, colour, "⚡", label, dimmed=bool(note))
+                    back = back.translated(back.width() + 6, 0)
             if not sum(counts):
-                self.add_text(QPointF(702, 142), "No power cards.", 10, MUTED_TEXT, width=276)
+                self.add_text(QPointF(left, first_line), "No power cards.", words, MUTED_TEXT, width=width)
             return
         # A replay shows one side's cards to whoever watches it: by the side's name.
-        self.add_panel(
-            QRectF(690, 118, 300, 322),
-            f"{self.name(me)}'s power cards" if self.config.reveal_all else "Your power cards",
-        )
+        self.add_panel(box, f"{self.name(me)}'s power cards" if self.config.reveal_all else "Your power cards")
         hand = list(state.get("hand") or [])
         drawn = state.get("drawn")
         if note and hand:
-            self.add_text(QPointF(702, 140), note, 10, MUTED_TEXT, bold=True, width=276)
+            self.add_text(QPointF(left, first_line), note, words, MUTED_TEXT, bold=True, width=width)
         y = top
         # A card drawn beside a full hand: every card a little lower, so that all of them stay
         # inside the panel (it stood over the panel's edge and the next panel's).
-        card = QRectF(POWER_CARD)
-        room = POWER_PANEL_BOTTOM - top - (DRAWN_LABEL if drawn else 0.0)
+        card = QRectF(0, 0, width, 52) if compact else QRectF(POWER_CARD)
+        label = 14.0 if compact else DRAWN_LABEL
+        room = box.bottom() - 4 - top - (label if drawn else 0.0)
         cards = len(hand) + (1 if drawn else 0)
         if cards:
-            card.setHeight(min(POWER_CARD.height(), room / cards - POWER_CARD_GAP))
+            card.setHeight(min(card.height(), room / cards - POWER_CARD_GAP))
         for code in hand:
-            self._power_card(card.translated(702, y), state, code, clickable=not note, dimmed=bool(note))
+            self._power_card(card.translated(left, y), state, code, clickable=not note, dimmed=bool(note))
             y += card.height() + POWER_CARD_GAP
         if drawn:
-            self.add_text(QPointF(702, y), "Drawn — keep it by swapping a card out:", 9, MUTED_TEXT, width=276)
-            self._power_card(card.translated(702, y + DRAWN_LABEL), state, drawn, clickable=False)
-            y += DRAWN_LABEL + card.height() + POWER_CARD_GAP
+            says = "Drawn: swap a card out to keep it" if compact else "Drawn — keep it by swapping a card out:"
+            self.add_text(QPointF(left, y), says, 8.5 if compact else 9, MUTED_TEXT, width=width)
+            self._power_card(card.translated(left, y + label), state, drawn, clickable=False)
+            y += label + card.height() + POWER_CARD_GAP
         if not hand and not drawn:
-            self.add_text(QPointF(702, y), "No power cards.", 10, MUTED_TEXT, width=276)
+            self.add_text(QPointF(left, y), "No power cards.", words, MUTED_TEXT, width=width)
 
     def draw_overlay(self) -> None:
         """After the Joker is clicked: the cards it may copy (redrawn on every click)."""
@@ -859,10 +982,12 @@ class SoccerGoBoard(ClickBoard):
 
     def _draw_copies(self, state: dict[str, Any], copies: list[str]) -> None:
         """The cards a selected Joker may copy, laid over the middle of the table."""
-        panel = self.add_panel(QRectF(340, 296, 320, 150), "The Joker copies…")
+        box = QRectF(222, 150, 250, 150) if self.compact else QRectF(340, 296, 320, 150)
+        panel = self.add_panel(box, "The Joker copies…")
         panel.setZValue(20)
+        column = (box.width() - 24) / 2
         for i, card in enumerate(copies):
-            rect = QRectF(352 + (i % 2) * 152, 322 + (i // 2) * 30, 146, 26)
+            rect = QRectF(box.left() + 12 + (i % 2) * (column + 4), box.top() + 26 + (i // 2) * 30, column - 2, 26)
             button = self.add_button(rect, self.card_name(card), ("as", card), tooltip=self._card_text(state, card))
             button.setZValue(21)
 
@@ -877,11 +1002,19 @@ class SoccerGoBoard(ClickBoard):
         name = info.get("name", card)
         window = self.windows.get(card, "")
 
+        compact = self.compact
+
         def paint(p: QPainter, r: QRectF) -> None:
             p.setPen(QPen(back.darker(160), 1.5))
             p.setBrush(back)
             p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 6, 6)
             p.setBrush(CARD_FACE)
+            if compact:
+                p.drawRoundedRect(r.adjusted(4, 4, -4, -4), 3, 3)
+                self._paint_compact_face(p, r.adjusted(9, 5, -8, -5), name, window, info.get("text", ""), back)
+                if clickable:
+                    self._mark_card(p, r, key)
+                return
             p.drawRoundedRect(r.adjusted(6, 6, -6, -6), 4, 4)
             p.setPen(QColor("#1d1d1d"))
             p.setFont(ui_font(10, bold=True))
@@ -910,10 +1043,40 @@ class SoccerGoBoard(ClickBoard):
         else:
             item.setToolTip(tip)
 
+    @staticmethod
+    def _paint_compact_face(p: QPainter, face: QRectF, name: str, window: str, text: str, back: QColor) -> None:
+        """A power card's face on the compact table: its name and when it is played on the
+        first line, then as much of its text as the card's height leaves room for (all of it
+        in the card's tooltip)."""
+        name_font, window_font, text_font = ui_font(9, bold=True), ui_font(8, bold=True), ui_font(8)
+        first = QFontMetricsF(name_font).height() + 1
+        name_w = QFontMetricsF(name_font).horizontalAdvance(name) + 2
+        top_left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+        p.setPen(QColor("#1d1d1d"))
+        p.setFont(name_font)
+        p.drawText(QRectF(face.left(), face.top(), name_w, first), top_left, name)
+        room = face.width() - name_w - 8
+        window = QFontMetricsF(window_font).elidedText(window, Qt.TextElideMode.ElideRight, room - 2)
+        if window.strip("…"):
+            p.setFont(window_font)
+            p.setPen(back.darker(130))
+            p.drawText(
+                QRectF(face.right() - room, face.top() + 1, room, first),
+                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop,
+                window,
+            )
+        line = QFontMetricsF(text_font).height()
+        p.setPen(QColor("#1d1d1d"))
+        p.setFont(text_font)
+        lines = card_lines(text, text_font, face.width() - 2, int((face.height() - first) // line))
+        for i, words in enumerate(lines):
+            p.drawText(QRectF(face.left(), face.top() + first + i * line, face.width(), line + 1), top_left, words)
+
     def _draw_numbers(self, state: dict[str, Any], me: int) -> None:
         role = self._role(state, me) or ("full time" if state.get("phase") == "over" else "waiting")
+        compact = self.compact
         self.add_panel(
-            QRectF(10, 452, WIDTH - 20, 132),
+            QRectF(6, 306, COMPACT_WIDTH - 12, 92) if compact else QRectF(10, 452, WIDTH - 20, 132),
             f"{self.name(me)} — {'player' if self._watching or self.config.reveal_all else 'your player'} cards  ({role})",
         )
         colour = self.config.colours.of(me)
@@ -928,7 +1091,10 @@ class SoccerGoBoard(ClickBoard):
         for number in range(1, 12):
             key = ("num", number)
             lifted = number in chosen_numbers
-            rect = QRectF(28 + (number - 1) * 86, 484 - (14 if lifted else 0), CARD_W + 10, CARD_H)
+            if compact:
+                rect = QRectF(14 + (number - 1) * 64, 326 - (6 if lifted else 0), 60, 66)
+            else:
+                rect = QRectF(28 + (number - 1) * 86, 484 - (14 if lifted else 0), CARD_W + 10, CARD_H)
             gone = number in retired
 
             def paint(
@@ -941,13 +1107,14 @@ class SoccerGoBoard(ClickBoard):
                 p.setBrush(face)
                 p.drawRoundedRect(r.adjusted(2, 2, -2, -2), 8, 8)
                 p.setPen(ink if not gone else QColor("#c8ccd4"))
-                p.setFont(ui_font(24, bold=True))
+                p.setFont(ui_font(20 if compact else 24, bold=True))
                 p.drawText(r, Qt.AlignmentFlag.AlignCenter, str(number))
-                p.setFont(ui_font(7))
+                p.setFont(ui_font(COMPACT_SMALLEST if compact else 7))
                 label = "keeper" if number == 1 else ("retired" if gone else "")
                 if lifted:
                     label = "face down"
-                p.drawText(r.adjusted(0, 0, 0, -6), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, label)
+                bottom = r.adjusted(0, 0, 0, -4 if compact else -6)
+                p.drawText(bottom, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, label)
                 if gone:
                     p.setPen(QPen(QColor("#1d1d1d"), 3))
                     p.drawLine(r.topLeft() + QPointF(8, 8), r.bottomRight() - QPointF(8, 8))
@@ -969,7 +1136,10 @@ class SoccerGoBoard(ClickBoard):
         if not rest:
             return
         labels = {t: self.action_label(t) for t in rest}
-        self.add_action_buttons(rest, QPointF(20, 596), WIDTH - 40, height=34, columns=min(4, len(rest)), labels=labels)
+        origin, width, height = (
+            (QPointF(12, 404), COMPACT_WIDTH - 24, 28) if self.compact else (QPointF(20, 596), WIDTH - 40, 34)
+        )
+        self.add_action_buttons(rest, origin, width, height=height, columns=min(4, len(rest)), labels=labels)
 
     # --- small pieces -------------------------------------------------------------------
 
@@ -1003,7 +1173,8 @@ class SoccerGoBoard(ClickBoard):
             p.setBrush(colour)
             p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 7, 7)
             p.setPen(QColor("#000000") if colour.lightness() > 140 else QColor("#ffffff"))
-            p.setFont(ui_font(14 if len(label) < 4 else 8.5, bold=True))
+            # "9+10+11" at 8 points on the compact table's narrower cards.
+            p.setFont(ui_font(14 if len(label) < 4 else COMPACT_SMALLEST if self.compact else 8.5, bold=True))
             p.drawText(r, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, label)
 
         item = Painted(rect, paint)
