@@ -515,7 +515,9 @@ class SoccerGoBoard(ClickBoard):
             # At one screen the other side picks after the hand-over, not meanwhile.
             self.opponent_status = "waits for the screen" if self.config.hot_seat else "choosing…"
         if self.opponent_status and compact:
-            self.add_text(QPointF(540, 48), self.opponent_status.split(":")[0], 9, MUTED_TEXT, width=118)
+            status = self.opponent_status.split(":")[0]
+            middle = 63 - wrapped_height(status, 118, 9) / 2  # beside the pick, in the row's middle
+            self.add_text(QPointF(540, middle), status, 9, MUTED_TEXT, width=118)
         elif self.opponent_status:
             self.add_text(QPointF(770, 44), self.opponent_status.split(":")[0], 10, MUTED_TEXT, width=90)
 
@@ -955,7 +957,7 @@ class SoccerGoBoard(ClickBoard):
         y = top
         # A card drawn beside a full hand: every card a little lower, so that all of them stay
         # inside the panel (it stood over the panel's edge and the next panel's).
-        card = QRectF(0, 0, width, 52) if compact else QRectF(POWER_CARD)
+        card = QRectF(0, 0, width, 64) if compact else QRectF(POWER_CARD)
         label = 14.0 if compact else DRAWN_LABEL
         room = box.bottom() - 4 - top - (label if drawn else 0.0)
         cards = len(hand) + (1 if drawn else 0)
@@ -1055,17 +1057,20 @@ class SoccerGoBoard(ClickBoard):
         p.setPen(QColor("#1d1d1d"))
         p.setFont(name_font)
         p.drawText(QRectF(face.left(), face.top(), name_w, first), top_left, name)
-        room = face.width() - name_w - 8
-        window = QFontMetricsF(window_font).elidedText(window, Qt.TextElideMode.ElideRight, room - 2)
+        line = QFontMetricsF(text_font).height()
+        room = QRectF(face.left() + name_w + 8, face.top() + 1, face.width() - name_w - 8, first)
+        if (
+            QFontMetricsF(window_font).horizontalAdvance(window) > room.width() - 2
+            and face.height() - first >= 3 * line
+        ):
+            # Too long to stand beside the name, and the card is tall: on a line of its own.
+            room = QRectF(face.left(), face.top() + first, face.width(), line + 1)
+            first += line
+        window = QFontMetricsF(window_font).elidedText(window, Qt.TextElideMode.ElideRight, room.width() - 2)
         if window.strip("…"):
             p.setFont(window_font)
             p.setPen(back.darker(130))
-            p.drawText(
-                QRectF(face.right() - room, face.top() + 1, room, first),
-                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop,
-                window,
-            )
-        line = QFontMetricsF(text_font).height()
+            p.drawText(room, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop, window)
         p.setPen(QColor("#1d1d1d"))
         p.setFont(text_font)
         lines = card_lines(text, text_font, face.width() - 2, int((face.height() - first) // line))
