@@ -1,4 +1,5 @@
-"""Smoke test of a frozen soccerdesk bundle: it starts, knows its version and draws a board."""
+"""Smoke test of a frozen soccerdesk bundle: it starts, knows its version, draws a board and
+opens the Play online dialog (network play is reached by name only, so a build can leave it out)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,16 @@ def smoke_test(bundle: Path, version: str, game: str = "soccer-go") -> None:
         )
         assert shot.returncode == 0, f"--screenshot failed: {shot.stderr}"
         assert png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "no PNG written"
+        online = Path(tmp) / "online.png"
+        shot = subprocess.run(
+            [str(exe), "--screenshot", f"online:{game}", str(online)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=180,
+        )
+        assert shot.returncode == 0, f"the online dialog does not open in the frozen app: {shot.stderr}"
+        assert online.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "no PNG of the online dialog written"
     assert any(bundle.rglob("docs/rulings.md")), "docs/rulings.md is not in the bundle (the help's rulings)"
     relay = executable(bundle, "soccerdesk-relay")
     out = subprocess.run([str(relay), "--help"], capture_output=True, text=True, env=env, timeout=60)

@@ -4,6 +4,7 @@ soccerdesk                          # the app
 soccerdesk --screenshot GAME PATH   # render a mid-match position of GAME offscreen to a PNG
 soccerdesk --screenshot learn:GAME PATH    # the guided match's first step and its coach panel
 soccerdesk --screenshot review:GAME PATH   # the review (win-chance chart) of a seeded bot match
+soccerdesk --screenshot online:GAME PATH   # the Play online dialog, GAME chosen for a new room
 soccerdesk --version
 """
 
@@ -29,6 +30,7 @@ SCREENSHOT_KINDS = {
     "": ("soccerdesk.ui.screenshot", "take_screenshot"),
     "learn": ("soccerdesk.ui.coach", "take_learn_screenshot"),
     "review": ("soccerdesk.ui.review_chart", "take_review_screenshot"),
+    "online": ("soccerdesk.ui.online", "take_online_screenshot"),
 }
 """``--screenshot [KIND:]GAME``: the module and function that draw each kind of picture."""
 
@@ -41,7 +43,8 @@ def _parser() -> argparse.ArgumentParser:
         nargs=2,
         metavar=("GAME", "PATH"),
         help=f"render a mid-match position of GAME ({', '.join(GAMES)}) to the PNG file PATH, without a screen; "
-        "learn:GAME draws the guided match's first step, review:GAME the review of a seeded bot match",
+        "learn:GAME draws the guided match's first step, review:GAME the review of a seeded bot match, "
+        "online:GAME the Play online dialog",
     )
     parser.add_argument("--size", default="1280x800", help="window size for --screenshot (default 1280x800)")
     parser.add_argument(
@@ -63,7 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         what, path = args.screenshot
         kind, _, game_id = what.rpartition(":")
         if kind not in SCREENSHOT_KINDS:
-            print(f"soccerdesk: --screenshot takes GAME, learn:GAME or review:GAME, not {what!r}", file=sys.stderr)
+            print(
+                f"soccerdesk: --screenshot takes GAME, learn:GAME, review:GAME or online:GAME, not {what!r}",
+                file=sys.stderr,
+            )
             return 2
         if game_id not in GAMES:
             print(f"soccerdesk: no game {game_id!r}; known games: {', '.join(GAMES)}", file=sys.stderr)

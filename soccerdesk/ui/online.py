@@ -1759,6 +1759,33 @@ def _ask_claim(window: QWidget, session: RemoteSession, name: str) -> None:
     box.open()
 
 
+def take_online_screenshot(game_id: str, path: Path, size: tuple[int, int] = (1280, 800)) -> None:
+    """``soccerdesk --screenshot online:GAME PATH``: the Play online dialog, GAME chosen.
+
+    The installers' smoke test draws it: a frozen build that left network play out (it is
+    reached by name only, see ``packaging/soccerdesk.spec``) fails here. The dialog keeps its
+    own size (``size`` is the window's, wider than a dialog needs) and its settings are a
+    throwaway profile's; nothing connects anywhere.
+    """
+    import tempfile
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from soccerdesk.ui.screenshot import ScreenshotError, save_picture
+
+    if QApplication.instance() is None:
+        raise ScreenshotError("a QApplication must exist first")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        settings = AppSettings(QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat), folder)
+        dialog = OnlineDialog("online", settings, default_game=game_id)
+        dialog.resize(min(dialog.sizeHint().width(), size[0]), min(dialog.sizeHint().height(), size[1]))
+        dialog.show()
+        save_picture(dialog, None, path)
+        dialog.deleteLater()
+
+
 __all__ = [
     "HostedGame",
     "OnlineDialog",
@@ -1766,6 +1793,7 @@ __all__ = [
     "RemoteSession",
     "open_online_dialog",
     "parse_address",
+    "take_online_screenshot",
     "remember_seat",
     "remembered_seats",
 ]

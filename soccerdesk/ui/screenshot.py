@@ -84,15 +84,16 @@ def take_screenshot(game_id: str, path: Path, size: tuple[int, int] = (1280, 800
     session.close()
 
 
-def save_picture(widget: QWidget, board_view: BoardView, path: Path) -> None:
-    """Let ``widget`` (shown) lay itself out, fit its board into ``board_view``, write it to the
-    PNG file ``path`` and close it."""
+def save_picture(widget: QWidget, board_view: BoardView | None, path: Path) -> None:
+    """Let ``widget`` (shown) lay itself out, fit its board into ``board_view`` (if it has one),
+    write it to the PNG file ``path`` and close it."""
     app = QApplication.instance()
     if app is None:
         raise ScreenshotError("a QApplication must exist first")
     for _ in range(5):
         app.processEvents()
-    board_view.fit()
+    if board_view is not None:
+        board_view.fit()
     app.processEvents()
     path.parent.mkdir(parents=True, exist_ok=True)
     if not widget.grab().save(str(path), "PNG"):

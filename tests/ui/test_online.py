@@ -681,3 +681,16 @@ def test_a_local_match_still_says_the_computer_is_thinking(qtbot) -> None:
     assert view.thinking_label.text().startswith("The computer is thinking")
     assert view.chat_log is None and view.timer_label.text() == ""  # no chat, no clocks in a local match
     session.close()
+
+
+def test_the_screenshot_command_draws_the_play_online_dialog(tmp_path: Path) -> None:
+    """The installers' smoke test runs this in the frozen app: it fails where a build left network play out."""
+    from PySide6.QtGui import QImage
+
+    from soccerdesk.app import main
+
+    path = tmp_path / "online.png"
+    assert main(["--screenshot", "online:soccero", str(path)]) == 0
+    picture = QImage(str(path))
+    assert picture.width() >= 400 and picture.height() >= 300
+    assert main(["--screenshot", "online:chess", str(tmp_path / "none.png")]) == 2
