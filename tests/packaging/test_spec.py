@@ -62,3 +62,12 @@ def test_the_app_bundles_every_module_it_reaches_by_name_only(monkeypatch: pytes
     statically_imported = {"soccerdesk.ui.screenshot"}  # app.py imports it for ScreenshotError
     assert by_name - statically_imported <= hidden
 
+
+def test_the_mac_app_is_not_a_background_only_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The relay (a console program) is the last EXE in COLLECT, so PyInstaller would mark the
+    .app LSBackgroundOnly (no Dock icon, no menu bar) unless the spec's Info.plist says no."""
+    calls = run_spec(monkeypatch, "darwin")
+    exes = of(calls, "EXE")
+    assert [exe.kwargs["console"] for exe in exes] == [False, True]
+    (bundle,) = of(calls, "BUNDLE")
+    assert bundle.kwargs["info_plist"].get("LSBackgroundOnly") is False
