@@ -15,7 +15,7 @@ import logging
 import signal
 import sys
 
-from server.relay import RelaySettings, default_db_path, start_relay
+from server.relay import NO_REDIS, RelaySettings, cluster_available, default_db_path, start_relay
 from server.store import SYNC_MODES
 
 
@@ -85,6 +85,8 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
     )
     p.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING ...")
     a = p.parse_args(argv)
+    if a.redis and not cluster_available():
+        p.error(NO_REDIS)
     logging.basicConfig(level=a.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     return RelaySettings(
         host=a.host,

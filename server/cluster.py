@@ -58,6 +58,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from server import ack_trace
+from server.guessing import GUESSING, Guesses, guess_key, resume_limited, tokens_key
 from server.redis_pipe import RedisPipe, Replies, open_pipe
 from server.redis_store import (
     DEFAULT_PREFIX,
@@ -69,7 +70,7 @@ from server.redis_store import (
     guarded,
     outcome,
 )
-from server.rooms import gone_words
+from server.rooms import ENTERING, dispatch, gone_words
 from soccerdesk.net.protocol import ProtocolError, error
 
 log = logging.getLogger("soccerdesk.cluster")
@@ -400,41 +401,6 @@ class ClusterLimits:
         return await self.event(self.creations, ip)
 
 
-class Guesses(Protocol):
-    """Where wrong guesses are counted: a single relay's limits or a cluster's (:class:`ClusterLimits`)."""
-
-    async def may_guess(self, key: str) -> bool: ...
-
-    async def wrong_guess(self, key: str) -> None: ...
-
-
-GUESSING = "too many wrong room codes or tokens; wait a minute"
-
-
-def tokens_key(ip: str, code: str) -> str:
-    """What wrong tokens of room ``code`` from address ``ip`` count against."""
-    return f"{ip} {code}"
-
-
-def guess_key(refusal: str, ip: str, code: str) -> str | None:
-    """What a refused ``join``, ``spectate`` or ``resume`` of room ``code`` counts against: a wrong
-    room code (``no_room``) the address, a wrong token (``bad_token``) the address and room, so that
-    a neighbour behind the same NAT guessing the tokens of one room locks nobody out of another;
-    ``None`` for any other refusal, which is no guess."""
-    if refusal == "no_room":
-        return ip
-    if refusal == "bad_token":
-        return tokens_key(ip, code)
-    return None
-
-
-async def resume_limited(limits: Guesses, ip: str, code: str) -> bool:
-    """Whether a wrong ``resume`` of room ``code`` from ``ip`` is answered ``rate_limited`` (not
-    ``no_room`` or ``bad_token``): the address used up its wrong room codes, or its wrong tokens
-    of this room. The right code and token always get in, so the answer says nothing about them."""
-    return not await limits.may_guess(ip) or not await limits.may_guess(tokens_key(ip, code))
-
-
 # --- messages between nodes -------------------------------------------------------------------
 
 
@@ -543,25 +509,6 @@ class RemoteRoom:
 
     def disconnected(self, peer: Peer) -> None:
         self._forward(peer, {"type": "gone"}, stays=False)
-
-
-ENTERING = frozenset({"join", "resume", "spectate"})  # what a client sends to enter a room it names
-
-
-def dispatch(room: Any, peer: Peer, msg: dict[str, Any]) -> None:
-    """What a client asks of its room: entering it and going away here, every message inside
-    it through the room's own ``receive`` (one table of message types, in ``Room.receive``)."""
-    kind = msg["type"]
-    if kind == "join":
-        room.join(peer, msg.get("name", ""))
-    elif kind == "resume":
-        room.resume(peer, msg["token"], msg.get("match"), msg.get("seq"))
-    elif kind == "spectate":
-        room.spectate(peer)
-    elif kind == "gone":
-        room.disconnected(peer)
-    else:
-        room.receive(peer, msg)
 
 
 @dataclass

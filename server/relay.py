@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import ipaddress
 import logging
 import time
@@ -29,14 +30,13 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
 from server import ack_trace
-from server.cluster import GUESSING, Cluster, ClusterLimits, RemoteRoom, dispatch, guess_key, resume_limited
-from server.node import ClusterHall
-from server.rooms import Hall, Room, RoomSettings, normalize_code
+from server.guessing import GUESSING, guess_key, resume_limited
+from server.rooms import Hall, Room, RoomSettings, dispatch, normalize_code
 from server.store import RoomStore
 from server.thinker import Thinker
 from soccerdesk.net.protocol import (
@@ -49,6 +49,10 @@ from soccerdesk.net.protocol import (
     error,
 )
 from soccerdesk.rules import GAMES, get_game
+
+if TYPE_CHECKING:  # a cluster needs Redis, the ``cluster`` extra: imported only for --redis
+    from server.cluster import Cluster, ClusterLimits, RemoteRoom
+    from server.node import ClusterHall
 
 log = logging.getLogger("soccerdesk.relay")
 
@@ -266,7 +270,7 @@ class Connection:
         """
         room = self.room
         if self.durable_for is not None and room is not None:
-            return None if isinstance(room, RemoteRoom) else self.durable_for(room.code)
+            return self.durable_for(room.code) if isinstance(room, Room) else None  # else a RemoteRoom
         return None if self.durable is None else self.durable()
 
     def close(self, code: str, message: str) -> None:
@@ -334,7 +338,8 @@ SETTINGS = web.AppKey("settings", RelaySettings)
 LIMITS = web.AppKey("limits", AddressLimits)
 CONNECTIONS: web.AppKey[set[Connection]] = web.AppKey("connections")
 STORE = web.AppKey("store", RoomStore)  # a single relay's (no --redis)
-CLUSTER = web.AppKey("cluster", Cluster)  # a cluster node's (--redis)
+CLUSTER: web.AppKey[Cluster] = web.AppKey("cluster")  # a cluster node's (--redis)
+NODE: web.AppKey[ClusterHall] = web.AppKey("node")  # a cluster node's hall (--redis)
 GAME_LIST: web.AppKey[list[str]] = web.AppKey("games")
 
 
@@ -375,10 +380,13 @@ async def _hall_context(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     thinker = Thinker(settings.bot_workers, settings.bot_budget, charge=app[LIMITS].message)
     if settings.redis:
+        from server.node import ClusterHall
+
         app[CLUSTER] = cluster = _cluster(settings)
         await cluster.start()
         node = ClusterHall(cluster.journal, max_rooms=settings.max_rooms, thinker=thinker, cluster=cluster)  # type: ignore[arg-type]
         node.start()
+        app[NODE] = node
         hall: Hall = node
         log.info("relay node %s, rooms in Redis at %s", cluster.node, _without_password(settings.redis))
     else:
@@ -398,8 +406,8 @@ async def _hall_context(app: web.Application) -> AsyncIterator[None]:
             await sweeper
         if ack_trace.TRACE is not None:
             await ack_trace.TRACE.stop()
-        if isinstance(hall, ClusterHall):
-            await hall.close()
+        if NODE in app:
+            await app[NODE].close()
             thinker.close()
             await app[CLUSTER].stop()
         else:
@@ -409,8 +417,19 @@ async def _hall_context(app: web.Application) -> AsyncIterator[None]:
             app[STORE].close()
 
 
+NO_REDIS = "--redis needs the redis package, which the cluster extra installs: pip install 'soccerdesk[cluster]'"
+
+
+def cluster_available() -> bool:
+    """Whether this installation can run a cluster node (``--redis``): the ``cluster`` extra is in."""
+    return importlib.util.find_spec("redis") is not None
+
+
 def _cluster(settings: RelaySettings) -> Cluster:
     """This node's part in the cluster on ``settings.redis``; limits counted in Redis."""
+    if not cluster_available():
+        raise RuntimeError(NO_REDIS)
+    from server.cluster import Cluster, ClusterLimits
     from server.redis_store import connect
 
     redis = connect(settings.redis)
@@ -610,7 +629,7 @@ async def _dispatch(app: web.Application, conn: Connection, msg: dict[str, Any])
 async def _enter(
     app: web.Application, conn: Connection, msg: dict[str, Any], settings: RelaySettings
 ) -> Room | RemoteRoom:
-    hall, limits = app[HALL], _shared(app)
+    hall, node, limits = app[HALL], app.get(NODE), _shared(app)
     kind = msg["type"]
     if kind == "create":
         # A create refused for its game or options, or for want of room on the relay (server_busy),
@@ -627,8 +646,8 @@ async def _enter(
             abandon_seconds=_at_least(msg.get("abandon_seconds"), settings.min_seconds) or 120,
         )
         args = (conn, msg["game"], msg.get("options", {}), room_settings, msg.get("name", ""), msg.get("seat"))
-        if isinstance(hall, ClusterHall):
-            return await hall.create_room(*args)
+        if node is not None:
+            return await node.create_room(*args)
         return hall.create(*args)
     # Wrong room codes are limited per address (codes are short enough to guess at); wrong
     # tokens per address and room, so a neighbour behind the same NAT guessing tokens of
@@ -643,8 +662,8 @@ async def _enter(
         raise ProtocolError("rate_limited", GUESSING)
     try:
         room: Room | RemoteRoom
-        if isinstance(hall, ClusterHall):
-            room = await hall.find_room(code)
+        if node is not None:
+            room = await node.find_room(code)
         else:
             room = await hall.find(code)
         # A room of another node: the message goes to its owner, whose answers (and

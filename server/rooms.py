@@ -1158,7 +1158,28 @@ class Hall:
             await room.settle()
 
 
+ENTERING = frozenset({"join", "resume", "spectate"})  # what a client sends to enter a room it names
+
+
+def dispatch(room: Any, peer: Peer, msg: dict[str, Any]) -> None:
+    """What a client asks of its room: entering it and going away here, every message inside
+    it through the room's own ``receive`` (one table of message types, in ``Room.receive``)."""
+    kind = msg["type"]
+    if kind == "join":
+        room.join(peer, msg.get("name", ""))
+    elif kind == "resume":
+        room.resume(peer, msg["token"], msg.get("match"), msg.get("seq"))
+    elif kind == "spectate":
+        room.spectate(peer)
+    elif kind == "gone":
+        room.disconnected(peer)
+    else:
+        room.receive(peer, msg)
+
+
 __all__ = [
+    "ENTERING",
+    "dispatch",
     "CODE_ALPHABET",
     "Hall",
     "Peer",
