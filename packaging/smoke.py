@@ -9,6 +9,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+# soccerdesk's licence (MIT), and Qt's and PySide6's (LGPLv3, which asks for the GPLv3 beside it).
+LICENCE_TEXTS = ("LICENSE", "THIRD-PARTY-NOTICES.txt", "LGPL-3.txt", "GPL-3.txt", "zeroconf/COPYING")
+
 
 def executable(bundle: Path, name: str = "soccerdesk") -> Path:
     if sys.platform == "win32":
@@ -41,6 +44,8 @@ def smoke_test(bundle: Path, version: str, game: str = "soccer-go") -> None:
         assert shot.returncode == 0, f"the online dialog does not open in the frozen app: {shot.stderr}"
         assert online.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "no PNG of the online dialog written"
     assert any(bundle.rglob("docs/rulings.md")), "docs/rulings.md is not in the bundle (the help's rulings)"
+    for licence in LICENCE_TEXTS:
+        assert any(bundle.rglob(f"licenses/{licence}")), f"licenses/{licence} is not in the bundle"
     relay = executable(bundle, "soccerdesk-relay")
     out = subprocess.run([str(relay), "--help"], capture_output=True, text=True, env=env, timeout=60)
     assert out.returncode == 0, f"relay --help failed: {out.stderr}"

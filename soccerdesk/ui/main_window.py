@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSize, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
@@ -706,14 +706,27 @@ class MainWindow(QMainWindow):
         dialog.open()
 
     def _about(self) -> None:
+        """Help → About: the version, and Qt's notice (LGPLv3 §4 asks for it), with Qt's own
+        About box a click away. Window-modal, not blocking (bots and tests go on)."""
         from PySide6.QtWidgets import QMessageBox
 
-        QMessageBox.about(
-            self,
-            "About soccerdesk",
+        text = (
             f"<b>soccerdesk {__version__}</b><br>Four tabletop soccer games against the computer, a friend, or online."
-            "<br>All art is drawn by the app itself.",
+            "<br>All art is drawn by the app itself."
+            "<br><br>soccerdesk is free software under the MIT licence. It uses Qt and PySide6 under the"
+            " GNU Lesser General Public License, version 3; their licence texts come with the app"
+            " (the licenses folder of the program)."
         )
+        box = QMessageBox(QMessageBox.Icon.NoIcon, "About soccerdesk", text, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("about")
+        box.setIconPixmap(app_icon().pixmap(64, 64))
+        about_qt = box.addButton("About Qt", QMessageBox.ButtonRole.ActionRole)
+        about_qt.setObjectName("about-qt")
+        about_qt.clicked.connect(lambda: QMessageBox.aboutQt(self, "About Qt"))
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.last_message = text
+        box.open()
 
     def _error(self, title: str, text: str) -> None:
         self._message("Warning", title, text)

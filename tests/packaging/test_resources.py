@@ -68,3 +68,5 @@ def test_the_wheel_carries_the_resources(tmp_path: Path) -> None:
     assert "soccerdesk/_resources/icons/soccerdesk.svg" in names
     assert "soccerdesk/docs/rulings.md" in names  # the help's "Our rulings" (docs audit, 7 December)
     assert any(n.startswith("server/") for n in names)
+    # MIT: the notice goes with every copy (packaging audit 4).
+    assert f"soccerdesk-{wheel.name.split('-')[1]}.dist-info/licenses/LICENSE" in names

@@ -634,3 +634,21 @@ def test_a_replay_log_names_whose_action_told_nothing_of_itself(qtbot) -> None:
     ends = [row for row in rows if row.text().endswith("End turn")]
     assert ends and all(row.text().startswith(("Reds: ", "Blues: ")) for row in ends)
     assert all(row.isHidden() for row in ends)
+
+
+def test_about_names_qt_and_its_licence_and_opens_about_qt(qtbot, window, monkeypatch) -> None:
+    """LGPLv3 §4(a): a prominent notice that the app uses Qt under that licence."""
+    from PySide6.QtWidgets import QMessageBox, QPushButton
+
+    help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
+    about = next(a for a in help_menu.actions() if a.text() == "&About soccerdesk")
+    about.trigger()
+    box = window.findChild(QMessageBox, "about")
+    assert box is not None and box.isVisible()
+    assert "Qt and PySide6" in box.text() and "Lesser General Public License, version 3" in box.text()
+    assert "MIT" in box.text()
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "aboutQt", lambda parent, title="": shown.append(title))
+    button = box.findChild(QPushButton, "about-qt")
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert shown == ["About Qt"]
