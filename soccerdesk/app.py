@@ -1,6 +1,7 @@
 """Start soccerdesk: the QApplication, the one qasync event loop, the main window.
 
 soccerdesk                          # the app
+soccerdesk MATCH.json               # the app, resuming (or replaying) a saved match, as Match → Open match… does
 soccerdesk --screenshot GAME PATH   # render a mid-match position of GAME offscreen to a PNG
 soccerdesk --screenshot learn:GAME PATH    # the guided match's first step and its coach panel
 soccerdesk --screenshot review:GAME PATH   # the review (win-chance chart) of a seeded bot match
@@ -38,6 +39,12 @@ SCREENSHOT_KINDS = {
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="soccerdesk", description="Tabletop soccer games on your desktop.")
     parser.add_argument("--version", action="version", version=f"soccerdesk {__version__}")
+    parser.add_argument(
+        "match",
+        nargs="?",
+        type=Path,
+        help="a saved match to open, as Match → Open match… does: resumed, or replayed if it is over",
+    )
     parser.add_argument(
         "--screenshot",
         nargs=2,
@@ -98,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             app.processEvents()
         print(f"wrote {path}")
         return 0
-    return run_app(args.data_dir)
+    return run_app(args.data_dir, args.match)
 
 
 def _application() -> QApplication:
@@ -134,8 +141,9 @@ def tune_gc() -> None:
     gc.freeze()
 
 
-def run_app(data_dir: Path | None = None) -> int:
-    """The desktop app, until its window closes."""
+def run_app(data_dir: Path | None = None, match: Path | None = None) -> int:
+    """The desktop app, until its window closes; ``match``: a match file to open first (a file
+    manager's "Open with soccerdesk", the desktop entry's ``%f``)."""
     import qasync
     from PySide6.QtCore import QSettings
 
@@ -161,6 +169,9 @@ def run_app(data_dir: Path | None = None) -> int:
     app.lastWindowClosed.connect(closed.set)
     _quit_on_signals(loop, app)
     window.show()
+    if match is not None:
+        # On the running loop, as a menu's Open would be: a bad file gets the same message.
+        loop.call_soon(window.open_path, match)
     with loop:
         loop.run_until_complete(closed.wait())
         # The window has closed its match (and saved it): a decision the bot process is still

@@ -2,6 +2,7 @@
 
     python tests/ui/app_driver.py DATA_DIR think GAME [signal|close|leave]
     python tests/ui/app_driver.py DATA_DIR smoke
+    python tests/ui/app_driver.py DATA_DIR open FILE
 
 Nothing of the app is replaced: this script only makes the QApplication first, so that a timer
 can watch the window, and then calls the app's own ``main``. It reports what it sees on stdout,
@@ -17,6 +18,9 @@ one line each, for the test to read:
   the test to click with the real mouse (the game card, Kick off, a legal target on the board),
   and then ``TAKEN game`` or ``NOT-TAKEN game …`` for the board click; ``KEY keys`` for keys to
   press (Ctrl+H to go home between games). ``DONE`` at the end; the test then ends the app.
+- ``open``: starts the app as ``soccerdesk FILE`` (a file manager's "Open with"); prints ``OPENED``
+  and the class of the page the window shows once it left the home screen, or ``MESSAGE`` and the
+  window's message if it stayed home; then closes the window.
 
 The guard below matters: the bot process is started with "spawn", which imports this file again.
 That import is also where a long think is made: with ``signal`` and ``close`` the quit must come
@@ -49,7 +53,7 @@ def main(argv: list[str]) -> int:
     if mode == "think" and rest[1:2] != ["leave"]:
         os.environ[SLOW_BOT] = "60"  # inherited by the bot process, which starts later
     app = QApplication(sys.argv[:1])
-    script = think(app, *rest) if mode == "think" else smoke(app)
+    script = think(app, *rest) if mode == "think" else opened(app) if mode == "open" else smoke(app)
     waiting: list[Wait] = [lambda: True]
 
     def poll() -> None:
@@ -64,7 +68,7 @@ def main(argv: list[str]) -> int:
     timer.start(20)
     from soccerdesk import app as soccerdesk_app
 
-    code = soccerdesk_app.main(["--data-dir", data_dir])
+    code = soccerdesk_app.main(["--data-dir", data_dir, *(rest if mode == "open" else [])])
     say(f"EXIT {code}")
     return code
 
@@ -133,6 +137,25 @@ def _key(window, key: str) -> None:  # type: ignore[no-untyped-def]
     from PySide6.QtTest import QTest
 
     QTest.keyClick(window.windowHandle(), getattr(Qt.Key, f"Key_{key}"), Qt.KeyboardModifier.ControlModifier)
+
+
+def opened(app) -> Iterator[Wait]:  # type: ignore[no-untyped-def]
+    started = time.monotonic()
+    yield lambda: _window(app) is not None and _window(app).home.loaded
+    window = _window(app)
+    yield (
+        lambda: (
+            window.pages.currentWidget() is not window.home
+            or bool(getattr(window, "last_message", ""))
+            or time.monotonic() - started > 20
+        )
+    )
+    page = window.pages.currentWidget()
+    if page is window.home:
+        say(f"MESSAGE {getattr(window, 'last_message', '')}")
+    else:
+        say(f"OPENED {type(page).__name__}")
+    window.close()
 
 
 def think(app, game_id: str, then: str = "signal") -> Iterator[Wait]:  # type: ignore[no-untyped-def]
