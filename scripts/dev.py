@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Set up a virtual environment and run soccerdesk or its tests, in one command.
 
+    python3 scripts/dev.py setup     # set up only: .venv with soccerdesk and what its tests use
     python3 scripts/dev.py play      # set up, then launch the app
     python3 scripts/dev.py test      # set up, then run every test (extra args go to pytest)
     python3 scripts/dev.py sim ...   # set up, then run soccerdesk-sim with these args
@@ -189,6 +190,9 @@ def ensure_env(extras: str = "test", platform: str | None = "offscreen") -> None
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0
     if not argv or argv[0] not in ("play", "test", "sim", "setup"):
         print(__doc__)
         return 2

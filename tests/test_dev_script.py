@@ -221,3 +221,15 @@ def test_dev_py_lets_its_child_end_in_its_own_way(how: str, signum: int) -> None
     assert parent.returncode == 3, err
     assert out.splitlines() == [f"child ended cleanly on {signal.Signals(signum).name}"]
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_lists_every_command_and_succeeds(flag: str) -> None:
+    """.ci/run and server/README.md send people to ``dev.py setup``: --help names it (audit 8)."""
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "dev.py"), flag], capture_output=True, text=True)
+    assert out.returncode == 0
+    for command in ("setup", "play", "test", "sim"):
+        assert f"scripts/dev.py {command}" in out.stdout
+    assert (
+        subprocess.run([sys.executable, str(ROOT / "scripts" / "dev.py"), "bogus"], capture_output=True).returncode == 2
+    )
