@@ -7,6 +7,8 @@ made; set SOCCERDESK_BUILD_FROZEN=1 to have the test build one first.
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -29,3 +31,20 @@ def test_frozen_app_starts_and_reports_its_version() -> None:
 
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     smoke_test(BUNDLE, version)
+
+
+@pytest.mark.slow
+def test_the_deb_declares_its_glibc_and_carries_its_copyright() -> None:
+    """Debian Policy 8.6 and 12.5 (packaging audit 4 and 6), on the .deb scripts/build-installer made."""
+    debs = sorted((ROOT / "dist").glob("soccerdesk_*.deb"))
+    if not debs or shutil.which("dpkg-deb") is None:
+        pytest.skip("no .deb in dist/ (run scripts/build-installer on Linux)")
+    depends = subprocess.run(["dpkg-deb", "-f", str(debs[-1]), "Depends"], capture_output=True, text=True).stdout
+    assert re.match(r"libc6 \(>= 2\.\d+\), ", depends), depends
+    files = subprocess.run(["dpkg-deb", "-c", str(debs[-1])], capture_output=True, text=True).stdout
+    for path in (
+        "./usr/share/doc/soccerdesk/copyright",
+        "/_internal/licenses/LGPL-3.txt",
+        "/_internal/licenses/LICENSE",
+    ):
+        assert path in files, path
