@@ -71,3 +71,14 @@ def test_the_mac_app_is_not_a_background_only_app(monkeypatch: pytest.MonkeyPatc
     assert [exe.kwargs["console"] for exe in exes] == [False, True]
     (bundle,) = of(calls, "BUNDLE")
     assert bundle.kwargs["info_plist"].get("LSBackgroundOnly") is False
+
+
+def test_the_mac_app_may_use_the_local_network_for_lan_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """macOS 15 asks before an app uses the local network and lets it browse only the DNS-SD
+    services its Info.plist names: the LAN games' own service type must be among them."""
+    from soccerdesk.net.discovery import SERVICE_TYPE
+
+    (bundle,) = of(run_spec(monkeypatch, "darwin"), "BUNDLE")
+    plist = bundle.kwargs["info_plist"]
+    assert plist.get("NSLocalNetworkUsageDescription")
+    assert SERVICE_TYPE.removesuffix(".local.") in plist.get("NSBonjourServices", [])
