@@ -426,9 +426,15 @@ class LocalSession(MatchSession):
         return self.state.view(None), self._events.take_all(self.local_seats())
 
     def can_undo(self) -> bool:
-        return self._undo_target() is not None
+        return self._awaiting_takeover is None and self._undo_target() is not None
 
     def undo(self) -> None:
+        if self._awaiting_takeover is not None:
+            # The cover waits for the next player: the one leaving has given the screen up, and
+            # an undo now would show them their hand again under the other player's call (only a
+            # face-down pick may be taken back there, by name: see take_back_pick).
+            self.refused.emit("wait: the screen is being handed over")
+            return
         target = self._undo_target()
         if target is None:
             self.refused.emit("nothing to undo: a die roll, a draw or a reveal cannot be taken back")
@@ -457,6 +463,7 @@ class LocalSession(MatchSession):
         self._go_back_to(len(self._states) - 2)
 
     def _go_back_to(self, target: int) -> None:
+        self._awaiting_takeover = None  # whoever the cover called, the position it called them to is gone
         self._generation += 1
         self._thinking.clear()
         del self._states[target + 1 :]

@@ -1,0 +1,77 @@
+"""Two people at one screen: what the hand-over cover lets through, and how far Undo goes.
+
+Hot-seat audit: Ctrl+Z on the cover took back the leaving player's move, showed that player's
+hand to whoever sat there and then locked the match; a second Enter after a move made with the
+keys took the screen in the other player's name; Undo in Big Time Soccer took back the other
+player's forced "let it go" together with the card they had seen; a resumed cover offered a
+face-down pick back only when Home had made it. Played as people play: clicks on the board and
+the cover's buttons, keys sent to the window.
+"""
+
+from __future__ import annotations
+
+import random
+
+from clicking import WAIT_MS, click, click_path, deciding, on_handover, on_summary, start_match
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+from test_hot_seat_resume import HOT_SEAT, click_and_wait
+
+from soccerdesk.ui.main_window import MainWindow
+from soccerdesk.ui.match_view import MatchView
+from soccerdesk.ui.session import LocalSession
+
+
+def wait_for_the_next_screen(qtbot, view: MatchView) -> None:
+    qtbot.waitUntil(lambda: on_handover(view) or deciding(view) or on_summary(view), timeout=WAIT_MS)
+
+
+def play_until(qtbot, view: MatchView, seed: int, found, prefer: str = "", limit: int = 600) -> None:
+    """Take the screen whenever the cover asks and click legal actions (``prefer`` when legal,
+    else one at random) until ``found()`` holds, checked on every screen shown."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        wait_for_the_next_screen(qtbot, view)
+        if found():
+            return
+        assert not on_summary(view), "full time came first"
+        if on_handover(view):
+            click(qtbot, view.handover_page.button, what="the hand-over button")
+            qtbot.waitUntil(lambda: deciding(view), timeout=WAIT_MS)
+            continue
+        shown = view.view_data
+        legal = sorted(shown["legal"])
+        click_path(qtbot, view, prefer if prefer in legal else rng.choice(legal))
+        qtbot.waitUntil(lambda shown=shown: view.view_data is not shown or not deciding(view), timeout=WAIT_MS)
+    raise AssertionError("the position looked for never came")
+
+
+def press(window: MainWindow, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    QTest.keyClick(window.windowHandle(), key, modifier)
+
+
+def test_undo_waits_while_the_cover_waits_for_the_next_player(qtbot, window: MainWindow) -> None:
+    """Audit 1: Match → Undo was enabled on the cover after a Big Time Soccer "let it go": Ctrl+Z
+    took it back, showed the leaving player's hand without the cover, and every click after
+    was refused with "wait: it is not your turn yet"."""
+    view = start_match(qtbot, window, "big-time-soccer", HOT_SEAT, {})
+    session = window.session
+    assert isinstance(session, LocalSession)
+    # A cover after a move its player might take back were they still at the screen.
+    play_until(qtbot, view, 11, lambda: on_handover(view) and session._undo_target() is not None, "reply none")
+    ply, called = session.state.ply, session.state.current_players()
+    assert not view.undo_button.isEnabled() and not window.undo_action.isEnabled()
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=WAIT_MS)
+    press(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # the shortcut
+    window.undo_action.trigger()  # Match → Undo
+    QTest.keyClick(view.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # the board's own Ctrl+Z
+    QTest.qWait(100)
+    assert on_handover(view) and session.state.ply == ply
+    # The player called takes the screen, and plays on.
+    click(qtbot, view.handover_page.button, what="the hand-over button")
+    qtbot.waitUntil(lambda: deciding(view), timeout=WAIT_MS)
+    assert (view.view_data["seat"],) == called
+    click_and_wait(qtbot, view, random.Random(1))
+    assert session.state.ply > ply
