@@ -573,6 +573,11 @@ class CoverPage(QWidget):
         super().keyPressEvent(event)
 
 
+HANDOVER_KEY_PAUSE_S = 0.5
+"""How long keys do nothing once the hand-over cover is up: a double Enter, or an Enter held
+down, from the player who just moved is not the next player taking the screen."""
+
+
 class HandOver(CoverPage):
     """Covers the board in a hot-seat match until the next player says they are at the screen."""
 
@@ -582,6 +587,7 @@ class HandOver(CoverPage):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("handover", [("take-back", ""), ("take-over", "")], parent)
+        self._announced_at = -math.inf
         self.label.setStyleSheet("font-size: 18pt;")
         self.button = self.buttons["take-over"]
         self.button.clicked.connect(self.ready)
@@ -601,7 +607,22 @@ class HandOver(CoverPage):
             " choice) stays hidden until they are ready.</small>"
         )
         self.button.setText(f"I am {name} — show my screen")
-        self.button.setFocus()
+        # The page holds the focus, not the button: the player arriving at the screen presses it
+        # on purpose (a click, or Tab to it and Enter), and keys still coming from the player
+        # who just moved do nothing (see event).
+        self.setFocus()
+        self._announced_at = time.monotonic()
+
+    def event(self, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+        # Keys reach the page from the page itself and from its buttons (which pass Enter on).
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and self._too_soon(event):
+            event.accept()
+            return True
+        return super().event(event)
+
+    def _too_soon(self, key: QKeyEvent) -> bool:
+        """Whether ``key`` may still come from the player who just moved."""
+        return key.isAutoRepeat() or time.monotonic() - self._announced_at < HANDOVER_KEY_PAUSE_S
 
 
 class Summary(CoverPage):

@@ -13,13 +13,14 @@ from __future__ import annotations
 import random
 
 from clicking import WAIT_MS, click, click_path, deciding, on_handover, on_summary, start_match
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
-from test_hot_seat_resume import HOT_SEAT, click_and_wait
+from test_hot_seat_resume import HOT_SEAT, SHORT, click_and_wait
 
 from soccerdesk.ui.main_window import MainWindow
-from soccerdesk.ui.match_view import MatchView
+from soccerdesk.ui.match_view import HANDOVER_KEY_PAUSE_S, MatchView
 from soccerdesk.ui.session import LocalSession
 
 
@@ -75,3 +76,38 @@ def test_undo_waits_while_the_cover_waits_for_the_next_player(qtbot, window: Mai
     assert (view.view_data["seat"],) == called
     click_and_wait(qtbot, view, random.Random(1))
     assert session.state.ply > ply
+
+
+def test_a_second_enter_after_a_keyboard_move_does_not_take_the_screen(qtbot, window: MainWindow) -> None:
+    """Audit 2: the cover gave its "I am … — show my screen" button the focus inside the Enter
+    that played the move: a double Enter, or an Enter held down, showed the other player's
+    cards to the one who had just moved."""
+    view = start_match(qtbot, window, "soccer-go", HOT_SEAT, SHORT["soccer-go"])
+    session = window.session
+    assert isinstance(session, LocalSession)
+    play_until(qtbot, view, 4, lambda: deciding(view) and len(session.state.current_players()) == 2)
+    me = session.viewer()
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=WAIT_MS)
+    QTest.mouseClick(view.view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(2, 2))  # nothing there
+    press(window, Qt.Key.Key_Tab)
+    press(window, Qt.Key.Key_Return)  # the face-down pick
+    assert on_handover(view)
+    press(window, Qt.Key.Key_Return)  # a double tap
+    press(window, Qt.Key.Key_Tab)
+    press(window, Qt.Key.Key_Return)
+    assert on_handover(view) and session.viewer() == me
+    # An Enter held down repeats, for as long as it is held.
+    QTest.qWait(int(HANDOVER_KEY_PAUSE_S * 1000) + 100)
+    held = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier, "\r", True)
+    QApplication.sendEvent(QApplication.focusWidget(), held)
+    assert on_handover(view) and session.viewer() == me
+    # The next player presses on purpose: Tab to their button, then Enter.
+    for _ in range(3):
+        if view.handover_page.button.hasFocus():
+            break
+        press(window, Qt.Key.Key_Tab)
+    assert view.handover_page.button.hasFocus()
+    press(window, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: deciding(view), timeout=WAIT_MS)
+    assert session.viewer() == 1 - me and view.view_data["seat"] == 1 - me
