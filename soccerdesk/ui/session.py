@@ -636,12 +636,13 @@ class LocalSession(MatchSession):
             seat = states[index].history()[-1][0]
             if seat == CHANCE or self._is_reveal(index):
                 return None
+            if len(local) > 1 and seat != self._viewer and self._has_secrets(states[index - 1]):
+                # Two people at one screen with cards to hide: the one at the screen takes back
+                # only their own moves. The other's, even one they had no choice in (Big Time
+                # Soccer's "let it go"), was made with the screen in their hands: they saw what
+                # came before it, and undoing it would hand the screen back to them unasked.
+                return None
             if seat in local and len(states[index - 1].legal_actions(seat)) > 1:
-                if len(local) > 1 and seat != self._viewer and self._has_secrets(states[index - 1]):
-                    # Two people at one screen with cards to hide: the one at the screen takes
-                    # back only their own move. The other's would hand the screen back to them
-                    # unasked, their choice undone by someone who may not see their cards.
-                    return None
                 return index - 1  # a forced move (one legal action) is no decision to return to
         return None
 

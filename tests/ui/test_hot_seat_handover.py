@@ -111,3 +111,29 @@ def test_a_second_enter_after_a_keyboard_move_does_not_take_the_screen(qtbot, wi
     press(window, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: deciding(view), timeout=WAIT_MS)
     assert session.viewer() == 1 - me and view.view_data["seat"] == 1 - me
+
+
+def test_undo_stops_at_the_other_players_forced_let_it_go(qtbot, window: MainWindow) -> None:
+    """Audit 3: Away played a card, Home saw it and could only let it go; back at the screen,
+    Away's Undo took back Home's answer and Away's card together."""
+    view = start_match(qtbot, window, "big-time-soccer", HOT_SEAT, {})
+    session = window.session
+    assert isinstance(session, LocalSession)
+
+    def after_the_others_forced_move() -> bool:
+        """At the screen again just after the other player's only answer to this player's choice."""
+        states, me = session._states, session.viewer()
+        if not deciding(view) or len(states) < 3:
+            return False
+        seat, mine = states[-1].history()[-1][0], states[-2].history()[-1][0]
+        forced = seat == 1 - me and len(states[-2].legal_actions(seat)) == 1
+        return forced and mine == me and len(states[-3].legal_actions(me)) > 1
+
+    play_until(qtbot, view, 3, after_the_others_forced_move, "reply none")
+    ply = session.state.ply
+    assert not view.undo_button.isEnabled() and not window.undo_action.isEnabled()
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=WAIT_MS)
+    press(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    QTest.qWait(100)
+    assert session.state.ply == ply and deciding(view)
