@@ -443,23 +443,27 @@ class LocalSession(MatchSession):
 
     def pick_to_take_back(self) -> int | None:
         """Hot-seat, on the hand-over cover after a face-down pick: the seat that made it, while
-        the other seat has still to choose (nothing is revealed yet), else ``None``."""
-        leaving, states = self._viewer, self._states
-        if self._awaiting_takeover is None or leaving is None or len(states) < 2:
+        the other seat has still to choose (nothing is revealed yet), else ``None``.
+
+        The picker is the player leaving the screen, whoever sat there before: a resumed match
+        opens on the cover with no one at the screen yet, and offers it to either seat alike."""
+        calling, states = self._awaiting_takeover, self._states
+        if calling is None or len(states) < 2:
             return None
         seat = states[-1].history()[-1][0]
         before = states[-2].current_players()
-        if seat != leaving or len(before) < 2 or states[-1].current_players() != tuple(s for s in before if s != seat):
+        if seat == calling or len(before) < 2 or states[-1].current_players() != tuple(s for s in before if s != seat):
             return None
         return seat
 
     def take_back_pick(self) -> None:
         """Take back :meth:`pick_to_take_back`'s pick: its player is still at the screen (the
         cover was not taken) and chooses again; refused when there is no such pick."""
-        if self.pick_to_take_back() is None:
+        picker = self.pick_to_take_back()
+        if picker is None:
             self.refused.emit("no face-down pick to take back")
             return
-        self._awaiting_takeover = None
+        self._viewer = picker  # the button named them: the screen is theirs again, no second cover
         self._go_back_to(len(self._states) - 2)
 
     def _go_back_to(self, target: int) -> None:

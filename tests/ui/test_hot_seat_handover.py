@@ -10,8 +10,11 @@ the cover's buttons, keys sent to the window.
 
 from __future__ import annotations
 
+import json
 import random
+import time
 
+import pytest
 from clicking import WAIT_MS, click, click_path, deciding, on_handover, on_summary, start_match
 from PySide6.QtCore import QEvent, QPoint, Qt
 from PySide6.QtGui import QKeyEvent
@@ -19,9 +22,10 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from test_hot_seat_resume import HOT_SEAT, SHORT, click_and_wait
 
+from soccerdesk.rules import CHANCE, get_game, sample_chance
 from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.match_view import HANDOVER_KEY_PAUSE_S, MatchView
-from soccerdesk.ui.session import LocalSession
+from soccerdesk.ui.session import APP_KEY, LocalSession, Player
 
 
 def wait_for_the_next_screen(qtbot, view: MatchView) -> None:
@@ -137,3 +141,57 @@ def test_undo_stops_at_the_other_players_forced_let_it_go(qtbot, window: MainWin
     press(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     QTest.qWait(100)
     assert session.state.ply == ply and deciding(view)
+
+
+def _soccer_go_after_one_pick(picker: int) -> dict:
+    """A hot-seat Soccer-Go record in which ``picker`` has chosen face down and the other seat
+    has still to choose."""
+    game = get_game("soccer-go")
+    for seed in range(50):
+        rng = random.Random(seed)
+        state = game.new_match(seed=seed, **SHORT["soccer-go"])
+        while not state.is_terminal():
+            players = state.current_players()
+            if players == (CHANCE,):
+                state = state.apply(CHANCE, sample_chance(state, rng))
+                continue
+            seat = picker if picker in players else players[0]
+            state = state.apply(seat, rng.choice(state.legal_actions(seat)))
+            if len(players) == 2 and state.current_players() == (1 - picker,):
+                record = game.dump(state)
+                names = [Player("human", "Ann").to_json(), Player("human", "Bob").to_json()]
+                record[APP_KEY] = {"players": names, "score": list(state.score), "saved": time.time()}
+                return record
+    raise AssertionError("no face-down pick")
+
+
+@pytest.mark.parametrize("picker", [0, 1])
+def test_a_resumed_cover_offers_the_pending_pick_back_to_whoever_made_it(
+    qtbot, window: MainWindow, picker: int
+) -> None:
+    """Audit 4: resumed with a face-down pick pending, the cover offered "take back my pick"
+    only when Home had picked."""
+    folder = window.settings.autosave_dir
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "soccer-go-pick.json").write_text(json.dumps(_soccer_go_after_one_pick(picker)))
+    home = window.home
+    home.refresh_recent()
+    recent = home.recent
+    qtbot.waitUntil(lambda: recent.count() > 0, timeout=WAIT_MS)
+    click(qtbot, recent.viewport(), recent.visualItemRect(recent.item(0)).center(), "the match in Recent")
+    click(qtbot, home.resume_button, what="Resume / replay")
+    view = window.match_view
+    assert view is not None
+    qtbot.waitUntil(lambda: on_handover(view), timeout=WAIT_MS)
+    session = window.session
+    ply = session.state.ply
+    name = ("Ann", "Bob")[picker]
+    assert view.handover_page.button.text() == f"I am {('Ann', 'Bob')[1 - picker]} — show my screen"
+    back = view.handover_page.take_back_button
+    assert back.isVisible() and back.text() == f"{name}: take back my pick"
+    click(qtbot, back, what="take back my pick")
+    qtbot.waitUntil(lambda: deciding(view), timeout=WAIT_MS)
+    # The picker's own screen, the pick undone, both to choose again.
+    assert session.viewer() == picker and view.view_data["seat"] == picker
+    assert session.state.ply == ply - 1 and len(session.state.current_players()) == 2
+    assert view.view_data["state"]["my_choice"] is None
