@@ -292,6 +292,10 @@ class KeyboardPick:
             self._on_escape()
             return True
         if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
+            if not self.board.keyboard_actions():
+                # Nothing to play (full time, the other side to move): Tab goes on to the
+                # buttons beside the board, Result among them (keyboard audit 2).
+                return False
             shift = key == Qt.Key.Key_Backtab or event.modifiers() & Qt.KeyboardModifier.ShiftModifier
             self.cycle(-1 if shift else 1)
             return True
@@ -846,7 +850,7 @@ class MatchView(QWidget):
         self.result_button = QPushButton("Result")
         self.result_button.setObjectName("result")
         self.result_button.setToolTip("The final score, a rematch and the replay")
-        self.result_button.clicked.connect(lambda: self.stack.setCurrentWidget(self.summary_page))
+        self.result_button.clicked.connect(self._back_to_result)
         self.result_button.hide()
         self.hint_control: HintControl | None = None
         if isinstance(session, LocalSession):  # vs the computer and hot-seat; never online
@@ -857,7 +861,7 @@ class MatchView(QWidget):
         buttons.addWidget(self.result_button)
         buttons.addWidget(self.rules_button)
         buttons.addWidget(self.home_button)
-        side = QWidget()
+        side = self.side = QWidget()
         side_layout = QVBoxLayout(side)
         # Beside the board, not over it: the board does not move under a click as it shows.
         self.save_warning = self._build_save_warning(session)
@@ -1387,6 +1391,10 @@ class MatchView(QWidget):
         self.undo_button.hide()
         self.result_button.show()
 
+    def _back_to_result(self) -> None:
+        self.stack.setCurrentWidget(self.summary_page)
+        self.summary_page.setFocus()  # Tab goes on to its buttons, as at full time
+
     def _replay(self) -> None:
         record = self.session.record()
         if record is not None:
@@ -1424,10 +1432,24 @@ class MatchView(QWidget):
             return self.handle_key(event)  # type: ignore[arg-type]
         return super().eventFilter(watched, event)
 
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
+        # Enter presses the focused button beside the board, as Space does (outside a dialog
+        # Qt's buttons take only Space): Tab from the board to Result, then Enter.
+        focused = self.focusWidget()
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if enter and isinstance(focused, QPushButton) and focused.isEnabled() and self.side.isAncestorOf(focused):
+            focused.click()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
     def handle_key(self, event: QKeyEvent) -> bool:
-        """Tab / Shift+Tab / Enter / Escape (:class:`KeyboardPick`) and Ctrl+Z on the board.
-        True when the key was used."""
+        """Tab / Shift+Tab / Enter / Escape (:class:`KeyboardPick`) and Ctrl+Z on the board;
+        after full time, Escape goes back to the result. True when the key was used."""
         if self.keys.handle(event):
+            return True
+        if event.key() == Qt.Key.Key_Escape and self.result_button.isVisible():
+            self.result_button.click()  # after "Look at the board", back to the result
             return True
         if event.key() == Qt.Key.Key_Z and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             self.undo()

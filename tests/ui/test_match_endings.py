@@ -10,6 +10,7 @@ import pytest
 from driving import click_action, ready
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from soccerdesk.rules import CHANCE, get_game
 from soccerdesk.ui.animation import Animation
@@ -291,8 +292,47 @@ def test_after_full_time_enter_and_tab_keep_the_line_that_says_where_to_go(
     assert view.stack.currentWidget() is view.board_page
     assert view.hint_label.text() == FULL_TIME_HINT
     window.activateWindow()
-    for key in (Qt.Key.Key_Return, Qt.Key.Key_Tab, Qt.Key.Key_Return):
-        QTest.keyClick(window.windowHandle(), key)
+    for _ in range(2):
+        QTest.keyClick(window.windowHandle(), Qt.Key.Key_Return)
         assert view.hint_label.text() == FULL_TIME_HINT, view.hint_label.text()
         assert view.keyboard_label.text() == "Nothing to play now."
     assert view.stack.currentWidget() is view.board_page  # no key started a rematch
+
+
+def test_after_look_at_the_board_the_keys_get_back_to_the_result(
+    qtbot, window: MainWindow, settings: AppSettings
+) -> None:
+    """Keyboard audit 2: on the board after full time, Tab stayed on the board for ever ("Nothing
+    to play now."), so Result, Rematch and the replay were out of a keyboard player's reach.
+    Tab now goes on to the Result button, and Escape goes back to the result too."""
+    view, decision = resume_a_cup_match_before_its_shootout(qtbot, window, settings, friend=False)
+    click_action(qtbot, view, decision)
+    qtbot.waitUntil(lambda: view.stack.currentWidget() is view.summary_page, timeout=60_000)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+
+    def key(key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+        QTest.keyClick(window.windowHandle(), key, modifier)
+
+    key(Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is view.summary_page.board
+    key(Qt.Key.Key_Return)  # Look at the board
+    assert view.stack.currentWidget() is view.board_page
+    assert view.view.hasFocus()
+    reached = []
+    for _ in range(6):
+        key(Qt.Key.Key_Tab)
+        reached.append(QApplication.focusWidget())
+        if reached[-1] is view.result_button:
+            break
+    assert reached[-1] is view.result_button, reached
+    key(Qt.Key.Key_Return)
+    assert view.stack.currentWidget() is view.summary_page
+    key(Qt.Key.Key_Tab)
+    key(Qt.Key.Key_Return)  # Look at the board again
+    assert view.stack.currentWidget() is view.board_page
+    key(Qt.Key.Key_Tab, Qt.KeyboardModifier.ShiftModifier)
+    assert not view.view.hasFocus()  # Shift+Tab leaves the board too
+    view.view.setFocus()
+    key(Qt.Key.Key_Escape)
+    assert view.stack.currentWidget() is view.summary_page
