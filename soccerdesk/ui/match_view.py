@@ -276,6 +276,14 @@ class KeyboardPick:
         self.index = -1
         self.label.setText("")
 
+    def keep(self, before: Sequence[str], index: int) -> None:
+        """A new view came: the pick ``before[index]`` stays picked if the board offers the very
+        same choices (the other side's secret pick arrived), so the next Tab goes on from it, not
+        from the first action again (keyboard audit 3)."""
+        actions = self.board.keyboard_actions()
+        if 0 <= index < len(before) and actions == list(before):
+            self._pick(actions, index)
+
     def offer(self) -> None:
         """The board waits for a decision and nothing is picked: say how the keyboard plays,
         before the first Tab (a player who never pressed one did not know)."""
@@ -1167,6 +1175,7 @@ class MatchView(QWidget):
             self._logged = events
             self._forget_undone(view.get("ply"))
             self.log_events(events)
+        picked, before = self.keys.index, self.board.keyboard_actions() if self.keys.index >= 0 else []
         self.view_data = view
         self.keys.reset()
         if first:
@@ -1176,6 +1185,7 @@ class MatchView(QWidget):
             self.view.viewport().setUpdatesEnabled(False)
             self._after_two_turns(self._paint_board)
         self.board.set_view(view, events)
+        self.keys.keep(before, picked)
         self.keys.offer()
         self.view.fit()
         self._update_header(view)
@@ -1416,6 +1426,7 @@ class MatchView(QWidget):
         if self._queue or self.animating:
             self.hint_label.setText(WAIT_FOR_SHOW)
             return
+        self.keys.reset()  # played: the next decision starts afresh, even if its choices look the same
         self.session.submit(text)
 
     def play(self, text: str) -> None:
