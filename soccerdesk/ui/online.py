@@ -1214,6 +1214,7 @@ class OnlineDialog(QDialog):
             buttons.addWidget(self.resume_button)
         if self.kind == "host":
             buttons.addWidget(self.go_button)
+            cancel.setAutoDefault(False)  # the first button of the dialog took Enter from Host (keyboard audit 4)
         # The buttons line up with the fields above them.
         edges = form.contentsMargins()
         form.setContentsMargins(edges.left(), edges.top(), edges.right(), 0)

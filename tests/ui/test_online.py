@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import qasync
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QSpinBox
 
 from soccerdesk.net.discovery import LanAnnouncer, LanBrowser, LanGame
@@ -91,6 +92,22 @@ def open_lan_host(window: MainWindow) -> OnlineDialog:
         announcer_factory=RecordingAnnouncer,
         lan_address="127.0.0.1",
     )
+
+
+def test_enter_in_the_lan_hosts_name_field_presses_host_not_cancel(qtbot, window: MainWindow) -> None:
+    """Keyboard audit 4: Cancel was the Host LAN game dialog's default button, so a player who
+    typed their name and pressed Enter lost the dialog."""
+    host = open_lan_host(window)
+    qtbot.waitUntil(host.isVisible)
+    host.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is host)
+    host.name_edit.setFocus()
+    host.name_edit.selectAll()
+    QTest.keyClicks(host.name_edit, "Alice")
+    with qtbot.waitSignal(host.go_button.clicked, timeout=2_000):
+        QTest.keyClick(host.windowHandle(), Qt.Key.Key_Return)
+    assert host.isVisible()
+    host.reject()
 
 
 @pytest.mark.skipif(not board_available(GAME), reason="the Soccer-Go board is not drawn yet")
