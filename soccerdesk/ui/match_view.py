@@ -355,10 +355,13 @@ class KeyboardPick:
         return True
 
     def _spot(self, text: str) -> tuple[float, float] | None:
-        """Where on screen the last click of ``text`` goes (the square, zone or button)."""
+        """Where on screen the last click of ``text`` on the board goes (the square, zone or
+        button): a last click on a choice beside the board ("Kick" or "Move") has no place there,
+        so the click before it counts (keyboard audit 5)."""
         path = getattr(self.board, "paths", None)
         keys = path.paths.get(text) if path is not None else None
-        spot = self.board.pos_of(keys[-1]) if keys else None
+        spots = (self.board.pos_of(key) for key in reversed(keys or ()))
+        spot = next((place for place in spots if place is not None), None)
         if spot is None:
             return None
         views = self.board.views()

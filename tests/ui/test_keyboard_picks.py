@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 import threading
+from pathlib import Path
 
 from driving import ready
 from PySide6.QtCore import Qt
@@ -12,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from soccerdesk.bots import RandomBot
 from soccerdesk.rules import Action, State, get_game
+from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.match_view import MatchView
 from soccerdesk.ui.session import LocalSession, Player
 
@@ -87,3 +90,52 @@ def test_soccer_go_the_keyboard_pick_stays_when_the_computers_secret_pick_arrive
     else:
         raise AssertionError("no decision where both sides pick at once")
     session.close()
+
+
+def test_pawn_soccer_arrow_keys_move_on_from_the_ball_carriers_kick(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    """Keyboard audit 5: with the ball carrier's kick or move picked (its last click is the Kick
+    or Move choice beside the board, with no place on it), all four arrow keys did nothing."""
+    record = {
+        "format": "soccerdesk-match",
+        "version": 1,
+        "game": "pawn-soccer",
+        "seed": 1,
+        "options": {},
+        "actions": [
+            [0, "place E1"], [1, "place F10"], [0, "place F1"], [1, "place B9"], [0, "place A2"], [1, "place D10"],
+            [0, "place C4"], [1, "place E10"], [0, "place F5"], [1, "place A10"], [0, "place E2"], [1, "place E7"],
+            [-1, "toss blue"], [0, "kickoff E2"],
+        ],
+        "app": {"players": [Player("human", "Home").to_json(), Player("bot", "Away", bot="easy").to_json()]},
+    }  # fmt: skip
+    path = tmp_path / "kick.json"
+    path.write_text(json.dumps(record))
+    assert window.open_path(path)
+    view = window.match_view
+    assert view is not None
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+
+    def key(key: Qt.Key) -> None:
+        QTest.keyClick(window.windowHandle(), key)
+
+    for _ in range(20):
+        qtbot.waitUntil(lambda: ready(view), timeout=20_000)
+        actions = view.board.keyboard_actions()
+        kicks = [text for text in actions if view.board.pos_of(view.board.paths.paths[text][-1]) is None]
+        if kicks:
+            break
+        key(Qt.Key.Key_Tab)
+        key(Qt.Key.Key_Return)
+    else:
+        raise AssertionError("the ball carrier never had a kick to pick")
+    moved = 0
+    for arrow in (Qt.Key.Key_Left, Qt.Key.Key_Up, Qt.Key.Key_Right, Qt.Key.Key_Down):
+        key(Qt.Key.Key_Escape)  # let go of the pick: Tab starts from the first again
+        for _ in range(actions.index(kicks[0]) + 1):
+            key(Qt.Key.Key_Tab)
+        assert view.board.preview == kicks[0]
+        key(arrow)
+        moved += view.board.preview != kicks[0]
+        assert "Enter plays:" in view.keyboard_label.text()
+    assert moved >= 2, moved
