@@ -21,10 +21,11 @@ Signals:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QResizeEvent, QShowEvent
+from PySide6.QtGui import QKeyEvent, QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -64,6 +65,16 @@ def holds_cards(state: State) -> bool:
 
 PLAY_SPEEDS = {"Slow": 1400, "Normal": 700, "Fast": 250}
 """Milliseconds between two steps when the replay plays by itself."""
+
+VIEWER_KEYS = (
+    Qt.Key.Key_Escape,
+    Qt.Key.Key_Left,
+    Qt.Key.Key_Right,
+    Qt.Key.Key_Home,
+    Qt.Key.Key_End,
+    Qt.Key.Key_Space,
+)
+"""The keys the replay viewer answers wherever the keyboard is in it (:meth:`ReplayViewer.press`)."""
 
 PANELS_UNDER_KEEP = 0.85
 """Panels stay under the board while it is drawn at least this share of its scale with them
@@ -212,6 +223,7 @@ class ReplayViewer(QWidget):
         if self.ending:
             # After the last action's row, which row k = action k + 1 leaves free.
             self.log.addItem(QListWidgetItem(f"{self.ending}."))
+        self._add_keys()
         self.show_step(0)
 
     def action_lines(self, state: State) -> list[str]:
@@ -284,9 +296,24 @@ class ReplayViewer(QWidget):
             self._place_panels()
         return super().event(event)
 
+    def _add_keys(self) -> None:
+        """The viewer's keys (:meth:`press`) wherever the keyboard is in it: the board, the log,
+        the seat box and Close replay took them for themselves after one Tab, and Space on
+        Close replay closed the replay (keyboard audit 6)."""
+        for key in VIEWER_KEYS:
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(partial(self.press, key))
+
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
+        if event.key() in VIEWER_KEYS:
+            self.press(Qt.Key(event.key()))
+            event.accept()
+        else:
+            super().keyPressEvent(event)
+
+    def press(self, key: Qt.Key) -> None:
         """Left / Right step, Home / End jump, Space plays or pauses, Escape closes the replay."""
-        key = event.key()
         if key == Qt.Key.Key_Escape:
             self.closed.emit()
         elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
@@ -295,10 +322,6 @@ class ReplayViewer(QWidget):
             self.show_step(0 if key == Qt.Key.Key_Home else len(self.states) - 1)
         elif key == Qt.Key.Key_Space:
             self.play_button.toggle()
-        else:
-            super().keyPressEvent(event)
-            return
-        event.accept()
 
     def _log_row_chosen(self, row: int) -> None:
         if row >= 0:

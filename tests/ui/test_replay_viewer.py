@@ -13,7 +13,7 @@ from clicking import click, start_match
 from driving import click_on_screen, ready
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QListWidgetItem, QPushButton
+from PySide6.QtWidgets import QApplication, QListWidgetItem, QPushButton
 
 from soccerdesk.rules import Action, State, get_game, play_out
 from soccerdesk.ui.main_window import MainWindow
@@ -241,3 +241,31 @@ def test_escape_closes_the_replay(qtbot) -> None:
     viewer = _viewer(qtbot, _record("soccer-go"))
     with qtbot.waitSignal(viewer.closed, timeout=2_000):
         QTest.keyClick(viewer, Qt.Key.Key_Escape)
+
+
+def test_the_replays_keys_work_wherever_the_keyboard_is_in_it(qtbot) -> None:
+    """Keyboard audit 6: after one Tab (to the board, the log, the seat box or Close replay) Left
+    and Right stopped stepping, and Space on the focused Close replay closed the replay."""
+    viewer = _viewer(qtbot, _record("soccer-go"))
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is viewer)
+    closed: list[bool] = []
+    viewer.closed.connect(lambda: closed.append(True))
+    close = _button(viewer, "Close replay")
+    seen = set()
+    for _ in range(8):  # Tab through the viewer, as a keyboard player does
+        QTest.keyClick(viewer.windowHandle(), Qt.Key.Key_Tab)
+        focused = QApplication.focusWidget()
+        seen.add(focused)
+        viewer.show_step(3)
+        for key, step in ((Qt.Key.Key_Right, 4), (Qt.Key.Key_Left, 3), (Qt.Key.Key_End, len(viewer.states) - 1)):
+            QTest.keyClick(viewer.windowHandle(), key)
+            assert viewer.index == step, (focused, key)
+        QTest.keyClick(viewer.windowHandle(), Qt.Key.Key_Home)
+        assert viewer.index == 0, focused
+        QTest.keyClick(viewer.windowHandle(), Qt.Key.Key_Space)
+        assert viewer.play_button.isChecked(), focused
+        QTest.keyClick(viewer.windowHandle(), Qt.Key.Key_Space)
+        assert not viewer.play_button.isChecked() and not closed, focused
+    assert {close, viewer.view, viewer.log} <= seen, seen
+    QTest.keyClick(viewer.windowHandle(), Qt.Key.Key_Escape)
+    assert closed
