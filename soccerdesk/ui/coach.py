@@ -19,6 +19,7 @@ milliseconds. Once the steps are done the learner plays on freely against the ge
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -134,6 +135,7 @@ class GuidedMatch(QWidget):
         self.view = BoardView(self.board)
         self.view.installEventFilter(self)
         self._happened = ""  # the log as last told (a click's prompt may stand in for it a while)
+        self._queued: tuple[str, State] | None = None  # an Enter pressed before the other side answered
         self.panel = CoachPanel(coach.script.title)
         self.keys = KeyboardPick(
             self.board,
@@ -253,6 +255,7 @@ class GuidedMatch(QWidget):
     def restart(self) -> None:
         """The lesson again from its first step, in a new match (the one left behind is dropped)."""
         self._others.stop()
+        self._queued = None
         self.coach = Coach(load_script(self.coach.script.game))
         self.state = self.coach.new_match()
         self._tell([])
@@ -282,6 +285,13 @@ class GuidedMatch(QWidget):
             self._tell(events[-HAPPENED_LINES:])
         self._show()
         self._save()
+        queued, self._queued = self._queued, None
+        if queued is not None:
+            text, where = queued
+            if where is self.state and self.waiting and text in self.board.legal():
+                self._play_text(text)
+            else:
+                self.panel.keyboard.setText("The other side moved before your pick was played: pick again.")
 
     def _tell(self, lines: Sequence[str]) -> None:
         """Show ``lines`` (the rules' words, seats not yet named) under "What just happened"."""
@@ -381,6 +391,13 @@ class GuidedMatch(QWidget):
         self.keys.cycle(step)
 
     def _play_text(self, text: str) -> None:
+        if not self.waiting:
+            # An Enter in the pause before the other side answers: played once it is over, not
+            # half-played now (the board took the first click, the lesson refused the action;
+            # keyboard audit 7).
+            self._queued = (text, self.state)
+            self.panel.keyboard.setText(f"Enter plays <b>{html.escape(self.board.describe(text))}</b> in a moment.")
+            return
         # Through the board's own clicks, so it highlights and refuses as the mouse does.
         if not self.board.play(text):
             self.board.choose(text)

@@ -538,3 +538,32 @@ def test_the_coach_points_at_the_pawn_to_pick_as_well_as_where_it_goes(qtbot) ->
     assert start == ("sq", "D6") and goes == ("sq", "C5")
     assert _magenta_pixels(screen, goes) > 40
     assert _magenta_pixels(screen, start) > 40, "the pawn to pick first is not pointed at"
+
+
+def test_a_quick_tab_and_enter_before_the_other_side_answers_is_played_whole(qtbot) -> None:
+    """Keyboard audit 7: Tab and Enter pressed in the pause before the other side answers a
+    step half-played a two-click action (the board took its first click, the lesson dropped
+    it): the pick is now played once the pause is over, and said meanwhile."""
+    screen = _open(qtbot, GuidedMatch.start("pawn-soccer", others_delay_ms=300))
+    coach = screen.coach
+    qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    for _ in range(40):
+        _key(screen, Qt.Key.Key_Tab)
+        _key(screen, Qt.Key.Key_Return)
+        assert not screen.waiting  # played: the pause before the answer begins
+        if screen.board.legal():  # the learner's next action is on the board already
+            break
+        qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
+    else:
+        raise AssertionError("no step followed another at once")
+    before, ply = screen.state, screen.state.ply
+    _key(screen, Qt.Key.Key_Tab)
+    picked = screen.board.preview
+    assert picked is not None
+    _key(screen, Qt.Key.Key_Return)
+    assert screen.state is before  # not yet
+    assert "in a moment" in _keyboard_words(screen)
+    qtbot.waitUntil(lambda: screen.state.ply > ply, timeout=5_000)
+    learner = [str(a) for seat, a in screen.state.history()[ply:] if seat == coach.script.learner]
+    assert learner[:1] == [picked]
+    assert not screen.board.selection
