@@ -948,6 +948,13 @@ class HomeScreen(QWidget):
             focused.click()
             event.accept()
             return
+        if enter and isinstance(focused, GameCard) and focused.isEnabled() and self.isAncestorOf(focused):
+            # Enter on a game kicks it off with the options shown (keyboard audit 8: it did
+            # nothing, and Kick off was 11 to 16 Tabs away).
+            focused.setChecked(True)
+            self.start_button.click()
+            event.accept()
+            return
         super().keyPressEvent(event)
 
     def refresh_waiting(self) -> None:

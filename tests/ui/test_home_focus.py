@@ -62,3 +62,22 @@ def test_the_game_remembered_from_last_time_has_the_ring(qtbot, tmp_path) -> Non
     assert window.home.game_id == "soccer-go"
     assert focused_card(window) == "soccer-go"
     window.close()
+
+
+def test_enter_on_a_game_card_kicks_that_game_off(qtbot, window: MainWindow) -> None:
+    """Keyboard audit 8: Enter on the chosen game card did nothing, and Kick off was 11 to 16
+    Tabs away; README "Playing" says Enter on a game kicks it off."""
+    window.activateWindow()
+    qtbot.waitUntil(lambda: window.home.loaded, timeout=WAIT_MS)
+    click(qtbot, window.home.cards["soccer-go"], what="soccer-go")
+    for arrow in (Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_Down, Qt.Key.Key_Up):
+        QTest.keyClick(window.windowHandle(), arrow)  # the arrows choose the game
+        chosen = focused_card(window)
+        if chosen != "soccer-go":
+            break
+    assert chosen is not None and chosen != "soccer-go" and window.home.game_id == chosen
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_Space)  # Space only chooses it
+    assert window.match_view is None
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.match_view is not None and window.match_view.isVisible(), timeout=WAIT_MS)
+    assert window.match_view.session.game_id == chosen
