@@ -135,7 +135,7 @@ class GuidedMatch(QWidget):
         self.view = BoardView(self.board)
         self.view.installEventFilter(self)
         self._happened = ""  # the log as last told (a click's prompt may stand in for it a while)
-        self._queued: tuple[str, State] | None = None  # an Enter pressed before the other side answered
+        self._queued: tuple[str, State] | None = None  # a pick made before the other side answered
         self.panel = CoachPanel(coach.script.title)
         self.keys = KeyboardPick(
             self.board,
@@ -216,6 +216,7 @@ class GuidedMatch(QWidget):
 
     def _chosen(self, text: str) -> None:
         if not self.waiting:
+            self._play_later(text, "Your click")  # as Enter's pick there (keyboard audit 7)
             return
         try:
             self.state = self.coach.play(self.state, text)
@@ -392,15 +393,21 @@ class GuidedMatch(QWidget):
 
     def _play_text(self, text: str) -> None:
         if not self.waiting:
-            # An Enter in the pause before the other side answers: played once it is over, not
-            # half-played now (the board took the first click, the lesson refused the action;
-            # keyboard audit 7).
-            self._queued = (text, self.state)
-            self.panel.keyboard.setText(f"Enter plays <b>{html.escape(self.board.describe(text))}</b> in a moment.")
+            self._play_later(text, "Enter")
             return
         # Through the board's own clicks, so it highlights and refuses as the mouse does.
         if not self.board.play(text):
             self.board.choose(text)
+
+    def _play_later(self, text: str, by: str) -> None:
+        """``text``, picked (``by`` "Enter" or "Your click") in the pause before the other side
+        answers, is played once that pause is over if the position is still the same
+        (:meth:`_other_moves`), and said meanwhile. Played at once it was half-played (the
+        board took its first click, the lesson refused the action; keyboard audit 7), and a
+        click there was dropped without a word."""
+        self._queued = (text, self.state)
+        self.panel.keyboard.setText(f"{by} plays <b>{html.escape(self.board.describe(text))}</b> in a moment.")
+        self.panel.happened.setText(self._happened)  # not the prompt of the click before it
 
     def _let_go(self) -> None:
         """Drop what the mouse began, and its prompt ("click a highlighted square") with it."""

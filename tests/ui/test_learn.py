@@ -540,22 +540,27 @@ def test_the_coach_points_at_the_pawn_to_pick_as_well_as_where_it_goes(qtbot) ->
     assert _magenta_pixels(screen, start) > 40, "the pawn to pick first is not pointed at"
 
 
-def test_a_quick_tab_and_enter_before_the_other_side_answers_is_played_whole(qtbot) -> None:
-    """Keyboard audit 7: Tab and Enter pressed in the pause before the other side answers a
-    step half-played a two-click action (the board took its first click, the lesson dropped
-    it): the pick is now played once the pause is over, and said meanwhile."""
+def _in_a_pause_with_a_step_on_offer(qtbot) -> GuidedMatch:
+    """A Pawn Soccer lesson in the pause before the other side answers, the learner's next
+    step already on the board (one of the learner's moves that the next follows at once)."""
     screen = _open(qtbot, GuidedMatch.start("pawn-soccer", others_delay_ms=300))
-    coach = screen.coach
     qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
     for _ in range(40):
         _key(screen, Qt.Key.Key_Tab)
         _key(screen, Qt.Key.Key_Return)
         assert not screen.waiting  # played: the pause before the answer begins
         if screen.board.legal():  # the learner's next action is on the board already
-            break
+            return screen
         qtbot.waitUntil(lambda: screen.waiting, timeout=10_000)
-    else:
-        raise AssertionError("no step followed another at once")
+    raise AssertionError("no step followed another at once")
+
+
+def test_a_quick_tab_and_enter_before_the_other_side_answers_is_played_whole(qtbot) -> None:
+    """Keyboard audit 7: Tab and Enter pressed in the pause before the other side answers a
+    step half-played a two-click action (the board took its first click, the lesson dropped
+    it): the pick is now played once the pause is over, and said meanwhile."""
+    screen = _in_a_pause_with_a_step_on_offer(qtbot)
+    coach = screen.coach
     before, ply = screen.state, screen.state.ply
     _key(screen, Qt.Key.Key_Tab)
     picked = screen.board.preview
@@ -566,4 +571,24 @@ def test_a_quick_tab_and_enter_before_the_other_side_answers_is_played_whole(qtb
     qtbot.waitUntil(lambda: screen.state.ply > ply, timeout=5_000)
     learner = [str(a) for seat, a in screen.state.history()[ply:] if seat == coach.script.learner]
     assert learner[:1] == [picked]
+    assert not screen.board.selection
+
+
+def test_a_quick_click_before_the_other_side_answers_is_played_once_the_pause_is_over(qtbot) -> None:
+    """As Enter does (keyboard audit 7): the board clicked in the pause before the other side
+    answers was dropped without a word. The click's action is now played once the pause is
+    over, and said meanwhile."""
+    screen = _in_a_pause_with_a_step_on_offer(qtbot)
+    coach = screen.coach
+    before, ply = screen.state, screen.state.ply
+    pointed = coach.pointed(before)
+    assert pointed is not None
+    click_path(qtbot, screen, pointed)  # real clicks on the board, one per thing on its path
+    assert screen.state is before and not screen.waiting  # not yet
+    words = _keyboard_words(screen)
+    assert "in a moment" in words and html.escape(screen.board.describe(pointed)) in words, words
+    assert "click a highlighted" not in screen.panel.happened.text()  # the first click's prompt is gone
+    qtbot.waitUntil(lambda: screen.state.ply > ply, timeout=5_000)
+    learner = [str(a) for seat, a in screen.state.history()[ply:] if seat == coach.script.learner]
+    assert learner[:1] == [pointed]
     assert not screen.board.selection
