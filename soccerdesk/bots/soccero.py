@@ -37,6 +37,7 @@ from soccerdesk.rules.soccero import set_pieces
 from soccerdesk.rules.soccero.actions import Aim, KickChoice, Path, SquareChoice, Step, Word
 from soccerdesk.rules.soccero.board import DIRECTIONS, EXIT_GOAL, LOW
 from soccerdesk.rules.soccero.play import (
+    OVER_KEEPER,
     all_paths,
     doubtful_squares,
     flight,
@@ -316,7 +317,7 @@ def _shot_routes(s: SocceroState, seat: int, start: int) -> list[tuple[int, bool
                 straight,
                 not taken & bits,
                 not theirs & bits,
-                ground_save if near else 0.0,
+                1.0 if near == OVER_KEEPER else ground_save if near else 0.0,  # he stops it on his square
                 air_save if near else 0.0,
             )
         )
@@ -549,10 +550,13 @@ def _save_chance(s: SocceroState, seat: int, path: Path) -> float:
     ground, _, _ = flight(s)
     _, _, squares, _ = walk(s, path.start, path.legs, ground, True)
     b = s.board
-    if not near_keeper(b, s.pos[goalkeeper(1 - seat)], path.start, squares):
+    near = near_keeper(b, s.pos[goalkeeper(1 - seat)], path.start, squares)
+    if not near:
         return 0.0
     rules = b.rules
     if ground:
+        if near == OVER_KEEPER:
+            return 1.0  # kicked from his square: he stops it
         return len(rules.save_ground_extended if s.cfg.extended else rules.save_beside_basic) / 6
     return len(rules.save_air_extended) / 6 if s.cfg.extended else 0.0
 

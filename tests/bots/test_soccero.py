@@ -188,6 +188,22 @@ def test_the_bot_expects_a_save_of_a_shot_from_beside_the_keeper() -> None:
     assert _save_chance(aim, 0, GAME.parse_action("path J30 N3 goal")) == 2 / 6
 
 
+def test_the_bot_expects_the_keeper_to_stop_a_ground_shot_from_his_own_square() -> None:
+    """docs/rulings.md, Soccero: a shot kicked from the keeper's square passes over him; on the
+    ground he stops it, in the air (extended) he saves it on a 6."""
+    from soccerdesk.bots.soccero import _save_chance, shot_chance
+
+    shared = position({5: "K29", 11: "K29"}, holder=5, forced=11)
+    assert shot_chance(shared, 0, B.square("K29")) < shot_chance(position({5: "K29"}, holder=5), 0, B.square("K29"))
+    ground = replace(shared, phase="kick-path", kick=(True, 1, "", "direct", 4, 5))
+    ground._set_meta(shared.info, None, ())
+    assert _save_chance(ground, 0, GAME.parse_action("path K29 N4 goal")) == 1.0
+    ext = position({5: "K29", 11: "K29"}, holder=5, forced=11, options={"extended": True})
+    air = replace(ext, phase="kick-path", kick=(True, 1, "", "air", 4, 5))
+    air._set_meta(ext.info, None, ())
+    assert _save_chance(air, 0, GAME.parse_action("path K29 N4 goal")) == 1 / 6
+
+
 def test_a_team_mate_steps_into_the_line_of_the_opponent_who_would_steal() -> None:
     """The holder carried the ball last turn (red side up); a team-mate covers him instead."""
     s = position({5: "K10", 6: "M12", 15: "K14"}, holder=5, red=5, phase="moving", points=2)

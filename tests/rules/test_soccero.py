@@ -542,6 +542,47 @@ def test_basic_air_shot_from_beside_the_keeper_is_still_not_saved() -> None:
     assert s.goals == (1, 0)
 
 
+# The stealer (5) shares the square with the keeper (11) he took the ball from: 11 must leave.
+ON_KEEPER = {5: "K29", 11: "K29", 6: "K25"}
+
+
+@pytest.mark.parametrize("extended", [False, True])
+@pytest.mark.parametrize(
+    ("symbol", "total", "route"), [("direct", 4, "path K29 N4 goal"), ("curve", 4, "path K29 NE1 N3 goal")]
+)
+def test_a_ground_shot_from_the_keepers_own_square_is_stopped_by_him(
+    extended: bool, symbol: str, total: int, route: str
+) -> None:
+    """RULINGS Soccero 2: a ground shot over the keeper's square is stopped by him; the square it
+    is kicked from counts (docs/rulings.md, Soccero). QA: a player who stole the ball from the
+    keeper and shot before he stepped off scored for sure, with no save roll at all."""
+    s = act(_kick(ON_KEEPER, 5, symbol, total, shot=True, forced=11, extended=extended), route)
+    assert s.goals == (0, 0) and s.phase != "save" and not s.setpiece
+    assert s.holder == 11 and s.ball == sq("K29") and s.team == 1
+    assert s.forced == 11  # he still has to step off the square the two share
+
+
+def test_an_air_shot_from_the_keepers_own_square_is_saved_as_one_over_him() -> None:
+    """Basic: air shots cannot be saved (RULINGS 2). Extended: one over the keeper is saved on a 6."""
+    basic = act(_kick(ON_KEEPER, 5, "air", 4, shot=True, forced=11), "path K29 N4 goal")
+    assert basic.goals == (1, 0)
+    s = act(_kick(ON_KEEPER, 5, "air", 4, shot=True, forced=11, extended=True), "path K29 N4 goal")
+    assert s.phase == "save" and s.current_players() == (CHANCE,)
+    assert roll(s, "keeper 6").setpiece[0] == "corner" and roll(s, "keeper 5").goals == (1, 0)
+
+
+def test_only_a_shot_from_the_keepers_own_square_is_stopped_there() -> None:
+    """A pass or an undeclared kick from the shared square goes on as before, and a shot from a
+    square the keeper does not stand on is not stopped."""
+    passed = act(_kick(ON_KEEPER, 5, "direct", 4, forced=11), "path K29 S4")
+    assert passed.holder == 6 and passed.team == 1 and passed.forced == 11
+    out = act(_kick(ON_KEEPER, 5, "direct", 4, forced=11), "path K29 N4 out")
+    assert out.goals == (0, 0) and out.phase != "save" and out.ball == sq("K32")
+    assert out.pos[11] == sq("K32")  # RULINGS 5: he, the nearest, fetches it from the edge square
+    away = act(_kick({5: "K29", 11: "M29"}, 5, "direct", 4, shot=True), "path K29 N4 goal")
+    assert away.goals == (1, 0)
+
+
 def test_basic_air_shot_cannot_be_saved_and_keeper_is_not_asked() -> None:
     s = act(_kick({5: "K27", 11: "K31"}, 5, "air", 6, shot=True), "path K27 N6 goal")
     assert s.goals == (1, 0)

@@ -1243,24 +1243,40 @@ def receive_and_end(s: S, p: int, air: bool, events: list[Event]) -> S:
     return end_turn(s, events)
 
 
-def near_keeper(b: Board, keeper: int, start: int, squares: Sequence[int]) -> bool:
-    """Does a shot kicked from ``start`` over ``squares`` pass the goalkeeper on ``keeper``: over
-    his square or a square beside him in his row (RULINGS Soccero 2, extended "Goalkeeper's
-    Attempt to Save a Shot")? The square it is kicked from counts as one it passes: a shot from
-    beside him may be saved like one that crosses that square (docs/rulings.md, Soccero)."""
+# How a shot passes the goalkeeper (near_keeper): not near him, beside him, over his square.
+BESIDE_KEEPER, OVER_KEEPER = 1, 2
+
+
+def near_keeper(b: Board, keeper: int, start: int, squares: Sequence[int]) -> int:
+    """How a shot kicked from ``start`` over ``squares`` passes the goalkeeper on ``keeper``:
+    ``OVER_KEEPER`` (over his square), ``BESIDE_KEEPER`` (over a square beside him in his row)
+    or 0 (RULINGS Soccero 2, extended "Goalkeeper's Attempt to Save a Shot"). The square it is
+    kicked from counts as one it passes: a shot from beside him may be saved like one that
+    crosses that square, and one from his own square (kicked by the player who stole the ball
+    from him, before he stepped off) passes over him like one that crosses it (docs/rulings.md,
+    Soccero)."""
     if keeper < 0:
-        return False
+        return 0
+    if start == keeper or keeper in squares:
+        return OVER_KEEPER
     beside = b.beside[keeper]
-    return start in beside or keeper in squares or not beside.isdisjoint(squares)
+    return BESIDE_KEEPER if start in beside or not beside.isdisjoint(squares) else 0
 
 
 def shot_on_goal(s: S, end: int, air: bool, squares: tuple[int, ...], events: list[Event]) -> S:
     """RULINGS Soccero 2 (basic) and the extended "Goalkeeper's Attempt to Save a Shot".
 
     The shot was kicked (or headed) from ``s.ball``: the ball stays there until it lands.
-    A ground shot reaching the goal never crossed the keeper (he would have stopped it).
+    A ground shot reaching the goal crossed the keeper only if it started on his square:
+    anywhere else walk() has stopped it on him.
     """
-    near = near_keeper(s.board, s.pos[goalkeeper(1 - s.team)], s.ball, squares)
+    keeper = goalkeeper(1 - s.team)
+    near = near_keeper(s.board, s.pos[keeper], s.ball, squares)
+    if near == OVER_KEEPER and not air:
+        # He stops a ground shot over his square, as one that crosses it stops on him.
+        text = f"{player_title(s, keeper)} stops the shot on {sq_name(s, s.pos[keeper])}."
+        events.append(Event("stop", text, {"player": keeper}))
+        return receive_and_end(s, keeper, False, events)
     # Basic rules: an air shot cannot be saved.
     if near and (not air or s.cfg.extended):
         events.append(Event("save-attempt", f"The goalkeeper of seat {1 - s.team} dives.", {"seat": 1 - s.team}))
