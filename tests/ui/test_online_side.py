@@ -66,6 +66,13 @@ def lobby_lines(dialog: OnlineDialog) -> list[str]:
     return [dialog.players_list.item(i).text() for i in range(dialog.players_list.count())]
 
 
+def seats(window: MainWindow, friend: MainWindow) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The seats the host's window and the friend's play, both online sessions."""
+    a, b = window.session, friend.session
+    assert isinstance(a, RemoteSession) and isinstance(b, RemoteSession)
+    return a.local_seats(), b.local_seats()
+
+
 def scoreboard(window: MainWindow) -> str:
     """The match screen's two sides as its scoreboard names them, Home first."""
     assert window.match_view is not None
@@ -117,9 +124,7 @@ def test_a_host_online_who_chooses_away_plays_away(
             waiting = await open_a_room_and_join_it(qtbot, host, friend, relay.url)
             assert waiting[0].startswith("Alice — Away"), waiting
             await until(lambda: window.match_view is not None and friend.match_view is not None)
-            a, b = window.session, friend.session
-            assert isinstance(a, RemoteSession) and isinstance(b, RemoteSession)
-            assert (a.local_seats(), b.local_seats()) == ((1,), (0,))
+            assert seats(window, friend) == ((1,), (0,))
             await until(lambda: scoreboard(window) == "Bob – Alice" and scoreboard(friend) == "Bob – Alice")
             assert coin.tosses == 0
             window.go_home()
@@ -171,9 +176,7 @@ def test_a_lan_host_who_chooses_home_with_the_keys_plays_home(
         join.name_edit.setText("Bob")
         qtbot.mouseClick(join.join_button, Qt.MouseButton.LeftButton)
         await until(lambda: window.match_view is not None and friend.match_view is not None)
-        a, b = window.session, friend.session
-        assert isinstance(a, RemoteSession) and isinstance(b, RemoteSession)
-        assert (a.local_seats(), b.local_seats()) == ((0,), (1,))
+        assert seats(window, friend) == ((0,), (1,))
         await until(lambda: scoreboard(window) == "Alice – Bob" and scoreboard(friend) == "Alice – Bob")
         assert coin.tosses == 0
         friend.go_home()
@@ -205,9 +208,7 @@ def test_toss_for_it_leaves_the_side_to_the_relay(
             waiting = await open_a_room_and_join_it(qtbot, host, friend, relay.url)
             assert coin.tosses == 1
             assert waiting[0].startswith(f"Alice — {('Home', 'Away')[toss]}"), waiting
-            a, b = window.session, friend.session
-            assert isinstance(a, RemoteSession) and isinstance(b, RemoteSession)
-            assert (a.local_seats(), b.local_seats()) == ((toss,), (1 - toss,))
+            assert seats(window, friend) == ((toss,), (1 - toss,))
             window.go_home()
             friend.go_home()
         finally:
