@@ -58,7 +58,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from server import ack_trace
-from server.guessing import GUESSING, Guesses, guess_key, resume_limited, tokens_key
+from server.guessing import GUESSING, guess_key
 from server.redis_pipe import RedisPipe, Replies, open_pipe
 from server.redis_store import (
     DEFAULT_PREFIX,
@@ -1424,22 +1424,15 @@ __all__ = [
     "cancel_and_wait",
     "Cluster",
     "ClusterLimits",
-    "ENTERING",
-    "GUESSING",
-    "Guesses",
     "Health",
     "Journal",
     "LeaseKeeper",
     "Limit",
-    "dispatch",
-    "guess_key",
     "peer_id",
     "RemotePeer",
     "RemoteRoom",
     "RoomMissing",
     "RoomMoving",
     "new_node_id",
-    "resume_limited",
     "stop_if_cancelled",
-    "tokens_key",
 ]

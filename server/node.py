@@ -20,17 +20,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.cluster import (
-    ENTERING,
     Cluster,
     RemoteRoom,
     RoomMissing,
     cancel_and_wait,
     peer_id,
-    resume_limited,
     stop_if_cancelled,
 )
+from server.guessing import resume_limited
 from server.redis_store import StoreUnavailable, guarded
-from server.rooms import Hall, Peer, Room, RoomSettings, gone_words, new_code, normalize_code
+from server.rooms import ENTERING, Hall, Peer, Room, RoomSettings, gone_words, new_code, normalize_code
 from soccerdesk.net.protocol import ProtocolError
 from soccerdesk.rules import Game
 

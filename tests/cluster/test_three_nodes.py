@@ -17,8 +17,8 @@ pytest.importorskip("redis", reason="the redis package is not installed (pip ins
 from redis.asyncio import Redis  # noqa: E402
 from redis_helpers import Connection, RedisServer  # noqa: E402
 
-from server.cluster import Cluster, RemoteRoom, cancel_and_wait, dispatch  # noqa: E402
-from server.rooms import Player, Room, RoomSettings  # noqa: E402
+from server.cluster import Cluster, RemoteRoom, cancel_and_wait  # noqa: E402
+from server.rooms import Player, Room, RoomSettings, dispatch  # noqa: E402
 from server.store import RoomStore  # noqa: E402
 from soccerdesk.net.protocol import ProtocolError, error  # noqa: E402
 from soccerdesk.rules import GAMES, get_game  # noqa: E402
