@@ -245,16 +245,18 @@ class Board(ClickBoard):
     def panel_rect(self) -> QRectF:
         """Where the side panel stands on the board (scene units): right of the field, above the
         hand's cards, as wide as the hand reaches (zoomed, a panel wider than its own size)."""
-        zoom, hand = self.panel_zoom, self._hand_extent()
+        return self._panel_rect(self.panel_zoom, self._hand_extent())
+
+    @staticmethod
+    def _panel_rect(zoom: float, hand: QSizeF) -> QRectF:
         width = max(PANEL.width() * zoom, HAND_ORIGIN.x() + zoom * hand.width() - PANEL.x())
         # Down to the cards: the hand's title stands under the field, left of the panel.
         return QRectF(PANEL.x(), PANEL.y(), width, PANEL.height() + (zoom - 1) * HAND_TITLE)
 
     def _extent(self, zoom: float) -> QSizeF:
         """The board's size (scene units) at ``zoom``."""
-        was, self.panel_zoom = self.panel_zoom, zoom
-        panel, hand = self.panel_rect(), self._hand_extent()
-        self.panel_zoom = was
+        hand = self._hand_extent()
+        panel = self._panel_rect(zoom, hand)
         return QSizeF(panel.right() + 4, HAND_ORIGIN.y() + zoom * hand.height() + 10)
 
     def fit_to(self, room: QSizeF, bounds: QRectF) -> bool:
