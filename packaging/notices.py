@@ -13,6 +13,7 @@ from importlib import metadata
 from pathlib import Path
 
 from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = "licenses"
@@ -27,7 +28,7 @@ def bundled_distributions(roots: tuple[tuple[str, tuple[str, ...]], ...] = BUNDL
     waiting = list(roots)
     while waiting:
         name, extras = waiting.pop()
-        key = re.sub(r"[-_.]+", "-", name).lower()
+        key = canonicalize_name(name)
         if key in found:
             continue
         try:
