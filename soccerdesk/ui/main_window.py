@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QDialog
 
     from soccerdesk.ui.match_view import MatchView
+    from soccerdesk.ui.review_chart import ReviewPanel
     from soccerdesk.ui.seats import RememberedSeat
     from soccerdesk.ui.session import MatchSession
 
@@ -101,6 +102,7 @@ class MainWindow(QMainWindow):
         self.session: MatchSession | None = None
         self.match_view: MatchView | None = None
         self.replay_view: QWidget | None = None
+        self._review: ReviewPanel | None = None  # the replay's review, worked out in the bot process
         self.learn_view: QWidget | None = None
         self.help_dialog: QDialog | None = None
         self.last_message = ""  # the text of the last message box (for tests and the status bar)
@@ -368,14 +370,13 @@ class MainWindow(QMainWindow):
             self.match_view = None
 
     def _close_replay(self) -> None:
-        if self.replay_view is not None:
-            from soccerdesk.ui.review_chart import ReviewPanel
-
+        if self._review is not None:
             # Home, another match or quitting leaves the replay without its own "closed": its
             # review must stop asking the bot process for slices, or the next match's computer
             # opponent waits behind them.
-            for panel in self.replay_view.findChildren(ReviewPanel):
-                panel.close_work()
+            self._review.close_work()
+            self._review = None
+        if self.replay_view is not None:
             self.pages.removeWidget(self.replay_view)
             self.replay_view.deleteLater()
             self.replay_view = None
@@ -617,7 +618,7 @@ class MainWindow(QMainWindow):
         except (CorruptRecord, BoardMissing) as exc:
             self._error("This replay cannot be shown", str(exc))
             return
-        attach_review(viewer, record, path=path, executor=self._bot_pool())
+        self._review = attach_review(viewer, record, path=path, executor=self._bot_pool())
         viewer.closed.connect(self._leave_replay)
         if self.session is not None:
             self.session.pause_clock()  # a match left under another's replay: its time stops
