@@ -829,7 +829,7 @@ class HomeScreen(QWidget):
         self._update_start_button()
         if self.games_ready and self._warm_up is None:
             self._poll.stop()
-            self.refresh_recent()  # now with the games' titles
+            self._list_recent()  # now with the games' titles (the waiting seats name none)
             self._begin_warm_up()
 
     # --- state -------------------------------------------------------------------
@@ -1017,6 +1017,10 @@ class HomeScreen(QWidget):
         (checked against the rules of the games loaded so far). The online matches that may
         be waiting for this player come first (:meth:`refresh_waiting`)."""
         self.refresh_waiting()
+        self._list_recent()
+
+    def _list_recent(self) -> None:
+        """Recent matches only: the autosaved matches, and the unreadable files with why."""
         self.recent.clear()
         for match in self.settings.recent_matches(games=self.games):
             if isinstance(match, UnreadableMatch):
