@@ -230,6 +230,23 @@ def test_alan_passes_back_to_the_goalkeeper_once_per_sequence() -> None:
     assert not any(a.startswith("passback") for a in legal(state, HOME))
 
 
+def test_a_pass_back_fits_the_next_icon_even_with_the_any_card() -> None:
+    """docs/rulings.md, Pass-back: the card goes back as a Pass, so after a card whose icon asks
+    for a Dribble neither a Pass card nor the Any card may pass back (the Any card may still be
+    played on as a Dribble)."""
+    state = position(ball="D1L", hands=(["PR1D", "ANY", "PA1P", "I", "SOUT", "SIN"], []))
+    state = run(state, (HOME, "play PR1D D1C"))
+    state = settle_draws(state, "PA1D")
+    state = run(state, (AWAY, "reply none"))
+    assert state.next_req == "dribble"
+    actions = legal(state, HOME)
+    assert not any(a.startswith("passback") for a in actions)
+    assert any(a.startswith("play ANY") for a in actions)
+    for card in ("ANY", "PA1P"):
+        with pytest.raises(IllegalAction, match="a Pass card the last card allows"):
+            run(state, (HOME, f"passback {card}"))
+
+
 def test_hold_then_dribble_into_box_and_inside_shot_scores_on_18() -> None:
     """Rulebook example: ball in A1C after Pass Ahead 2, no Dribble: hold, keep (roll 1-10),
     draw a Dribble - Ahead, dribble into the box, Inside shot: 18-20 is a goal."""

@@ -181,7 +181,7 @@ class BigTimeState(State):
     chits: tuple[int, ...]  # face-down chits left, per number
     yellows: tuple[tuple[int, ...], tuple[int, ...]]
     reds: tuple[int, int]
-    end_blocked: bool  # an end proposal was declined; none again until a card is played
+    end_blocked: bool  # an end proposal was declined; none again until a card leaves a hand
     shootout: tuple[int, int, int, int] | None  # goals 0, goals 1, kicks 0, kicks 1
     variant: Variant
     # Per seat, the cards of its hand that both players can name: when the deck runs out every
@@ -307,7 +307,8 @@ class BigTimeState(State):
                 if row <= 1 and not self.passback_used:
                     for k in kinds:
                         card = t.cards[k]
-                        if card.can_pass and _matches_next(card, next_req):
+                        # the card is played as a Pass (the Any card too), so the icon must allow a Pass
+                        if card.can_pass and next_req in (None, "any", "pass"):
                             out.append(t.passback[k])
                 if not self.hold_blocked and self._hold_zone_ok(board, seat):
                     out.append(HOLD)
