@@ -58,7 +58,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from server import ack_trace
-from server.guessing import GUESSING, guess_key
+from server.guessing import count_refusal
 from server.redis_pipe import RedisPipe, Replies, open_pipe
 from server.redis_store import (
     DEFAULT_PREFIX,
@@ -1369,15 +1369,14 @@ class Cluster:
                 raise RoomMoving(code)
             await asyncio.sleep(self.leases.ttl / 8)
 
-    async def handle_forward(self, room: Any, body: dict[str, Any], limited: bool = False) -> None:
+    async def handle_forward(self, room: Any, body: dict[str, Any]) -> None:
         """On the owner: a message forwarded by the client's node, applied to ``room``.
 
         The client is a :class:`RemotePeer`, the same object for every message of that
         connection; a refusal goes back to it as an ``error``. Wrong codes and tokens are counted
-        as on a single relay (:func:`guess_key`) before the answer goes; ``limited``
-        (:func:`resume_limited`, asked by the caller) turns a wrong ``resume``'s answer into
-        ``rate_limited``. A ``join``, ``spectate`` or ``resume`` of a room its host closed gets
-        ``no_room``, as on the owner's own connections.
+        as on a single relay (:func:`count_refusal`) before the answer goes: a wrong ``resume``
+        from an address out of guesses is told ``rate_limited``. A ``join``, ``spectate`` or
+        ``resume`` of a room its host closed gets ``no_room``, as on the owner's own connections.
         """
         key = (str(body["node"]), str(body["peer"]))
         msg = body["msg"]
@@ -1392,11 +1391,8 @@ class Cluster:
                 raise ProtocolError("no_room", gone_words(room.code))
             dispatch(room, peer, msg)
         except ProtocolError as exc:
-            guess = guess_key(exc.code, str(body["ip"]), room.code) if body.get("ip") else None
-            if guess is not None:
-                await self.limits.wrong_guess(guess)
-                if limited:
-                    exc = ProtocolError("rate_limited", GUESSING)
+            if body.get("ip"):
+                exc = await count_refusal(self.limits, exc, msg["type"], str(body["ip"]), room.code)
             if msg["type"] in ENTERING:
                 peer.refuse(error(exc.code, exc.message))
                 self._visitors.pop(key, None)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from soccerdesk.net.protocol import ProtocolError
+
 
 class Guesses(Protocol):
     """Where wrong guesses are counted: a single relay's limits or a cluster's (:class:`ClusterLimits`)."""
@@ -44,4 +46,18 @@ async def resume_limited(limits: Guesses, ip: str, code: str) -> bool:
     return not await limits.may_guess(ip) or not await limits.may_guess(tokens_key(ip, code))
 
 
-__all__ = ["GUESSING", "Guesses", "guess_key", "resume_limited", "tokens_key"]
+async def count_refusal(limits: Guesses, refusal: ProtocolError, kind: str, ip: str, code: str) -> ProtocolError:
+    """What a refused ``join``, ``spectate`` or ``resume`` (``kind``) of room ``code`` from ``ip``
+    is answered, once counted: a refusal that is a guess (:func:`guess_key`) counts against its
+    key, and a wrong ``resume`` from an address out of guesses (:func:`resume_limited`, asked
+    before this one is counted) is told ``rate_limited``; anything else is answered as it is.
+    Only a refused resume asks the limits: a right token costs no look-up."""
+    key = guess_key(refusal.code, ip, code)
+    if key is None:
+        return refusal
+    limited = kind == "resume" and await resume_limited(limits, ip, code)
+    await limits.wrong_guess(key)
+    return ProtocolError("rate_limited", GUESSING) if limited else refusal
+
+
+__all__ = ["GUESSING", "Guesses", "count_refusal", "guess_key", "resume_limited", "tokens_key"]

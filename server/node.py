@@ -27,7 +27,6 @@ from server.cluster import (
     peer_id,
     stop_if_cancelled,
 )
-from server.guessing import resume_limited
 from server.redis_store import StoreUnavailable, guarded
 from server.rooms import ENTERING, Hall, Peer, Room, RoomSettings, gone_words, new_code, normalize_code
 from soccerdesk.net.protocol import ProtocolError
@@ -153,8 +152,6 @@ class ClusterHall(Hall):
     async def _forwarded(self, code: str, body: dict[str, Any]) -> None:
         """A message for a room of this node from a client of another node (in order)."""
         kind = body.get("msg", {}).get("type")
-        # Asked first, so that the room looked up below is the one the message is applied to.
-        limited = kind == "resume" and bool(body.get("ip")) and await resume_limited(self.node.limits, body["ip"], code)
         room = self.rooms.get(code)
         if room is None and (loading := self._loading.get(code)) is not None:
             with contextlib.suppress(Exception):  # a failed load is logged where it failed
@@ -168,7 +165,7 @@ class ClusterHall(Hall):
                 peer.close("server_busy", RESUME)
             self.node.bus.forget_peer(str(body["node"]), str(body["peer"]))
             return
-        await self.node.handle_forward(room, body, limited)
+        await self.node.handle_forward(room, body)
 
     # --- rooms leaving this node --------------------------------------------------------------
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 from server import ack_trace
-from server.guessing import GUESSING, guess_key, resume_limited
+from server.guessing import GUESSING, count_refusal
 from server.rooms import Hall, Room, RoomSettings, dispatch, normalize_code
 from server.store import RoomStore
 from server.thinker import Thinker
@@ -657,7 +657,6 @@ async def _enter(
     # A resume through a node that does not own the room is answered, and counted, by the
     # owner (Cluster.handle_forward), the same way.
     code = normalize_code(msg["room"])
-    limited = kind == "resume" and await resume_limited(limits, conn.ip, code)
     if kind != "resume" and not await limits.may_guess(conn.ip):
         raise ProtocolError("rate_limited", GUESSING)
     try:
@@ -670,11 +669,9 @@ async def _enter(
         # refusals) come back to this connection through the cluster's bus.
         dispatch(room, conn, msg)
     except ProtocolError as exc:
-        key = guess_key(exc.code, conn.ip, code)
-        if key is not None:
-            await limits.wrong_guess(key)
-            if limited:
-                raise ProtocolError("rate_limited", GUESSING) from None
+        answer = await count_refusal(limits, exc, kind, conn.ip, code)
+        if answer is not exc:
+            raise answer from None
         raise
     return room
 

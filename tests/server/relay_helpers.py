@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from server.relay import RelaySettings, RunningRelay
+from server.relay import SHARED_LIMITS, RelaySettings, RunningRelay
 from soccerdesk import rules
 from soccerdesk.net.client import RelayClient
 from soccerdesk.rules.api import CHANCE, Event, Game, IllegalAction, Option, State, uniform
@@ -161,6 +161,21 @@ async def unload_room(relay: RunningRelay, players: list[RelayClient]) -> str:
     hall.sweep(idle_seconds=0, keep_seconds=86400)
     assert code not in hall.rooms
     return code
+
+
+def guess_questions(relay: RunningRelay, monkeypatch: Any) -> list[str]:
+    """The keys ``relay`` asks its limits about (``may_guess``) from now on: each a look-up in
+    Redis on a node of a cluster."""
+    asked: list[str] = []
+    limits = relay.app[SHARED_LIMITS]
+    real = limits.may_guess
+
+    async def counted(key: str) -> bool:
+        asked.append(key)
+        return await real(key)
+
+    monkeypatch.setattr(limits, "may_guess", counted)
+    return asked
 
 
 async def until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:

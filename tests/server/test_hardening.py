@@ -17,9 +17,10 @@ from typing import Any
 
 import aiohttp
 import pytest
-from relay_helpers import TOY, new_client, pair, relay_settings, unload_room, until
+from relay_helpers import TOY, guess_questions, new_client, pair, relay_settings, unload_room, until
 
 from server import rooms as rooms_module
+from server.guessing import tokens_key
 from server.relay import CONNECTIONS, HALL, LIMITS, STORE, RunningRelay, address_group, start_relay
 from server.rooms import Room
 from server.store import RoomStore
@@ -508,6 +509,31 @@ async def test_a_nat_neighbour_guessing_tokens_locks_nobody_out(db_path: Path) -
             await typist.resume(other_host.room or "", "not-my-token-at-all")
         assert typo.value.code == "bad_token"
         await typist.resume(other_guest.room or "", other_guest.token or "")
+    finally:
+        for c in made:
+            await c.close()
+        await relay.stop()
+
+
+async def test_a_right_resume_asks_no_limit_and_a_wrong_one_does(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether a resume is answered rate_limited matters only when it is refused: the right code
+    and token get in without asking the address's guesses (on a cluster node a look-up in Redis)."""
+    relay = await start_relay(relay_settings(db_path))
+    made: list[RelayClient] = []
+    try:
+        host, guest = await pair(relay, made)  # the guest's join asks: a room code may be guessed
+        room, token = guest.room or "", guest.token or ""
+        guest.reconnect = False
+        await guest.close()
+        asked = guess_questions(relay, monkeypatch)
+        await (await new_client(relay, made)).resume(room, token)
+        assert asked == []
+        with pytest.raises(RelayError) as wrong:
+            await (await new_client(relay, made)).resume(room, "not-the-token-of-anyone")
+        assert wrong.value.code == "bad_token"
+        assert asked == ["127.0.0.1", tokens_key("127.0.0.1", room)]
     finally:
         for c in made:
             await c.close()
