@@ -70,14 +70,14 @@ class ClusterHall(Hall):
         return super().prepare(game_id, options)
 
     async def create_room(
-        self, peer: Peer, game_id: str, options: dict[str, Any], settings: RoomSettings, name: str, seat: int | None
+        self, peer: Peer, game: Game, options: dict[str, Any], settings: RoomSettings, name: str, seat: int | None
     ) -> Room:
-        """A new room owned by this node (refused with ``server_busy`` while Redis is away)."""
-        game, resolved = self.prepare(game_id, options)
+        """A new room owned by this node, for the game and options :meth:`prepare` gave
+        (refused with ``server_busy`` while Redis is away)."""
         code = new_code()
         while code in self.rooms or not await self.node.claim_new(code):
             code = new_code()
-        return self.open(code, game, resolved, settings, peer, name, seat)
+        return self.open(code, game, options, settings, peer, name, seat)
 
     async def find_room(self, code: str) -> Room | RemoteRoom:
         """The room with ``code``: here if this node owns it (or takes it over, its owner being

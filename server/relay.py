@@ -637,7 +637,7 @@ async def _enter(
         offered = app[GAME_LIST]
         if msg["game"] not in offered:
             raise ProtocolError("bad_game", f"no game {msg['game']!r} here; this relay has {', '.join(offered)}")
-        hall.prepare(msg["game"], msg.get("options", {}))
+        game, options = hall.prepare(msg["game"], msg.get("options", {}))
         if not await limits.may_create(conn.ip):
             raise ProtocolError("rate_limited", "too many rooms created from your address; wait a minute")
         room_settings = RoomSettings(
@@ -645,7 +645,7 @@ async def _enter(
             turn_seconds=_at_least(msg.get("turn_seconds"), settings.min_seconds),
             abandon_seconds=_at_least(msg.get("abandon_seconds"), settings.min_seconds) or 120,
         )
-        args = (conn, msg["game"], msg.get("options", {}), room_settings, msg.get("name", ""), msg.get("seat"))
+        args = (conn, game, options, room_settings, msg.get("name", ""), msg.get("seat"))
         if node is not None:
             return await node.create_room(*args)
         return hall.create(*args)

@@ -1060,16 +1060,17 @@ class Hall:
         self.rooms.pop(room.code, None)
 
     def create(
-        self, peer: Peer, game_id: str, options: dict[str, Any], settings: RoomSettings, name: str, seat: int | None
+        self, peer: Peer, game: Game, options: dict[str, Any], settings: RoomSettings, name: str, seat: int | None
     ) -> Room:
-        game, resolved = self.prepare(game_id, options)
+        """A new room under a free code, for the game and options :meth:`prepare` gave."""
         code = new_code()
         while code in self.rooms or self.store.has_room(code):
             code = new_code()
-        return self.open(code, game, resolved, settings, peer, name, seat)
+        return self.open(code, game, options, settings, peer, name, seat)
 
     def prepare(self, game_id: str, options: dict[str, Any]) -> tuple[Game, dict[str, Any]]:
-        """Before a room is made: room for it (else ``server_busy``), its game and its options."""
+        """Before a room is made: room for it (else ``server_busy``), its game and its options
+        resolved, which :meth:`create` is then given."""
         self._make_room()
         try:
             game = get_game(game_id)

@@ -9,13 +9,14 @@ event with an audience), a hidden card in the view, and a simultaneous secret ch
 from __future__ import annotations
 
 import asyncio
+import inspect
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from server.relay import SHARED_LIMITS, RelaySettings, RunningRelay
+from server.relay import RelaySettings, RunningRelay
 from soccerdesk import rules
 from soccerdesk.net.client import RelayClient
 from soccerdesk.rules.api import CHANCE, Event, Game, IllegalAction, Option, State, uniform
@@ -163,19 +164,27 @@ async def unload_room(relay: RunningRelay, players: list[RelayClient]) -> str:
     return code
 
 
-def guess_questions(relay: RunningRelay, monkeypatch: Any) -> list[str]:
-    """The keys ``relay`` asks its limits about (``may_guess``) from now on: each a look-up in
-    Redis on a node of a cluster."""
-    asked: list[str] = []
-    limits = relay.app[SHARED_LIMITS]
-    real = limits.may_guess
+def calls_of(owner: Any, method: str, monkeypatch: Any) -> list[tuple[Any, ...]]:
+    """The arguments of each call of ``owner.method`` from now on (each call still goes through):
+    what a relay asks of its hall or its limits, each question on a cluster node maybe a look-up
+    in Redis."""
+    made: list[tuple[Any, ...]] = []
+    real = getattr(owner, method)
+    if inspect.iscoroutinefunction(real):
 
-    async def counted(key: str) -> bool:
-        asked.append(key)
-        return await real(key)
+        async def awaited(*args: Any) -> Any:
+            made.append(args)
+            return await real(*args)
 
-    monkeypatch.setattr(limits, "may_guess", counted)
-    return asked
+        monkeypatch.setattr(owner, method, awaited)
+    else:
+
+        def called(*args: Any) -> Any:
+            made.append(args)
+            return real(*args)
+
+        monkeypatch.setattr(owner, method, called)
+    return made
 
 
 async def until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:

@@ -17,11 +17,11 @@ from typing import Any
 
 import aiohttp
 import pytest
-from relay_helpers import TOY, guess_questions, new_client, pair, relay_settings, unload_room, until
+from relay_helpers import TOY, calls_of, new_client, pair, relay_settings, unload_room, until
 
 from server import rooms as rooms_module
 from server.guessing import tokens_key
-from server.relay import CONNECTIONS, HALL, LIMITS, STORE, RunningRelay, address_group, start_relay
+from server.relay import CONNECTIONS, HALL, LIMITS, SHARED_LIMITS, STORE, RunningRelay, address_group, start_relay
 from server.rooms import Room
 from server.store import RoomStore
 from server.thinker import Thinker
@@ -527,13 +527,13 @@ async def test_a_right_resume_asks_no_limit_and_a_wrong_one_does(
         room, token = guest.room or "", guest.token or ""
         guest.reconnect = False
         await guest.close()
-        asked = guess_questions(relay, monkeypatch)
+        asked = calls_of(relay.app[SHARED_LIMITS], "may_guess", monkeypatch)
         await (await new_client(relay, made)).resume(room, token)
         assert asked == []
         with pytest.raises(RelayError) as wrong:
             await (await new_client(relay, made)).resume(room, "not-the-token-of-anyone")
         assert wrong.value.code == "bad_token"
-        assert asked == ["127.0.0.1", tokens_key("127.0.0.1", room)]
+        assert asked == [("127.0.0.1",), (tokens_key("127.0.0.1", room),)]
     finally:
         for c in made:
             await c.close()

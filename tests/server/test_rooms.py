@@ -6,7 +6,7 @@ import asyncio
 import random
 
 import pytest
-from relay_helpers import TOY, new_client, pair, play_to_end, unload_room, until
+from relay_helpers import TOY, calls_of, new_client, pair, play_to_end, unload_room, until
 
 from server.relay import HALL, RunningRelay
 from server.rooms import CODE_ALPHABET, new_code
@@ -18,6 +18,21 @@ def test_join_codes_use_an_unambiguous_alphabet() -> None:
     assert len(codes) == 200
     assert all(len(c) == 6 and set(c) <= set(CODE_ALPHABET) for c in codes)
     assert not set("01OIL") & set(CODE_ALPHABET)
+
+
+async def test_a_create_checks_its_game_and_options_once(
+    relay: RunningRelay, clients: list[RelayClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The relay checks a create's game, options and room for it before the address's room budget
+    is spent, and makes the room from that one check: the options the room plays are those."""
+    prepared = calls_of(relay.app[HALL], "prepare", monkeypatch)
+    host = await new_client(relay, clients)
+    joined = await host.create(TOY, {"rounds": 3})
+    assert prepared == [(TOY, {"rounds": 3})]
+    assert relay.app[HALL].rooms[joined["room"]].options["rounds"] == 3
+    with pytest.raises(RelayError) as refused:
+        await (await new_client(relay, clients)).create(TOY, {"rounds": "many"})
+    assert refused.value.code == "bad_game" and len(prepared) == 2
 
 
 async def test_host_waits_in_the_lobby_and_cannot_play_alone(relay: RunningRelay, clients: list[RelayClient]) -> None:
