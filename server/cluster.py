@@ -70,7 +70,7 @@ from server.redis_store import (
     guarded,
     outcome,
 )
-from server.rooms import ENTERING, dispatch, gone_words
+from server.rooms import ENTERING, dispatch
 from soccerdesk.net.protocol import ProtocolError, error
 
 log = logging.getLogger("soccerdesk.cluster")
@@ -1387,9 +1387,7 @@ class Cluster:
             self._visitors.pop(key, None)
             self.bus.forget_peer(*key)
         try:
-            if room.closed and msg["type"] in ENTERING:
-                raise ProtocolError("no_room", gone_words(room.code))
-            dispatch(room, peer, msg)
+            dispatch(room, peer, msg)  # a room its host closed is not entered: no_room
         except ProtocolError as exc:
             if body.get("ip"):
                 exc = await count_refusal(self.limits, exc, msg["type"], str(body["ip"]), room.code)

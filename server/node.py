@@ -28,7 +28,7 @@ from server.cluster import (
     stop_if_cancelled,
 )
 from server.redis_store import StoreUnavailable, guarded
-from server.rooms import ENTERING, Hall, Peer, Room, RoomSettings, gone_words, new_code, normalize_code
+from server.rooms import ENTERING, Hall, Peer, Room, RoomSettings, new_code, normalize_code
 from soccerdesk.net.protocol import ProtocolError
 from soccerdesk.rules import Game
 
@@ -81,7 +81,8 @@ class ClusterHall(Hall):
 
     async def find_room(self, code: str) -> Room | RemoteRoom:
         """The room with ``code``: here if this node owns it (or takes it over, its owner being
-        gone), else a :class:`RemoteRoom` that forwards to its owner."""
+        gone), else a :class:`RemoteRoom` that forwards to its owner. A room its host closed is
+        found too: :func:`~server.rooms.dispatch` refuses to enter it."""
         code = normalize_code(code)
         room = self.rooms.get(code)
         if room is None:
@@ -104,8 +105,6 @@ class ClusterHall(Hall):
             if room is None:
                 assert loading is not None
                 room = await self._wait_load(code, loading)
-        if room.closed:
-            raise ProtocolError("no_room", gone_words(code))
         return room
 
     # --- this node's clients in rooms owned elsewhere -----------------------------------------

@@ -1095,7 +1095,8 @@ class Hall:
         return room
 
     async def find(self, code: str) -> Room:
-        """The open room with ``code``, loaded from the store if it is not in memory.
+        """The room with ``code``, loaded from the store if it is not in memory (one its host
+        closed too: :func:`dispatch` refuses to enter it).
 
         Loading replays the match in a worker; meanwhile the event loop serves everyone
         else, and others asking for the same room wait for the same load. Whoever waits
@@ -1113,8 +1114,6 @@ class Hall:
                 self._make_room()
                 loading = self._start_load(code, *loaded)
             room = await self._wait_load(code, loading)
-        if room.closed:
-            raise ProtocolError("no_room", gone_words(code))
         return room
 
     def _start_load(self, code: str, doc: dict[str, Any], actions: list[list[Any]]) -> asyncio.Task[Room]:
@@ -1164,8 +1163,14 @@ ENTERING = frozenset({"join", "resume", "spectate"})  # what a client sends to e
 
 def dispatch(room: Any, peer: Peer, msg: dict[str, Any]) -> None:
     """What a client asks of its room: entering it and going away here, every message inside
-    it through the room's own ``receive`` (one table of message types, in ``Room.receive``)."""
+    it through the room's own ``receive`` (one table of message types, in ``Room.receive``).
+
+    Every way into a room passes here (a relay's own connections, and on a cluster the owner's
+    and those forwarded by other nodes), so this is where a room its host closed is refused:
+    a ``join``, ``spectate`` or ``resume`` of it gets ``no_room``."""
     kind = msg["type"]
+    if kind in ENTERING and room.closed:
+        raise ProtocolError("no_room", gone_words(room.code))
     if kind == "join":
         room.join(peer, msg.get("name", ""))
     elif kind == "resume":

@@ -8,10 +8,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from relay_helpers import TOY, new_client, relay_settings
+from relay_helpers import TOY, new_client, relay_settings, until
 
 from server.relay import HALL, RunningRelay, start_relay
+from server.rooms import dispatch, gone_words
 from soccerdesk.net.client import RelayClient, RelayError
+from soccerdesk.net.protocol import ProtocolError
 
 
 async def test_a_join_of_a_closed_room_says_the_room_is_gone(relay: RunningRelay, clients: list[RelayClient]) -> None:
@@ -54,3 +56,40 @@ async def test_a_closed_room_stays_closed_after_a_restart_and_is_then_forgotten(
         for client in made:
             await client.close()
         await relay.stop()
+
+
+class Knocker:
+    """A connection as a room sees it, keeping whatever it is sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def send(self, text: str) -> None:
+        self.sent.append(text)
+
+    def close(self, code: str, message: str) -> None:
+        self.sent.append(f"closed: {code}")
+
+
+async def test_every_way_into_a_closed_room_is_refused_in_one_place(
+    relay: RunningRelay, clients: list[RelayClient]
+) -> None:
+    """dispatch, which every entering message passes (a relay's own connections, a cluster
+    owner's, and those another node forwards), refuses a room its host closed: no_room, and
+    the room is left as it was (no spectator added, no seat taken)."""
+    host = await new_client(relay, clients, "Host")
+    joined = await host.create(TOY)
+    await host.leave()
+    room = relay.app[HALL].rooms[joined["room"]]
+    await until(lambda: room.closed)
+    seats, spectators = list(room.seats), set(room.spectators)
+    for msg in (
+        {"type": "join", "room": room.code, "name": "Late"},
+        {"type": "spectate", "room": room.code},
+        {"type": "resume", "room": room.code, "token": joined["token"]},
+    ):
+        knocker = Knocker()
+        with pytest.raises(ProtocolError) as caught:
+            dispatch(room, knocker, msg)
+        assert caught.value.code == "no_room" and caught.value.message == gone_words(room.code)
+        assert knocker.sent == [] and room.seats == seats and room.spectators == spectators
