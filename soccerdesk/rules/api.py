@@ -597,6 +597,13 @@ def _same_position(state: State) -> State:
     return new
 
 
+def _whole_seed(seed: Any) -> int:
+    """``seed``, if it is a whole number (``True`` is not one)."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise BadOption(f"seed must be a whole number, not {seed!r}")
+    return seed
+
+
 class Game(ABC):
     """One game's rules: its id, its options and how a match starts.
 
@@ -636,9 +643,10 @@ class Game(ABC):
 
     def new_match(self, seed: int = 0, **options: Any) -> State:
         """A new match. ``seed`` is recorded; drivers sample chance with ``random.Random(seed)``."""
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise BadOption(f"seed must be a whole number, not {seed!r}")
-        resolved = self.resolve_options(options)
+        return self._start(_whole_seed(seed), self.resolve_options(options))  # the seed checked first
+
+    def _start(self, seed: int, resolved: dict[str, Any]) -> State:
+        """A new match under options :meth:`resolve_options` gave and a checked ``seed``."""
         state = self._initial_state(resolved)
         state._set_meta(MatchInfo(self.id, seed, resolved), None, ())
         return state
@@ -681,10 +689,10 @@ class Game(ABC):
         if not isinstance(actions, list):
             raise CorruptRecord(f"the record's actions are not a list (they are {_json_kind(actions)})")
         try:
-            # Names checked first: an option named "seed" (or "self") is no option of this game,
-            # not a second seed passed to new_match.
-            self.resolve_options(options)
-            state = self.new_match(seed if isinstance(seed, int) else 0, **options)
+            # Resolved by name, never passed on as keywords: an option named "seed" (or "self")
+            # is no option of this game, not a second seed. Options are checked before the seed.
+            resolved = self.resolve_options(options)
+            state = self._start(_whole_seed(seed if isinstance(seed, int) else 0), resolved)
         except RulesError as exc:
             raise CorruptRecord(f"bad options in record: {exc}") from None
         states = [state]

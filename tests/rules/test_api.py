@@ -154,6 +154,22 @@ def test_dump_and_load_replay_exactly() -> None:
     assert len(GAME.replay(record)) == len(record["actions"]) + 1
 
 
+def test_replay_resolves_the_record_options_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    record = GAME.dump(_random_playout(4))
+    resolved: list[dict[str, Any]] = []
+    real = GAME.resolve_options
+
+    def counted(given: Mapping[str, Any]) -> dict[str, Any]:
+        resolved.append(dict(given))
+        return real(given)
+
+    monkeypatch.setattr(GAME, "resolve_options", counted)
+    states = GAME.replay(record)
+    assert resolved == [record["options"]] and states[-1] == GAME.load(record)
+    with pytest.raises(CorruptRecord, match="seed must be a whole number"):
+        GAME.replay({**record, "seed": True})
+
+
 def test_corrupt_record_is_refused() -> None:
     record = GAME.dump(_random_playout(2))
     with pytest.raises(CorruptRecord, match="action 1"):
