@@ -211,16 +211,9 @@ class LeaseKeeper:
             await guarded(self._release([self.lease_key(code)], [f"{self.node} {fence}"]))
 
     async def run(self) -> None:
-        """Renew every ``ttl / 4`` seconds until cancelled; Redis being away is logged, not fatal."""
-        while True:
-            await asyncio.sleep(self.ttl / 4)
-            try:
-                await self.renew()
-            except StoreUnavailable as exc:
-                # Nobody can take a room over while Redis is away either; the fences decide
-                # when it is back.
-                log.warning("cannot renew room leases: %s", exc.detail)
-            stop_if_cancelled()
+        """Renew every ``ttl / 4`` seconds until cancelled; Redis being away is logged, not fatal
+        (nobody can take a room over while Redis is away either; the fences decide when it is back)."""
+        await every(self.ttl / 4, self.renew, "cannot renew room leases")
 
 
 # --- limits ---------------------------------------------------------------------------------
@@ -752,6 +745,18 @@ class Bus:
                     await result
         except Exception:  # one bad message must not stop the bus
             log.exception("message on %s failed", channel)
+
+
+async def every(period: float, work: Callable[[], Awaitable[Any]], failing: str, logger: logging.Logger = log) -> None:
+    """Await ``work()`` every ``period`` seconds until cancelled. Redis being away is logged
+    (``failing`` says what could not be done), not fatal: the next turn tries again."""
+    while True:
+        await asyncio.sleep(period)
+        try:
+            await work()
+        except StoreUnavailable as exc:
+            logger.warning("%s: %s", failing, exc.detail)
+        stop_if_cancelled()
 
 
 def stop_if_cancelled() -> None:
@@ -1416,6 +1421,7 @@ __all__ = [
     "DEFAULT_TTL",
     "Bus",
     "cancel_and_wait",
+    "every",
     "Cluster",
     "ClusterLimits",
     "Health",

@@ -24,8 +24,8 @@ from server.cluster import (
     RemoteRoom,
     RoomMissing,
     cancel_and_wait,
+    every,
     peer_id,
-    stop_if_cancelled,
 )
 from server.redis_store import StoreUnavailable, guarded
 from server.rooms import ENTERING, Hall, Peer, Room, RoomSettings, new_code, normalize_code
@@ -114,13 +114,7 @@ class ClusterHall(Hall):
         self._watcher = asyncio.get_running_loop().create_task(self._watch())
 
     async def _watch(self) -> None:
-        while True:
-            await asyncio.sleep(self.node.leases.ttl / 2)
-            try:
-                await self.watch_owners()
-            except StoreUnavailable as exc:
-                log.warning("cannot check the owners of visited rooms: %s", exc.detail)
-            stop_if_cancelled()
+        await every(self.node.leases.ttl / 2, self.watch_owners, "cannot check the owners of visited rooms", log)
 
     async def watch_owners(self) -> None:
         """Ask this node's clients to resume when the owner of the room they visit changed or

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 
 import pytest
@@ -15,7 +16,8 @@ redis_sync = pytest.importorskip("redis", reason="the redis package is not insta
 from redis.asyncio import Redis  # noqa: E402
 from redis_helpers import RedisServer  # noqa: E402
 
-from server.cluster import Cluster, Health, LeaseKeeper, cancel_and_wait  # noqa: E402
+from server.cluster import Cluster, Health, LeaseKeeper, cancel_and_wait, every  # noqa: E402
+from server.redis_store import StoreUnavailable  # noqa: E402
 
 
 def clients_of(server: RedisServer) -> list[str]:
@@ -42,6 +44,28 @@ async def test_loops_end_on_one_cancel_even_mid_call(redis_client: Redis) -> Non
         done, _ = await asyncio.wait([task], timeout=2.0)
         assert done, f"round {i}: the loop went on after it was cancelled"
         assert task.cancelled()
+
+
+async def test_a_periodic_loop_logs_redis_away_and_goes_on_until_cancelled(caplog: pytest.LogCaptureFixture) -> None:
+    """Lease renewal and a node's watch of visited rooms share one loop (``every``): a turn that
+    finds Redis away is logged under the caller's logger and the next turn comes all the same."""
+    turns: list[int] = []
+
+    async def work() -> None:
+        turns.append(len(turns))
+        if len(turns) == 1:
+            raise StoreUnavailable("Redis went away")
+
+    logger = logging.getLogger("soccerdesk.relay")
+    with caplog.at_level(logging.WARNING, logger="soccerdesk.relay"):
+        task = asyncio.create_task(every(0.0, work, "cannot check the owners of visited rooms", logger))
+        while len(turns) < 3:
+            await asyncio.sleep(0)
+        task.cancel()
+        await asyncio.wait([task], timeout=2.0)
+    assert task.cancelled()
+    said = [(r.name, r.getMessage()) for r in caplog.records]
+    assert said == [("soccerdesk.relay", "cannot check the owners of visited rooms: Redis went away")]
 
 
 async def test_cancel_and_wait_cancels_again_and_never_hangs() -> None:
