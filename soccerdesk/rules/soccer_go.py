@@ -18,7 +18,8 @@ How a match runs as actions
 * When a card that a BLOCK answers is named, the other seat (if it holds a card of its side)
   replies ``play BLOCK`` or ``no card`` before the card takes effect.
 * After a marked pass, a saved shot or a goal, the seat that may answer with a re-take card
-  (if it holds any card of its side) plays it or says ``no card``.
+  (if it holds any card of its side) plays it or says ``no card``; if its card is blocked, it
+  is asked again while it still holds a card of its side.
 * COUNTER ATTACK: the attacker then ``retire N`` three times. NARROW SHOT: the defender
   ``remove DIR``. TACKLE: both ``show rock|paper|scissors`` in secret.
 * End of a turn (regulation, not after the last one): chance ``draw CARD`` for the previous
@@ -1000,8 +1001,13 @@ class SoccerGoState(State):
             events.append(Event("no-block", f"Seat {seat} does not block {name}.", {"seat": seat}))
             return self._r(phase=origin)._take_effect(events)
         # No re-take: the marked pass, the save or the goal stands.
-        result = "marked" if phase == PASS_REPLY else ("saved" if self.step == self.attacker else "goal")
-        return self._end_turn(events, result)
+        return self._end_turn(events, self._reply_result(phase))
+
+    def _reply_result(self, window: int) -> str:
+        """What stands when the answer ``window`` closes: the marked pass, the save or the goal."""
+        if window == PASS_REPLY:
+            return "marked"
+        return "saved" if self.step == self.attacker else "goal"
 
     def _name_card(self, seat: int, play: Play, events: list[Event]) -> State:
         cards = self.rules.data.cards
@@ -1033,8 +1039,12 @@ class SoccerGoState(State):
             events.append(Event("blocked", f"{cards[named_card].name} is blocked.", {"card": named_card}))
             nxt = nxt._r(named=None, retake=None)
             if origin in (PASS_REPLY, SHOT_REPLY):
-                result = "marked" if origin == PASS_REPLY else ("saved" if self.step == self.attacker else "goal")
-                return nxt._end_turn(events, result)
+                # docs/rulings.md, "A blocked card returns to its step": the answer window after a
+                # marked pass, a save or a goal opens again (a JOKER may copy the blocked re-take),
+                # on the same public condition as the first time: a card of the blocked side held.
+                side = ATTACKING if named_seat == self.attacker else DEFENDING
+                if not nxt.side_count(named_seat, side):
+                    return nxt._end_turn(events, self._reply_result(origin))
             return nxt._r(phase=origin)
         assert effect != "block"
         named = (seat, play.card, play.as_card, self.phase)

@@ -470,6 +470,9 @@ def test_defending_block_two_cancels_the_attacking_shot_retake() -> None:
     s = shot(s, "left", "left")
     s = act(s, 0, "play att-shot-retake")
     s = act(s, 1, "play def-block-2")
+    # The attacker still holds BOGEY, so it is asked again (docs/rulings.md); it can only decline.
+    assert s.phase_name == "shot-reply" and texts(s, 0) == ["no card"]
+    s = act(s, 0, "no card")
     assert "turn-over" in kinds(s) and s.goals == (0, 0)
 
 
@@ -731,7 +734,48 @@ def test_attacking_block_two_keeps_the_goal_against_a_shot_retake() -> None:
     s = shot(s, "left", "right")
     s = act(s, 1, "play def-shot-retake")
     s = act(s, 0, "play att-block-2")
+    assert s.goals == (1, 0) and s.phase_name == "shot-reply" and texts(s, 1) == ["no card"]
+    s = act(s, 1, "no card")
     assert s.goals == (1, 0) and "turn-over" in kinds(s)
+
+
+def test_a_blocked_pass_retake_reopens_the_window_for_a_joker() -> None:
+    """docs/rulings.md: a BLOCK after a marked pass returns to that answer window, as in the pass
+    step, so a JOKER may copy the PASS RE-TAKE just blocked (Rulings, Soccer-Go 7)."""
+    s = kick_off(att0=("att-pass-retake", "att-joker"), def1=("def-block-3", "def-bogey"))
+    s = passes(s, [2, 3])
+    s = pass_(s, 4, 4)
+    s = act(s, 0, "play att-pass-retake")
+    s = act(s, 1, "play def-block-3")
+    assert "turn-over" not in kinds(s) and s.phase_name == "pass-reply" and s.attacker == 0
+    assert texts(s, 0) == ["play att-joker as att-pass-retake", "no card"]
+    s = play(s, 0, "att-joker as att-pass-retake")
+    assert s.phase_name == "pass" and s.attacker == 0 and s.passes == 2 and s.retired == (2, 3)
+
+
+def test_a_blocked_shot_retake_after_a_goal_reopens_the_window_for_a_joker() -> None:
+    """docs/rulings.md: after a blocked defending SHOT RE-TAKE the goal stands for now and the
+    defender may still strike it off with a JOKER copying the re-take."""
+    s = kick_off(att0=("att-block-2", "att-bogey"), def1=("def-shot-retake", "def-joker"))
+    s = passes(s, [2, 3, 4, 5, 6, 7, 8])
+    s = shot(s, "left", "right")
+    s = act(s, 1, "play def-shot-retake")
+    s = act(s, 0, "play att-block-2")
+    assert s.goals == (1, 0) and s.phase_name == "shot-reply" and s.current_players() == (1,)
+    assert texts(s, 1) == ["play def-joker as def-shot-retake", "no card"]
+    s = play(s, 1, "def-joker as def-shot-retake")
+    assert s.goals == (0, 0) and s.phase_name == "shot" and s.attacker == 0
+
+
+def test_a_blocked_retake_ends_the_turn_when_no_card_of_its_side_is_left() -> None:
+    """With no card of its side left, the blocked side is not asked again: the marked pass stands."""
+    s = kick_off(att0=("att-pass-retake", "att-bogey"), def1=("def-block-3", "def-bogey"))
+    s = act(s, 0, "play att-bogey")
+    s = passes(s, [2, 3])
+    s = pass_(s, 4, 4)
+    s = act(s, 0, "play att-pass-retake")
+    s = act(s, 1, "play def-block-3")
+    assert "turn-over" in kinds(s) and s.phase_name != "pass-reply" and s.hand_counts(0)[0] == 0
 
 
 def test_defending_joker_copies_a_discarded_defending_card() -> None:
