@@ -552,6 +552,21 @@ def test_bogey_does_nothing() -> None:
     assert s.hand_counts(0) == (1, 2)
 
 
+def test_bogey_is_played_only_before_passes_one_to_seven() -> None:
+    """docs/rulings.md, BOGEY: like the other pass cards, before any of passes 1-7 only; not at
+    the shot nor in an answer window (after a marked pass, a save or a goal)."""
+    s = kick_off(att0=("att-bogey", "dribble"), def1=("def-bogey", "def-block-1"))
+    assert "play att-bogey" in texts(s, 0) and "play def-bogey" in texts(s, 1)
+    marked = pass_(s, 2, 2)
+    assert marked.phase_name == "pass-reply" and texts(marked, 0) == ["no card"]
+    s = passes(s, [2, 3, 4, 5, 6, 7])
+    assert "play att-bogey" in texts(s, 0) and "play def-bogey" in texts(s, 1)  # before the 7th pass
+    s = pass_(s, 8, 9)
+    assert s.phase_name == "shot" and not any(t.startswith("play") for t in texts(s, 0) + texts(s, 1))
+    saved = shot(s, "left", "left")
+    assert saved.phase_name == "shot-reply" and texts(saved, 0) == ["no card"]
+
+
 def test_defending_bogey_does_nothing_either() -> None:
     s = kick_off(def1=("def-bogey", "tackle"))
     s = pass_(s, 2, 3)
