@@ -642,6 +642,18 @@ def test_deep_press_defender_marks_three() -> None:
     assert s.passes == 3 and s.retired == (2, 3, 7)
 
 
+def test_an_unmarked_deep_pressed_pass_under_dribble_counts_three() -> None:
+    """docs/rulings.md, DRIBBLE with DEEP PRESS: "one normal pass" (Rulings 9) means a pass, not a
+    shot, so the DRIBBLE played before it still adds its skipped passes."""
+    s = kick_off(att0=("dribble", "att-bogey"), def1=("deep-press", "def-bogey"))
+    s = passes(s, [2, 3])
+    s = play(play(s, 0, "dribble"), 1, "deep-press")
+    assert s.view(None)["state"]["modifiers"] == ["dribble", "deep-press"]
+    assert "marked" in kinds(pass_(s, 5, (4, 5, 6)))
+    s = pass_(s, 4, (5, 6, 7))
+    assert s.phase_name == "pass" and s.passes == 5 and s.retired == (2, 3, 4)
+
+
 def test_attacking_block_one_cancels_deep_press() -> None:
     """Attacking BLOCK: Slow Build-Up, Deep Press or Clearance."""
     s = kick_off(att0=("att-block-1", "att-bogey"), def1=("deep-press", "def-bogey"))
