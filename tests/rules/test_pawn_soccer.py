@@ -481,6 +481,17 @@ def test_goal_kick_area_holds_one_pawn_of_its_side() -> None:
     assert "move E2-E1" in legal(s, ORANGE)
 
 
+def test_a_steal_that_would_put_a_second_pawn_in_a_goal_kick_area_is_refused() -> None:
+    """docs/rulings.md, Goal-kick area (default rules): the swap may not give the victim's side a
+    second pawn in its own area, so the steal is refused rather than the victim moved elsewhere."""
+    for keeper in ("D11", "E11"):
+        s = pos(["C11", "A5"], [keeper, "C10"], "C10")
+        assert "steal C11-C10" not in legal(s, BLUE)
+        assert "goal-kick area" in s.explain_illegal(BLUE, GAME.parse_action("steal C11-C10"))
+    s = pos(["C11", "A5"], ["C10"], "C10")  # no Orange keeper: the swap is allowed
+    assert "steal C11-C10" in legal(s, BLUE)
+
+
 def test_closed_goal_area_variant_keeps_opponents_out() -> None:
     """Variant ``closed_goal_area``: only the side's own goalkeeper may stand in its goal-kick area."""
     s = pos(["D1"], ["E2", "D3", "D11"], "D3", ORANGE, options={"closed_goal_area": True})
