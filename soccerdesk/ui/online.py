@@ -246,7 +246,8 @@ class RemoteSession(MatchSession):
     Signals: those of :class:`MatchSession`, plus ``claim_offered(str name)`` when the
     opponent's abandonment countdown has run out, ``chat_received``, ``timer_changed`` and
     ``host_left`` (see the module docstring), and ``chat_unsent(text, why)`` for a line that could
-    not be sent (the screen gives it back to the player). ``busy(True)`` here means the *remote
+    not be sent (the screen gives it back to the player). A move or chat line made while the
+    client reconnects is kept and sent once the seat is resumed (or said not played, and why). ``busy(True)`` here means the *remote
     player* is deciding (a person, not the computer); ``status`` names them ("Waiting for
     Bob") and reports the connection ("Connection lost — reconnecting…", "Connected again"),
     the opponent's presence, an absent opponent's countdown and rematch offers.
@@ -307,6 +308,13 @@ class RemoteSession(MatchSession):
         self._finished_sent = False
         self._resigning = False  # a resignation is on its way to the relay
         self._in_flight: int | None = None  # ply of the view an action was sent from, until answered
+        # What the player did while the relay was away, sent once it is back (QA online audit 1):
+        # the move (its text and the ply of the view it was chosen on), the chat lines, the move
+        # sent so on resuming until the relay answers it, and what the status says of it.
+        self._held: tuple[str, int] | None = None
+        self._held_chat: list[str] = []
+        self._held_sent: str | None = None
+        self._held_news = ""
         self._labels = self._read_labels()
         # Seats whose turn clock ran out while they still owe decisions of that turn: the relay's
         # bot plays the rest of it (protocol.md, "Per-turn clock"); as the relay keeps it.
@@ -374,7 +382,7 @@ class RemoteSession(MatchSession):
         if self._replaced:
             self._refuse(self._replaced)
             return
-        if not self.client.connected:
+        if not self.client.connected and not self._reconnecting():
             self._refuse(self.offline_words())
             return
         if self.client.result is not None:  # also when it ended early (resigned, abandoned)
@@ -386,13 +394,78 @@ class RemoteSession(MatchSession):
         if self._seat in self._autoplayed:
             self._refuse("your time ran out: the computer plays the rest of this turn")
             return
-        if self._in_flight is not None:
+        if self._in_flight is not None or self._held is not None:
             # A second decision before the relay answered the first: it was chosen on a
             # position this seat has already answered, so the relay would refuse it.
             self._refuse("wait: your last move is on its way")
             return
+        self._held_news = ""
+        if not self.client.connected:
+            self._hold(action_text, view["ply"])
+            return
         self._in_flight = view["ply"]
-        _spawn(self._send(self.client.act(action_text, ply=view["ply"])), self._tasks)
+        _spawn(self._send_act(action_text, view["ply"]), self._tasks)
+
+    async def _send_act(self, action: str, ply: int) -> None:
+        try:
+            await self.client.act(action, ply=ply)
+        except RelayError as exc:
+            self._in_flight = None
+            if self._closed:
+                return
+            if exc.code == "offline" and self._reconnecting():
+                self._hold(action, ply)  # the connection went as it was sent: it goes once back
+            else:
+                self._held_sent = None
+                self._refuse(exc.message)
+
+    def _reconnecting(self) -> bool:
+        """Whether the connection is down and the client is getting it back by itself (it has
+        not given up, and the seat was not taken over)."""
+        status = self.client.status
+        return not self.client.connected and not status.startswith("lost") and status != "closed"
+
+    def _hold(self, action: str, ply: int) -> None:
+        """Keep a move chosen while the relay is away; :meth:`_play_held` sends it once the
+        resumed snapshot is in. The board offers nothing more meanwhile."""
+        self._held = (action, ply)
+        self._offer_nothing()
+        self.status.emit(self.offline_words())
+
+    def _play_held(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        """Back after a lost connection (the snapshot ``view`` and the ``events`` missed): send
+        the move kept meanwhile, or say why it is not played. A move that may still stand is
+        sent with the ply it was chosen on, so the relay's ply rule judges it (a race with the
+        other seat's secret choice is sent again by the client; anything else is refused)."""
+        if self._held is None:
+            return
+        action, ply = self._held
+        self._held = None
+        why = self._why_held_is_stale(view, events, action)
+        if why:
+            self._held_news = f"{HELD_NOT_PLAYED}: {why}"
+        else:
+            self._held_news = "Your move made while the connection was down was sent"
+            self._held_sent = action
+            self._in_flight = view["ply"]
+            _spawn(self._send_act(action, ply), self._tasks)
+        self.status.emit(self._with_move(""))
+
+    def _why_held_is_stale(self, view: dict[str, Any], events: list[dict[str, Any]], action: str) -> str:
+        """Why the move kept while the relay was away cannot be played now ("" when it may)."""
+        if self.client.result is not None or view["terminal"]:
+            return "the match is over"
+        for event in events:
+            data = event.get("data") or {}
+            if event.get("kind") == "computer" and data.get("seat") == self._seat:
+                if data.get("why") == "clock":
+                    return "your time ran out meanwhile, and the computer chose for you"
+                return "the computer played for you meanwhile"
+        if self._seat not in view["to_move"] or self._seat in self._autoplayed:
+            return "the match moved on meanwhile, and it is not your turn now"
+        if action not in view["legal"]:
+            return "the position changed meanwhile; choose again"
+        return ""
 
     def local_seats(self) -> tuple[int, ...]:
         return () if self._seat is None else (self._seat,)
@@ -550,16 +623,39 @@ class RemoteSession(MatchSession):
         if not text:
             return
         if not self.client.connected:
+            self._hold_chat(text)
+            return
+        _spawn(self._send_chat([text]), self._tasks)
+
+    def _hold_chat(self, text: str) -> None:
+        """Keep a line said while the relay is away (a few at most); it goes once it is back."""
+        if not self._reconnecting() or len(self._held_chat) >= HELD_CHAT_LINES:
             self.chat_unsent.emit(text, self._unsent_words())
             return
-        _spawn(self._send_chat(text), self._tasks)
+        self._held_chat.append(text)
+        self.status.emit(f"{RECONNECTING} Your chat line is kept: it goes once the connection is back.")
 
-    async def _send_chat(self, text: str) -> None:
-        try:
-            await self.client.chat(text)
-        except RelayError:  # the connection went while it was on its way
-            if not self._closed:
-                self.chat_unsent.emit(text, self._unsent_words())
+    async def _send_chat(self, lines: list[str]) -> None:
+        """Say ``lines`` in order; those that cannot go are kept again, or given back."""
+        for i, text in enumerate(lines):
+            try:
+                await self.client.chat(text)
+            except RelayError:  # the connection went while it was on its way
+                if not self._closed:
+                    for line in lines[i:]:
+                        self._hold_chat(line)
+                return
+
+    def _give_back_held(self) -> str:
+        """The relay is gone for good: the kept chat lines go back to the box, and the words for
+        a kept move that will not be sent ("" when there is none)."""
+        if self._held_chat:
+            lines, self._held_chat = self._held_chat, []
+            self.chat_unsent.emit(" ".join(lines), self._unsent_words())
+        if self._held is None:
+            return ""
+        self._held = None
+        return " (your move made while the connection was down was not sent)"
 
     def _unsent_words(self) -> str:
         if self.client.status.startswith("lost"):
@@ -577,6 +673,13 @@ class RemoteSession(MatchSession):
             return
         if kind == "snapshot" or kind == "update" and msg["yours"] or kind in ("refused", "error"):
             self._in_flight = None
+        if kind == "update" and not msg["yours"]:
+            self._held_news = ""  # told until something else happens
+        held, refused = self._held_sent, ""
+        if kind in ("update", "refused", "error") and held is not None:
+            self._held_sent = None
+            if kind == "refused" and msg["action"] == held:
+                refused = self._held_news = f"{HELD_NOT_PLAYED}: {msg['reason']}"
         if kind in ("snapshot", "update"):
             if msg["match"] != self.match:
                 return
@@ -591,8 +694,9 @@ class RemoteSession(MatchSession):
                 self._show_chat(msg["chat"])  # and what was said meanwhile
                 self._on_clock(msg["clock"])
                 self._on_countdown(msg["countdown"])
+                self._play_held(msg["view"], msg["events"])
         elif kind == "refused":
-            self._refuse(msg["reason"])
+            self._refuse(refused or msg["reason"])
         elif kind == "error":
             if msg["code"] in ("rate_limited", "not_now", "read_only"):
                 self._refuse(msg["message"])
@@ -754,7 +858,7 @@ class RemoteSession(MatchSession):
         note, move = self._computer_note, self._move_status()
         if note.startswith("Time ran out: ") and move.startswith("Time ran out: "):
             move = sentence(move.removeprefix("Time ran out: "))
-        parts = [note, news, move]
+        parts = [note, self._held_news, news, move]
         seen: list[str] = []
         for part in parts:
             if part and part not in seen and not any(part in other for other in parts if other != part):
@@ -893,6 +997,8 @@ class RemoteSession(MatchSession):
         if self.client.status.startswith("lost"):
             why = self.client.status.removeprefix("lost: ")
             return f"Not sent: the connection to the relay is closed ({why}). Home leaves this screen."
+        if self._held is not None:
+            return f"{RECONNECTING} Your move is kept: it is sent as soon as the connection is back."
         return "Not sent: the connection to the relay is lost. You can move again once the connection is back."
 
     def _offer_nothing(self) -> None:
@@ -930,16 +1036,29 @@ class RemoteSession(MatchSession):
             self._seat_taken()
             return
         if status == "reconnecting":
-            # A move chosen now could not be sent, and one chosen before the drop is answered by
-            # the snapshot on resuming: the board offers nothing until then (QA online audit 1).
-            self._offer_nothing()
+            # A move chosen now is kept and sent once the connection is back (QA online audit 1).
+            # One sent before the drop is answered by the snapshot on resuming: the board offers
+            # nothing until then.
             self._opponent_here, self._presence_news = None, ""  # told afresh once back ("Connected again")
             view = self.client.view or {}
-            mine = self._seat is not None and self._seat in view.get("to_move", ()) and self.client.result is None
-            again = " You can move again once the connection is back." if mine else ""
-            self.status.emit(f"Connection lost — reconnecting…{again}")
+            mine = (
+                self._seat is not None
+                and self._seat in view.get("to_move", ())
+                and self._seat not in self._autoplayed
+                and self.client.result is None
+            )
+            if mine and self._in_flight is None and self._held is None:
+                self.status.emit(
+                    f"{RECONNECTING} You can still make your move: it is sent once the connection is back."
+                )
+            else:
+                self._offer_nothing()
+                self.status.emit(self.offline_words() if self._held is not None else RECONNECTING)
             self.busy.emit(True)
         elif status == "connected":
+            if self._held_chat:
+                lines, self._held_chat = self._held_chat, []
+                _spawn(self._send_chat(lines), self._tasks)
             self.status.emit(self._with_move("Connected again"))
         elif (
             status.startswith("lost")
@@ -947,14 +1066,14 @@ class RemoteSession(MatchSession):
             and (self.client.gave_up or self.client.fatal_code == "host_left")
         ):
             host = next((p["name"] for p in self.client.players if p.get("host")), "") or "The host"
-            text = f"{host} has left: the game on their computer is closed"
+            text = f"{host} has left: the game on their computer is closed{self._give_back_held()}"
             self.busy.emit(False)
             self.status.emit(text)
             self.host_left.emit(text)
         elif status.startswith("lost"):
             self._offer_nothing()
             self.busy.emit(False)
-            self.status.emit(f"Disconnected: {status.removeprefix('lost: ')}")
+            self.status.emit(f"Disconnected: {status.removeprefix('lost: ')}{self._give_back_held()}")
 
     # --- helpers -------------------------------------------------------------------------------
 
@@ -1008,6 +1127,11 @@ class RemoteSession(MatchSession):
 
 _BACKGROUND: set[asyncio.Task[Any]] = set()
 """Shutdown tasks of closed sessions (kept referenced until done)."""
+
+RECONNECTING = "Connection lost — reconnecting…"
+HELD_NOT_PLAYED = "Your move made while the connection was down was not played"
+HELD_CHAT_LINES = 5
+"""Chat lines kept while the relay is away; a line beyond them stays in the box, said not sent."""
 
 
 # --- the dialog ---------------------------------------------------------------------------------

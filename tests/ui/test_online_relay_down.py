@@ -38,11 +38,24 @@ async def click_soon(qtbot: Any, widget: QWidget, pos: QPoint, what: str) -> Non
     await asyncio.sleep(0.05)
 
 
-def test_while_the_relay_is_down_the_board_offers_nothing_and_a_chat_line_is_kept(qtbot, tmp_path: Path) -> None:
-    """QA online audit, item 1: with the relay gone, the board offered the whole turn and let go
-    of a move clicked; a chat line sent then was cleared and never arrived. Now the board offers
-    nothing and says the player moves again once the connection is back; the chat line stays in
-    the box, said not sent, and goes once the relay is back."""
+async def click_a_move(qtbot: Any, view: MatchView) -> str:
+    """Play one of the moves the board offers by clicking each spot of its click path (one of
+    two clicks or more, when there is one); returns the action."""
+    paths = view.board.paths.paths
+    assert paths, "the board offers no move"
+    action = next((t for t, path in paths.items() if len(path) > 1), next(iter(paths)))
+    for step in paths[action]:
+        await click_soon(qtbot, view.view.viewport(), target_spot(view, step), f"{step} of {action!r}")
+    return action
+
+
+def test_a_move_and_a_chat_line_made_while_the_relay_is_down_are_kept_and_sent_once_it_is_back(
+    qtbot, tmp_path: Path
+) -> None:
+    """QA online audit, item 1: with the relay gone, a move clicked on the board was let go and
+    a chat line sent was cleared, and neither ever arrived. Now the board still offers the move;
+    the move clicked is kept, the board says so and offers nothing more, and the chat line is
+    kept too; once the relay is back, both go, and the match goes on from the move."""
     from server.relay import RelaySettings, start_relay
 
     async def scenario() -> None:
@@ -52,46 +65,97 @@ def test_while_the_relay_is_down_the_board_offers_nothing_and_a_chat_line_is_kep
         view, _said = screen(qtbot, alice)
         try:
             await until(lambda: deciding(view) and alice.seat in (alice.view or {}).get("to_move", ()))
-            paths = view.board.paths.paths
-            action = next((t for t, path in paths.items() if len(path) > 1), next(iter(paths)))
-            path = paths[action]
-            if len(path) > 1:  # half a move: the card is picked, its target not yet
-                click(qtbot, view.view.viewport(), target_spot(view, path[0]), f"{path[0]} of {action!r}")
-                assert view.board.selection == path[:1]
-            spot = target_spot(view, path[-1])
             ply = alice.view["ply"]  # type: ignore[index]
 
             await relay.stop()
             await until(lambda: alice.status == "reconnecting")
-            await until(lambda: not view.board.targets and not (view.view_data or {}).get("legal"))
-            assert view.board.selection == ()
-            assert "once the connection is back" in view.hint_label.text(), view.hint_label.text()
-            QTest.mouseClick(view.view.viewport(), Qt.MouseButton.LeftButton, pos=spot)  # nothing is on offer
-            assert "once the connection is back" in view.hint_label.text(), view.hint_label.text()
+            await asyncio.sleep(0.1)
+            assert "you can still make your move" in view.hint_label.text().lower(), view.hint_label.text()
+            await click_a_move(qtbot, view)  # the board still offers the move while the relay is away
+            await until(lambda: "move is kept" in view.hint_label.text())
+            assert not (view.view_data or {}).get("legal")  # nothing more to play meanwhile
+            assert alice.seq == ply
 
             assert view.chat_edit is not None
             QTest.mouseClick(view.chat_edit, Qt.MouseButton.LeftButton)
             QTest.keyClicks(view.chat_edit, "are you there?")
             QTest.keyClick(view.chat_edit, Qt.Key.Key_Return)
-            await until(lambda: "not sent" in view.hint_label.text().lower())
-            assert view.chat_edit.text() == "are you there?"
+            await until(lambda: "chat line is kept" in view.hint_label.text())
+            assert view.chat_edit.text() == ""
             assert "are you there?" not in view.chat_log.toPlainText()  # type: ignore[union-attr]
 
             relay = await start_relay(RelaySettings(host="127.0.0.1", port=port, db=db))
-            await until(lambda: alice.connected and deciding(view), timeout=15)
-            assert alice.view is not None and alice.view["ply"] == ply  # the move was never sent
-            assert "once the connection is back" not in view.hint_label.text()
-            QTest.mouseClick(view.chat_edit, Qt.MouseButton.LeftButton)
-            QTest.keyClick(view.chat_edit, Qt.Key.Key_Return)
+            await until(lambda: alice.connected and alice.seq > ply, timeout=15)  # the kept move was played
+            assert alice.seat not in alice.view["to_move"]  # type: ignore[index]  # her pick is in
             await until(lambda: "Alice: are you there?" in view.chat_log.toPlainText())  # type: ignore[union-attr]
-            assert view.chat_edit.text() == ""
-            for step in path:  # the move, played again once the relay is back, is played
-                await click_soon(qtbot, view.view.viewport(), target_spot(view, step), f"{step} of {action!r}")
-            await until(lambda: alice.seq > ply)
+            await until(lambda: "was sent" in view.hint_label.text(), timeout=3)
+            assert "not played" not in view.hint_label.text(), view.hint_label.text()
         finally:
             view.session.close()
             await bob.close()
             await relay.stop()
+
+    run_on_qt_loop(scenario)
+
+
+def test_a_move_kept_while_away_that_the_computer_made_meanwhile_is_said_not_played(qtbot, tmp_path: Path) -> None:
+    """QA online audit, item 1: a move kept while the connection is down may no longer stand
+    when it is back. Alice's connection drops; she picks; her turn clock runs out at the relay
+    meanwhile and the computer picks for her. Back, her kept pick is not sent, and her screen
+    says why."""
+
+    async def scenario() -> None:
+        relay, alice, bob = await two_players(tmp_path, turn_seconds=2)
+        view, _said = screen(qtbot, alice)
+        room = alice.room or ""
+        try:
+            await until(lambda: deciding(view) and alice.seat in (alice.view or {}).get("to_move", ()))
+            alice.pauses = (5.0,)  # she comes back after the relay's clock ran out
+            await alice.drop()
+            await until(lambda: alice.status == "reconnecting")
+            await click_a_move(qtbot, view)
+            await until(lambda: "move is kept" in view.hint_label.text())
+            await until(lambda: any(e[1] == 0 for e in relay.app[HALL].rooms[room]._computer), timeout=8)
+            await until(lambda: alice.connected, timeout=10)
+            await until(lambda: "was not played" in view.hint_label.text())
+            said = view.hint_label.text()
+            assert "time ran out" in said and "computer chose for you" in said, said
+        finally:
+            view.session.close()
+            await bob.close()
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
+
+
+def test_what_was_kept_is_given_back_when_the_client_stops_reconnecting(qtbot, tmp_path: Path) -> None:
+    """QA online audit, item 1: a move and a chat line kept while the relay is away are not lost
+    silently when the app gives up on the relay: the screen says the move was not sent, and the
+    chat line comes back to the box, said not sent."""
+
+    async def scenario() -> None:
+        relay, alice, bob = await two_players(tmp_path)
+        view, _said = screen(qtbot, alice)
+        try:
+            await until(lambda: deciding(view) and alice.seat in (alice.view or {}).get("to_move", ()))
+            alice.pauses, alice.max_attempts = (0.3,), 3
+            await relay.stop()
+            await until(lambda: alice.status == "reconnecting")
+            await click_a_move(qtbot, view)
+            await until(lambda: "move is kept" in view.hint_label.text())
+            assert view.chat_edit is not None
+            QTest.mouseClick(view.chat_edit, Qt.MouseButton.LeftButton)
+            QTest.keyClicks(view.chat_edit, "still there?")
+            QTest.keyClick(view.chat_edit, Qt.Key.Key_Return)
+            assert view.chat_edit.text() == ""
+            await until(lambda: alice.gave_up, timeout=10)
+            await until(lambda: view.chat_edit is not None and view.chat_edit.text() == "still there?")
+            assert "not sent" in view.hint_label.text().lower(), view.hint_label.text()
+            said = " / ".join(_said)
+            assert "Disconnected:" in said and "your move made while the connection was down was not sent" in said, said
+        finally:
+            view.session.close()
+            await bob.close()
 
     run_on_qt_loop(scenario)
 
