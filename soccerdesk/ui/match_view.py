@@ -1196,8 +1196,8 @@ class MatchView(QWidget):
             self.hint_label.setText(self._status_text)  # the moves have been shown: say what to do now
         if self.stack.currentWidget() is not self.summary_page:
             self.stack.setCurrentWidget(self.board_page)
-        if view.get("legal") and not self._typing_chat():
-            self.view.setFocus()
+        if view.get("legal") and not (self._typing_chat() and self.chat_edit and self.chat_edit.text()):
+            self.view.setFocus()  # from an empty chat line too: the keys play (QA online, keyboard)
         answer = None if undone else self._answered_for_the_player(view)
         if answer is not None:
             # At once: the next position is queued before anything can be clicked (after an
