@@ -1320,22 +1320,24 @@ class OnlineDialog(QDialog):
         buttons.addWidget(cancel)
         buttons.addStretch(1)
         seats = remembered_seats(self.settings) if self.kind in ("join", "online") else []
+        self.resume_button: QPushButton | None = None  # made only when seats are kept
         if len(seats) == 1:
-            self.resume_button = QPushButton("Resume my last match")
-            self.resume_button.clicked.connect(lambda: self._resume_clicked(seats[0]))
+            button = QPushButton("Resume my last match")
+            button.clicked.connect(lambda: self._resume_clicked(seats[0]))
         elif seats:
             # Two app windows on one computer (or two players of one account) each left a seat:
             # the player says which is theirs, by name (the last one saved may be the other's).
-            self.resume_button = QPushButton("Resume a match…")
-            menu = QMenu(self.resume_button)
+            button = QPushButton("Resume a match…")
+            menu = QMenu(button)
             for seat in seats:
                 action = menu.addAction(seat_words(self.settings, seat))
                 action.setData(seat.key)
                 action.triggered.connect(lambda _=False, seat=seat: self._resume_clicked(seat))
-            self.resume_button.setMenu(menu)
+            button.setMenu(menu)
         if seats:
-            self.resume_button.setObjectName("online-resume")
-            buttons.addWidget(self.resume_button)
+            button.setObjectName("online-resume")
+            buttons.addWidget(button)
+            self.resume_button = button
         if self.kind == "host":
             buttons.addWidget(self.go_button)
             cancel.setAutoDefault(False)  # the first button of the dialog took Enter from Host (keyboard audit 4)
@@ -1583,7 +1585,7 @@ class OnlineDialog(QDialog):
         """What to say to a player who typed the code of a full room: a room where this app keeps
         their seat is resumed, not watched (QA online audit 8: "you may spectate" to its player)."""
         seats = [s for s in remembered_seats(self.settings) if s.room == code and s.url == url]
-        button: QPushButton | None = getattr(self, "resume_button", None)  # made only when seats are kept
+        button = self.resume_button
         if not seats or button is None:
             return f"Room {code} already has two players. Tick “Only watch” to follow the match."
         how = "press “Resume my last match”" if button.menu() is None else "pick it under “Resume a match…”"
@@ -1617,7 +1619,7 @@ class OnlineDialog(QDialog):
 
     async def _resume(self, seat: RememberedSeat, lock: SeatLock) -> None:
         """Take ``seat`` back; ``lock`` (held, or still the other window's) goes to the session."""
-        button: QPushButton | None = getattr(self, "resume_button", None)  # made only when seats are kept
+        button = self.resume_button
         if button is not None:
             button.setEnabled(False)  # a second click would resume the seat from this very window
         self._resuming = True
@@ -1652,7 +1654,7 @@ class OnlineDialog(QDialog):
 
     def _drop_resume_choice(self, seat: RememberedSeat) -> None:
         """Take a forgotten seat off "Resume my last match" / "Resume a match…"."""
-        button: QPushButton | None = getattr(self, "resume_button", None)
+        button = self.resume_button
         if button is None:
             return
         menu = button.menu()

@@ -109,8 +109,7 @@ def remember_seat(settings: Any, seat: RememberedSeat) -> None:
     _move_old_seats(settings)
     settings.set(f"{SEATS_GROUP}/{seat.key}", f"{time.time():.6f} {seat.line()}")
     for _, stale in _stored_seats(settings)[REMEMBERED_SEATS:]:
-        settings.remove(f"{SEATS_GROUP}/{stale.key}")
-        settings.remove(about_key(stale.room, stale.token))
+        _drop_seat(settings, stale)
     # Written now, not when Qt gets round to it: a window killed a moment later keeps its seat,
     # and the other window sees it the next time it looks.
     settings.reload()
@@ -121,9 +120,14 @@ def forget_seat(settings: Any, seat: RememberedSeat) -> None:
     there): its key and the line about its match are removed, for every window on the profile."""
     settings.reload()
     _move_old_seats(settings)
+    _drop_seat(settings, seat)
+    settings.reload()
+
+
+def _drop_seat(settings: Any, seat: RememberedSeat) -> None:
+    """Remove ``seat``'s key and the line about its match."""
     settings.remove(f"{SEATS_GROUP}/{seat.key}")
     settings.remove(about_key(seat.room, seat.token))
-    settings.reload()
 
 
 def _move_old_seats(settings: Any) -> None:
