@@ -128,6 +128,37 @@ def test_a_move_kept_while_away_that_the_computer_made_meanwhile_is_said_not_pla
     run_on_qt_loop(scenario)
 
 
+def test_a_secret_pick_kept_while_away_still_stands_after_the_other_players_pick(qtbot, tmp_path: Path) -> None:
+    """Soccer-Go's picks are made by both players at once. Alice's connection drops; she picks,
+    and her pick is kept; Bob picks meanwhile, so the match moved on a ply. Her pick still fits
+    her position (the relay's ply rule: only the other seat's secret choice came between), so it
+    is sent and played once she is back, not thrown away."""
+
+    async def scenario() -> None:
+        relay, alice, bob = await two_players(tmp_path)
+        view, _said = screen(qtbot, alice)
+        try:
+            await until(lambda: deciding(view) and alice.seat in (alice.view or {}).get("to_move", ()))
+            await until(lambda: bool(bob.view and bob.seat in bob.view["to_move"]))  # a pick of both at once
+            ply = alice.seq
+            alice.pauses = (2.0,)
+            await alice.drop()
+            await until(lambda: alice.status == "reconnecting")
+            await click_a_move(qtbot, view)
+            await until(lambda: "move is kept" in view.hint_label.text())
+            await bob.act(bob.view["legal"][0], ply=bob.seq)  # type: ignore[index]
+            await until(lambda: bob.seq == ply + 1)
+            await until(lambda: alice.connected and alice.seq > ply + 1, timeout=10)  # hers landed after his (ply + 2)
+            await asyncio.sleep(0.2)
+            assert "not played" not in view.hint_label.text(), view.hint_label.text()
+        finally:
+            view.session.close()
+            await bob.close()
+            await relay.stop()
+
+    run_on_qt_loop(scenario)
+
+
 def test_what_was_kept_is_given_back_when_the_client_stops_reconnecting(qtbot, tmp_path: Path) -> None:
     """QA online audit, item 1: a move and a chat line kept while the relay is away are not lost
     silently when the app gives up on the relay: the screen says the move was not sent, and the
