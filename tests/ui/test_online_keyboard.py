@@ -10,9 +10,8 @@ from pathlib import Path
 from clicking import deciding
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from test_online import run_on_qt_loop, two_players, until  # the online tests' loop, players, waiting
-from test_online_relay_down import click_a_move
-from test_online_truth import screen  # a player's match screen and the statuses it was told
+from test_online import run_on_qt_loop, until  # the online tests' loop and waiting
+from test_online_relay_down import alice_at_her_screen, click_a_move
 
 
 def test_the_turn_takes_the_keyboard_back_from_an_empty_chat_line_but_not_from_a_line_being_typed(
@@ -23,10 +22,9 @@ def test_the_turn_takes_the_keyboard_back_from_an_empty_chat_line_but_not_from_a
     focus back when the box is empty; a line being typed keeps it."""
 
     async def scenario() -> None:
-        relay, alice, bob = await two_players(tmp_path)
-        view, _said = screen(qtbot, alice)
-        assert view.chat_edit is not None
-        try:
+        async with alice_at_her_screen(qtbot, tmp_path) as match:
+            alice, bob, view = match.alice, match.bob, match.view
+            assert view.chat_edit is not None
             for typed in ("", "hello th"):
                 # Alice picks; then she waits for Bob, and tabs into the chat box meanwhile.
                 await until(lambda: deciding(view) and alice.seat in (alice.view or {}).get("to_move", ()))
@@ -55,10 +53,5 @@ def test_the_turn_takes_the_keyboard_back_from_an_empty_chat_line_but_not_from_a
                     assert view.chat_edit.text() == typed
                 else:
                     assert view.focusWidget() is view.view  # the keys play again
-        finally:
-            view.session.close()
-            await bob.close()
-            await alice.close()
-            await relay.stop()
 
     run_on_qt_loop(scenario)

@@ -8,6 +8,9 @@ the player clicks the board's viewport and types into the chat line, as a person
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +41,32 @@ async def click_soon(qtbot: Any, widget: QWidget, pos: QPoint, what: str) -> Non
     await asyncio.sleep(0.05)
 
 
+@dataclass
+class AliceAtHerScreen:
+    """A relay with Alice and Bob seated (:func:`two_players`), and Alice's match screen."""
+
+    relay: Any
+    alice: Any
+    bob: Any
+    view: MatchView
+    said: list[str]
+
+
+@contextlib.asynccontextmanager
+async def alice_at_her_screen(qtbot: Any, tmp_path: Path, **create: Any) -> AsyncIterator[AliceAtHerScreen]:
+    """Alice's screen on a relay on 127.0.0.1; her screen, Bob and the relay (``relay``: the one
+    running at the end, when a test starts another) are closed afterwards."""
+    relay, alice, bob = await two_players(tmp_path, **create)
+    view, said = screen(qtbot, alice)
+    match = AliceAtHerScreen(relay, alice, bob, view, said)
+    try:
+        yield match
+    finally:
+        view.session.close()
+        await bob.close()
+        await match.relay.stop()
+
+
 async def click_a_move(qtbot: Any, view: MatchView) -> str:
     """Play one of the moves the board offers by clicking each spot of its click path (one of
     two clicks or more, when there is one); returns the action."""
@@ -59,11 +88,10 @@ def test_a_move_and_a_chat_line_made_while_the_relay_is_down_are_kept_and_sent_o
     from server.relay import RelaySettings, start_relay
 
     async def scenario() -> None:
-        db = str(tmp_path / "r.sqlite3")
-        relay, alice, bob = await two_players(tmp_path)
-        port = relay.port
-        view, _said = screen(qtbot, alice)
-        try:
+        async with alice_at_her_screen(qtbot, tmp_path) as match:
+            relay, alice, view = match.relay, match.alice, match.view
+            db = str(tmp_path / "r.sqlite3")
+            port = relay.port
             await until(lambda: deciding(view) and alice.seat in (alice.view or {}).get("to_move", ()))
             ply = alice.view["ply"]  # type: ignore[index]
 
@@ -84,16 +112,12 @@ def test_a_move_and_a_chat_line_made_while_the_relay_is_down_are_kept_and_sent_o
             assert view.chat_edit.text() == ""
             assert "are you there?" not in view.chat_log.toPlainText()  # type: ignore[union-attr]
 
-            relay = await start_relay(RelaySettings(host="127.0.0.1", port=port, db=db))
+            match.relay = await start_relay(RelaySettings(host="127.0.0.1", port=port, db=db))
             await until(lambda: alice.connected and alice.seq > ply, timeout=15)  # the kept move was played
             assert alice.seat not in alice.view["to_move"]  # type: ignore[index]  # her pick is in
             await until(lambda: "Alice: are you there?" in view.chat_log.toPlainText())  # type: ignore[union-attr]
             await until(lambda: "was sent" in view.hint_label.text(), timeout=3)
             assert "not played" not in view.hint_label.text(), view.hint_label.text()
-        finally:
-            view.session.close()
-            await bob.close()
-            await relay.stop()
 
     run_on_qt_loop(scenario)
 
@@ -105,10 +129,9 @@ def test_a_move_kept_while_away_that_the_computer_made_meanwhile_is_said_not_pla
     says why."""
 
     async def scenario() -> None:
-        relay, alice, bob = await two_players(tmp_path, turn_seconds=2)
-        view, _said = screen(qtbot, alice)
-        room = alice.room or ""
-        try:
+        async with alice_at_her_screen(qtbot, tmp_path, turn_seconds=2) as match:
+            relay, alice, view = match.relay, match.alice, match.view
+            room = alice.room or ""
             await until(lambda: deciding(view) and alice.seat in (alice.view or {}).get("to_move", ()))
             alice.pauses = (5.0,)  # she comes back after the relay's clock ran out
             await alice.drop()
@@ -120,10 +143,6 @@ def test_a_move_kept_while_away_that_the_computer_made_meanwhile_is_said_not_pla
             await until(lambda: "was not played" in view.hint_label.text())
             said = view.hint_label.text()
             assert "time ran out" in said and "computer chose for you" in said, said
-        finally:
-            view.session.close()
-            await bob.close()
-            await relay.stop()
 
     run_on_qt_loop(scenario)
 
@@ -135,9 +154,8 @@ def test_a_secret_pick_kept_while_away_still_stands_after_the_other_players_pick
     is sent and played once she is back, not thrown away."""
 
     async def scenario() -> None:
-        relay, alice, bob = await two_players(tmp_path)
-        view, _said = screen(qtbot, alice)
-        try:
+        async with alice_at_her_screen(qtbot, tmp_path) as match:
+            alice, bob, view = match.alice, match.bob, match.view
             await until(lambda: deciding(view) and alice.seat in (alice.view or {}).get("to_move", ()))
             await until(lambda: bool(bob.view and bob.seat in bob.view["to_move"]))  # a pick of both at once
             ply = alice.seq
@@ -151,10 +169,6 @@ def test_a_secret_pick_kept_while_away_still_stands_after_the_other_players_pick
             await until(lambda: alice.connected and alice.seq > ply + 1, timeout=10)  # hers landed after his (ply + 2)
             await asyncio.sleep(0.2)
             assert "not played" not in view.hint_label.text(), view.hint_label.text()
-        finally:
-            view.session.close()
-            await bob.close()
-            await relay.stop()
 
     run_on_qt_loop(scenario)
 
@@ -165,9 +179,8 @@ def test_what_was_kept_is_given_back_when_the_client_stops_reconnecting(qtbot, t
     chat line comes back to the box, said not sent."""
 
     async def scenario() -> None:
-        relay, alice, bob = await two_players(tmp_path)
-        view, _said = screen(qtbot, alice)
-        try:
+        async with alice_at_her_screen(qtbot, tmp_path) as match:
+            relay, alice, view = match.relay, match.alice, match.view
             await until(lambda: deciding(view) and alice.seat in (alice.view or {}).get("to_move", ()))
             alice.pauses, alice.max_attempts = (0.3,), 3
             await relay.stop()
@@ -182,11 +195,8 @@ def test_what_was_kept_is_given_back_when_the_client_stops_reconnecting(qtbot, t
             await until(lambda: alice.gave_up, timeout=10)
             await until(lambda: view.chat_edit is not None and view.chat_edit.text() == "still there?")
             assert "not sent" in view.hint_label.text().lower(), view.hint_label.text()
-            said = " / ".join(_said)
+            said = " / ".join(match.said)
             assert "Disconnected:" in said and "your move made while the connection was down was not sent" in said, said
-        finally:
-            view.session.close()
-            await bob.close()
 
     run_on_qt_loop(scenario)
 
