@@ -17,9 +17,11 @@ shuffles. A match record is the game id, the options, the seed and the list of
 from __future__ import annotations
 
 import dataclasses
+import hmac
 import itertools
 import math
 import random
+import secrets
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -141,11 +143,39 @@ class Option:
 
 @dataclass(frozen=True, slots=True)
 class MatchInfo:
-    """What a match was created with; shared by every state of that match."""
+    """What a match was created with; shared by every state of that match.
+
+    A determinized world (:meth:`State.determinize`) carries the match's *world info* instead:
+    the same game and options, ``world`` true, and for ``seed`` a stand-in, negative, that two
+    matches share when their real seeds are the same and that tells nothing else: a keyed hash
+    of the real one under a key drawn when this process started. The real seed would let a bot
+    replay the match's chance draws (a local match rolls its dice from it)."""
 
     game_id: str
     seed: int
     options: Mapping[str, Any]
+    world: bool = False
+    _world_info: MatchInfo | None = field(default=None, compare=False, repr=False)
+
+    def for_worlds(self) -> MatchInfo:
+        """The info every determinized world of this match carries (itself in a world): one
+        object per match, equal for equal infos, so a bot can tell its matches apart by it."""
+        if self.world:
+            return self
+        found = self._world_info
+        if found is None:
+            with _WORLD_INFO_LOCK:
+                found = self._world_info
+                if found is None:
+                    stand_in = hmac.digest(_WORLD_KEY, str(self.seed).encode(), "sha256")
+                    seed = -1 - int.from_bytes(stand_in[:7], "big")
+                    found = MatchInfo(self.game_id, seed, self.options, world=True)
+                    object.__setattr__(self, "_world_info", found)
+        return found
+
+
+_WORLD_KEY = secrets.token_bytes(16)
+_WORLD_INFO_LOCK = threading.Lock()  # bots determinize in worker threads (the app's, the relay's)
 
 
 class _History:
@@ -201,34 +231,46 @@ HIDDEN: Action = _HiddenAction()
 opponent's draw, a card put aside face down, a face-down pick not shown yet)."""
 
 
+_Entries = tuple[tuple[int, Action], ...]
+
+
 class _Masked(_History):
     """The history of a match as one seat saw it: the real one with :data:`HIDDEN` in place of
     what that seat did not see. Made in O(1) by :meth:`State.determinize`; which actions were
     hidden is worked out on first use, by replaying the match and asking each position
-    :meth:`State._secret` (cached, so a bot asking move after move replays only the new ones)."""
+    :meth:`State._secret` (cached, so a bot asking move after move replays only the new ones).
+    Its seat's copy made, it lets go of the real history: from then on nothing in the world
+    leads to what its seat did not see."""
 
-    __slots__ = ("_source", "_for", "_info", "_chain")
+    __slots__ = ("_source", "_for", "_info", "_chain", "_entries")
 
     def __init__(self, source: _History, seat: int, info: MatchInfo) -> None:
-        self._source = source
+        self._source: _History | None = source
         self._for = seat
-        self._info = info
+        self._info = info  # the world's: a match starts the same whatever its seed
         self._chain: _History | None = None
+        self._entries: _Entries = ()
         self.length = source.length
         self.world = True
 
     def masked_items(self) -> list[tuple[int, Action]]:
-        return _masked_items(self._source, self._for, self._info)
+        self._node()
+        return list(self._entries)
 
     def _node(self) -> _History:
-        if self._chain is None:
-            node: _History | None = None
-            for seat, action in self.masked_items():
-                node = _History(node, seat, action)
-            assert node is not None
-            node.world = True
-            self._chain = node
-        return self._chain
+        chain = self._chain
+        if chain is None:
+            source = self._source
+            if source is None:  # another thread made it meanwhile
+                chain = self._chain
+                assert chain is not None
+                return chain
+            # The copy first, then the real history let go: a thread that finds the history
+            # gone finds the copy.
+            chain, self._entries = _masked_chain(source, self._for, self._info)
+            self._chain = chain
+            self._source = None
+        return chain
 
     # The last entry, read like any node's (a bot's position memory walks the nodes; the
     # search and the bots' own reading of the history ask ``items``).
@@ -237,16 +279,20 @@ class _Masked(_History):
     action = property(lambda self: self._node().action)
 
 
-_MASKS: dict[tuple[int, int], tuple[_History, list[tuple[int, Action]], State, list[int]]] = {}
+_MASKS: dict[tuple[int, int], tuple[_History, list[tuple[int, Action]], State, list[int], _History, _Entries]] = {}
 """(id of a real history node, seat) -> (the node, its entries with the seat's forever-hidden ones
-masked, the replayed position, the indices of face-down picks not shown yet): where the last
-replays stopped. The node is kept, so its id is not reused while the entry lives."""
+masked, the replayed position, the indices of face-down picks not shown yet, and the seat's copy
+of the history that worlds get, in nodes and as entries): where the last replays stopped. The
+node is kept, so its id is not reused while the entry lives. Worlds of one position share their
+copy (its nodes never change); a later position's copy goes on from it unless a pick not shown
+yet could change its past."""
 
 _MASKS_KEPT = 64
 _MASKS_LOCK = threading.Lock()  # bots think in worker threads (the app's, the relay's)
 
 
-def _masked_items(source: _History, seat: int, info: MatchInfo) -> list[tuple[int, Action]]:
+def _masked_chain(source: _History, seat: int, info: MatchInfo) -> tuple[_History, _Entries]:
+    """``source`` as ``seat`` saw it (see :class:`_Masked`), in nodes of its own and as entries."""
     suffix: list[tuple[int, Action]] = []
     node: _History | None = source
     found = None
@@ -258,16 +304,23 @@ def _masked_items(source: _History, seat: int, info: MatchInfo) -> list[tuple[in
             found = None
             suffix.append((node.seat, node.action))
             node = node.previous
+    if found is not None and not suffix:
+        return found[4], found[5]
     suffix.reverse()
+    base: _History | None = None
     if found is None:
         from soccerdesk.rules import get_game  # the registry imports this module
 
         items: list[tuple[int, Action]] = []
+        # A match starts the same whatever its seed (only drivers draw from it): a world's
+        # info, which has not the real one, replays it as well.
         state: State = get_game(info.game_id).new_match(seed=info.seed, **info.options)
         unshown: list[int] = []
     else:
-        _, kept, state, kept_unshown = found
+        _, kept, state, kept_unshown, kept_chain, _ = found
         items, unshown = list(kept), list(kept_unshown)
+        if not unshown:
+            base = kept_chain  # its entries are final: nothing still face down can change them
     try:
         for who, action in suffix:
             secret = state._secret(who, action)
@@ -289,15 +342,29 @@ def _masked_items(source: _History, seat: int, info: MatchInfo) -> list[tuple[in
                 unshown = []
     except Exception:  # noqa: BLE001 - a history that does not replay from the match's start
         # (a position set up by hand): show the seat its own actions only.
-        return [(who, action if who == seat else HIDDEN) for who, action in source.items()]
+        own = tuple((who, action if who == seat else HIDDEN) for who, action in source.items())
+        return _chain(None, own), own
+    shown = items[base.length :] if base is not None else list(items)
+    offset = len(items) - len(shown)
+    for i in unshown:
+        shown[i - offset] = (shown[i - offset][0], HIDDEN)
+    chain = _chain(base, shown)
+    entries = (found[5] if base is not None and found is not None else ()) + tuple(shown)
     with _MASKS_LOCK:
         if len(_MASKS) >= _MASKS_KEPT:
             _MASKS.pop(next(iter(_MASKS)))
-        _MASKS[(id(source), seat)] = (source, items, state, unshown)
-    shown = list(items)
-    for i in unshown:
-        shown[i] = (shown[i][0], HIDDEN)
-    return shown
+        _MASKS[(id(source), seat)] = (source, items, state, unshown, chain, entries)
+    return chain, entries
+
+
+def _chain(base: _History | None, entries: Iterable[tuple[int, Action]]) -> _History:
+    """Nodes of a world's history: ``entries`` after ``base``."""
+    node = base
+    for seat, action in entries:
+        node = _History(node, seat, action)
+        node.world = True
+    assert node is not None
+    return node
 
 
 class State(ABC):
@@ -510,16 +577,19 @@ class State(ABC):
         out = self._determinize(seat, rng)
         # The last apply's events as the seat saw them: never the other seat's private draw.
         events = tuple(e for e in self._events if e.visible_to(seat))
-        if out is self and not self._secret_history and len(events) == len(self._events):
-            return out  # nothing hidden from this seat, in the position, the history or the events
+        # Never the match's own info: its seed would tell the real draws and the dice to come.
+        info = self._info.for_worlds()
         history = self._history
-        if history is not None and not history.world:
+        if out is self and not self._secret_history and len(events) == len(self._events):
+            if info is self._info:
+                return out  # a world already, and nothing in it hidden from this seat
+        elif history is not None and not history.world:
             # What the seat did not see stays out of the history too (a world made from a world
             # keeps the first one's: it is already the seat's own).
-            history = _Masked(history, seat, self._info)
+            history = _Masked(history, seat, info)
         if out is self:
             out = _same_position(self)
-        out._set_meta(self._info, history, events)
+        out._set_meta(info, history, events)
         return out
 
     def _set_meta(self, info: MatchInfo, history: _History | None, events: tuple[Event, ...]) -> None:

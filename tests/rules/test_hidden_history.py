@@ -8,14 +8,16 @@ positions themselves (whose hand grew, who holds the drawn card), not from the r
 
 from __future__ import annotations
 
+import gc
 import pickle
 import random
+import types
 from collections.abc import Callable
 
 import pytest
 
 from soccerdesk.bots import Bot
-from soccerdesk.rules import CHANCE, HIDDEN, Action, State, get_game, random_action, sample_chance
+from soccerdesk.rules import CHANCE, HIDDEN, Action, MatchInfo, State, get_game, random_action, sample_chance
 from soccerdesk.rules.pawn_soccer import PENALTY
 from soccerdesk.rules.soccer_go import SIMULTANEOUS, SWAP, Play
 
@@ -43,8 +45,9 @@ def _soccer_go_hidden(before: State, seat: int, action: Action, after: State) ->
     return None
 
 
-def _play(game_id: str, seed: int, plies: int) -> list[tuple[State, int, Action, State]]:
-    state = get_game(game_id).new_match(seed=seed)
+def _play(game_id: str, seed: int, plies: int, match_seed: int | None = None) -> list[tuple[State, int, Action, State]]:
+    """A random match (actions drawn from ``random.Random(seed)``), step by step."""
+    state = get_game(game_id).new_match(seed=seed if match_seed is None else match_seed)
     rng = random.Random(seed)
     steps = []
     while state.current_players() and len(steps) < plies:
@@ -183,3 +186,83 @@ def test_a_bot_is_handed_the_masked_history() -> None:
             spy.decide(before, seat, random.Random(0))
     opponent_draws = sum(1 for history in spy.seen for _, a in history if a is HIDDEN)
     assert spy.seen and opponent_draws > 0
+
+
+REAL_SEED = 918_273_645
+"""A seed no world may carry: with it, a bot could replay the match's chance draws (a local
+match rolls its dice from the seed, ``ui/session.py``) or read the opponent's real draws."""
+
+
+def _positions(game_id: str, plies: int, every: int, play: int = 3) -> list[State]:
+    """Positions of a random match started from :data:`REAL_SEED`, where a seat decides (every
+    ``every``-th ply; actions drawn from ``random.Random(play)``)."""
+    steps = _play(game_id, play, plies, match_seed=REAL_SEED)
+    return [before for before, seat, _, _ in steps if seat != CHANCE and before.ply % every == 0]
+
+
+def _reachable(root: object) -> list[object]:
+    """Every object reachable from ``root`` through its attributes and containers (not through
+    classes, modules or functions: those lead to the whole program)."""
+    skip = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.CodeType, property)
+    seen: dict[int, object] = {}
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, skip):
+            continue
+        seen[id(obj)] = obj
+        todo.extend(gc.get_referents(obj))
+    return list(seen.values())
+
+
+@pytest.mark.parametrize("game_id", ["big-time-soccer", "soccer-go", "pawn-soccer", "soccero"])
+def test_a_world_carries_no_seed_of_the_real_match(game_id: str) -> None:
+    positions = _positions(game_id, 300, 7)
+    assert len(positions) > 5
+    infos = set()
+    for state in positions:
+        seat = state.current_players()[0]
+        world = state.determinize(seat, random.Random(state.ply))
+        info = world.info
+        assert info.seed != REAL_SEED
+        assert (info.game_id, dict(info.options)) == (state.info.game_id, dict(state.options))
+        # One info for every world of the match (a bot tells its matches apart by it), worlds of
+        # worlds included, and it leads to no other.
+        assert world.determinize(seat, random.Random(1)).info is info
+        assert not [o for o in _reachable(world) if isinstance(o, MatchInfo) and o is not info]
+        infos.add(id(info))
+    assert len(infos) == 1
+    # Worlds of two matches have equal infos when the matches' own are equal (a bot keeps what
+    # it learnt about an opponent through a reload of the match), and only then.
+    first = positions[0].determinize(0, random.Random(1)).info
+    for seed, same in ((REAL_SEED, True), (REAL_SEED + 1, False)):
+        other = get_game(game_id).new_match(seed=seed)
+        assert (other.determinize(0, random.Random(1)).info == first) is same, seed
+
+
+@pytest.mark.parametrize(
+    ("game_id", "plies", "every", "play"),
+    [("big-time-soccer", 400, 3, 3), ("soccer-go", 400, 3, 3), ("pawn-soccer", 1500, 1, 22)],  # 22: a penalty
+)
+def test_a_used_world_reaches_nothing_of_the_real_history(game_id: str, plies: int, every: int, play: int) -> None:
+    # A world's history, once read, holds only its seat's copy: not a node of the real one,
+    # whose entries hold the opponent's real draws and its picks not shown yet.
+    checked = 0
+    for state in _positions(game_id, plies, every, play):
+        seat = state.current_players()[0]
+        world = state.determinize(seat, random.Random(state.ply))
+        seen = world.history()
+        if HIDDEN not in [a for _, a in seen]:
+            continue
+        real: set[int] = set()
+        node = state._history
+        while node is not None:
+            real.add(id(node))
+            node = node.previous
+        later = world.apply(*next((s, a) for s in world.current_players() for a in world.legal_actions(s)))
+        for used in (world, later):
+            leaks = [o for o in _reachable(used) if id(o) in real]
+            assert not leaks, f"ply {state.ply}: the world reaches {len(leaks)} nodes of the real history"
+        assert world.history() == seen and later.history()[:-1] == seen
+        checked += 1
+    assert checked > 0
