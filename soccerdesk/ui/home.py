@@ -59,7 +59,15 @@ from soccerdesk.rules import GAMES, BadOption, Game, Option, get_game
 from soccerdesk.ui.art import game_pixmap
 from soccerdesk.ui.boards import board_available
 from soccerdesk.ui.seats import WaitingMatch, seat_words, waiting_matches
-from soccerdesk.ui.settings import TEAM_COLOURS, AppSettings, UnreadableMatch, time_played_words
+from soccerdesk.ui.settings import (
+    TEAM_COLOURS,
+    AppSettings,
+    SavedMatch,
+    UnreadableMatch,
+    file_stamp,
+    read_match_file,
+    time_played_words,
+)
 
 if TYPE_CHECKING:  # loaded once the window is up (see HomeScreen._start_loading): a faster start
     from concurrent.futures import Future
@@ -181,6 +189,27 @@ def copied_from_action(path: Path) -> int | None:
     """The action a copy made by :func:`copy_path` goes on from (``None``: not such a copy)."""
     found = re.search(r"-from-action-(\d+)$", path.stem)
     return int(found[1]) if found else None
+
+
+Replayed = tuple[tuple[int, int], tuple[int, int] | None]
+"""A match file's stamp (:func:`~soccerdesk.ui.settings.file_stamp`) when it was replayed, and
+the score its actions replay to (``None``: they do not replay to their end)."""
+
+
+def replayed_scores(files: Mapping[Path, Game]) -> dict[Path, Replayed]:
+    """The score each match file's actions replay to (off the UI thread: a long record takes
+    a tenth of a second or more). A file that is gone since it was listed is left out."""
+    found: dict[Path, Replayed] = {}
+    for path, game in files.items():
+        try:
+            stamp = file_stamp(path.stat())  # before reading: a file rewritten meanwhile is replayed again
+        except OSError:
+            continue
+        try:
+            found[path] = (stamp, game.load(read_match_file(path)).score)
+        except Exception:  # noqa: BLE001 (opening it says what is wrong; the list keeps the file's own score)
+            found[path] = (stamp, None)
+    return found
 
 
 def bot_levels() -> list[tuple[str, str]]:
@@ -584,6 +613,17 @@ class HomeScreen(QWidget):
         # A long entry (an unreadable file and why) wraps at the window's smallest, not cut.
         self.recent.setWordWrap(True)
         self.recent.setIconSize(QSize(16, 16))  # the warning sign of such an entry: a line high
+        # The score an entry gives is the one its actions replay to, as the match opens with:
+        # the file's own may be stale (edited, or saved under rules mended since). Replaying
+        # every file at each refresh cost up to 0.4 s, so a worker replays those not replayed
+        # since they last changed, and their entries are corrected as it finishes.
+        self._listed: dict[Path, SavedMatch] = {}
+        self._replayed: dict[Path, Replayed] = {}
+        self._replaying: Future[dict[Path, Replayed]] | None = None
+        self._listed_while_replaying = False
+        self._replay_poll = QTimer(self)
+        self._replay_poll.setInterval(30)
+        self._replay_poll.timeout.connect(self._collect_replayed)
         recent_layout.addWidget(self.recent)
         row = QHBoxLayout()
         self.resume_button = QPushButton("Resume / replay")
@@ -1022,27 +1062,13 @@ class HomeScreen(QWidget):
     def _list_recent(self) -> None:
         """Recent matches only: the autosaved matches, and the unreadable files with why."""
         self.recent.clear()
+        self._listed = {}
         for match in self.settings.recent_matches(games=self.games):
             if isinstance(match, UnreadableMatch):
                 self.recent.addItem(self._unreadable_item(match))
                 continue
-            title = self.games[match.game_id].title if match.game_id in self.games else match.game_id
-            score = f"{match.score[0]}–{match.score[1]}" if match.score else ""
-            when = time.strftime("%d %b %H:%M", time.localtime(match.modified))
-            # Not "N actions" (a programmer's count, QA pass 17) nor "full time" for a match a
-            # player resigned early (QA pass 16): how far it went, in a player's words.
-            state = "full time" if match.over else "unfinished"
-            if match.ending:
-                state = match.ending if match.early else f"{state}, {match.ending}"
-            # A copy that goes on from where its file stopped replaying: not a second row
-            # looking just like the match it came from (UI audit 8).
-            copied = copied_from_action(match.path)
-            if copied is not None:
-                title = f"{title} (copy from action {copied})"
-            parts = [f"{title}: {match.names[0]} {score} {match.names[1]}", state]
-            if match.played is not None:
-                parts.append(time_played_words(match.played))
-            item = QListWidgetItem("  ·  ".join([*parts, when]))
+            self._listed[match.path] = match
+            item = QListWidgetItem(self._entry_words(match))
             item.setData(Qt.ItemDataRole.UserRole, match.path)
             item.setToolTip("Replay" if match.over else "Continue this match")
             self.recent.addItem(item)
@@ -1053,6 +1079,66 @@ class HomeScreen(QWidget):
             self.recent.addItem(hint)
         self.recent.setCurrentRow(-1)  # nothing chosen yet: Resume waits for a choice
         self._update_resume_button()
+        self._replay_listed()
+
+    def _entry_words(self, match: SavedMatch) -> str:
+        """A Recent matches entry: the game, the players and the score, how far it went, the
+        time played and when."""
+        title = self.games[match.game_id].title if match.game_id in self.games else match.game_id
+        stamp, replayed = self._replayed.get(match.path, (None, None))
+        goals = replayed if stamp == match.stamp and replayed is not None else match.score
+        score = f"{goals[0]}–{goals[1]}" if goals else ""
+        when = time.strftime("%d %b %H:%M", time.localtime(match.modified))
+        # Not "N actions" (a programmer's count, QA pass 17) nor "full time" for a match a
+        # player resigned early (QA pass 16): how far it went, in a player's words.
+        state = "full time" if match.over else "unfinished"
+        if match.ending:
+            state = match.ending if match.early else f"{state}, {match.ending}"
+        # A copy that goes on from where its file stopped replaying: not a second row
+        # looking just like the match it came from (UI audit 8).
+        copied = copied_from_action(match.path)
+        if copied is not None:
+            title = f"{title} (copy from action {copied})"
+        parts = [f"{title}: {match.names[0]} {score} {match.names[1]}", state]
+        if match.played is not None:
+            parts.append(time_played_words(match.played))
+        return "  ·  ".join([*parts, when])
+
+    def _replay_listed(self) -> None:
+        """Replay, on a worker, the listed matches not replayed since their file last changed
+        (those of a game loaded so far)."""
+        if self._replaying is not None:
+            self._listed_while_replaying = True  # looked at again when the worker is done
+            return
+        files = {
+            path: self.games[match.game_id]
+            for path, match in self._listed.items()
+            if match.game_id in self.games and (path not in self._replayed or self._replayed[path][0] != match.stamp)
+        }
+        if not files:
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="soccerdesk-recent")
+        self._replaying = worker.submit(replayed_scores, files)
+        worker.shutdown(wait=False)
+        self._replay_poll.start()
+
+    def _collect_replayed(self) -> None:
+        if self._replaying is None or not self._replaying.done():
+            return
+        self._replay_poll.stop()
+        replaying, self._replaying = self._replaying, None
+        with contextlib.suppress(Exception):  # replayed_scores answers for every file; the list stays as it is
+            self._replayed.update(replaying.result())
+        for row in range(self.recent.count()):
+            item = self.recent.item(row)
+            match = self._listed.get(item.data(Qt.ItemDataRole.UserRole))
+            if match is not None:
+                item.setText(self._entry_words(match))
+        if self._listed_while_replaying:
+            self._listed_while_replaying = False
+            self._replay_listed()
 
     def _unreadable_item(self, match: UnreadableMatch) -> QListWidgetItem:
         icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)

@@ -69,6 +69,7 @@ class SavedMatch:
     ending: str = ""  # how a finished match ended beyond its score: "Away wins on penalties, 4–3"
     early: bool = False  # it ended before full time: a player resigned or did not come back
     played: float | None = None  # seconds played, earlier sittings included (None: the file does not say)
+    stamp: tuple[int, int] = (0, 0)  # the file's modification time (ns) and size as it was read
 
 
 @dataclass(frozen=True)
@@ -243,13 +244,14 @@ class AppSettings:
             return found
         for path in self.autosave_dir.glob("*.json"):
             try:
-                file_time = path.stat().st_mtime
+                stat = path.stat()
             except OSError:
                 continue  # gone since the folder was listed: nothing to show
+            file_time = stat.st_mtime
             try:
                 record = read_match_file(path)
                 check_header(path, record, games or {})
-                found.append(_saved_match(path, record, file_time))
+                found.append(_saved_match(path, record, file_time, file_stamp(stat)))
             except CorruptRecord as exc:
                 found.append(UnreadableMatch(path, str(exc), file_time))
             except Exception as exc:  # noqa: BLE001 (one odd file must not hide the others or stop the app)
@@ -258,7 +260,12 @@ class AppSettings:
         return found[:limit]
 
 
-def _saved_match(path: Path, record: Mapping[str, Any], file_time: float) -> SavedMatch:
+def file_stamp(stat: os.stat_result) -> tuple[int, int]:
+    """A file's modification time (ns) and size: when either changes, so may what it holds."""
+    return stat.st_mtime_ns, stat.st_size
+
+
+def _saved_match(path: Path, record: Mapping[str, Any], file_time: float, stamp: tuple[int, int]) -> SavedMatch:
     """What the home screen shows about a readable match file. Its app block (players, score,
     result) is the app's own: what is missing or odd there falls back to plain words."""
     app = record.get("app")
@@ -293,6 +300,7 @@ def _saved_match(path: Path, record: Mapping[str, Any], file_time: float) -> Sav
         ending=ending_words(app.get("result"), (names[0], names[1])),
         early=isinstance(app.get("result"), dict) and app["result"].get("reason") in EARLY_ENDINGS,
         played=played_seconds(record),
+        stamp=stamp,
     )
 
 

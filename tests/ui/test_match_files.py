@@ -346,31 +346,85 @@ def test_a_record_saved_with_a_byte_order_mark_is_a_match(
     assert not shown_boxes(window)
 
 
-def test_recent_matches_gives_the_score_the_match_opens_with(qtbot, window: MainWindow, settings: AppSettings) -> None:
-    """Finding 7: a finished match whose file says 3–0 but whose actions replay to another score
-    (an edited file, a rule mended since) was listed 3–0 and opened with the other. Once it has
-    been opened, the list gives the score it opens with."""
+def edited_autosave(settings: AppSettings, name: str, seed: int) -> tuple[Path, list[int], list[int]]:
+    """A finished Pawn Soccer match between Ann and Bob in the autosave folder, whose file says
+    Ann scored three goals more than its actions replay to (an edited file, a rule mended
+    since). Returns the file, the score it says and the score its actions give."""
     from soccerdesk.bots import make_bot
     from soccerdesk.sim import play_match
 
-    result = play_match("pawn-soccer", [make_bot("random", "pawn-soccer") for _ in (0, 1)], 3, swap=False, options={})
-    record = result.record
+    bots = [make_bot("random", "pawn-soccer") for _ in (0, 1)]
+    record = play_match("pawn-soccer", bots, seed, swap=False, options={}).record
     assert record is not None
     real = list(get_game("pawn-soccer").load(record).score)
     told = [real[0] + 3, real[1]]
     ann, bob = ({"kind": "human", "name": name, "bot": None, "colour": ""} for name in ("Ann", "Bob"))
     record["app"] = {"players": [ann, bob], "score": told, "over": True}
-    path = settings.autosave_dir / "edited.json"
+    path = settings.autosave_dir / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(record), encoding="utf-8")
-    window.home.refresh_recent()
-    recent = window.home.recent
-    assert recent.item(0).text().startswith(f"Pawn Soccer: Ann {told[0]}–{told[1]} Bob")
+    return path, told, real
 
+
+def entry_text(window: MainWindow, path: Path) -> str:
+    recent = window.home.recent
+    (item,) = [
+        recent.item(row) for row in range(recent.count()) if recent.item(row).data(Qt.ItemDataRole.UserRole) == path
+    ]
+    return item.text()
+
+
+def test_recent_matches_gives_the_score_the_match_opens_with(qtbot, window: MainWindow, settings: AppSettings) -> None:
+    """Finding 7: a finished match whose file says 3–0 but whose actions replay to another score
+    was listed 3–0 and opened with the other; later the list agreed only once it had been opened.
+    The list now gives the score its actions replay to without opening it, and opening it
+    writes that score into the file."""
+    path, told, real = edited_autosave(settings, "edited.json", 3)
+    window.home.refresh_recent()
+    qtbot.waitUntil(lambda: f"Ann {real[0]}–{real[1]} Bob" in entry_text(window, path), timeout=WAIT_MS)
+    assert entry_text(window, path).startswith(f"Pawn Soccer: Ann {real[0]}–{real[1]} Bob")
+    assert json.loads(path.read_text(encoding="utf-8"))["app"]["score"] == told  # not written by listing
+
+    recent = window.home.recent
     click(qtbot, recent.viewport(), recent.visualItemRect(recent.item(0)).center(), "the entry")
     click(qtbot, window.home.resume_button, what="Resume / replay")
     qtbot.waitUntil(lambda: window.replay_view is not None and window.replay_view.isVisible(), timeout=WAIT_MS)
+    assert json.loads(path.read_text(encoding="utf-8"))["app"]["score"] == real
     (close,) = [b for b in window.replay_view.findChildren(QPushButton) if b.text() == "Close replay"]
     click(qtbot, close, what="Close replay")
     qtbot.waitUntil(window.home.isVisible, timeout=WAIT_MS)
-    assert recent.item(0).text().startswith(f"Pawn Soccer: Ann {real[0]}–{real[1]} Bob"), recent.item(0).text()
+    assert entry_text(window, path).startswith(f"Pawn Soccer: Ann {real[0]}–{real[1]} Bob")
+
+
+def test_recent_matches_replays_a_file_again_only_when_it_changed(
+    qtbot, window: MainWindow, settings: AppSettings, monkeypatch
+) -> None:
+    """Replaying every listed file at each refresh cost up to 0.4 s: a file is replayed once,
+    and again only after it changed (its time or size)."""
+    from soccerdesk.ui import home
+
+    replayed: list[Path] = []
+
+    def counted(files: dict[Path, Any]) -> dict[Path, Any]:
+        replayed.extend(files)
+        return real_replayed_scores(files)
+
+    real_replayed_scores = home.replayed_scores
+    monkeypatch.setattr(home, "replayed_scores", counted)
+    first, _told, real = edited_autosave(settings, "first.json", 3)
+    second, _told2, real2 = edited_autosave(settings, "second.json", 4)
+    window.home.refresh_recent()
+    qtbot.waitUntil(lambda: f"Ann {real2[0]}–{real2[1]} Bob" in entry_text(window, second), timeout=WAIT_MS)
+    assert sorted(replayed) == [first, second]
+    window.home.refresh_recent()
+    qtbot.wait(200)
+    assert sorted(replayed) == [first, second]
+    assert f"Ann {real[0]}–{real[1]} Bob" in entry_text(window, first)  # from what was replayed before
+
+    record = json.loads(first.read_text(encoding="utf-8"))
+    record["app"]["score"] = [9, 9]
+    first.write_text(json.dumps(record, indent=1), encoding="utf-8")  # another size
+    window.home.refresh_recent()
+    qtbot.waitUntil(lambda: len(replayed) == 3, timeout=WAIT_MS)
+    assert replayed[-1] == first
+    qtbot.waitUntil(lambda: f"Ann {real[0]}–{real[1]} Bob" in entry_text(window, first), timeout=WAIT_MS)
