@@ -623,3 +623,47 @@ def test_a_small_window_shows_the_compact_table_at_its_own_size_or_bigger(
     view.fit()
     assert not board.compact
     assert view.transform().m11() >= 1.39
+
+
+def roomiest_cards(count: int) -> list[str]:
+    """The ``count`` power cards whose faces need the most room on the compact table."""
+    from soccerdesk.ui.boards.soccer_go import COMPACT_FACE, COMPACT_POWER_PANEL, CompactFace, timing_windows
+
+    inside = COMPACT_POWER_PANEL.width() - 16 - COMPACT_FACE[0] + COMPACT_FACE[2]
+    windows = timing_windows()
+
+    def height(code: str) -> float:
+        card = power_cards()[code]
+        return CompactFace.of(str(card["name"]), windows[code], str(card["text"]), inside, 8.0).height
+
+    return sorted(power_cards(), key=height, reverse=True)[:count]
+
+
+@pytest.mark.parametrize(("size", "drawn"), [(BOARD_SIZES[0], False), (BOARD_SIZES[1], False), (BOARD_SIZES[1], True)])
+def test_a_hand_of_the_longest_power_cards_shows_each_whole_text_in_a_small_window(
+    qtbot: Any, states: list[State], size: tuple[int, int], drawn: bool
+) -> None:
+    """UI audit: at 1000 × 540 the compact table cut a power card's text after its first line
+    with "…" (the whole text only in its tooltip). A hand of the four cards that need the most
+    room shows each card's whole text at 8 points or more on screen, at 1000 × 540 and at
+    1280 × 720; at 1280 × 720 with the fifth such card drawn beside them too."""
+    base = next(
+        state.view(0)
+        for state in states
+        if state.view(0)["state"].get("period") == "first-half" and state.view(0)["state"].get("hand")
+    )
+    codes = roomiest_cards(5 if drawn else 4)
+    seen = {**base, "legal": [], "state": {**base["state"], "hand": codes[:4], "drawn": codes[4] if drawn else None}}
+    board = SoccerGoBoard(BoardConfig(GAME, 0))
+    view = BoardView(board)
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    board.set_view(seen)
+    view.fit()
+    assert board.compact
+    texts = texts_on_screen(view)
+    written = " ".join(text.text for text in texts)
+    for code in codes:
+        assert power_cards()[code]["text"] in written, (code, written)
+    assert [t for t in texts if t.points < SMALLEST_ON_SCREEN - 0.05 or not t.fits] == []

@@ -14,7 +14,9 @@ Drawn from the ``"state"`` part of a Soccer-Go view (keys documented in
 
 from __future__ import annotations
 
+import math
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
@@ -29,6 +31,7 @@ from soccerdesk.ui.boards.drawing import (
     SELECTED,
     TARGET,
     TARGET_EDGE,
+    ZOOM_STEP,
     AnyOrderPaths,
     ClickBoard,
     ClickPaths,
@@ -81,7 +84,7 @@ TIMING_WORDS = {
     "final-pass": "after the final pass",
     "shot": "when the shot comes",
     "reply": "answers a named card",
-    "copies": "copies a card in the discard pile",
+    "copies": "copies a discarded card",
 }
 
 
@@ -115,13 +118,25 @@ FULL_TABLE_FROM = 4 / 3
 COMPACT_WIDTH = 726.0
 """The compact table's width: at the smallest window (a board view of 738 x 450 pixels) it is
 shown at its own size, so that its texts, 8 points or more, read at that size on screen."""
+COMPACT_HEIGHT = 436.0
+COMPACT_TABLE = QSizeF(COMPACT_WIDTH + 12, COMPACT_HEIGHT + 12)
+"""The compact table's size in a view, with the view's margin."""
 COMPACT_SMALLEST = 8.0
 """The smallest text of the compact table, in scene units (points on screen, or more)."""
+COMPACT_POWER_PANEL = QRectF(478, 6, 242, 294)
+"""The compact table's hand of power cards: the whole right column above the player cards (the
+prompt and the opponent's row are left of it), so that any hand of four shows each card's whole
+text at 8 points (UI audit: cut with "…" at 1000 x 540, the whole text only in the tooltip)."""
+COMPACT_FACE = (9, 4, -8, -4)
+"""Where a power card's face is written on the compact table: ``QRectF.adjusted`` of the card."""
+COMPACT_TEXT_SIZES = tuple(size for size in TEXT_SIZES if size <= COMPACT_SMALLEST)
+"""Sizes a compact power card's text may take, largest first, down to 8 points on screen."""
 
 
-def card_lines(text: str, font: QFont, width: float, most: int) -> list[str]:
-    """``text`` broken into lines no wider than ``width`` in ``font``, at most ``most`` of them;
-    the last one ends in "…" when the text goes on (its whole text is in the card's tooltip)."""
+def card_lines(text: str, font: QFont, width: float, most: int | None = None) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` in ``font``, at most ``most`` of them
+    (all if ``None``); the last one ends in "…" when the text goes on (its whole text is in the
+    card's tooltip)."""
     metrics = QFontMetricsF(font)
     lines: list[str] = []
     for word in text.split():
@@ -129,9 +144,55 @@ def card_lines(text: str, font: QFont, width: float, most: int) -> list[str]:
             lines[-1] += f" {word}"
         else:
             lines.append(word)
-    if len(lines) > most:
+    if most is not None and len(lines) > most:
         lines = lines[: most - 1] + [" ".join(lines[most - 1 :])] if most > 0 else []
     return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines]
+
+
+@dataclass(frozen=True)
+class CompactFace:
+    """A power card's face as the compact table writes it: the name (half a point bigger than
+    the text, bold) and when it is played on the first line, or the timing on a line of its own
+    when it is too long to stand beside the name; then the text's lines."""
+
+    size: float  # the text's, in points
+    name_width: float
+    first: float  # the height of the name's line, and of the timing's line of its own if any
+    timing_apart: bool
+    lines: tuple[str, ...]
+
+    @property
+    def line(self) -> float:
+        return QFontMetricsF(ui_font(self.size)).height()
+
+    @property
+    def height(self) -> float:
+        """The face's height that shows it all."""
+        return self.first + len(self.lines) * self.line
+
+    @staticmethod
+    def of(name: str, timing: str, text: str, width: float, size: float, height: float | None = None) -> CompactFace:
+        """The face, ``width`` wide, in ``size`` points: whole if ``height`` (the face's) has room
+        for it, or is not given; else as many lines of the text as fit, the last ending in "…"."""
+        name_metrics = QFontMetricsF(ui_font(size + 0.5, bold=True))
+        line = QFontMetricsF(ui_font(size)).height()
+        first = name_metrics.height() + 1
+        name_width = name_metrics.horizontalAdvance(name) + 2
+        too_long = QFontMetricsF(ui_font(size, bold=True)).horizontalAdvance(timing) > width - name_width - 10
+        whole = CompactFace(
+            size,
+            name_width,
+            first + (line if too_long else 0),
+            too_long,
+            tuple(card_lines(text, ui_font(size), width - 2)),
+        )
+        if height is None or whole.height <= height:
+            return whole
+        # Cut: the timing has a line of its own only on a card tall enough for two of the text.
+        apart = too_long and height - first >= 3 * line
+        first += line if apart else 0
+        lines = card_lines(text, ui_font(size), width - 2, int((height - first) // line))
+        return CompactFace(size, name_width, first, apart, tuple(lines))
 
 
 def wrapped_height(text: str, width: float, size: float, bold: bool = False) -> float:
@@ -291,19 +352,18 @@ class SoccerGoBoard(ClickBoard):
 
     def fit_to(self, room: QSizeF, bounds: QRectF) -> bool:
         """The full table where it reads at :data:`FULL_TABLE_FROM` of its size or more, the
-        compact one in a smaller view (the smallest window shows it at its own size); True
-        when the board was drawn again for it."""
+        compact one in a smaller view (the smallest window shows it at its own size), drawn for
+        the scale it is shown at; True when the board was drawn again for it."""
         if room.isEmpty():
             return False
         full = min(room.width() / FULL_TABLE.width(), room.height() / FULL_TABLE.height())
         compact = full < FULL_TABLE_FROM
-        if compact == self.compact:
-            return False
-        self.compact = compact
-        if self.view_data is None or not self.view_data.get("state"):
-            return False
-        self.render(self.view_data, [])
-        return True
+        table = COMPACT_TABLE if compact else FULL_TABLE
+        scale = min(room.width() / table.width(), room.height() / table.height())
+        if compact != self.compact:
+            self.compact = compact
+            self.screen_scale = 0.0  # drawn again, whatever the scale
+        return self.lay_out(self.panel_zoom, max(ZOOM_STEP, math.floor(scale / ZOOM_STEP) * ZOOM_STEP))
 
     def smallest_button_text(self) -> float:
         return COMPACT_SMALLEST if self.compact else super().smallest_button_text()
@@ -445,10 +505,10 @@ class SoccerGoBoard(ClickBoard):
         self._watching = view.get("seat") is None and not self.config.reveal_all
         if self.compact:
             # The compact table (a small window): the same parts in less room, at its own
-            # size on screen; fewer and bigger words, a power card's whole text in its tooltip.
-            self.add_panel(QRectF(0, 0, COMPACT_WIDTH, 436))
-            prompt, width = self.status(view), COMPACT_WIDTH - 24
-            # On two lines at most, above the opponent's panel.
+            # size on screen or bigger; fewer and bigger words.
+            self.add_panel(QRectF(0, 0, COMPACT_WIDTH, COMPACT_HEIGHT))
+            prompt, width = self.status(view), COMPACT_POWER_PANEL.left() - 24
+            # On two lines at most, above the opponent's panel, left of the power cards.
             size = next(
                 (s for s in (11.0, 10.5, 10.0, 9.5, 9.0, 8.5) if wrapped_height(prompt, width, s, True) <= 36), 8.0
             )
@@ -472,17 +532,17 @@ class SoccerGoBoard(ClickBoard):
         colour = self.config.colours.of(other)
         role = self._role(state, other)
         title = f"{self.name(other)} · {role}" if role else self.name(other)
-        if compact:  # one row, the panel's title said in the row's
-            self.add_panel(QRectF(6, 40, COMPACT_WIDTH - 12, 46))
+        if compact:  # one row left of the power cards, the panel's title said in the row's
+            self.add_panel(QRectF(6, 40, COMPACT_POWER_PANEL.left() - 12, 46))
             title = title if named else f"Opponent: {title}"
-            font, title = fit_within(title, 300, 24, 11, COMPACT_SMALLEST, one_line_down_to=COMPACT_SMALLEST, bold=True)
-            self.add_text(QPointF(16, 52), title, font.pointSizeF(), PANEL_TEXT, bold=True, width=310)
+            font, title = fit_within(title, 196, 22, 11, COMPACT_SMALLEST, one_line_down_to=COMPACT_SMALLEST, bold=True)
+            self.add_text(QPointF(16, 43), title, font.pointSizeF(), PANEL_TEXT, bold=True, width=200)
         else:
             self.add_panel(QRectF(10, 10, WIDTH - 20, 96), self.name(other) if named else "Opponent")
             self.add_text(QPointF(24, 34), title, 15, PANEL_TEXT, bold=True, width=420)
         counts = (state.get("hand_counts") or [[0, 0], [0, 0]])[other]
         dimmed = state.get("period") in NO_CARDS_NOTE
-        back_rect = QRectF(340, 45, 28, 36) if compact else QRectF(470, 30, 40, 58)
+        back_rect = QRectF(222, 45, 28, 36) if compact else QRectF(470, 30, 40, 58)
         for side, back in ((0, ATTACKING_BACK), (1, DEFENDING_BACK)):
             for _ in range(counts[side]):
                 self._card_back(
@@ -494,7 +554,7 @@ class SoccerGoBoard(ClickBoard):
                 )
                 back_rect = back_rect.translated(22 if compact else 30, 0)
             back_rect = back_rect.translated(12 if compact else 18, 0)
-        pick_rect = QRectF(656, 44, 58, 38) if compact else QRectF(860, 22, 48, 72)
+        pick_rect = QRectF(406, 44, 58, 38) if compact else QRectF(860, 22, 48, 72)
         chosen = state.get("chosen") or [False, False]
         self.opponent_status = ""
         if revealed is not None:
@@ -514,10 +574,8 @@ class SoccerGoBoard(ClickBoard):
         elif state.get("phase") in ("pass", "shot", "tackle", "kick"):
             # At one screen the other side picks after the hand-over, not meanwhile.
             self.opponent_status = "waits for the screen" if self.config.hot_seat else "choosing…"
-        if self.opponent_status and compact:
-            status = self.opponent_status.split(":")[0]
-            middle = 63 - wrapped_height(status, 118, 9) / 2  # beside the pick, in the row's middle
-            self.add_text(QPointF(540, middle), status, 9, MUTED_TEXT, width=118)
+        if self.opponent_status and compact:  # under the name
+            self.add_text(QPointF(16, 66), self.opponent_status.split(":")[0], 8.5, MUTED_TEXT, width=200)
         elif self.opponent_status:
             self.add_text(QPointF(770, 44), self.opponent_status.split(":")[0], 10, MUTED_TEXT, width=90)
 
@@ -926,7 +984,7 @@ class SoccerGoBoard(ClickBoard):
     def _draw_power(self, state: dict[str, Any], me: int) -> None:
         period = str(state.get("period", ""))
         compact = self.compact
-        box = QRectF(478, 90, 242, 210) if compact else QRectF(690, 118, 300, 322)
+        box = QRectF(COMPACT_POWER_PANEL) if compact else QRectF(690, 118, 300, 322)
         left, width = box.left() + (8 if compact else 12), box.width() - (16 if compact else 24)
         words = 9.0 if compact else 10.0
         # Rulebook 10 and 11: the cards are still the player's, but count for nothing now.
@@ -957,22 +1015,55 @@ class SoccerGoBoard(ClickBoard):
         y = top
         # A card drawn beside a full hand: every card a little lower, so that all of them stay
         # inside the panel (it stood over the panel's edge and the next panel's).
-        card = QRectF(0, 0, width, 64) if compact else QRectF(POWER_CARD)
         label = 14.0 if compact else DRAWN_LABEL
         room = box.bottom() - 4 - top - (label if drawn else 0.0)
-        cards = len(hand) + (1 if drawn else 0)
-        if cards:
-            card.setHeight(min(card.height(), room / cards - POWER_CARD_GAP))
-        for code in hand:
-            self._power_card(card.translated(left, y), state, code, clickable=not note, dimmed=bool(note))
+        shown = [*hand, *([drawn] if drawn else [])]
+        if compact:
+            laid = self._compact_faces(state, shown, width, room)
+            cards = [QRectF(0, 0, width, height) for _face, height in laid]
+            faces: list[CompactFace | None] = [face for face, _height in laid]
+        else:
+            height = min(POWER_CARD.height(), room / len(shown) - POWER_CARD_GAP) if shown else 0.0
+            cards = [QRectF(0, 0, POWER_CARD.width(), height) for _ in shown]
+            faces = [None for _ in shown]
+        for code, card, face in zip(hand, cards, faces, strict=False):
+            self._power_card(card.translated(left, y), state, code, not note, bool(note), face)
             y += card.height() + POWER_CARD_GAP
         if drawn:
             says = "Drawn: swap a card out to keep it" if compact else "Drawn — keep it by swapping a card out:"
             self.add_text(QPointF(left, y), says, 8.5 if compact else 9, MUTED_TEXT, width=width)
-            self._power_card(card.translated(left, y + label), state, drawn, clickable=False)
-            y += label + card.height() + POWER_CARD_GAP
+            self._power_card(cards[-1].translated(left, y + label), state, drawn, False, False, faces[-1])
+            y += label + cards[-1].height() + POWER_CARD_GAP
         if not hand and not drawn:
             self.add_text(QPointF(left, y), "No power cards.", words, MUTED_TEXT, width=width)
+
+    def _compact_faces(
+        self, state: dict[str, Any], codes: list[str], width: float, room: float
+    ) -> list[tuple[CompactFace, float]]:
+        """The faces of the compact table's power cards ``codes`` and the cards' heights, all
+        ``width`` wide and in ``room`` high: whole, in the largest text that lets them (8 points
+        on screen at the least), all as high as the tallest when that fits too; cut with "…"
+        only if they do not fit in the smallest, each card then an equal share of the room."""
+        if not codes:
+            return []
+        cards = state.get("cards") or {}
+        words = [
+            (str(cards.get(c, {}).get("name", c)), self.windows.get(c, ""), self._card_text(state, c)) for c in codes
+        ]
+        inside = width - COMPACT_FACE[0] + COMPACT_FACE[2]
+        inset = COMPACT_FACE[1] - COMPACT_FACE[3]
+        faces_room = room - (POWER_CARD_GAP + inset) * len(codes)
+        smallest = COMPACT_SMALLEST / max(1.0, self.screen_scale)
+        sizes = [size for size in COMPACT_TEXT_SIZES if size >= smallest - 0.01]
+        for size in sizes:
+            faces = [CompactFace.of(*card, inside, size) for card in words]
+            if sum(face.height for face in faces) <= faces_room:
+                tallest = max(face.height for face in faces)
+                if len(faces) * tallest <= faces_room:
+                    return [(face, tallest + inset) for face in faces]
+                return [(face, face.height + inset) for face in faces]
+        share = faces_room / max(1, len(codes))
+        return [(CompactFace.of(*card, inside, sizes[-1], share), share + inset) for card in words]
 
     def draw_overlay(self) -> None:
         """After the Joker is clicked: the cards it may copy (redrawn on every click)."""
@@ -994,9 +1085,16 @@ class SoccerGoBoard(ClickBoard):
             button.setZValue(21)
 
     def _power_card(
-        self, rect: QRectF, state: dict[str, Any], card: str, clickable: bool = True, dimmed: bool = False
+        self,
+        rect: QRectF,
+        state: dict[str, Any],
+        card: str,
+        clickable: bool = True,
+        dimmed: bool = False,
+        face: CompactFace | None = None,
     ) -> None:
-        """``dimmed``: held but not playable in this period (extra time, the shootout)."""
+        """``dimmed``: held but not playable in this period (extra time, the shootout); ``face``:
+        how the compact table writes it (:meth:`_compact_faces`), none on the full table."""
         info = (state.get("cards") or {}).get(card, {})
         side = info.get("side", "attacking")
         back = ATTACKING_BACK if side == "attacking" else DEFENDING_BACK
@@ -1004,16 +1102,14 @@ class SoccerGoBoard(ClickBoard):
         name = info.get("name", card)
         window = self.windows.get(card, "")
 
-        compact = self.compact
-
         def paint(p: QPainter, r: QRectF) -> None:
             p.setPen(QPen(back.darker(160), 1.5))
             p.setBrush(back)
             p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 6, 6)
             p.setBrush(CARD_FACE)
-            if compact:
+            if face is not None:
                 p.drawRoundedRect(r.adjusted(4, 4, -4, -4), 3, 3)
-                self._paint_compact_face(p, r.adjusted(9, 5, -8, -5), name, window, info.get("text", ""), back)
+                self._paint_compact_face(p, r.adjusted(*COMPACT_FACE), face, name, window, back)
                 if clickable:
                     self._mark_card(p, r, key)
                 return
@@ -1046,36 +1142,28 @@ class SoccerGoBoard(ClickBoard):
             item.setToolTip(tip)
 
     @staticmethod
-    def _paint_compact_face(p: QPainter, face: QRectF, name: str, window: str, text: str, back: QColor) -> None:
-        """A power card's face on the compact table: its name and when it is played on the
-        first line, then as much of its text as the card's height leaves room for (all of it
-        in the card's tooltip)."""
-        name_font, window_font, text_font = ui_font(9, bold=True), ui_font(8, bold=True), ui_font(8)
-        first = QFontMetricsF(name_font).height() + 1
-        name_w = QFontMetricsF(name_font).horizontalAdvance(name) + 2
+    def _paint_compact_face(p: QPainter, r: QRectF, face: CompactFace, name: str, timing: str, back: QColor) -> None:
+        """A power card's face on the compact table, in ``r``, as ``face`` lays it out."""
         top_left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+        line = face.line
+        name_line = face.first - (line if face.timing_apart else 0)
         p.setPen(QColor("#1d1d1d"))
-        p.setFont(name_font)
-        p.drawText(QRectF(face.left(), face.top(), name_w, first), top_left, name)
-        line = QFontMetricsF(text_font).height()
-        room = QRectF(face.left() + name_w + 8, face.top() + 1, face.width() - name_w - 8, first)
-        if (
-            QFontMetricsF(window_font).horizontalAdvance(window) > room.width() - 2
-            and face.height() - first >= 3 * line
-        ):
-            # Too long to stand beside the name, and the card is tall: on a line of its own.
-            room = QRectF(face.left(), face.top() + first, face.width(), line + 1)
-            first += line
-        window = QFontMetricsF(window_font).elidedText(window, Qt.TextElideMode.ElideRight, room.width() - 2)
-        if window.strip("…"):
-            p.setFont(window_font)
+        p.setFont(ui_font(face.size + 0.5, bold=True))
+        p.drawText(QRectF(r.left(), r.top(), face.name_width, name_line), top_left, name)
+        if face.timing_apart:
+            room = QRectF(r.left(), r.top() + name_line, r.width(), line + 1)
+        else:
+            room = QRectF(r.left() + face.name_width + 8, r.top() + 1, r.width() - face.name_width - 8, name_line)
+        timing_font = ui_font(face.size, bold=True)
+        timing = QFontMetricsF(timing_font).elidedText(timing, Qt.TextElideMode.ElideRight, room.width() - 2)
+        if timing.strip("…"):
+            p.setFont(timing_font)
             p.setPen(back.darker(130))
-            p.drawText(room, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop, window)
+            p.drawText(room, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop, timing)
         p.setPen(QColor("#1d1d1d"))
-        p.setFont(text_font)
-        lines = card_lines(text, text_font, face.width() - 2, int((face.height() - first) // line))
-        for i, words in enumerate(lines):
-            p.drawText(QRectF(face.left(), face.top() + first + i * line, face.width(), line + 1), top_left, words)
+        p.setFont(ui_font(face.size))
+        for i, words in enumerate(face.lines):
+            p.drawText(QRectF(r.left(), r.top() + face.first + i * line, r.width(), line + 1), top_left, words)
 
     def _draw_numbers(self, state: dict[str, Any], me: int) -> None:
         role = self._role(state, me) or ("full time" if state.get("phase") == "over" else "waiting")
