@@ -58,6 +58,7 @@ from soccerdesk.learn.coach import has_script
 from soccerdesk.rules import GAMES, BadOption, Game, Option, get_game
 from soccerdesk.ui.art import game_pixmap
 from soccerdesk.ui.boards import board_available
+from soccerdesk.ui.keys import ENTER_KEYS, press_focused_button
 from soccerdesk.ui.seats import WaitingMatch, seat_words, waiting_matches
 from soccerdesk.ui.settings import (
     TEAM_COLOURS,
@@ -980,14 +981,11 @@ class HomeScreen(QWidget):
         self.start_requested.emit(self.setup())
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
-        # Enter presses the focused button, as Space does (outside a dialog Qt's buttons take
-        # only Space): "Tab to How to play, then Enter" did nothing.
+        # "Tab to How to play, then Enter" did nothing.
         focused = self.focusWidget()
-        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-        if enter and isinstance(focused, QPushButton) and focused.isEnabled() and self.isAncestorOf(focused):
-            focused.click()
-            event.accept()
+        if press_focused_button(event, focused, self.isAncestorOf):
             return
+        enter = event.key() in ENTER_KEYS
         if enter and isinstance(focused, GameCard) and focused.isEnabled() and self.isAncestorOf(focused):
             # Enter on a game kicks it off with the options shown (keyboard audit 8: it did
             # nothing, and Kick off was 11 to 16 Tabs away).

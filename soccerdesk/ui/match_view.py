@@ -52,6 +52,7 @@ from soccerdesk.rules.pawn_soccer import TEAM_NAMES as PAWN_SOCCER_SIDES
 from soccerdesk.ui.animation import DIE_SIDES, Animation, EventAnimation, animation_for
 from soccerdesk.ui.boards import BoardConfig, BoardScene, TeamColours, make_board
 from soccerdesk.ui.hint import HintControl
+from soccerdesk.ui.keys import ENTER_KEYS, press_focused_button
 from soccerdesk.ui.session import LocalSession, MatchSession
 from soccerdesk.ui.settings import ANIMATION_SPEEDS, text_colour_on, time_played_words
 
@@ -307,7 +308,7 @@ class KeyboardPick:
             shift = key == Qt.Key.Key_Backtab or event.modifiers() & Qt.KeyboardModifier.ShiftModifier
             self.cycle(-1 if shift else 1)
             return True
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+        if key in ENTER_KEYS:
             actions = self.board.keyboard_actions()
             if 0 <= self.index < len(actions):
                 self._play(actions[self.index])
@@ -577,15 +578,9 @@ class CoverPage(QWidget):
         layout.addStretch(1)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
-        # Enter presses the button that has the focus, as Space does (outside a dialog Qt's
-        # buttons take only Space): "Tab to it, then Enter" works on these pages too.
-        focused = self.focusWidget()
-        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-        if enter and isinstance(focused, QPushButton) and focused.isEnabled() and focused in self.buttons.values():
-            focused.click()
-            event.accept()
-            return
-        super().keyPressEvent(event)
+        # "Tab to a button, then Enter" works on these pages too.
+        if not press_focused_button(event, self.focusWidget(), lambda button: button in self.buttons.values()):
+            super().keyPressEvent(event)
 
 
 HANDOVER_KEY_PAUSE_S = 0.5
@@ -1447,15 +1442,9 @@ class MatchView(QWidget):
         return super().eventFilter(watched, event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt API)
-        # Enter presses the focused button beside the board, as Space does (outside a dialog
-        # Qt's buttons take only Space): Tab from the board to Result, then Enter.
-        focused = self.focusWidget()
-        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-        if enter and isinstance(focused, QPushButton) and focused.isEnabled() and self.side.isAncestorOf(focused):
-            focused.click()
-            event.accept()
-            return
-        super().keyPressEvent(event)
+        # Enter presses a focused button beside the board: Tab from the board to Result, then Enter.
+        if not press_focused_button(event, self.focusWidget(), self.side.isAncestorOf):
+            super().keyPressEvent(event)
 
     def handle_key(self, event: QKeyEvent) -> bool:
         """Tab / Shift+Tab / Enter / Escape (:class:`KeyboardPick`) and Ctrl+Z on the board;
