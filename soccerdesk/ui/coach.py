@@ -237,12 +237,9 @@ class GuidedMatch(QWidget):
         where ``key`` is one of its later clicks (the pawn, then the square): the one the coach
         points at first, else another the step teaches. ``key`` None: all the pointed one's."""
         pointed = self.coach.pointed(self.state) if self.waiting else None
-        paths = self.board.paths.paths
-        for text in sorted(paths, key=lambda text: text != pointed):
-            path = paths[text]
-            if path[: len(selection)] != selection:
-                continue
-            rest = path[len(selection) :]
+        paths = self.board.paths
+        for text in sorted(paths.matching(selection), key=lambda text: text != pointed):
+            rest = paths.rest_of(text, selection)
             if key is None and text == pointed:
                 return [self.board.key_words(k) for k in rest]
             if key is not None and key in rest[1:]:

@@ -110,6 +110,10 @@ SMALLEST_ON_SCREEN = 8.0
 sizes never has smaller text (its sizes are at least this), and a board's labels are
 made bigger to stay this size while the board is drawn small."""
 
+LEGEND_ROW = 19.0
+"""The least height of a key's entry (its icon's size and more)."""
+LEGEND_WRAP = Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap
+"""How a key's entry is written: beside its icon, on two lines when too long for one."""
 KEY_TITLE = 28.0  # the least height of a panel's key (its title only), with the room under it
 COMPACT_ZOOM = 4 / 3  # a side panel zoomed more than this is drawn in its shorter form
 ZOOM_STEP = 0.05  # a panel's zoom is rounded to this: resizing redraws at every step, not every pixel
@@ -215,6 +219,10 @@ class ClickPaths:
         n = len(prefix)
         return [text for text, path in self.paths.items() if path[:n] == prefix]
 
+    def rest_of(self, text: str, prefix: tuple[Key, ...]) -> tuple[Key, ...]:
+        """The clicks that play ``text`` after ``prefix`` (one of its :meth:`matching`)."""
+        return self.paths[text][len(prefix) :]
+
     def complete(self) -> str | None:
         """The action whose path is exactly the current selection, if any."""
         if not self.selection:
@@ -294,6 +302,12 @@ class AnyOrderPaths(ClickPaths):
 
     def matching(self, prefix: tuple[Key, ...]) -> list[str]:
         return [text for text, path in self.paths.items() if self._fits(prefix, path)]
+
+    def rest_of(self, text: str, prefix: tuple[Key, ...]) -> tuple[Key, ...]:
+        path = self.paths[text]
+        if path in self._sets:  # picked in any order: the things not picked yet
+            return tuple(key for key in path if key not in prefix)
+        return super().rest_of(text, prefix)
 
     def complete(self) -> str | None:
         selection = self.selection
@@ -587,12 +601,13 @@ class ClickBoard(BoardScene):
         3/4 of its height: boards show its shorter form (two teams on one row, a shorter key)."""
         return self.panel_zoom > COMPACT_ZOOM
 
-    def room_for_key(self, top: float, height: float, bottom: float) -> float:
-        """The room a zoomed side panel (of ``height`` at zoom 1, from ``top``) leaves for its key
-        under content that ends at ``bottom``; notes how much of the panel the content fills
-        (:attr:`panel_fill`)."""
+    def key_place(self, top: float, height: float, bottom: float) -> tuple[float, float]:
+        """Where the key of a zoomed side panel (of ``height`` at zoom 1, from ``top``) stands,
+        its bottom edge at the panel's foot, and the room the panel leaves it under content that
+        ends at ``bottom``; notes how much of the panel the content fills (:attr:`panel_fill`)."""
         self.panel_fill = (bottom - top + KEY_TITLE) / height
-        return top + height / self.panel_zoom - 10 - bottom
+        foot = top + height / self.panel_zoom - 10
+        return foot, foot - bottom
 
     def smallest_button_text(self) -> float:
         """The smallest a button's label may be made to fit (:func:`button_face`), in scene units."""
@@ -915,21 +930,11 @@ class ClickBoard(BoardScene):
         short form (:attr:`compact_panel`, or ``short``) shows those, two to a row, and the whole
         key when the mouse rests on it. With less than its height of ``room`` above ``bottom_left``, only
         its title is shown, and the key when the mouse rests on it."""
-        row = 19.0
-        compact = (self.compact_panel or short) and all(len(entry) == 3 for entry in entries)
+        row = LEGEND_ROW
+        compact, texts, tops = self._legend_rows(width, entries, short)
         columns = 2 if compact else 1
         column_w = width / columns
-        texts = [entry[2] if compact else entry[1] for entry in entries]
-        # Each entry on a line, or on two when it is too long for one (its row is taller).
-        metrics = QFontMetricsF(ui_font(8))
-        wrap = int(Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap)
-        heights = [
-            max(row, metrics.boundingRect(QRectF(0, 0, column_w - row - 4, 1000), wrap, text).height() + 3)
-            for text in texts
-        ]
-        tops = [18.0]
-        for start in range(0, len(entries), columns):
-            tops.append(tops[-1] + max(heights[start : start + columns]))
+        wrap = int(LEGEND_WRAP)
         shown = tops[-1] <= room  # no room above bottom_left: the key's title only
         rect = QRectF(bottom_left.x(), bottom_left.y() - (tops[-1] if shown else 18), width, tops[-1] if shown else 18)
 
@@ -956,6 +961,33 @@ class ClickBoard(BoardScene):
             item.setToolTip("\n".join(entry[1] for entry in entries))
         self.addItem(item)
         return item
+
+    def legend_height(self, width: float, entries: Sequence[tuple[Any, ...]], *, short: bool = False) -> float:
+        """The height of the whole key :meth:`add_legend` draws ``width`` wide (its title too)."""
+        return self._legend_rows(width, entries, short)[2][-1]
+
+    def _legend_rows(
+        self, width: float, entries: Sequence[tuple[Any, ...]], short: bool
+    ) -> tuple[bool, list[str], list[float]]:
+        """A key's layout: in its short form or not, the texts it shows, and the top of each row
+        of entries under its title, the key's height last."""
+        compact = (self.compact_panel or short) and all(len(entry) == 3 for entry in entries)
+        columns = 2 if compact else 1
+        column_w = width / columns
+        texts = [str(entry[2] if compact else entry[1]) for entry in entries]
+        # Each entry on a line, or on two when it is too long for one (its row is taller).
+        metrics = QFontMetricsF(ui_font(8))
+        wrap = int(LEGEND_WRAP)
+        heights = [
+            max(
+                LEGEND_ROW, metrics.boundingRect(QRectF(0, 0, column_w - LEGEND_ROW - 4, 1000), wrap, text).height() + 3
+            )
+            for text in texts
+        ]
+        tops = [18.0]
+        for start in range(0, len(entries), columns):
+            tops.append(tops[-1] + max(heights[start : start + columns]))
+        return compact, texts, tops
 
     def add_panel(self, rect: QRectF, title: str = "") -> QGraphicsItem:
         """A dark rounded panel with an optional title (side bars, hands)."""

@@ -363,8 +363,9 @@ class Board(ClickBoard):
         self._draw_pitch(board)
         self._draw_squares(board)
 
-    def _draw_legend(self, room: float) -> None:
-        """The key at the panel's foot, in ``room`` under the panel's content."""
+    def _draw_legend(self, bottom: float, room: float) -> None:
+        """The key standing on ``bottom``, the panel's foot, in ``room`` under the panel's
+        content (:meth:`key_place`)."""
         colours = self.config.colours
 
         def grass(p: QPainter, r: QRectF) -> None:
@@ -415,7 +416,6 @@ class Board(ClickBoard):
             (pawn_with(paint_barred), "lost the ball: no steal back this turn", "no steal back"),
             (pawn_with(paint_received), "has received in this chain pass", "has received"),
         ]
-        bottom = ORIGIN.y() + (self.rows + 2) * SQUARE / self.panel_zoom - 10
         self.add_legend(QPointF(self.panel_x + 12, bottom), PANEL_W - 24, entries, room)
 
     def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
@@ -754,7 +754,7 @@ class Board(ClickBoard):
             y = self.add_action_buttons(
                 loose, QPointF(x + 12, y), w - 24, labels={t: self.action_label(t) for t in loose}
             )
-        self._draw_legend(self.room_for_key(top, height, y))
+        self._draw_legend(*self.key_place(top, height, y))
 
     def _team_row(self, r: QRectF, side: int, state: dict[str, Any], goals: int) -> None:
         colours, names = self.config.colours, self.config.team_names

@@ -446,8 +446,9 @@ class Board(ClickBoard):
         self._draw_squares()
         self._draw_goals()
 
-    def _draw_legend(self, room: float) -> None:
-        """The key at the panel's foot, in ``room`` under the panel's content."""
+    def _draw_legend(self, bottom: float, room: float) -> None:
+        """The key standing on ``bottom``, the panel's foot, in ``room`` under the panel's
+        content (:meth:`key_place`)."""
         colours = self.config.colours
 
         def teams(p: QPainter, r: QRectF) -> None:
@@ -489,7 +490,6 @@ class Board(ClickBoard):
             (red_ball, "red side up: may not be carried on", "no carrying on"),
             (warning, "must leave the ball / not touch it yet", "leave the ball"),
         ]
-        bottom = self.panel_origin.y() + self.panel_height / self.panel_zoom - 10
         self.add_legend(QPointF(self.panel_x + 12, bottom), PANEL_W - 24, entries, room)
 
     def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
@@ -932,7 +932,7 @@ class Board(ClickBoard):
                 columns=columns,
                 labels={t: self.action_label(t) for t in loose},
             )
-        self._draw_legend(self.room_for_key(top, self.panel_height, y))
+        self._draw_legend(*self.key_place(top, self.panel_height, y))
 
     def _draw_dice(self, r: QRectF, state: dict[str, Any]) -> float:
         """The movement points left and the kick die face with its distance."""
