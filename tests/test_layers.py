@@ -17,6 +17,7 @@ PURE = [
     "soccerdesk.learn.review",
     "soccerdesk.learn.hint",
     "soccerdesk.learn.coach",
+    "soccerdesk.learn.words",
 ]
 
 

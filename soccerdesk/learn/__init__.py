@@ -6,4 +6,5 @@ and in tests; the widgets in ``soccerdesk.ui`` draw what these modules work out.
 - :mod:`soccerdesk.learn.review`: each side's chance of winning along a finished match.
 - :mod:`soccerdesk.learn.hint`: the search bot's suggestion for the seat to move, with a reason.
 - :mod:`soccerdesk.learn.coach`: the scripts of the guided matches and the coach that follows them.
+- :mod:`soccerdesk.learn.words`: how a line for a person is begun (sentence case), for these and the screens.
 """

@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from soccerdesk.learn.words import sentence
 from soccerdesk.rules import Action, State, get_game
 
 CLEAR_GAIN = 0.03
@@ -113,7 +114,7 @@ def _why(
 
 
 def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + "."
+    return sentence(text) + "."
 
 
 def guessed(world: State, seat: int, action: Action) -> str:

@@ -20,6 +20,7 @@ from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QPointF, QRect, QRect
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QPixmap
 from PySide6.QtWidgets import QApplication, QWidget
 
+from soccerdesk.learn.words import spelled_out
 from soccerdesk.ui.boards.drawing import draw_d20, draw_die
 
 BASE_MS = {"die": 900, "card": 800, "goal": 1300, "banner": 1500}
@@ -52,12 +53,6 @@ def _face(value: Any, card_name: Callable[[str], str]) -> str:
     if isinstance(value, list):
         return "+".join(_face(v, card_name) for v in value)
     return card_name(value) if isinstance(value, str) else str(value)
-
-
-def spelled_out(code: str) -> str:
-    """A card code in plain letters ("def-block" -> "Def block"), when nothing better is known."""
-    words = code.replace("-", " ").replace("_", " ")
-    return f"{words[:1].upper()}{words[1:]}"
 
 
 DIE_SIDES: dict[str, int] = {"big-time-soccer": 20}

@@ -55,6 +55,7 @@ from PySide6.QtWidgets import (
 
 from soccerdesk.bots import bot_names
 from soccerdesk.learn.coach import has_script
+from soccerdesk.learn.words import sentence
 from soccerdesk.rules import GAMES, BadOption, Game, Option, get_game
 from soccerdesk.ui.art import game_pixmap
 from soccerdesk.ui.boards import board_available
@@ -150,12 +151,6 @@ OPTION_WORDS: dict[tuple[str, str], tuple[str, str]] = {
 }
 """(label, tooltip) for options whose rules' words differ from the board's (game id, option):
 the cards are "Block" and "Joker" on screen, not the rulebook's capitals."""
-
-
-def sentence(text: str) -> str:
-    """``text`` begun with a capital, the rest as it is (names and codes keep their case, where
-    ``str.capitalize`` would write "alice's")."""
-    return text[:1].upper() + text[1:]
 
 
 def choice_label(choice: object, game_id: str = "", option: str = "") -> str:

@@ -19,6 +19,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsScene
 
+from soccerdesk.learn.words import sentence, spelled_out
+
 
 @dataclass(frozen=True)
 class TeamColours:
@@ -102,8 +104,7 @@ class BoardScene(QGraphicsScene):
         are terse ("play DA1P A1C") say what they mean instead.
         """
         verb, _, rest = action_text.partition(" ")
-        words = verb.replace("-", " ")
-        return f"{words[:1].upper()}{words[1:]} {rest}".rstrip()
+        return sentence(f"{verb.replace('-', ' ')} {rest}".rstrip())
 
     def event_text(self, event: dict[str, Any], reader: int | None = None) -> str:
         """An event (``Event.to_json()``) told in words, as this board labels things.
@@ -119,8 +120,7 @@ class BoardScene(QGraphicsScene):
     def card_name(self, code: str) -> str:
         """A card code (an event's ``data["card"]``) as the player knows the card, for an
         animation's card face. The default spells the code out ("def-block" -> "Def block")."""
-        words = code.replace("-", " ").replace("_", " ")
-        return f"{words[:1].upper()}{words[1:]}"
+        return spelled_out(code)
 
     def full_time_words(self, view: dict[str, Any]) -> str:
         """The result at full time, with the team's own name ("Full time: Away wins.")."""

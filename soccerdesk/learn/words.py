@@ -1,0 +1,19 @@
+"""How the project writes a line for a person: shared by the learning features and the screens.
+
+Messages are in sentence case: a capital at the start, every other letter as it was written
+(names of players and teams, card names, square codes keep their case).
+"""
+
+from __future__ import annotations
+
+
+def sentence(text: str) -> str:
+    """``text`` begun with a capital, the rest as it is (``str.capitalize`` would write
+    "alice's" and "d4")."""
+    return text[:1].upper() + text[1:]
+
+
+def spelled_out(code: str) -> str:
+    """A code in plain words ("def-block" -> "Def block", "clear_box" -> "Clear box"), when
+    nothing better is known."""
+    return sentence(code.replace("-", " ").replace("_", " "))
