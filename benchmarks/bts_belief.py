@@ -25,23 +25,268 @@ The measure is of the guess, not of play: whether a better guess wins matches is
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 import random
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from soccerdesk.bots import Bot, make_bot  # noqa: E402
-from soccerdesk.bots.big_time_soccer import DEFENSIVE, DeclineBelief  # noqa: E402
-from soccerdesk.rules import Action, State, get_game  # noqa: E402
+from soccerdesk.bots.big_time_soccer import (  # noqa: E402
+    DEFENSIVE,
+    SPENDS_CARD,
+    DeclineBelief,
+    HeuristicBot,
+    _Context,
+)
+from soccerdesk.bots.search import Worlds  # noqa: E402
+from soccerdesk.rules import CHANCE, Action, State, get_game  # noqa: E402
+from soccerdesk.rules.api import HIDDEN  # noqa: E402
 from soccerdesk.rules.big_time_soccer import BigTimeState  # noqa: E402
+from soccerdesk.rules.big_time_soccer.actions import Act  # noqa: E402
+from soccerdesk.rules.big_time_soccer.state import Tables  # noqa: E402
 from soccerdesk.sim import play_match  # noqa: E402
 
+CHOICE_SLACK = 0.1
+"""How much a world is believed for each of the opponent's decisions the heuristic holding
+that world's hand would have taken otherwise (against 1 for one it would have taken): a
+person may play otherwise, as :data:`~soccerdesk.bots.big_time_soccer.DECLINE_SLACK`."""
+
+CHOICE_WINDOW = 8
+"""The opponent's last decisions weighed (none from before the last stoppage roll, when
+both hands were shown)."""
+
+CHOICE_POOL = 100
+"""Worlds drawn per searched decision; the search then draws from them by weight."""
+
+
+def spent_card(t: Tables, action: Action) -> int | None:
+    """The card ``action`` takes from its player's hand, if any (a play, shot, passback,
+    discard or answer with a card)."""
+    if not isinstance(action, Act) or action.verb not in SPENDS_CARD or action.arg in ("none", "free"):
+        return None
+    return t.by_code[action.arg.split(" ")[0]].index
+
+
+def _most_left(pile: Sequence[int]) -> int:
+    """The card of which ``pile`` holds the most copies (the first such)."""
+    return max(range(len(pile)), key=lambda k: pile[k])
+
+
+class _SeatReplay:
+    """The match replayed as one seat saw it, to recall the positions of the opponent's
+    decisions. The opponent's draws, which the seat did not see, are replayed as stand-ins
+    (the card of which most copies are left), swapped for the right card whenever the
+    opponent plays one it does not hold in the replay or the seat draws one the stand-ins
+    took: the replay's pile and opponent's hand together are always the cards the seat has
+    not seen, so every public count is the real one; only the split between them is made up
+    (and is replaced by each world's own hand)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.info: Any = None
+        self.items: list[tuple[int, Action]] = []
+        self.state: BigTimeState | None = None
+        self.decisions: list[tuple[BigTimeState, Action]] = []
+        """Per decision of the opponent: the replayed position and what it chose."""
+        self.events: list[tuple[str, int]] = []
+        """The opponent's hand's story: ("decide", decision), ("spend", card), ("draw", 0)."""
+        self.start = 0
+        """The first event after the last stoppage roll (when both hands were shown)."""
+
+    def update(self, state: BigTimeState) -> bool:
+        """Replay up to ``state`` (a world of the seat's view); True if it began again (a
+        new match, or this one rewound), so that earlier decisions' numbers mean others."""
+        history = state.history()
+        n = len(self.items)
+        again = self.state is None or self.info != state.info or len(history) < n or history[:n] != self.items
+        if again:
+            self.__init__(self.seat)  # type: ignore[misc]
+            self.info = state.info
+            self.state = state.game.new_match(seed=state.info.seed, **state.info.options)  # type: ignore[assignment]
+            n = 0
+        for who, action in history[n:]:
+            self._step(who, action)
+            self.items.append((who, action))
+        return again
+
+    def _step(self, who: int, action: Action) -> None:
+        s = self.state
+        assert s is not None  # update() began the replay
+        t: Tables = s.game.t  # type: ignore[attr-defined]
+        opp = 1 - self.seat
+        stoppage_roll = False
+        if who == CHANCE:
+            if action is HIDDEN:  # the opponent's draw
+                action = t.draw[_most_left(s.pile)]
+                self.events.append(("draw", 0))
+            elif s.roll is None and s.to_draw:  # the seat's own draw
+                k = t.by_code[action.arg].index  # type: ignore[attr-defined]
+                if not s.pile[k]:
+                    s = self._swap(s, opp, k, _most_left(s.pile))
+            else:
+                stoppage_roll = s.roll is not None and s.roll[0] == "stoppage"
+        elif who == opp:
+            spent = spent_card(t, action)
+            if spent is not None and spent not in s.hands[opp]:
+                s = self._swap(s, opp, s.hands[opp][0], spent)
+            self.events.append(("decide", len(self.decisions)))
+            self.decisions.append((s, action))
+            if spent is not None:
+                self.events.append(("spend", spent))
+        after = s.apply_unchecked(who, action)
+        assert isinstance(after, BigTimeState)
+        self.state = after
+        if stoppage_roll:
+            self.start = len(self.events)
+
+    @staticmethod
+    def _swap(s: BigTimeState, opp: int, out: int, into: int) -> BigTimeState:
+        """``s`` with card ``out`` of the opponent's hand (a stand-in) traded for a copy of
+        ``into`` from the pile."""
+        hand = list(s.hands[opp])
+        pile = list(s.pile)
+        hand.remove(out)
+        hand.append(into)
+        pile[into] -= 1
+        pile[out] += 1
+        hands = (tuple(sorted(hand)), s.hands[1]) if opp == 0 else (s.hands[0], tuple(sorted(hand)))
+        moved = dataclasses.replace(s, hands=hands, pile=tuple(pile))
+        moved._set_meta(s.info, s._history, s.events)
+        return moved
+
+    def hands_then(
+        self, hand: Sequence[int], known: Sequence[int], wanted: int, rng: random.Random
+    ) -> dict[int, tuple[int, ...]] | None:
+        """The opponent's hand at each of its last ``wanted`` decisions, if it holds ``hand``
+        now: back from now, each card it played put back, each card it drew taken out (one
+        of those then held, at random; not one of the ``known`` cards, held since the
+        stoppage roll). None if ``hand`` cannot be made to fit."""
+        held = list(hand)
+        kept = list(known)
+        out: dict[int, tuple[int, ...]] = {}
+        for kind, value in reversed(self.events[self.start :]):
+            if kind == "spend":
+                held.append(value)
+            elif kind == "draw":
+                free = list(held)
+                for k in kept:
+                    if k in free:
+                        free.remove(k)
+                if not free:
+                    return None
+                held.remove(free[rng.randrange(len(free))])
+            else:
+                out[value] = tuple(sorted(held))
+                if len(out) >= wanted:
+                    break
+        return out
+
+
+class ChoiceBelief(DeclineBelief):
+    """What all the opponent's decisions say about its hand, if it plays like the heuristic
+    (an experiment; docs/bots.md, "What is left").
+
+    Worlds are drawn as the public counts make them (or as :class:`DeclineBelief` draws them,
+    ``on_declines``), :data:`CHOICE_POOL` at a time, and each is weighed by how many of the
+    opponent's last :data:`CHOICE_WINDOW` decisions the heuristic holding that world's hand
+    as it was then (its hand now less the cards drawn since, plus the cards played since)
+    would have taken otherwise: :data:`CHOICE_SLACK` for each. On top of the declines, its
+    answers to them are then not weighed again."""
+
+    def __init__(
+        self, window: int = CHOICE_WINDOW, pool: int = CHOICE_POOL, on_declines: bool = False, stories: int = 1
+    ) -> None:
+        super().__init__()
+        self.stories = stories
+        self._agreed: dict[tuple[int, tuple[int, ...]], bool | None] = {}
+        """(decision, hand then) -> what :meth:`_agrees` said (kept for the match)."""
+        self.window = window
+        self.pool = pool
+        self.on_declines = on_declines
+        self._replay: _SeatReplay | None = None
+        self._heuristic = HeuristicBot("big-time-soccer")
+        self.seconds: list[float] = []
+        """The time each call of :meth:`worlds` took to weigh its pool."""
+
+    def worlds(self, state: State, seat: int) -> Worlds:
+        assert isinstance(state, BigTimeState)
+        start = time.perf_counter()
+        if self._replay is None or self._replay.seat != seat:
+            self._replay = _SeatReplay(seat)
+        replay = self._replay
+        if replay.update(state):
+            self._agreed.clear()
+        base = super().worlds(state, seat) if self.on_declines else (lambda rng: state.determinize(seat, rng))
+        rng = random.Random(state.ply)  # the seat's view alone decides the pool
+        pool = [base(rng) for _ in range(self.pool)]
+        weights = [self._weight(replay, world, seat, rng) for world in pool]
+        self.seconds.append(time.perf_counter() - start)
+        if not any(weights):
+            return base
+
+        def draw(rng: random.Random) -> State:
+            return rng.choices(pool, weights)[0]
+
+        return draw
+
+    def _weight(self, replay: _SeatReplay, world: State, seat: int, rng: random.Random) -> float:
+        """The mean over :attr:`stories` ways the world's hand may have come together (which
+        of its cards were drawn when) of :data:`CHOICE_SLACK` to the power of the decisions
+        the heuristic would have taken otherwise."""
+        assert isinstance(world, BigTimeState)
+        opp = 1 - seat
+        total = 0.0
+        for _ in range(self.stories):
+            then = replay.hands_then(world.hands[opp], world.known[opp], self.window, rng)
+            if then is None:
+                continue
+            weight = 1.0
+            for i, hand in then.items():
+                position, action = replay.decisions[i]
+                if self.on_declines and position.phase == "reply":
+                    continue
+                agrees = self._agreed.get((i, hand), 0)
+                if agrees == 0:
+                    agrees = self._agreed[i, hand] = self._agrees(position, opp, hand, action)
+                if agrees is False:
+                    weight *= CHOICE_SLACK
+            total += weight
+        return total / self.stories
+
+    def _agrees(self, position: BigTimeState, opp: int, hand: tuple[int, ...], action: Action) -> bool | None:
+        """Whether the heuristic holding ``hand`` at ``position`` would have chosen ``action``
+        (one of its best, ties counted), None if the hand does not fit the position."""
+        pool = list(position.pile)
+        for k in position.hands[opp]:
+            pool[k] += 1
+        for k in hand:
+            pool[k] -= 1
+            if pool[k] < 0:
+                return None
+        hands = (hand, position.hands[1]) if opp == 0 else (position.hands[0], hand)
+        world = dataclasses.replace(position, hands=hands, pile=tuple(pool))
+        world._set_meta(position.info, position._history, ())
+        legal = world.legal_actions(opp)
+        if action not in legal:
+            return False
+        if len(legal) == 1:
+            return None
+        bot = self._heuristic
+        if world.phase in ("reply", "discard", "end_offer"):
+            return bot.choose(world, opp, legal, random.Random(0)) == action
+        ctx = _Context(world, opp)
+        values = {a: bot._value(ctx, a) for a in legal if isinstance(a, Act)}
+        return isinstance(action, Act) and values[action] >= max(values.values()) - 1e-12
+
+
 QUESTIONS = ("declined kinds", "any defensive card")
-WAYS = ("uniform", "belief")
+WAYS = ("uniform", "belief", "choices")
 
 
 class Forecasts:
@@ -71,14 +316,16 @@ class Watched(Bot):
     """``normal``, with a belief beside it that is told of every decision and asked for
     forecasts (on its own random stream: the bot plays as it would alone)."""
 
-    def __init__(self, worlds: int, forecasts: Forecasts, seed: int) -> None:
+    def __init__(self, worlds: int, forecasts: Forecasts, seed: int, choices: ChoiceBelief | None = None) -> None:
         super().__init__("big-time-soccer")
         self.inner = make_bot("normal", "big-time-soccer")
         self.name = "normal"
         self.belief = DeclineBelief()
+        self.choices = choices
         self.worlds = worlds
         self.forecasts = forecasts
         self.rng = random.Random(seed)
+        self.choice_rng = random.Random(-seed - 1)  # the other ways draw as without it
 
     def decide(self, state: State, seat: int, rng: random.Random) -> Action:
         assert isinstance(state, BigTimeState)
@@ -92,6 +339,8 @@ class Watched(Bot):
             self._forecast(state, view, seat)
         action = self.inner.decide(state, seat, rng)
         self.belief.chose(view, seat, action)
+        if self.choices is not None:
+            self.choices.chose(view, seat, action)
         return action
 
     def choose(self, state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
@@ -109,6 +358,9 @@ class Watched(Bot):
         self.forecasts.hands += 1
         self.forecasts.count("held", [state.hands[1 - seat]])
         draws = {"uniform": lambda rng: view.determinize(seat, rng), "belief": self.belief.worlds(view, seat)}
+        if self.choices is not None:
+            choices = self.choices.worlds(view, seat)
+            draws["choices"] = lambda rng: choices(self.choice_rng)
         for way, draw in draws.items():
             drawn = [draw(self.rng).hands[1 - seat] for _ in range(self.worlds)]  # type: ignore[attr-defined]
             self.forecasts.count(way, drawn)
@@ -194,13 +446,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--fit", action="store_true", help="fit the tilt per card that makes drawn hands hold what real ones did"
     )
+    parser.add_argument(
+        "--choices",
+        action="store_true",
+        help="also draw as a ChoiceBelief does: worlds weighed by the opponent's recent decisions",
+    )
+    parser.add_argument("--window", type=int, default=CHOICE_WINDOW, help="the ChoiceBelief's decisions weighed")
+    parser.add_argument("--pool", type=int, default=CHOICE_POOL, help="the ChoiceBelief's worlds weighed a decision")
+    parser.add_argument(
+        "--on-declines", action="store_true", help="the ChoiceBelief weighs worlds drawn as the DeclineBelief does"
+    )
+    parser.add_argument(
+        "--stories", type=int, default=1, help="the ChoiceBelief's ways a hand came together, per world"
+    )
     args = parser.parse_args(argv)
     forecasts = Forecasts()
     start = time.perf_counter()
+    seconds: list[float] = []
     for i in range(args.matches):
         seed = args.seed + i
-        watched = Watched(args.worlds, forecasts, seed)
+        choices = ChoiceBelief(args.window, args.pool, args.on_declines, args.stories) if args.choices else None
+        watched = Watched(args.worlds, forecasts, seed, choices)
         play_match("big-time-soccer", [watched, make_bot("normal", "big-time-soccer")], seed, i % 2 == 1, {})
+        if choices is not None:
+            seconds += choices.seconds
     print(
         f"Big Time Soccer, {args.matches} normal-vs-normal matches from seed {args.seed}, {args.worlds} worlds a forecast"
     )
@@ -213,10 +482,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.cards and forecasts.hands:
         cards = get_game("big-time-soccer").t.cards  # type: ignore[attr-defined]
         print(f"copies held on the mean at those {forecasts.hands} decisions (real hand, then each way's worlds):")
-        print(f"{'card':<8} {'held':>6} {'uniform':>8} {'belief':>7}")
+        ways = [way for way in WAYS if forecasts.copies[way]]
+        print(f"{'card':<8} {'held':>6}" + "".join(f" {way:>8}" for way in ways))
         for k, card in enumerate(cards):
-            held, uniform, belief = (forecasts.copies[way].get(k, 0.0) / forecasts.hands for way in ("held", *WAYS))
-            print(f"{card.code:<8} {held:>6.3f} {uniform:>8.3f} {belief:>7.3f}")
+            copies = (forecasts.copies[way].get(k, 0.0) / forecasts.hands for way in ("held", *ways))
+            print(f"{card.code:<8}" + "".join(f" {n:>8.3f}" for n in copies))
     if args.fit and forecasts.seen:
         tilt, held, drawn = fit_tilt(forecasts.seen, draws=4, rounds=12, seed=args.seed)
         cards = get_game("big-time-soccer").t.cards  # type: ignore[attr-defined]
@@ -226,6 +496,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{card.code:<8} {held[k]:>6.3f} {drawn[k]:>6.3f} {tilt[k]:>6.3f}")
         print(
             "tilt by card code = {" + ", ".join(f'"{card.code}": {tilt[k]:.2f}' for k, card in enumerate(cards)) + "}"
+        )
+    if seconds:
+        seconds.sort()
+        print(
+            f"ChoiceBelief (window {args.window}, pool {args.pool}, stories {args.stories}"
+            f"{', on declines' if args.on_declines else ''}):"
+            f" {len(seconds)} pools weighed, {1000 * sum(seconds) / len(seconds):.0f} ms mean,"
+            f" {1000 * seconds[int(0.95 * (len(seconds) - 1))]:.0f} ms p95, {1000 * seconds[-1]:.0f} ms most"
         )
     print(f"({time.perf_counter() - start:.0f} s)")
     return 0

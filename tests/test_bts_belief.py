@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
+from soccerdesk.bots import make_bot
+from soccerdesk.rules import State
+from soccerdesk.rules.big_time_soccer import BigTimeState
+from soccerdesk.sim import play_match
 from tests.benchmark_scripts import load_benchmark
 
 belief = load_benchmark("bts_belief")
@@ -24,7 +29,7 @@ def test_two_matches_give_forecasts_of_both_kinds_and_the_belief_guesses_the_dec
     assert belief.main(["--matches", "2", "--seed", "60000", "--worlds", "40"]) == 0
     lines = capsys.readouterr().out.splitlines()
     rows = {(line[:20].strip(), line[21:29].strip()): line.split()[-4:] for line in lines[2:-1]}
-    assert set(rows) == {(q, w) for q in belief.QUESTIONS for w in belief.WAYS}
+    assert set(rows) == {(q, w) for q in belief.QUESTIONS for w in ("uniform", "belief")}
     brier = {key: float(values[2]) for key, values in rows.items()}
     assert brier[("declined kinds", "belief")] < brier[("declined kinds", "uniform")]
 
@@ -63,3 +68,86 @@ def test_fit_prints_a_tilt_for_every_card(capsys: pytest.CaptureFixture[str]) ->
     line = next(line for line in out.splitlines() if line.startswith("tilt by card code = "))
     cards = belief.get_game("big-time-soccer").t.cards
     assert all(f'"{card.code}": ' in line for card in cards)
+
+
+def _watched_match(seed: int, plies: int) -> list[BigTimeState]:
+    """The positions of the first ``plies`` actions of a normal-vs-normal match."""
+    seen: list[BigTimeState] = []
+
+    def watch(seat: int, before: State, after: State) -> None:
+        assert isinstance(before, BigTimeState)
+        seen.append(before)
+
+    bots = [make_bot("normal", "big-time-soccer"), make_bot("normal", "big-time-soccer")]
+    play_match("big-time-soccer", bots, seed, False, {}, watch=watch, stop=lambda state: len(seen) >= plies)
+    return seen
+
+
+def test_the_replay_of_a_seats_view_has_every_public_count_of_the_match() -> None:
+    seen = _watched_match(60001, 600)
+    replay = belief._SeatReplay(0)
+    for state in seen[100::50]:
+        replay.update(state.determinize(0, random.Random(1)))
+        assert replay.state is not None
+        unseen = list(state.pile)
+        for k in state.hands[1]:
+            unseen[k] += 1
+        replayed = list(replay.state.pile)
+        for k in replay.state.hands[1]:
+            replayed[k] += 1
+        assert replayed == unseen
+        assert replay.state.hands[0] == state.hands[0]
+        assert (replay.state.ball, replay.state.goals, replay.state.phase) == (state.ball, state.goals, state.phase)
+        assert len(replay.state.hands[1]) == len(state.hands[1])
+
+
+def test_at_each_replayed_decision_the_hand_then_held_makes_the_heuristic_choose_what_it_chose() -> None:
+    # The replay's positions are right in all the heuristic reads: given the opponent's real
+    # hand of the time (here taken from the match, which no belief may do), it agrees.
+    seen = _watched_match(60002, 500)
+    real_hands = [s.hands[1] for s in seen if s.current_players() == (1,)]
+    replay = belief._SeatReplay(0)
+    replay.update(seen[-1].determinize(0, random.Random(1)))
+    choices = belief.ChoiceBelief()
+    assert len(replay.decisions) == len(real_hands) > 50
+    said = [
+        choices._agrees(position, 1, hand, action)
+        for (position, action), hand in zip(replay.decisions, real_hands, strict=True)
+    ]
+    assert False not in said
+    assert said.count(True) > 20
+
+
+def test_a_hand_now_is_taken_back_through_the_cards_played_and_drawn() -> None:
+    replay = belief._SeatReplay(0)
+    replay.events = [("decide", 0), ("spend", 5), ("draw", 0), ("decide", 1), ("spend", 7), ("draw", 0)]
+    then = replay.hands_then((1, 2, 3), (), 2, random.Random(3))
+    assert then is not None and set(then) == {0, 1}
+    assert 7 in then[1] and len(then[1]) == 3 and len(set(then[1]) - {1, 2, 3, 7}) == 0
+    assert 5 in then[0] and len(then[0]) == 3
+    # A card shown in stoppage time was held all along: never the one drawn.
+    for seed in range(20):
+        kept = replay.hands_then((1, 2, 3), (1, 2), 1, random.Random(seed))
+        assert kept is not None and kept[1] == (1, 2, 7)
+    # Cards known only since the stoppage roll: nothing before it is weighed.
+    replay.start = 3
+    assert set(replay.hands_then((1, 2, 3), (), 5, random.Random(3)) or {}) == {1}
+
+
+def test_the_choice_belief_draws_from_the_seats_view_alone() -> None:
+    state = _watched_match(60003, 400)[-1]
+    seat = state.current_players()[0] if state.current_players() in ((0,), (1,)) else 0
+    draws = []
+    for view_seed in (1, 2):
+        view = state.determinize(seat, random.Random(view_seed))
+        worlds = belief.ChoiceBelief(pool=30).worlds(view, seat)
+        rng = random.Random(9)
+        draws.append([worlds(rng).hands[1 - seat] for _ in range(20)])
+    assert draws[0] == draws[1]
+
+
+def test_with_choices_a_third_way_is_scored_and_its_cost_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert belief.main(["--matches", "1", "--seed", "60000", "--worlds", "20", "--choices", "--pool", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "declined kinds       choices" in out and "any defensive card   choices" in out
+    assert "ChoiceBelief (window 8, pool 20, stories 1): " in out and " ms p95" in out

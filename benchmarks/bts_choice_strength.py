@@ -1,0 +1,57 @@
+"""Big Time Soccer's search levels drawing worlds as a ChoiceBelief does, in matches.
+
+    .venv/bin/python benchmarks/bts_choice_strength.py --window 8 --pool 100 -- \
+        --games big-time-soccer --pairs hard:normal --seed 61 --matches 200 --iterations hard=240 --jobs 2
+
+``bot_strength.py`` (everything after ``--`` is its own arguments), with hard and expert
+keeping a :class:`bts_belief.ChoiceBelief` (worlds weighed by how many of the opponent's
+recent decisions the heuristic holding them would have taken) in place of the shipped
+:class:`~soccerdesk.bots.big_time_soccer.DeclineBelief`. An experiment, not a level: see
+docs/bots.md, "What is left". Matches in parallel (``--jobs``) are forked processes, which
+keep the swap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+import bot_strength  # noqa: E402
+from bts_belief import CHOICE_POOL, CHOICE_WINDOW, ChoiceBelief  # noqa: E402
+
+from soccerdesk.bots import levels  # noqa: E402
+from soccerdesk.bots.search import Belief  # noqa: E402
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    ours, theirs = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--window", type=int, default=CHOICE_WINDOW)
+    parser.add_argument("--pool", type=int, default=CHOICE_POOL)
+    parser.add_argument("--stories", type=int, default=1)
+    parser.add_argument("--on-declines", action="store_true")
+    args = parser.parse_args(ours)
+    shipped = levels._belief
+
+    def belief(game_id: str) -> Belief | None:
+        if game_id != "big-time-soccer":
+            return shipped(game_id)
+        return ChoiceBelief(args.window, args.pool, args.on_declines, args.stories)
+
+    levels._belief = belief
+    print(
+        f"ChoiceBelief: window {args.window}, pool {args.pool}, stories {args.stories}"
+        + (", on declines" if args.on_declines else ""),
+        flush=True,
+    )
+    return bot_strength.main(theirs)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
