@@ -17,6 +17,10 @@ has done to its hand (the cards it spends first are rarer than the counts say, t
 keeps more common), which neither way of drawing knows. With ``--fit`` it fits, over every
 decision of the watched seat, a tilt per card (how much likelier than the counts the opponent
 holds it) under which drawn hands hold each card as often as the real ones did, and prints it.
+With ``--choices`` a third way draws as a :class:`ChoiceBelief` does: worlds weighed by how
+many of the opponent's recent decisions the heuristic holding them would have taken otherwise
+(``--window``, ``--pool``, ``--stories``, ``--on-declines``), and the time its weighing took
+is printed. ``bts_choice_strength.py`` plays matches with it; docs/bots.md, "What is left".
 
 The measure is of the guess, not of play: whether a better guess wins matches is what
 ``bot_strength.py`` says.
