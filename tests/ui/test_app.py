@@ -231,16 +231,17 @@ def test_enter_presses_the_result_screens_focused_button(qtbot, window: MainWind
     _start(qtbot, window, "soccer-go", "normal")
     play_to_end(qtbot, window, seed=3, clicks=False)
     summary = window.match_view.summary_page
-    qtbot.waitUntil(lambda: window.match_view.stack.currentWidget() is summary, timeout=10_000)
-    window.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is summary, timeout=5_000)
+    qtbot.waitUntil(lambda: window.match_view.stack.currentWidget() is summary, timeout=20_000)
+    window.activateWindow()  # the waits are long for a loaded machine: a review slice of the
+    # test before may still be finishing in the shared bot process
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is summary, timeout=20_000)
     # An Enter meant for the last move does nothing here (QA: it started a rematch).
     QTest.keyClick(window.windowHandle(), Qt.Key.Key_Return)
     assert window.match_view.stack.currentWidget() is summary and window.replay_view is None
     summary.replay.setFocus()  # where Tab takes a person from "Rematch"
-    qtbot.waitUntil(summary.replay.hasFocus, timeout=5_000)
+    qtbot.waitUntil(summary.replay.hasFocus, timeout=20_000)
     QTest.keyClick(window.windowHandle(), Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: window.replay_view is not None, timeout=5_000)
+    qtbot.waitUntil(lambda: window.replay_view is not None, timeout=20_000)
     assert window.pages.currentWidget() is window.replay_view
 
 
