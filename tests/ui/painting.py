@@ -5,12 +5,13 @@ board shown in a view of its own, to be clicked on as a person does."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QRect, QRectF
 from PySide6.QtGui import QFontMetricsF, QImage, QPainter
-from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QStyleOptionGraphicsItem
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView, QStyleOptionGraphicsItem
 
 from soccerdesk.ui.boards.drawing import Painted
 
@@ -36,6 +37,7 @@ class ScreenText:
     points: float
     fits: bool
     on_a_disc: bool  # the number or letters on a piece (drawing.draw_token): as big as its disc allows
+    width: float = 0.0  # on screen, in pixels
 
 
 class MeasuringPainter(QPainter):
@@ -57,18 +59,20 @@ class MeasuringPainter(QPainter):
                 fits = needed.width() <= room.width() + 0.5 and needed.height() <= room.height() + 0.5
                 radius = room.width() / 2
                 on_a_disc = room.width() == room.height() and abs(self.font().pointSizeF() - radius * 0.8) < 0.01
-            self.texts.append(ScreenText(text, self.font().pointSizeF() * scale, fits, on_a_disc))
+            width = QFontMetricsF(self.font()).horizontalAdvance(text) * scale
+            self.texts.append(ScreenText(text, self.font().pointSizeF() * scale, fits, on_a_disc, width))
         super().drawText(*args)
 
 
-def texts_on_screen(view: QGraphicsView) -> list[ScreenText]:
-    """Every text the visible ``Painted`` items of ``view``'s scene paint where ``view`` shows them."""
+def texts_on_screen(view: QGraphicsView, only: Callable[[QGraphicsItem], bool] = bool) -> list[ScreenText]:
+    """Every text the visible ``Painted`` items of ``view``'s scene (those that pass ``only``)
+    paint where ``view`` shows them."""
     viewport = view.viewport()
     image = QImage(viewport.width(), viewport.height(), QImage.Format.Format_ARGB32)
     painter = MeasuringPainter(image)
     shown = view.mapToScene(viewport.rect()).boundingRect()
     for item in view.scene().items(shown):
-        if isinstance(item, Painted) and item.isVisible():
+        if isinstance(item, Painted) and item.isVisible() and only(item):
             painter.save()
             painter.setWorldTransform(item.deviceTransform(view.viewportTransform()))
             item.paint(painter, QStyleOptionGraphicsItem(), None)

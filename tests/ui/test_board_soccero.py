@@ -5,11 +5,13 @@ illegal clicks explain themselves and drawing never fails over whole random matc
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
-from painting import SMALLEST_BOARD, shown, unreadable_texts
-from PySide6.QtCore import QPointF, Qt
+from clicking import WAIT_MS, start_match
+from painting import SMALLEST_BOARD, shown, texts_on_screen, unreadable_texts
+from PySide6.QtCore import QPointF, QSize, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 from test_board_pawn_soccer import descriptions, random_match, refusals  # shared board-test helpers
@@ -17,7 +19,9 @@ from test_board_pawn_soccer import descriptions, random_match, refusals  # share
 from soccerdesk.rules import CHANCE
 from soccerdesk.rules.api import State
 from soccerdesk.ui.boards.base import BoardConfig
-from soccerdesk.ui.boards.soccero import Board, route
+from soccerdesk.ui.boards.drawing import SMALLEST_ON_SCREEN
+from soccerdesk.ui.boards.soccero import SQ, Board, route
+from soccerdesk.ui.main_window import MainWindow
 
 GAME = "soccero"
 
@@ -512,3 +516,34 @@ def test_every_text_reads_at_8_points_and_fits_at_the_smallest_window(
     row numbers at 4. In every position of whole matches (set pieces, walls, buttons), at the
     smallest window and larger, each text is at least 8 points on screen and fits its room."""
     assert unreadable_texts(qtbot, Board(BoardConfig(GAME, 0)), decisions(match_states), size) == []
+
+
+@pytest.mark.parametrize("size", [(1000, 540), (1280, 720), (1920, 1080)])
+def test_the_player_numbers_read_at_8_points_from_the_smallest_window(
+    qtbot: Any, window: MainWindow, size: tuple[int, int]
+) -> None:
+    """New-user audit (7 December), finding 1: Soccero is played by number (the set-up order,
+    the log's "Player 9 of Away ..."), yet the numbers on the players read at 3.5 points at
+    1000 × 540, 5 at 1280 × 720 and 7.9 at 1920 × 1080. Now every player's number is at least
+    8 points on screen at each size, on a disc grown to hold it, no wider than its square; the
+    opponent's name in the short score row (small windows) is whole, level included."""
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.size() == QSize(*size), timeout=2_000)
+    view = start_match(qtbot, window, GAME, ("bot", "normal"), {"quick_setup": True})
+
+    def players() -> list[QGraphicsItem]:
+        return [
+            item for item in view.board.items() if re.match(r".+ (player|goalkeeper) \d+ on [A-U]\d+", item.toolTip())
+        ]
+
+    qtbot.waitUntil(lambda: len(players()) == 22, timeout=WAIT_MS)
+    qtbot.wait(50)
+    pieces = players()
+    numbers = texts_on_screen(view.view, only=lambda item: item in pieces)
+    assert sorted(t.text for t in numbers) == sorted([str(n) for n in range(1, 12)] * 2)
+    square = view.view.transform().m11() * SQ
+    assert [(t.text, round(t.points, 1)) for t in numbers if t.points < SMALLEST_ON_SCREEN - 0.05] == []
+    assert [t.text for t in numbers if t.width > square] == []
+    said = {t.text for t in texts_on_screen(view.view)}
+    assert any("Away (normal)" in text.replace("\n", " ") for text in said), said
+    assert not any("…" in text for text in said), said

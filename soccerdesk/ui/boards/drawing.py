@@ -105,6 +105,16 @@ def text_extent(text: str, size: float, bold: bool = False) -> QSizeF:
     return QSizeF(max(metrics.horizontalAdvance(line) for line in lines) * scale, metrics.height() * len(lines) * scale)
 
 
+def ink_extent(text: str, font: QFont) -> QSizeF:
+    """The size of the ink of one line of ``text`` in ``font`` (its glyphs, without the line's
+    room above and below them), measured at 100 points and scaled like :func:`text_extent`."""
+    big = QFont(font)
+    big.setPointSizeF(100)
+    ink = QFontMetricsF(big).tightBoundingRect(text)
+    scale = font.pointSizeF() / 100
+    return QSizeF(ink.width() * scale, ink.height() * scale)
+
+
 SMALLEST_ON_SCREEN = 8.0
 """The smallest text a board shows, in points on screen: a side panel drawn at its own
 sizes never has smaller text (its sizes are at least this), and a board's labels are
@@ -175,6 +185,21 @@ def fit_text(
             if points >= floor and extent.width() <= room.width() and extent.height() <= room.height():
                 return ui_font(points, bold), shown
     return ui_font(smallest, bold), two_lines(text, bold)
+
+
+def fit_within(
+    text: str, width: float, height: float, size: float, smallest: float, *, one_line_down_to: float, bold: bool = False
+) -> tuple[QFont, str]:
+    """A font and the text to write ``text`` within ``width`` x ``height``: whole, made smaller or
+    broken in two as :func:`fit_text` does; on one line elided with "…" only if it fits none of
+    those ways (a name is never cut off mid-word without the "…")."""
+    room = QRectF(0, 0, width, height)
+    font, shown = fit_text(text, room, size, smallest, one_line_down_to=one_line_down_to, bold=bold)
+    extent = text_extent(shown, font.pointSizeF(), bold)
+    if extent.width() <= width and extent.height() <= height:
+        return font, shown
+    font = ui_font(smallest, bold)
+    return font, QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
 
 
 def button_face(label: str, rect: QRectF, bold: bool, smallest: float = 6.0) -> tuple[QRectF, QFont, str]:
@@ -1179,11 +1204,14 @@ def draw_token(
     *,
     ring: QColor | None = None,
     square: bool = False,
+    font: QFont | None = None,
 ) -> None:
     """A playing piece with a soft highlight, a dark rim and an optional label.
 
     ``square``: a rounded square instead of a disc, so two teams differ in shape as well as
-    colour (for colour-blind players).
+    colour (for colour-blind players). ``font``: the label's, when not sized by the piece
+    (bold, 0.8 of the radius); such a label is drawn with a rim of the piece's colour, so
+    what stands out past the piece still reads on whatever lies under it.
     """
     box = QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius)
     corner = radius * 0.45
@@ -1198,12 +1226,30 @@ def draw_token(
     p.setBrush(grad)
     p.setPen(QPen(ring or fill.darker(220), max(0.8, radius * 0.12)))
     p.drawRoundedRect(box, corner, corner) if square else p.drawEllipse(box)
-    if text:
+    if text and font is None:
         p.setPen(text_colour)
         p.setFont(ui_font(radius * 0.8, bold=True))
         p.drawText(
             QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius), Qt.AlignmentFlag.AlignCenter, text
         )
+    elif text:
+        draw_rimmed_text(p, centre, text, font, text_colour, fill)
+
+
+def draw_rimmed_text(p: QPainter, centre: QPointF, text: str, font: QFont, colour: QColor, rim: QColor) -> None:
+    """``text`` centred on ``centre`` by its ink (the glyphs themselves, not the line's room
+    for accents and descenders), ringed with a thin line of ``rim``."""
+    outline = QPainterPath()
+    outline.addText(QPointF(0, 0), font, text)
+    baseline = centre - outline.boundingRect().center()
+    outline.translate(baseline)
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    width = font.pointSizeF() * 0.14
+    p.setPen(QPen(rim, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
+    p.drawPath(outline)
+    p.setPen(colour)
+    p.setFont(font)
+    p.drawText(baseline, text)
 
 
 def draw_ball(p: QPainter, centre: QPointF, radius: float, *, red_side: bool = False) -> None:

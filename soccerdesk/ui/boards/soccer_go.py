@@ -37,7 +37,7 @@ from soccerdesk.ui.boards.drawing import (
     ClickPaths,
     Key,
     Painted,
-    fit_text,
+    fit_within,
     listed,
     text_extent,
     ui_font,
@@ -214,21 +214,6 @@ def power_text_size(text: str, rect: QRectF = POWER_CARD) -> float:
 def match_data() -> dict[str, Any]:
     """The ``[match]`` table of the game's content data (rounds, extra time, shootout kicks)."""
     return dict(load_game_data("soccer-go").get("match", {}))
-
-
-def fit_within(
-    text: str, width: float, height: float, size: float, smallest: float, *, one_line_down_to: float, bold: bool = False
-) -> tuple[QFont, str]:
-    """A font and the text to write ``text`` within ``width`` x ``height``: whole, made smaller or
-    broken in two as :func:`fit_text` does; on one line elided with "…" only if it fits none of
-    those ways (a name is never cut off mid-word without the "…")."""
-    room = QRectF(0, 0, width, height)
-    font, shown = fit_text(text, room, size, smallest, one_line_down_to=one_line_down_to, bold=bold)
-    extent = text_extent(shown, font.pointSizeF(), bold)
-    if extent.width() <= width and extent.height() <= height:
-        return font, shown
-    font = ui_font(smallest, bold)
-    return font, QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
 
 
 def elided_title(title: str, width: float) -> str:

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from soccerdesk.resources import load_game_data
@@ -37,6 +37,7 @@ from soccerdesk.ui.boards.drawing import (
     DANGER,
     MUTED_TEXT,
     PANEL_TEXT,
+    SMALLEST_ON_SCREEN,
     ClickBoard,
     Key,
     Painted,
@@ -46,6 +47,8 @@ from soccerdesk.ui.boards.drawing import (
     draw_team_strip,
     draw_token,
     elided,
+    fit_within,
+    ink_extent,
     listed,
     text_extent,
     ui_font,
@@ -57,6 +60,10 @@ SQ = 21.0
 ORIGIN = QPointF(34.0, 34.0)
 GOAL_DEPTH = SQ * 0.9  # how far a goal stands out behind its goal line
 PANEL_W = 270.0
+DISC = 0.36  # a player's radius, in squares, where the board is drawn big enough
+DISC_MOST = 0.45  # ... and at the most, grown to hold his number while it is drawn small
+NUMBER_ON_SCREEN = SMALLEST_ON_SCREEN  # the points on screen a player's number keeps
+NARROWEST = 70  # how narrow (per cent of its width) a two-digit number may be drawn to fit
 LETTERS_BELOW_GOAL = 8.0  # the frame's extra depth under the bottom goal for the column letters
 DIRECTIONS = {
     "N": (0, 1),
@@ -711,10 +718,12 @@ class Board(ClickBoard):
                 size: float = size,
             ) -> None:
                 c = r.center() + QPointF(slot, slot) * r.width() * 0.4
-                radius = r.width() * 0.36 * size
+                radius, font = self.player_face(str(player["number"]), size)
                 if player["moved"]:
                     p.setOpacity(0.55)
-                draw_token(p, c, radius, fill, str(player["number"]), colours.text_on(seat), square=seat == 1)
+                draw_token(
+                    p, c, radius, fill, str(player["number"]), colours.text_on(seat), square=seat == 1, font=font
+                )
                 p.setOpacity(1)
                 if player["goalkeeper"]:
                     # Goalkeepers wear a second ring so they stand out without colour.
@@ -744,6 +753,36 @@ class Board(ClickBoard):
                 tip.append("took the set piece: may not touch the ball until another player has")
             item.setToolTip("\n".join(tip))
             self.addItem(item)
+
+    def player_face(self, number: str, share: float = 1.0) -> tuple[float, QFont | None]:
+        """A player's radius and the font of his ``number`` (None: the piece's own, 0.8 of its
+        radius), in scene units, for a player drawn ``share`` of his full size.
+
+        Soccero is played by number (the set-up order, the log), so while the board is drawn
+        small the number keeps :data:`NUMBER_ON_SCREEN` points on screen: bold, narrowed
+        (down to :data:`NARROWEST`) and then smaller where that is too wide for its square, on a
+        disc grown towards the square's edge to hold it. Two players sharing a square (just
+        after a steal) have half of it each: their discs grow, their numbers stay the piece's
+        own (the tooltips name them)."""
+        radius = SQ * DISC * share
+        least = NUMBER_ON_SCREEN / self.screen_scale
+        if radius * 0.8 >= least:
+            return radius, None
+        if share < 1:
+            return SQ * DISC_MOST * share, None
+        font = ui_font(least, bold=True)
+        ink = ink_extent(number, font)
+        room = SQ * 0.8  # leaving a gap to the number on the next square
+        stretch = 100
+        while ink.width() > room and stretch > NARROWEST:
+            stretch = max(NARROWEST, min(stretch - 1, math.floor(stretch * room / ink.width())))
+            font.setStretch(stretch)
+            ink = ink_extent(number, font)
+        if ink.width() > room:
+            font.setPointSizeF(least * room / ink.width())
+            ink = ink_extent(number, font)
+        held = math.hypot(ink.width(), ink.height()) / 2 + SQ * 0.04
+        return min(SQ * DISC_MOST, max(radius, held)), font
 
     def _draw_ball(self, state: dict[str, Any]) -> None:
         ball = state.get("ball")
@@ -861,10 +900,25 @@ class Board(ClickBoard):
 
             def paint(p: QPainter, rr: QRectF, side: int = side, to_move: bool = to_move) -> None:
                 draw_team_strip(p, rr, colours.of(side), to_move)
-                p.setFont(ui_font(name_size, bold=True))
                 room = QRectF(14, 0, rr.width() - 10 - score_w, rr.height())
                 name = names[side] + (("  ◀" if compact else "  ◀ turn") if to_move else "")
-                p.drawText(room, Qt.AlignmentFlag.AlignVCenter, elided(name, name_size, room.width(), bold=True))
+                if compact:
+                    # Half a row: a long name ("Away (normal)": the level is the point) goes
+                    # smaller, then onto two lines, before it is cut.
+                    font, name = fit_within(
+                        name,
+                        room.width(),
+                        room.height(),
+                        name_size,
+                        SMALLEST_ON_SCREEN,
+                        one_line_down_to=8.5,
+                        bold=True,
+                    )
+                    p.setFont(font)
+                else:
+                    p.setFont(ui_font(name_size, bold=True))
+                    name = elided(name, name_size, room.width(), bold=True)
+                p.drawText(room, Qt.AlignmentFlag.AlignVCenter, name)
                 p.setFont(ui_font(score_size, bold=True))
                 p.drawText(
                     QRectF(rr.width() - score_w, 0, score_w - 8, rr.height()),
