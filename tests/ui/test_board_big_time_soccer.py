@@ -9,10 +9,11 @@ import re
 from typing import Any
 
 import pytest
-from painting import SMALLEST_BOARD, unreadable_texts
+from painting import SMALLEST_BOARD, NotingPainter, unreadable_texts
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QFontMetricsF
+from PySide6.QtGui import QFontMetricsF, QImage
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QStyleOptionGraphicsItem
 from test_board_pawn_soccer import deciding_views, descriptions, random_match, refusals  # shared board-test helpers
 
 from soccerdesk.rules import CHANCE
@@ -31,7 +32,7 @@ from soccerdesk.ui.boards.big_time_soccer import (
     side_name_text,
     zone_words,
 )
-from soccerdesk.ui.boards.drawing import button_face, text_extent
+from soccerdesk.ui.boards.drawing import Painted, button_face, text_extent
 from soccerdesk.ui.match_view import BoardView
 
 GAME = "big-time-soccer"
@@ -576,3 +577,46 @@ def test_clicks_on_the_screen_play_cards_zones_and_buttons_at_every_window_size(
         assert emitted == [text]
         played.add(text.split()[0])
     assert {"play", "clear-in", "discard", "reply"} <= played, played
+
+
+@pytest.mark.parametrize("size", BOARD_SIZES)
+def test_the_keys_title_is_never_drawn_over_the_panels_buttons_or_words(
+    qtbot: Any, match_states: list[State], size: tuple[int, int]
+) -> None:
+    """New-user audit (7 December), finding 2: at 1000 × 540, with "Your next card must be",
+    a note and a row of three buttons (Clear in play, Clear out of play, Hold), the key's title
+    "KEY: rest the mouse here to read it" was drawn under the buttons. In whole matches, at the
+    three window sizes, the key (or its title alone) overlaps nothing else drawn in the panel:
+    with no room at the panel's foot, the title stands beside the panel's heading."""
+    board = Board(BoardConfig(GAME, 0))
+    view = BoardView(board)
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+
+    def says_key(item: Painted) -> bool:
+        image = QImage(10, 10, QImage.Format.Format_ARGB32)  # kept while painted on
+        painter = NotingPainter(image)
+        item.paint(painter, QStyleOptionGraphicsItem(), None)
+        painter.end()
+        return any(text.startswith("KEY") for text in painter.texts)
+
+    titles_alone = 0
+    for seen in deciding_views(match_states, every=2):
+        board.set_view(seen)
+        view.fit()
+        [key] = [item for item in board.items() if isinstance(item, Painted) and says_key(item)]
+        spot = key.sceneBoundingRect()
+        titles_alone += spot.height() <= 18 * board.panel_zoom + 0.5
+        assert view.viewport().rect().contains(view.mapFromScene(spot).boundingRect())
+        under = [
+            item.toolTip() or type(item).__name__
+            for item in board.items()
+            if item is not key
+            and item.isVisible()
+            and isinstance(item, Painted)
+            and not item.sceneBoundingRect().contains(spot)  # the panel itself
+            and item.sceneBoundingRect().intersects(spot)
+        ]
+        assert under == [], (seen["state"].get("phase"), under)
+    assert titles_alone or size != SMALLEST_BOARD, "no position left the key its title only"

@@ -36,6 +36,7 @@ from soccerdesk.ui.boards.drawing import (
     CARD_BACK,
     CARD_FACE,
     DANGER,
+    KEY_TITLE_LINE,
     MUTED_TEXT,
     PANEL_TEXT,
     PREVIEW,
@@ -743,13 +744,11 @@ class Board(ClickBoard):
         them = 1 - self.me
         half = state.get("half", 1)
         header = {1: "1st half", 2: "2nd half", 3: "Shoot-out"}.get(half, f"half {half}")
-        self.add_text(
-            QPointF(x + 12, y + 8),
-            f"BIG TIME SOCCER · {header.upper()} · {state.get('mode', '').upper()}",
-            8,
-            MUTED_TEXT,
-            bold=True,
-        )
+        heading = f"BIG TIME SOCCER · {header.upper()} · {state.get('mode', '').upper()}"
+        self.add_text(QPointF(x + 12, y + 8), heading, 8, MUTED_TEXT, bold=True)
+        # Where the key's title has no room at the panel's foot, it goes right of the heading.
+        heading_w = text_extent(heading, 8, bold=True).width() + 12
+        beside_heading = QRectF(x + 12 + heading_w, y + 8, w - 24 - heading_w, KEY_TITLE_LINE)
         y += 30
         # A panel made wider (a small window: as wide as the hand under it) saves height with
         # the two teams on one row.
@@ -808,7 +807,7 @@ class Board(ClickBoard):
         room = panel.bottom() - 18 - y
         # Where the whole key does not fit, its short words two to a row (the whole in its tooltip).
         short = self.legend_height(w - 24, entries) > room
-        self.add_legend(QPointF(x + 12, panel.bottom() - 8), w - 24, entries, room, short=short)
+        self.add_legend(QPointF(x + 12, panel.bottom() - 8), w - 24, entries, room, short=short, aside=beside_heading)
 
     def _legend_entries(self) -> list[tuple[Any, str, str]]:
         """How to read a card, for the panel's key."""

@@ -125,6 +125,9 @@ LEGEND_ROW = 19.0
 LEGEND_WRAP = Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap
 """How a key's entry is written: beside its icon, on two lines when too long for one."""
 KEY_TITLE = 28.0  # the least height of a panel's key (its title only), with the room under it
+KEY_TITLE_LINE = 18.0  # the height of a key's title line
+KEY_HOVER = ("KEY: rest the mouse here to read it", "KEY: rest the mouse here", "KEY: mouse here")
+"""A key's title where only the title has room: the first that fits (beside a panel's heading)."""
 COMPACT_ZOOM = 4 / 3  # a side panel zoomed more than this is drawn in its shorter form
 ZOOM_STEP = 0.05  # a panel's zoom is rounded to this: resizing redraws at every step, not every pixel
 
@@ -949,24 +952,36 @@ class ClickBoard(BoardScene):
         room: float = math.inf,
         *,
         short: bool = False,
+        aside: QRectF | None = None,
     ) -> QGraphicsItem:
         """A "how to read the board" key: one small drawn icon and a line of text per entry,
         standing on ``bottom_left``. An entry may give a shorter text too: a panel drawn in its
         short form (:attr:`compact_panel`, or ``short``) shows those, two to a row, and the whole
         key when the mouse rests on it. With less than its height of ``room`` above ``bottom_left``, only
-        its title is shown, and the key when the mouse rests on it."""
+        its title is shown, and the key when the mouse rests on it. With less room than even
+        the title's (:data:`KEY_TITLE_LINE`), the title stands in ``aside`` (the room beside the
+        panel's heading), right-aligned and in fewer words if need be, not over what is above
+        ``bottom_left``."""
         row = LEGEND_ROW
         compact, texts, tops = self._legend_rows(width, entries, short)
         columns = 2 if compact else 1
         column_w = width / columns
         wrap = int(LEGEND_WRAP)
         shown = tops[-1] <= room  # no room above bottom_left: the key's title only
-        rect = QRectF(bottom_left.x(), bottom_left.y() - (tops[-1] if shown else 18), width, tops[-1] if shown else 18)
+        title = "KEY" if shown else KEY_HOVER[0]
+        if shown:
+            rect = QRectF(bottom_left.x(), bottom_left.y() - tops[-1], width, tops[-1])
+        elif room >= KEY_TITLE_LINE or aside is None:
+            rect = QRectF(bottom_left.x(), bottom_left.y() - KEY_TITLE_LINE, width, KEY_TITLE_LINE)
+        else:
+            fitting = [words for words in KEY_HOVER if text_extent(words, 8, bold=True).width() + 8 <= aside.width()]
+            title = fitting[0] if fitting else KEY_HOVER[-1]
+            title_w = text_extent(title, 8, bold=True).width() + 8  # a little over: small sizes measure wider
+            rect = QRectF(aside.right() - title_w, aside.top(), title_w, KEY_TITLE_LINE)
 
         def paint(p: QPainter, r: QRectF) -> None:
             p.setPen(MUTED_TEXT)
             p.setFont(ui_font(8, bold=True))
-            title = "KEY" if shown else "KEY: rest the mouse here to read it"
             p.drawText(QRectF(0, 0, r.width(), 14), Qt.AlignmentFlag.AlignLeft, title)
             if not shown:
                 return
