@@ -667,3 +667,31 @@ def test_a_hand_of_the_longest_power_cards_shows_each_whole_text_in_a_small_wind
     for code in codes:
         assert power_cards()[code]["text"] in written, (code, written)
     assert [t for t in texts if t.points < SMALLEST_ON_SCREEN - 0.05 or not t.fits] == []
+
+
+@pytest.mark.parametrize("size", BOARD_SIZES[:2])
+def test_the_compact_table_names_a_computer_opponent_and_its_role_whole(
+    qtbot: Any, whole_matches: list[State], size: tuple[int, int]
+) -> None:
+    """New-user audit (7 December), finding 3: at 1000 × 540 the compact table's one line about
+    the computer opponent read "Opponent: Away (normal) · at…" (the role cut to fit). Now the
+    name stands whole on its line and the role ("attacks", "defends", "in goal") under it,
+    beside what the opponent is doing ("choosing…", "has chosen")."""
+    board = SoccerGoBoard(BoardConfig(GAME, 0, team_names=("Home", "Away (normal)")))
+    view = on_screen(qtbot, board, size)
+    roles = set()
+    for seen in seen_by_both(whole_matches, every=9):
+        if seen["seat"] != 0 or seen["state"]["phase"] == "over":
+            continue
+        board.set_view(seen)
+        view.fit()
+        assert board.compact
+        said = [text.text for text in texts_on_screen(view)]
+        assert "Opponent: Away (normal)" in said, said
+        role = board._role(seen["state"], 1)
+        if not role:
+            continue
+        under = next(text for text in said if text.startswith(role))
+        assert under in (role, f"{role} · {board.opponent_status}"), under
+        roles.add(role)
+    assert {"attacks", "defends"} <= roles

@@ -519,7 +519,9 @@ class SoccerGoBoard(ClickBoard):
         title = f"{self.name(other)} · {role}" if role else self.name(other)
         if compact:  # one row left of the power cards, the panel's title said in the row's
             self.add_panel(QRectF(6, 40, COMPACT_POWER_PANEL.left() - 12, 46))
-            title = title if named else f"Opponent: {title}"
+            # The role goes under the name, with what the opponent is doing: a computer's name
+            # ("Away (normal)") left no room for it on one line ("· at…").
+            title = self.name(other) if named else f"Opponent: {self.name(other)}"
             font, title = fit_within(title, 196, 22, 11, COMPACT_SMALLEST, one_line_down_to=COMPACT_SMALLEST, bold=True)
             self.add_text(QPointF(16, 43), title, font.pointSizeF(), PANEL_TEXT, bold=True, width=200)
         else:
@@ -559,8 +561,9 @@ class SoccerGoBoard(ClickBoard):
         elif state.get("phase") in ("pass", "shot", "tackle", "kick"):
             # At one screen the other side picks after the hand-over, not meanwhile.
             self.opponent_status = "waits for the screen" if self.config.hot_seat else "choosing…"
-        if self.opponent_status and compact:  # under the name
-            self.add_text(QPointF(16, 66), self.opponent_status.split(":")[0], 8.5, MUTED_TEXT, width=200)
+        under_name = " · ".join(words for words in (role, self.opponent_status.split(":")[0]) if words)
+        if under_name and compact:
+            self.add_text(QPointF(16, 66), under_name, 8.5, MUTED_TEXT, width=200)
         elif self.opponent_status:
             self.add_text(QPointF(770, 44), self.opponent_status.split(":")[0], 10, MUTED_TEXT, width=90)
 
