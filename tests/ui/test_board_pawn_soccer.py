@@ -547,3 +547,33 @@ def test_every_text_reads_at_8_points_and_fits_at_the_smallest_window(
     the board is at least 8 points on screen and fits its room."""
     views = deciding_views(match_states, every=3)
     assert unreadable_texts(qtbot, Board(BoardConfig(GAME, 0)), views, size) == []
+
+
+def test_the_boards_prompt_follows_a_click_on_the_bench(qtbot: Any, match_states: list[State]) -> None:
+    """New-user audit (7 December), finding 4: after a click on the bench the side line said
+    "Choose the pawn the substitute replaces." while the board's own prompt still said "click a
+    pawn, then a highlighted square. Your substitute may come on first: bench, then a pawn.".
+    Clicked on screen, the bench turns the board's prompt to the next step; clicked again, it
+    is put back, and so is the prompt."""
+    board = Board(BoardConfig(GAME, 0))
+    view = next(
+        s.view(0)
+        for s in match_states
+        if s.view(0)["state"]["phase"] == "turn" and any(t.startswith("sub ") for t in s.view(0)["legal"])
+    )
+    board.set_view(view)
+    gview = shown(qtbot, board, SMALLEST_BOARD)
+    gview.fitInView(board.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+    bench = gview.mapFromScene(board.pos_of(("bench", 0)))
+    before = " ".join(painted_texts(board))
+    assert "bench, then a pawn" in before and "substitute replaces" not in before
+
+    qtbot.mouseClick(gview.viewport(), Qt.MouseButton.LeftButton, pos=bench)
+    assert board.selection == (("bench", 0),)
+    said = " ".join(painted_texts(board))
+    assert "Choose the pawn the substitute replaces, or click the bench again" in said, said
+    assert "bench, then a pawn" not in said
+
+    qtbot.mouseClick(gview.viewport(), Qt.MouseButton.LeftButton, pos=bench)
+    assert board.selection == ()
+    assert " ".join(painted_texts(board)) == before

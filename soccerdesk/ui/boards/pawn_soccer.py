@@ -253,7 +253,7 @@ class Board(ClickBoard):
         if selection[0] == ("tray", "yellow"):
             return "Choose a square for the pawn with the yellow card."
         if selection[0][0] == "bench":
-            return "Choose the pawn the substitute replaces."
+            return "Choose the pawn the substitute replaces, or click the bench again to keep it there."
         verbs = sorted({split_squares(t)[0] for t in self.paths.matching(selection)})
         words = {
             "move": "move",
@@ -744,8 +744,10 @@ class Board(ClickBoard):
             info.append(f"turn {min(turns_finished(state) // 2 + 1, limit)} of {limit} each")
         self.add_text(QPointF(x + 12, y), " · ".join(info), 8.5, MUTED_TEXT, width=w - 24)
         y += 26
-        self.add_text(QPointF(x + 12, y), self._status(view), 10.5, PANEL_TEXT, bold=True, width=w - 24)
-        y += 62
+        # The prompt follows the clicks (a pawn chosen, the bench chosen), as in the side line:
+        # room is kept for what any first click of this position makes it say.
+        steps = [self.selection_hint((key,)) for key in self.paths.first_keys()]
+        y += max(56.0, self.place_prompt(QPointF(x + 12, y), w - 24, self._status(view), steps)) + 6
         tray = state["to_place"][view["seat"]] if state["phase"] == "setup" and view.get("seat") in (0, 1) else None
         if tray and (tray["clean"] or tray["yellow"]):
             y = self._draw_tray(QPointF(x + 12, y), tray, view["seat"]) + 8
