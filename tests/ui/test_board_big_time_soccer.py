@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from painting import SMALLEST_BOARD, NotingPainter, unreadable_texts
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QFontMetricsF, QImage
+from PySide6.QtGui import QFontMetricsF, QImage, QPainter
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QStyleOptionGraphicsItem
 from test_board_pawn_soccer import deciding_views, descriptions, random_match, refusals  # shared board-test helpers
@@ -595,11 +595,7 @@ def test_the_keys_title_is_never_drawn_over_the_panels_buttons_or_words(
     view.show()
 
     def says_key(item: Painted) -> bool:
-        image = QImage(10, 10, QImage.Format.Format_ARGB32)  # kept while painted on
-        painter = NotingPainter(image)
-        item.paint(painter, QStyleOptionGraphicsItem(), None)
-        painter.end()
-        return any(text.startswith("KEY") for text in painter.texts)
+        return any(text.startswith("KEY") for text in painted_by(item))
 
     titles_alone = 0
     for seen in deciding_views(match_states, every=2):
@@ -620,3 +616,49 @@ def test_the_keys_title_is_never_drawn_over_the_panels_buttons_or_words(
         ]
         assert under == [], (seen["state"].get("phase"), under)
     assert titles_alone or size != SMALLEST_BOARD, "no position left the key its title only"
+
+
+def ink_rows(view: BoardView, item: Painted) -> tuple[int, int]:
+    """The first and last rows of the viewport where ``item`` paints anything."""
+    viewport = view.viewport()
+    image = QImage(viewport.width(), viewport.height(), QImage.Format.Format_ARGB32)
+    image.fill(0)
+    painter = QPainter(image)
+    painter.setWorldTransform(item.deviceTransform(view.viewportTransform()))
+    item.paint(painter, QStyleOptionGraphicsItem(), None)
+    painter.end()
+    rows = [y for y in range(image.height()) if any(image.pixelColor(x, y).alpha() for x in range(0, image.width(), 2))]
+    return rows[0], rows[-1]
+
+
+@pytest.mark.parametrize("size", [*BOARD_SIZES, (1018, 710)])
+def test_a_chosen_card_stands_clear_of_the_hands_title(
+    qtbot: Any, match_states: list[State], size: tuple[int, int]
+) -> None:
+    """New-user audit (7 December), finding 5: at the first window size (1280 × 800) the card
+    clicked in the hand, lifted with its white frame, ran through the "YOUR HAND" title above
+    it. Clicked on screen, at each window size, the first card rises and stays under the title."""
+    board = Board(BoardConfig(GAME, 0))
+    view = BoardView(board)
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    for seen in decisions(match_states):
+        key = ("card", (seen["state"]["hand"] or [""])[0])
+        board.set_view(seen)
+        if key in board.paths.first_keys():
+            break
+    view.fit()
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.mapFromScene(board.pos_of(key)))
+    assert board.selection == (key,)
+    card = board.item_for(key)
+    title = next(item for item in board.items() if isinstance(item, Painted) and "YOUR HAND" in painted_by(item))
+    assert ink_rows(view, title)[1] < ink_rows(view, card)[0]
+
+
+def painted_by(item: Painted) -> list[str]:
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)  # kept while painted on
+    painter = NotingPainter(image)
+    item.paint(painter, QStyleOptionGraphicsItem(), None)
+    painter.end()
+    return painter.texts

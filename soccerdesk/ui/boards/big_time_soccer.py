@@ -73,6 +73,7 @@ FACE = QSizeF(111.0, 86.0)
 the right, its name on up to four lines at 8 points (upright, a card 92 wide had its name at
 3 to 7 points; wide enough for 8, a hand of six was wider than a small window)."""
 HAND_GAP = 2.0
+CHOSEN_LIFT = 3.0  # how far a chosen card in the hand stands up out of its row
 TEAMS_SIDE_BY_SIDE = 400.0  # a panel at least this wide (at its own size) shows the teams on one row
 
 KIND_COLOURS = {
@@ -681,7 +682,9 @@ class Board(ClickBoard):
         limit = state["hand_limits"][seat] if seat is not None else 0
         slots = limit if limit and len(hand) < limit and state["phase"] != "over" else len(hand)
         with self.zoomed_panel(HAND_ORIGIN):
-            self.add_text(HAND_ORIGIN + QPointF(0, 4), title, 8, MUTED_TEXT, bold=True)
+            # High enough that a chosen card, lifted with its frame, stays clear of it (it ran
+            # through "YOUR HAND": new-user audit, 7 December).
+            self.add_text(HAND_ORIGIN + QPointF(0, 1), title, 8, MUTED_TEXT, bold=True)
             for index in range(slots):
                 rect = self._card_slot(index)
                 if index >= len(hand):
@@ -696,7 +699,7 @@ class Board(ClickBoard):
                     chosen = key in self.selection
                     shown = key in self.preview_keys()
                     if chosen:
-                        p.translate(0, -4)
+                        p.translate(0, -CHOSEN_LIFT)
                     paint_card_on_its_side(p, r, card)
                     edge = SELECTED if chosen else PREVIEW if shown else TARGET if lit else None
                     if edge is not None:
