@@ -26,7 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QKeyEvent, QPaintEvent, QPixmap, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -46,7 +46,9 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QSpinBox,
     QStyle,
+    QStyledItemDelegate,
     QStyleOptionComboBox,
+    QStyleOptionViewItem,
     QStylePainter,
     QToolButton,
     QVBoxLayout,
@@ -440,6 +442,51 @@ class OptionsForm(QWidget):
                 editor.setText(str(value))
 
 
+class OneLineEntries(QStyledItemDelegate):
+    """Each entry of a list on one line, cut with "…" at the list's width (its whole words in
+    its tooltip), every row as high as one with an icon."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802 (Qt API)
+        height = super().sizeHint(option, index).height()
+        view = self.parent()
+        icon = view.iconSize().height() + 2 if isinstance(view, QListWidget) else 0
+        return QSize(1, max(height, icon))  # as wide as the list, whatever the words
+
+
+class WholeRowsList(QListWidget):
+    """A list that shows whole rows only: the room under the last one that fits is left
+    blank, not filled by half a line of the next (new-user audit, 7 December: at 1000 × 540
+    Recent matches showed one and a half entries, the second's date cut across)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setItemDelegate(OneLineEntries(self))
+        self.setWordWrap(False)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setUniformItemSizes(True)
+        model = self.model()
+        model.rowsInserted.connect(self._show_whole_rows)
+        model.rowsRemoved.connect(self._show_whole_rows)
+        model.modelReset.connect(self._show_whole_rows)
+
+    def row_height(self) -> int:
+        return self.sizeHintForRow(0) if self.count() else 0
+
+    def show_at_least(self, rows: int) -> None:
+        """Keep room for ``rows`` whole rows."""
+        row = max(self.fontMetrics().height() + 2, self.iconSize().height() + 2)
+        self.setMinimumHeight(rows * row + 2 * self.frameWidth())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        self._show_whole_rows()
+
+    def _show_whole_rows(self) -> None:
+        row = self.row_height()
+        room = self.height() - 2 * self.frameWidth()
+        self.setViewportMargins(0, 0, 0, room % row if 0 < row <= room else 0)
+
+
 class GameCard(QToolButton):
     """A checkable card: the game's picture, its title and its one-line summary.
 
@@ -600,15 +647,14 @@ class HomeScreen(QWidget):
         left.addWidget(self.waiting)
         recent_box = QGroupBox("Recent matches")
         recent_layout = QVBoxLayout(recent_box)
-        self.recent = QListWidget()
+        self.recent = WholeRowsList()
         self.recent.setObjectName("recent")
         self.recent.itemActivated.connect(self._resume_item)
         self.recent.setMaximumHeight(150)
-        # Two lines at the least, so that the online matches above it fit a 1024 x 600 screen.
-        self.recent.setMinimumHeight(2 * self.recent.fontMetrics().lineSpacing() + 2 * self.recent.frameWidth() + 4)
-        # A long entry (an unreadable file and why) wraps at the window's smallest, not cut.
-        self.recent.setWordWrap(True)
-        self.recent.setIconSize(QSize(16, 16))  # the warning sign of such an entry: a line high
+        self.recent.setIconSize(QSize(16, 16))  # the warning sign of an unreadable file's entry: a line high
+        # Two entries at the least, so that the online matches above it fit a 1024 x 600 screen.
+        # An entry is one line, cut with "…" where the list is narrower: its tooltip has it whole.
+        self.recent.show_at_least(2)
         # The score an entry gives is the one its actions replay to, as the match opens with:
         # the file's own may be stale (edited, or saved under rules mended since). Replaying
         # every file at each refresh cost up to 0.4 s, so a worker replays those not replayed
@@ -1063,7 +1109,7 @@ class HomeScreen(QWidget):
             self._listed[match.path] = match
             item = QListWidgetItem(self._entry_words(match))
             item.setData(Qt.ItemDataRole.UserRole, match.path)
-            item.setToolTip("Replay" if match.over else "Continue this match")
+            item.setToolTip(f"{item.text()}\n{'Replay' if match.over else 'Continue this match'}")
             self.recent.addItem(item)
         if self.recent.count() == 0:
             # An empty white box reads as broken: say what will appear here.
@@ -1142,7 +1188,7 @@ class HomeScreen(QWidget):
         item.setForeground(QColor("#d55e00"))  # the home screen's colour for what went wrong
         item.setData(Qt.ItemDataRole.UserRole, match.path)
         item.setData(PROBLEM_ROLE, match.reason)
-        item.setToolTip(f"{match.reason}\nThe file is still at {match.path}")
+        item.setToolTip(f"{words}\n{match.reason}\nThe file is still at {match.path}")
         return item
 
     def _resume_item(self, item: QListWidgetItem | None) -> None:

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 from clicking import WAIT_MS, choose_in_combo, click, click_path, deciding, on_handover, start_match
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel, QListWidgetItem, QMessageBox
 
@@ -303,3 +303,34 @@ def test_a_match_that_no_longer_replays_to_its_end_goes_on_from_where_it_does(
     # The copy says what it is in Recent matches (it was a second row just like the match's).
     copy = window.home.recent.item(0).text()
     assert copy.startswith(f"Pawn Soccer (copy from action {kept}): Home "), copy
+
+
+def test_recent_matches_shows_whole_entries_at_the_smallest_window(
+    qtbot, window: MainWindow, settings: AppSettings
+) -> None:
+    """New-user audit (7 December), finding 6: at 1000 × 540 Recent matches showed one and a
+    half entries, the second wrapped onto a line cut across ("07 Dec / 13:2…"). At the smallest
+    window the list shows whole entries only, two at least, each on one line (cut with "…"
+    where narrower, its tooltip whole), an unreadable file's too; bigger, it shows more."""
+    soccero, _ = play_and_leave(qtbot, window, "soccero")
+    pawns, _ = play_and_leave(qtbot, window, "pawn-soccer")
+    window.close()
+    pawns.write_text(json.dumps({"hello": [1, 2, 3]}))
+    again = start_again(qtbot, settings)
+    recent = again.home.recent
+    seen = {}
+    for size in (again.minimumSize(), QSize(1280, 720)):
+        again.resize(size)
+        qtbot.waitUntil(lambda size=size: again.size() == size, timeout=2_000)
+        qtbot.wait(50)
+        room = recent.viewport().rect()
+        shown = [item for item in entries(again) if recent.visualItemRect(item).intersects(room)]
+        assert all(room.contains(recent.visualItemRect(item)) for item in shown), [
+            (item.text(), recent.visualItemRect(item), room) for item in shown
+        ]
+        assert all(recent.visualItemRect(item).height() < 2 * recent.fontMetrics().lineSpacing() for item in shown)
+        seen[size.width()] = len(shown)
+    assert seen[again.minimumSize().width()] >= 2
+    assert seen[1280] == len(entries(again)) == 2
+    assert entry_of(again, soccero).text() in entry_of(again, soccero).toolTip()
+    assert entry_of(again, pawns).text() in entry_of(again, pawns).toolTip()
