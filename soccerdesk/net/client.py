@@ -395,7 +395,9 @@ class RelayClient:
                     self._closing = True
                     self._set_status(f"lost: {self._fatal}")
                 elif not self._closing:
-                    asyncio.get_running_loop().call_soon(self._connection_lost, ws)
+                    # Dropped with its loop (closed, not cancelled): there is nothing to reconnect for.
+                    with contextlib.suppress(RuntimeError):
+                        asyncio.get_running_loop().call_soon(self._connection_lost, ws)
 
     def _patched(self, update: dict[str, Any]) -> dict[str, Any]:
         """The whole view of a protocol 3 ``update``: its patch applied to the view of ply ``base``.

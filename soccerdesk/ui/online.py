@@ -858,7 +858,8 @@ class RemoteSession(MatchSession):
         note, move = self._computer_note, self._move_status()
         if note.startswith("Time ran out: ") and move.startswith("Time ran out: "):
             move = sentence(move.removeprefix("Time ran out: "))
-        parts = [note, self._held_news, news, move]
+        # "Connected again" before what became of a move kept meanwhile: the news of the link first
+        parts = [note, news, self._held_news, move]
         seen: list[str] = []
         for part in parts:
             if part and part not in seen and not any(part in other for other in parts if other != part):

@@ -63,6 +63,9 @@ async def alice_at_her_screen(qtbot: Any, tmp_path: Path, **create: Any) -> Asyn
         yield match
     finally:
         view.session.close()
+        # Her connection is closed in the background: wait for it, or the loop ends with its
+        # reader pending (and destroyed outside any loop).
+        await until(lambda: alice.status == "closed", timeout=10)
         await bob.close()
         await match.relay.stop()
 
