@@ -1107,9 +1107,9 @@ class HomeScreen(QWidget):
                 self.recent.addItem(self._unreadable_item(match))
                 continue
             self._listed[match.path] = match
-            item = QListWidgetItem(self._entry_words(match))
+            item = QListWidgetItem()
             item.setData(Qt.ItemDataRole.UserRole, match.path)
-            item.setToolTip(f"{item.text()}\n{'Replay' if match.over else 'Continue this match'}")
+            self._fill_entry(item, match)
             self.recent.addItem(item)
         if self.recent.count() == 0:
             # An empty white box reads as broken: say what will appear here.
@@ -1163,6 +1163,11 @@ class HomeScreen(QWidget):
         worker.shutdown(wait=False)
         self._replay_poll.start()
 
+    def _fill_entry(self, item: QListWidgetItem, match: SavedMatch) -> None:
+        """A readable match's row and its tooltip, with the score as known now."""
+        item.setText(self._entry_words(match))
+        item.setToolTip(f"{item.text()}\n{'Replay' if match.over else 'Continue this match'}")
+
     def _collect_replayed(self) -> None:
         if self._replaying is None or not self._replaying.done():
             return
@@ -1174,7 +1179,7 @@ class HomeScreen(QWidget):
             item = self.recent.item(row)
             match = self._listed.get(item.data(Qt.ItemDataRole.UserRole))
             if match is not None:
-                item.setText(self._entry_words(match))
+                self._fill_entry(item, match)
         if self._listed_while_replaying:
             self._listed_while_replaying = False
             self._replay_listed()

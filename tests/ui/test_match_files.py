@@ -21,7 +21,7 @@ from clicking import WAIT_MS, click, click_path, deciding, start_match
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
+from PySide6.QtWidgets import QFileDialog, QListWidgetItem, QMessageBox, QPushButton
 
 from soccerdesk.rules import get_game
 from soccerdesk.ui.main_window import MainWindow
@@ -366,12 +366,16 @@ def edited_autosave(settings: AppSettings, name: str, seed: int) -> tuple[Path, 
     return path, told, real
 
 
-def entry_text(window: MainWindow, path: Path) -> str:
+def entry_item(window: MainWindow, path: Path) -> QListWidgetItem:
     recent = window.home.recent
     (item,) = [
         recent.item(row) for row in range(recent.count()) if recent.item(row).data(Qt.ItemDataRole.UserRole) == path
     ]
-    return item.text()
+    return item
+
+
+def entry_text(window: MainWindow, path: Path) -> str:
+    return entry_item(window, path).text()
 
 
 def test_recent_matches_gives_the_score_the_match_opens_with(qtbot, window: MainWindow, settings: AppSettings) -> None:
@@ -383,6 +387,8 @@ def test_recent_matches_gives_the_score_the_match_opens_with(qtbot, window: Main
     window.home.refresh_recent()
     qtbot.waitUntil(lambda: f"Ann {real[0]}–{real[1]} Bob" in entry_text(window, path), timeout=WAIT_MS)
     assert entry_text(window, path).startswith(f"Pawn Soccer: Ann {real[0]}–{real[1]} Bob")
+    # its tooltip too (it kept the file's score when only the row was corrected)
+    assert entry_item(window, path).toolTip().startswith(f"Pawn Soccer: Ann {real[0]}–{real[1]} Bob")
     assert json.loads(path.read_text(encoding="utf-8"))["app"]["score"] == told  # not written by listing
 
     recent = window.home.recent
