@@ -226,12 +226,10 @@ class Board(ClickBoard):
 
     # --- layout for the size the board is shown at -------------------------------------
 
-    landscape = True
-    """The hand's cards lie on their side (``FACE``), three to a row under the field, the side
-    panel the board's whole height right of them. A board shown under its own size
-    (:meth:`fit_to`) draws the hand and the panel :attr:`panel_zoom` times bigger: on screen
-    they keep their own size while the field takes what is left. (Upright, in one row, a
-    card's name had to be drawn at 3 to 7 points.)"""
+    # The hand's cards lie on their side (``FACE``), in one row under the field and the side
+    # panel. A board shown under its own size (:meth:`fit_to`) draws the hand and the panel
+    # :attr:`panel_zoom` times bigger: on screen they keep their own size while the field takes
+    # what is left. (Upright, a card's name had to be drawn at 3 to 7 points.)
 
     def smallest_button_text(self) -> float:
         # The panel's buttons are tall enough for two lines at 8 points; at zoom 1 the board is

@@ -99,8 +99,6 @@ POWER_CARD = QRectF(0, 0, 276, 69)
 its text reads in a laptop's window (56 high, the text was 7 px there)."""
 POWER_CARD_GAP = 4.0
 """Space between two power cards in the hand panel."""
-POWER_PANEL_BOTTOM = 436.0
-"""The lowest a power card may reach in the hand panel (its frame ends at 440)."""
 DRAWN_LABEL = 16.0
 """Room for the line over a card just drawn ("Drawn — keep it by swapping a card out:")."""
 POWER_TEXT_MARGINS = (12, 22, -8, -8)
