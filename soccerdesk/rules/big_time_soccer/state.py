@@ -147,11 +147,13 @@ class Tables:
         )
 
 
-def _matches_next(card: Card, next_req: str | None) -> bool:
+def _follows(kind: str, next_req: str | None) -> bool:
     # Rulings 2: the small top icon of the last card says which type may follow.
-    if next_req is None or next_req == "any" or card.kind == "any":
-        return True
-    return card.kind == next_req
+    return next_req is None or next_req == "any" or kind == next_req
+
+
+def _matches_next(card: Card, next_req: str | None) -> bool:
+    return card.kind == "any" or _follows(card.kind, next_req)  # the Any card follows anything
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,7 +310,7 @@ class BigTimeState(State):
                     for k in kinds:
                         card = t.cards[k]
                         # the card is played as a Pass (the Any card too), so the icon must allow a Pass
-                        if card.can_pass and next_req in (None, "any", "pass"):
+                        if card.can_pass and _follows("pass", next_req):
                             out.append(t.passback[k])
                 if not self.hold_blocked and self._hold_zone_ok(board, seat):
                     out.append(HOLD)
