@@ -554,6 +554,11 @@ class SoccerGoState(State):
         cards = self.rules.data.cards
         return sum(1 for c in self.hands[seat] if cards[c].side == side)
 
+    def _may_answer(self, seat: int) -> bool:
+        """Whether an answer window (after a marked pass, a save or a goal) opens for ``seat``:
+        it holds a card of its side. Public: both sides' counts are seen."""
+        return self.cards_allowed and bool(self.side_count(seat, ATTACKING if seat == self.attacker else DEFENDING))
+
     # --- contract hooks ------------------------------------------------------------------
 
     def current_players(self) -> tuple[int, ...]:
@@ -890,7 +895,7 @@ class SoccerGoState(State):
                     Event("second-chance", "Extra time: the attacker keeps the ball for a second chance.", {})
                 )
                 return cleared._r(chances=self.chances - 1, mods=self.mods & GK, last=last)
-            if self.cards_allowed and self.side_count(self.attacker, ATTACKING):
+            if self._may_answer(self.attacker):
                 return cleared._r(phase=PASS_REPLY, last=last)
             return cleared._r(last=last)._end_turn(events, "marked")
         data = self.rules.data
@@ -934,7 +939,7 @@ class SoccerGoState(State):
                     {"shot": att.direction, "save": dfn.direction},
                 )
             )
-            if self.cards_allowed and self.side_count(attacker, ATTACKING):
+            if self._may_answer(attacker):
                 return cleared._r(phase=SHOT_REPLY, step=attacker)
             return cleared._end_turn(events, "saved")
         goals = list(self.goals)
@@ -947,7 +952,7 @@ class SoccerGoState(State):
             )
         )
         scored = cleared._r(goals=(goals[0], goals[1]))
-        if self.cards_allowed and self.side_count(1 - attacker, DEFENDING):
+        if self._may_answer(1 - attacker):
             return scored._r(phase=SHOT_REPLY, step=1 - attacker)
         return scored._end_turn(events, "goal")
 
@@ -1038,13 +1043,11 @@ class SoccerGoState(State):
             named_seat, named_card, _, origin = self.named  # type: ignore[misc]
             events.append(Event("blocked", f"{cards[named_card].name} is blocked.", {"card": named_card}))
             nxt = nxt._r(named=None, retake=None)
-            if origin in (PASS_REPLY, SHOT_REPLY):
-                # docs/rulings.md, "A blocked card returns to its step": the answer window after a
-                # marked pass, a save or a goal opens again (a JOKER may copy the blocked re-take),
-                # on the same public condition as the first time: a card of the blocked side held.
-                side = ATTACKING if named_seat == self.attacker else DEFENDING
-                if not nxt.side_count(named_seat, side):
-                    return nxt._end_turn(events, self._reply_result(origin))
+            # docs/rulings.md, "A blocked card returns to its step": the answer window after a
+            # marked pass, a save or a goal opens again (a JOKER may copy the blocked re-take),
+            # on the same public condition as the first time: a card of the blocked side held.
+            if origin in (PASS_REPLY, SHOT_REPLY) and not nxt._may_answer(named_seat):
+                return nxt._end_turn(events, self._reply_result(origin))
             return nxt._r(phase=origin)
         assert effect != "block"
         named = (seat, play.card, play.as_card, self.phase)
