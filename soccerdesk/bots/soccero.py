@@ -37,6 +37,7 @@ from soccerdesk.rules.soccero import set_pieces
 from soccerdesk.rules.soccero.actions import Aim, KickChoice, Path, SquareChoice, Step, Word
 from soccerdesk.rules.soccero.board import DIRECTIONS, EXIT_GOAL, LOW
 from soccerdesk.rules.soccero.play import (
+    BESIDE_KEEPER,
     OVER_KEEPER,
     all_paths,
     doubtful_squares,
@@ -301,26 +302,14 @@ def _shot_routes(s: SocceroState, seat: int, start: int) -> list[tuple[int, bool
     for q in team_players(1 - seat):
         if s.pos[q] >= 0 and q != goalkeeper(1 - seat):
             theirs |= 1 << s.pos[q]
-    extended = s.cfg.extended
-    rules = b.rules
-    ground_save = len(rules.save_ground_extended if extended else rules.save_beside_basic) / 6
-    air_save = len(rules.save_air_extended) / 6 if extended else 0.0
+    saves = {near: _save_chances(s, near) for near in (0, BESIDE_KEEPER, OVER_KEEPER)}
     out = []
 
     def route(squares: tuple[int, ...], bits: int, total: int, straight: bool) -> None:
         if total > 12:
             return
-        near = near_keeper(b, keeper, start, squares)
-        out.append(
-            (
-                total,
-                straight,
-                not taken & bits,
-                not theirs & bits,
-                1.0 if near == OVER_KEEPER else ground_save if near else 0.0,  # he stops it on his square
-                air_save if near else 0.0,
-            )
-        )
+        ground_save, air_save = saves[near_keeper(b, keeper, start, squares)]
+        out.append((total, straight, not taken & bits, not theirs & bits, ground_save, air_save))
 
     for d1 in range(8):
         ray = b.rays[start][d1]
@@ -550,15 +539,21 @@ def _save_chance(s: SocceroState, seat: int, path: Path) -> float:
     ground, _, _ = flight(s)
     _, _, squares, _ = walk(s, path.start, path.legs, ground, True)
     b = s.board
-    near = near_keeper(b, s.pos[goalkeeper(1 - seat)], path.start, squares)
+    ground_save, air_save = _save_chances(s, near_keeper(b, s.pos[goalkeeper(1 - seat)], path.start, squares))
+    return ground_save if ground else air_save
+
+
+def _save_chances(s: SocceroState, near: int) -> tuple[float, float]:
+    """The keeper's chances to save a ground and an air shot that passes him as ``near`` says
+    (:func:`near_keeper`: not at all, beside him, or kicked from his own square)."""
     if not near:
-        return 0.0
-    rules = b.rules
-    if ground:
-        if near == OVER_KEEPER:
-            return 1.0  # kicked from his square: he stops it
-        return len(rules.save_ground_extended if s.cfg.extended else rules.save_beside_basic) / 6
-    return len(rules.save_air_extended) / 6 if s.cfg.extended else 0.0
+        return 0.0, 0.0
+    rules = s.board.rules
+    if s.cfg.extended:
+        ground, air = len(rules.save_ground_extended) / 6, len(rules.save_air_extended) / 6
+    else:
+        ground, air = len(rules.save_beside_basic) / 6, 0.0
+    return (1.0 if near == OVER_KEEPER else ground), air  # kicked from his square: he stops it on the ground
 
 
 def _landing_value(s: SocceroState, seat: int, finish: str, squares: list[int], start: int, air: bool = False) -> float:
