@@ -419,6 +419,10 @@ class RemoteSession(MatchSession):
                 self._held_sent = None
                 self._refuse(exc.message)
 
+    def _decides(self, view: dict[str, Any]) -> bool:
+        """Whether this screen's player decides in ``view`` (not the computer for them)."""
+        return self._seat is not None and self._seat in view.get("to_move", ()) and self._seat not in self._autoplayed
+
     def _reconnecting(self) -> bool:
         """Whether the connection is down and the client is getting it back by itself (it has
         not given up, and the seat was not taken over)."""
@@ -461,7 +465,7 @@ class RemoteSession(MatchSession):
                 if data.get("why") == "clock":
                     return "your time ran out meanwhile, and the computer chose for you"
                 return "the computer played for you meanwhile"
-        if self._seat not in view["to_move"] or self._seat in self._autoplayed:
+        if not self._decides(view):
             return "the match moved on meanwhile, and it is not your turn now"
         if action not in view["legal"]:
             return "the position changed meanwhile; choose again"
@@ -747,7 +751,7 @@ class RemoteSession(MatchSession):
             # chosen now once it is back): nothing to offer.
             view = {**view, "legal": []}
         self.view_changed.emit(view, [{k: v for k, v in e.items() if k != "ply"} for e in [*events, *told]])
-        mine = self._seat is not None and self._seat in view["to_move"] and self._seat not in self._autoplayed
+        mine = self._decides(view)
         # A match may end before its rules say so (resigned, abandoned): the view of the seat back
         # in the room after resigning still has a side to move, and nobody is waited for.
         over = bool(view["terminal"]) or self.client.result is not None
@@ -986,7 +990,7 @@ class RemoteSession(MatchSession):
         view = self.client.view
         if not self._started or view is None or view["terminal"] or self.client.result is not None:
             return
-        mine = self._seat is not None and self._seat in view["to_move"] and self._seat not in self._autoplayed
+        mine = self._decides(view)
         self.busy.emit(not mine)
         self.status.emit(self._with_move(""))
 
@@ -1042,12 +1046,7 @@ class RemoteSession(MatchSession):
             # nothing until then.
             self._opponent_here, self._presence_news = None, ""  # told afresh once back ("Connected again")
             view = self.client.view or {}
-            mine = (
-                self._seat is not None
-                and self._seat in view.get("to_move", ())
-                and self._seat not in self._autoplayed
-                and self.client.result is None
-            )
+            mine = self._decides(view) and self.client.result is None
             if mine and self._in_flight is None and self._held is None:
                 self.status.emit(
                     f"{RECONNECTING} You can still make your move: it is sent once the connection is back."
