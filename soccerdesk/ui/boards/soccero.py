@@ -706,6 +706,7 @@ class Board(ClickBoard):
             seat = player["seat"]
             keeper = player["goalkeeper"]
             fill = colours.of(seat).lighter(135) if keeper else colours.of(seat)
+            face = self.player_face(str(player["number"]), size)  # measured once, not at every repaint
 
             def paint(
                 p: QPainter,
@@ -715,10 +716,10 @@ class Board(ClickBoard):
                 seat: int = seat,
                 index: int = index,
                 slot: float = slot,
-                size: float = size,
+                face: tuple[float, QFont] = face,
             ) -> None:
                 c = r.center() + QPointF(slot, slot) * r.width() * 0.4
-                radius, font = self.player_face(str(player["number"]), size)
+                radius, font = face
                 if player["moved"]:
                     p.setOpacity(0.55)
                 draw_token(
@@ -898,26 +899,29 @@ class Board(ClickBoard):
             r = QRectF(x + 10 + (index * (strip_w + 6) if compact else 0), y, strip_w, strip_h)
             to_move = state.get("turn") == side and state.get("phase") not in ("over", "toss", "ends", "setup")
 
-            def paint(p: QPainter, rr: QRectF, side: int = side, to_move: bool = to_move) -> None:
+            # The name fitted once, not at every repaint (the strip's size is fixed here).
+            room = QRectF(14, 0, strip_w - 10 - score_w, strip_h)
+            name = names[side] + (("  ◀" if compact else "  ◀ turn") if to_move else "")
+            if compact:
+                # Half a row: a long name ("Away (normal)": the level is the point) goes
+                # smaller, then onto two lines, before it is cut.
+                font, name = fit_within(
+                    name, room.width(), room.height(), name_size, SMALLEST_ON_SCREEN, one_line_down_to=8.5, bold=True
+                )
+            else:
+                font, name = ui_font(name_size, bold=True), elided(name, name_size, room.width(), bold=True)
+
+            def paint(
+                p: QPainter,
+                rr: QRectF,
+                side: int = side,
+                to_move: bool = to_move,
+                room: QRectF = room,
+                font: QFont = font,
+                name: str = name,
+            ) -> None:
                 draw_team_strip(p, rr, colours.of(side), to_move)
-                room = QRectF(14, 0, rr.width() - 10 - score_w, rr.height())
-                name = names[side] + (("  ◀" if compact else "  ◀ turn") if to_move else "")
-                if compact:
-                    # Half a row: a long name ("Away (normal)": the level is the point) goes
-                    # smaller, then onto two lines, before it is cut.
-                    font, name = fit_within(
-                        name,
-                        room.width(),
-                        room.height(),
-                        name_size,
-                        SMALLEST_ON_SCREEN,
-                        one_line_down_to=8.5,
-                        bold=True,
-                    )
-                    p.setFont(font)
-                else:
-                    p.setFont(ui_font(name_size, bold=True))
-                    name = elided(name, name_size, room.width(), bold=True)
+                p.setFont(font)
                 p.drawText(room, Qt.AlignmentFlag.AlignVCenter, name)
                 p.setFont(ui_font(score_size, bold=True))
                 p.drawText(
