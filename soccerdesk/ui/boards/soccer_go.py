@@ -158,10 +158,7 @@ class CompactFace:
     first: float  # the height of the name's line, and of the timing's line of its own if any
     timing_apart: bool
     lines: tuple[str, ...]
-
-    @property
-    def line(self) -> float:
-        return QFontMetricsF(ui_font(self.size)).height()
+    line: float  # the height of a line of the text
 
     @property
     def height(self) -> float:
@@ -183,6 +180,7 @@ class CompactFace:
             first + (line if too_long else 0),
             too_long,
             tuple(card_lines(text, ui_font(size), width - 2)),
+            line,
         )
         if height is None or whole.height <= height:
             return whole
@@ -190,7 +188,7 @@ class CompactFace:
         apart = too_long and height - first >= 3 * line
         first += line if apart else 0
         lines = card_lines(text, ui_font(size), width - 2, int((height - first) // line))
-        return CompactFace(size, name_width, first, apart, tuple(lines))
+        return CompactFace(size, name_width, first, apart, tuple(lines), line)
 
 
 def wrapped_height(text: str, width: float, size: float, bold: bool = False) -> float:
