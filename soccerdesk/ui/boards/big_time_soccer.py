@@ -807,8 +807,7 @@ class Board(ClickBoard):
         entries = self._legend_entries()
         room = panel.bottom() - 18 - y
         # Where the whole key does not fit, its short words two to a row (the whole in its tooltip).
-        short = self.legend_height(w - 24, entries) > room
-        self.add_legend(QPointF(x + 12, panel.bottom() - 8), w - 24, entries, room, short=short, aside=beside_heading)
+        self.add_legend(QPointF(x + 12, panel.bottom() - 8), w - 24, entries, room, short=None, aside=beside_heading)
 
     def _legend_entries(self) -> list[tuple[Any, str, str]]:
         """How to read a card, for the panel's key."""

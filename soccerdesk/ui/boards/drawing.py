@@ -951,19 +951,21 @@ class ClickBoard(BoardScene):
         ],
         room: float = math.inf,
         *,
-        short: bool = False,
+        short: bool | None = False,
         aside: QRectF | None = None,
     ) -> QGraphicsItem:
         """A "how to read the board" key: one small drawn icon and a line of text per entry,
         standing on ``bottom_left``. An entry may give a shorter text too: a panel drawn in its
-        short form (:attr:`compact_panel`, or ``short``) shows those, two to a row, and the whole
-        key when the mouse rests on it. With less than its height of ``room`` above ``bottom_left``, only
+        short form (:attr:`compact_panel`, or ``short``; ``None``: where the whole key has not
+        ``room``) shows those, two to a row, and the whole key when the mouse rests on it. With less than its height of ``room`` above ``bottom_left``, only
         its title is shown, and the key when the mouse rests on it. With less room than even
         the title's (:data:`KEY_TITLE_LINE`), the title stands in ``aside`` (the room beside the
         panel's heading), right-aligned and in fewer words if need be, not over what is above
         ``bottom_left``."""
         row = LEGEND_ROW
-        compact, texts, tops = self._legend_rows(width, entries, short)
+        compact, texts, tops = self._legend_rows(width, entries, bool(short))
+        if short is None and tops[-1] > room:
+            compact, texts, tops = self._legend_rows(width, entries, True)
         columns = 2 if compact else 1
         column_w = width / columns
         wrap = int(LEGEND_WRAP)
@@ -1001,10 +1003,6 @@ class ClickBoard(BoardScene):
             item.setToolTip("\n".join(entry[1] for entry in entries))
         self.addItem(item)
         return item
-
-    def legend_height(self, width: float, entries: Sequence[tuple[Any, ...]], *, short: bool = False) -> float:
-        """The height of the whole key :meth:`add_legend` draws ``width`` wide (its title too)."""
-        return self._legend_rows(width, entries, short)[2][-1]
 
     def _legend_rows(
         self, width: float, entries: Sequence[tuple[Any, ...]], short: bool
