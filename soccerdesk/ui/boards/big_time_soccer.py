@@ -21,7 +21,6 @@ action texts. Clicks (every text of ``view["legal"]``):
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -274,7 +273,7 @@ class Board(ClickBoard):
         zoom = 1.0
         while zoom * scale(zoom) < 1 and zoom < 6:
             zoom = round(zoom + ZOOM_STEP, 2)
-        return self.lay_out(zoom, max(ZOOM_STEP, math.floor(scale(zoom) / 0.01) * 0.01))
+        return self.lay_out(zoom, scale(zoom), step=0.01)
 
     # --- geometry: absolute zone (seat 0's grid) <-> the viewer's frame -------------------
 

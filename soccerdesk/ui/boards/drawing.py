@@ -661,13 +661,14 @@ class ClickBoard(BoardScene):
         scale, zoom = panel_zoom(natural, self.side_panel_width, room)
         if self.panel_fill > 0:
             zoom = max(1.0, min(zoom, math.floor(1 / self.panel_fill / ZOOM_STEP) * ZOOM_STEP))
-        # Rounded like the zoom: a resize by a few pixels keeps the drawing it has.
-        return self.lay_out(zoom, max(ZOOM_STEP, math.floor(scale / ZOOM_STEP) * ZOOM_STEP))
+        return self.lay_out(zoom, scale)
 
-    def lay_out(self, zoom: float, scale: float) -> bool:
+    def lay_out(self, zoom: float, scale: float, *, step: float = ZOOM_STEP, force: bool = False) -> bool:
         """Draw the board again for a panel ``zoom`` and a ``scale`` on screen (pixels per
-        scene unit) unless it is drawn for them already; True when it was drawn again."""
-        if (zoom, scale) == (self.panel_zoom, self.screen_scale):
+        scene unit; rounded down to a ``step``, so a resize by a few pixels keeps the drawing it
+        has) unless it is drawn for them already and not ``force``; True when it was drawn again."""
+        scale = max(ZOOM_STEP, math.floor(scale / step) * step)
+        if not force and (zoom, scale) == (self.panel_zoom, self.screen_scale):
             return False
         self.panel_zoom, self.screen_scale = zoom, scale
         if self.view_data is None or not self.view_data.get("state"):

@@ -14,7 +14,6 @@ Drawn from the ``"state"`` part of a Soccer-Go view (keys documented in
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +30,6 @@ from soccerdesk.ui.boards.drawing import (
     SELECTED,
     TARGET,
     TARGET_EDGE,
-    ZOOM_STEP,
     AnyOrderPaths,
     ClickBoard,
     ClickPaths,
@@ -341,10 +339,8 @@ class SoccerGoBoard(ClickBoard):
         compact = full < FULL_TABLE_FROM
         table = COMPACT_TABLE if compact else FULL_TABLE
         scale = min(room.width() / table.width(), room.height() / table.height())
-        if compact != self.compact:
-            self.compact = compact
-            self.screen_scale = 0.0  # drawn again, whatever the scale
-        return self.lay_out(self.panel_zoom, max(ZOOM_STEP, math.floor(scale / ZOOM_STEP) * ZOOM_STEP))
+        changed, self.compact = compact != self.compact, compact
+        return self.lay_out(self.panel_zoom, scale, force=changed)  # another table: drawn again whatever the scale
 
     def smallest_button_text(self) -> float:
         return COMPACT_SMALLEST if self.compact else super().smallest_button_text()
