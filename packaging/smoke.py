@@ -27,22 +27,13 @@ def smoke_test(bundle: Path, version: str, game: str = "soccer-go") -> None:
     assert out.returncode == 0, f"--version failed: {out.stderr}"
     assert version in out.stdout, f"--version printed {out.stdout!r}, expected {version}"
     with tempfile.TemporaryDirectory() as tmp:
-        png = Path(tmp) / "shot.png"
-        shot = subprocess.run(
-            [str(exe), "--screenshot", game, str(png)], capture_output=True, text=True, env=env, timeout=180
-        )
-        assert shot.returncode == 0, f"--screenshot failed: {shot.stderr}"
-        assert png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "no PNG written"
-        online = Path(tmp) / "online.png"
-        shot = subprocess.run(
-            [str(exe), "--screenshot", f"online:{game}", str(online)],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=180,
-        )
-        assert shot.returncode == 0, f"the online dialog does not open in the frozen app: {shot.stderr}"
-        assert online.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "no PNG of the online dialog written"
+        for target, what in ((game, "the board"), (f"online:{game}", "the online dialog")):
+            png = Path(tmp) / f"{target.replace(':', '-')}.png"
+            shot = subprocess.run(
+                [str(exe), "--screenshot", target, str(png)], capture_output=True, text=True, env=env, timeout=180
+            )
+            assert shot.returncode == 0, f"{what} does not draw in the frozen app: {shot.stderr}"
+            assert png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"no PNG of {what} written"
     assert any(bundle.rglob("docs/rulings.md")), "docs/rulings.md is not in the bundle (the help's rulings)"
     for licence in LICENCE_TEXTS:
         assert any(bundle.rglob(f"licenses/{licence}")), f"licenses/{licence} is not in the bundle"
