@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from soccerdesk.learn.words import sentence
+from soccerdesk.learn.words import said as whole_sentence
 from soccerdesk.rules import Action, State, get_game
 
 CLEAR_GAIN = 0.03
@@ -101,20 +101,16 @@ def _why(
             search_line = f"{TRIAL_GAMES}, no other choice did clearly better (this one won {chance:.0%} of them)"
     guess = guessed(world, seat, action)
     if guess:
-        return _sentence(
+        return whole_sentence(
             f"a guess: your opponent chooses at the same time without seeing your choice, so any {guess} is"
             " about as good as another; vary yours so that they cannot be read"
         ), chance
     does, costs = reading(world, seat, action)
-    said = [_sentence("; ".join(p for p in (does, costs) if p))] if does or costs else []
+    said = [whole_sentence("; ".join(p for p in (does, costs) if p))] if does or costs else []
     said.append(
-        _sentence(search_line) if search_line else "" if said else "The game's rules of thumb rank it first here."
+        whole_sentence(search_line) if search_line else "" if said else "The game's rules of thumb rank it first here."
     )
     return " ".join(p for p in said if p), chance
-
-
-def _sentence(text: str) -> str:
-    return sentence(text) + "."
 
 
 def guessed(world: State, seat: int, action: Action) -> str:

@@ -13,6 +13,13 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def said(text: str) -> str:
+    """``text`` as a whole sentence: begun with a capital and ended with a stop, unless it
+    already ends with one (".", "!" or "?"); nothing stays nothing."""
+    text = sentence(text)
+    return text if not text or text.endswith((".", "!", "?")) else text + "."
+
+
 def spelled_out(code: str) -> str:
     """A code in plain words ("def-block" -> "Def block", "clear_box" -> "Clear box"), when
     nothing better is known."""

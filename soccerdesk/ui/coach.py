@@ -30,7 +30,7 @@ from PySide6.QtGui import QKeyEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from soccerdesk.learn.coach import Coach, ScriptError, load_script
-from soccerdesk.learn.words import sentence
+from soccerdesk.learn.words import said
 from soccerdesk.rules import Event, IllegalAction, RulesError, State
 from soccerdesk.ui.boards import BoardConfig, make_board
 from soccerdesk.ui.boards.drawing import ClickBoard
@@ -222,7 +222,7 @@ class GuidedMatch(QWidget):
         try:
             self.state = self.coach.play(self.state, text)
         except IllegalAction as exc:
-            self.panel.happened.setText(sentence(str(exc)) + ".")
+            self.panel.happened.setText(said(str(exc)))
             return
         self._keep_fresh(self.state.events)
         # What the click did, in place of the prompt that led to it ("click a highlighted

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QSizePolicy, QVBoxLayout, QW
 
 from soccerdesk.learn import review as reviews
 from soccerdesk.learn.review import Review
-from soccerdesk.learn.words import sentence
+from soccerdesk.learn.words import said
 from soccerdesk.ui.hint import BotWork
 from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
 from soccerdesk.ui.session import disk_words, write_match_file
@@ -276,7 +276,7 @@ def step_words(text: str) -> str:
     for line in text.splitlines():
         line = line.strip()
         if line:
-            sentences.append(sentence(line) + ("" if line[-1] in ".!?" else "."))
+            sentences.append(said(line))
     return " ".join(sentences)
 
 

@@ -46,3 +46,12 @@ def test_the_soccero_finish_names_only_what_the_learner_met(qapp) -> None:
     assert met is not None
     assert walls or "wall" not in met.group(1), met.group(1)
     assert "what a wall is" in script.finish  # step 11 explains it while Away builds none
+
+
+def test_a_said_line_is_one_whole_sentence_whatever_it_ended_with() -> None:
+    from soccerdesk.learn.words import said
+
+    assert said("alice's pass to d4") == "Alice's pass to d4."
+    assert said("that square is taken.") == "That square is taken."
+    assert said("goal!") == "Goal!"
+    assert said("") == ""
