@@ -310,7 +310,8 @@ class RemoteSession(MatchSession):
         self._in_flight: int | None = None  # ply of the view an action was sent from, until answered
         # What the player did while the relay was away, sent once it is back (QA online audit 1):
         # the move (its text and the ply of the view it was chosen on), the chat lines, the move
-        # sent so on resuming until the relay answers it, and what the status says of it.
+        # sent so on resuming until the relay settles it (:meth:`_settles_held`), and what the
+        # status says of it.
         self._held: tuple[str, int] | None = None
         self._held_chat: list[str] = []
         self._held_sent: str | None = None
@@ -679,10 +680,10 @@ class RemoteSession(MatchSession):
             self._in_flight = None
         if kind == "update" and not msg["yours"]:
             self._held_news = ""  # told until something else happens
-        held, refused = self._held_sent, ""
-        if kind in ("update", "refused", "error") and held is not None:
+        refused = ""
+        if self._settles_held(msg):
             self._held_sent = None
-            if kind == "refused" and msg["action"] == held:
+            if kind == "refused":
                 refused = self._held_news = f"{HELD_NOT_PLAYED}: {msg['reason']}"
         if kind in ("snapshot", "update"):
             if msg["match"] != self.match:
@@ -724,6 +725,20 @@ class RemoteSession(MatchSession):
             self._on_rematch_offer(msg["offered"])
         elif kind == "finished":
             self._finish(msg["result"])
+
+    def _settles_held(self, msg: dict[str, Any]) -> bool:
+        """Whether ``msg`` settles the kept move sent on resuming (:attr:`_held_sent`): the relay
+        played it (its own ``update``), refused it, or a snapshot shows it cannot stand. Anything
+        else, such as the opponent's move landing while it is on its way, leaves it waiting, so
+        that its refusal is still told as that of the move made while the connection was down."""
+        held, kind = self._held_sent, msg["type"]
+        if held is None:
+            return False
+        if kind == "update":
+            return bool(msg["yours"])
+        if kind == "refused":
+            return bool(msg["action"] == held)
+        return kind == "snapshot" and bool(self._why_held_is_stale(msg["view"], msg["events"], held))
 
     def _follow_turns(self, view: dict[str, Any], *, fresh: bool) -> None:
         """Count the turns of the per-turn clock as the relay does (protocol.turns_ended), from

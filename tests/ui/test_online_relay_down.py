@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,7 @@ from test_online_truth import screen  # a player's match screen and the statuses
 
 from server.relay import HALL
 from soccerdesk.ui.match_view import MatchView
-from soccerdesk.ui.online import OnlineDialog, RememberedSeat, RemoteSession, remember_seat
+from soccerdesk.ui.online import HELD_NOT_PLAYED, OnlineDialog, RememberedSeat, RemoteSession, remember_seat
 from soccerdesk.ui.settings import AppSettings
 
 
@@ -349,5 +350,51 @@ def test_the_player_who_comes_back_reads_back_in_the_match_not_that_the_opponent
             theirs.session.close()
             await alice.close()
             await relay.stop()
+
+    run_on_qt_loop(scenario)
+
+
+def test_a_kept_move_refused_after_the_opponents_move_came_in_is_still_said_not_played(qtbot, tmp_path: Path) -> None:
+    """QA online audit, item 1, a race: Alice's kept pick is sent once she is back, and is slow on
+    its way up. Meanwhile Bob picks (his update reaches her first) and her turn clock runs out,
+    so the relay's computer picks for her; her kept pick then arrives and is refused. The update
+    of Bob's pick did not settle her kept move, so the refusal still says it is the move made
+    while the connection was down that was not played, not a refusal of a move just made."""
+
+    async def scenario() -> None:
+        async with alice_at_her_screen(qtbot, tmp_path, turn_seconds=4) as match:
+            relay, alice, bob, view = match.relay, match.alice, match.bob, match.view
+            room = alice.room or ""
+            refusals: list[str] = []
+            view.session.refused.connect(refusals.append)
+            await until(lambda: deciding(view) and alice.seat in (alice.view or {}).get("to_move", ()))
+            await until(lambda: bool(bob.view and bob.seat in bob.view["to_move"]))  # a pick of both at once
+            ply = alice.seq
+
+            # A slow way up: an act leaves Alice's app and waits on the way until let through.
+            through = asyncio.Event()
+            send_raw = alice.send_raw
+
+            async def slow_send(text: str) -> None:
+                if json.loads(text)["type"] == "act":
+                    await through.wait()
+                await send_raw(text)
+
+            alice.send_raw = slow_send  # type: ignore[method-assign]
+            alice.pauses = (0.2,)
+            await alice.drop()
+            await until(lambda: alice.status == "reconnecting")
+            await click_a_move(qtbot, view)
+            await until(lambda: "move is kept" in view.hint_label.text())
+            await until(lambda: alice.connected and "was sent" in view.hint_label.text())
+
+            await bob.act(bob.view["legal"][0], ply=bob.seq)  # type: ignore[index]
+            await until(lambda: alice.seq > ply)  # Bob's pick has reached Alice's screen
+            await until(lambda: any(e[1] == 0 for e in relay.app[HALL].rooms[room]._computer), timeout=10)
+            through.set()  # her kept pick arrives, on a position that changed
+            await until(lambda: bool(refusals))
+            assert refusals[-1].startswith(HELD_NOT_PLAYED + ": "), refusals
+            assert "position changed" in refusals[-1], refusals
+            assert HELD_NOT_PLAYED in view.hint_label.text(), view.hint_label.text()
 
     run_on_qt_loop(scenario)
