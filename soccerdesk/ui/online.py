@@ -762,8 +762,10 @@ class RemoteSession(MatchSession):
         lost connection); its events may tell what happened long before."""
         told = self._computer_played(view, events, fresh=fresh)
         if self._replaced or not self.client.connected:
-            # Played in the other window, or the relay is away (its ply rule would refuse a move
-            # chosen now once it is back): nothing to offer.
+            # Played in the other window, or the connection is down as this view is shown (the
+            # screen opening while the client reconnects): this board offers nothing. A board
+            # offering this seat's moves when the connection drops keeps them unless a move is
+            # already on its way, and one made there is kept for the resume (_on_connection, _hold).
             view = {**view, "legal": []}
         self.view_changed.emit(view, [{k: v for k, v in e.items() if k != "ply"} for e in [*events, *told]])
         mine = self._decides(view)
