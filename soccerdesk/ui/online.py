@@ -426,7 +426,13 @@ class RemoteSession(MatchSession):
 
     def _reconnecting(self) -> bool:
         """Whether the connection is down and the client is getting it back by itself (it has
-        not given up, and the seat was not taken over)."""
+        not given up, and the seat was not taken over).
+
+        Not the client's ``"reconnecting"`` status alone: for a turn of the event loop after the
+        socket closes (the relay stopping, say) the status still says ``"connected"``, until the
+        client says ``"reconnecting"`` or, when the relay hung up for good, ``"lost: …"``. A move
+        made in that turn is kept like one made a moment later. (``"connecting"`` is the first
+        connection, made before any session exists.)"""
         status = self.client.status
         return not self.client.connected and not status.startswith("lost") and status != "closed"
 
