@@ -257,7 +257,7 @@ class MainWindow(QMainWindow):
         if hasattr(session, "can_resign"):
             # Resign… is offered while the relay can be told: the status follows the connection.
             session.status.connect(lambda _text: self._update_actions())
-        if getattr(session, "autosave", None) is None:
+        if session.autosave is None:
             session.finished.connect(lambda _summary, session=session: self._keep_record(session))
         session.start()
         self._update_actions()
@@ -310,14 +310,13 @@ class MainWindow(QMainWindow):
         is left, and return ``True`` (``leave`` is called if the player says ``go``); else
         ``False``, with nothing asked. A failing save is tried once more first."""
         session = self.session
-        unsaved = getattr(session, "unsaved_reason", None)
-        if session is None or not callable(unsaved):
+        if session is None:
             return False
-        session.flush_autosave()  # type: ignore[attr-defined]  # a LocalSession (it has unsaved_reason)
-        if unsaved():
-            session.save_now()  # type: ignore[attr-defined]
-            session.flush_autosave()  # type: ignore[attr-defined]
-        reason = unsaved()
+        session.flush_autosave()
+        if session.unsaved_reason():
+            session.save_now()
+            session.flush_autosave()
+        reason = session.unsaved_reason()
         if not reason:
             return False
         from soccerdesk.ui.questions import ask_first
@@ -328,7 +327,7 @@ class MainWindow(QMainWindow):
             "This match is not saved",
             f"This match could not be saved: {reason}.",
             details=(
-                f"Its file ({getattr(session, 'autosave', '')}) holds it as it was at its last save that"
+                f"Its file ({session.autosave}) holds it as it was at its last save that"
                 " worked: what was played since is lost if you leave now. Match → Save match as… keeps"
                 " it somewhere else."
             ),
@@ -355,14 +354,13 @@ class MainWindow(QMainWindow):
             session.close()
             session.deleteLater()
             self.session = None
-            unsaved = getattr(session, "unsaved_reason", None)
-            reason = unsaved() if callable(unsaved) else ""
+            reason = session.unsaved_reason()
             if reason and not unsaved_told:
                 # Its last write, as it was left, failed: the player must not believe it kept.
                 self._error(
                     "This match was not saved",
                     f"The match you left could not be saved: {reason}. Its file"
-                    f" ({getattr(session, 'autosave', '')}) holds it as it was at its last save that worked.",
+                    f" ({session.autosave}) holds it as it was at its last save that worked.",
                 )
         if self.match_view is not None:
             self.pages.removeWidget(self.match_view)
@@ -442,7 +440,7 @@ class MainWindow(QMainWindow):
 
         players = LocalSession.players_of(record)
         colours = (players[0].colour, players[1].colour) if players else ("", "")
-        self.show_replay(session.game, record, session.player_names(), colours, path=getattr(session, "autosave", None))
+        self.show_replay(session.game, record, session.player_names(), colours, path=session.autosave)
 
     def _keep_record(self, session: MatchSession) -> None:
         """Write a finished online match's record with the autosaves (a local match saves

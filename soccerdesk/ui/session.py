@@ -51,6 +51,10 @@ Methods: :meth:`start`, :meth:`submit`, :meth:`local_seats`, :meth:`player_names
 :meth:`viewer`, :meth:`take_over`, :meth:`can_undo`, :meth:`undo`, :meth:`record`,
 :meth:`rematch`, :meth:`time_played`, :meth:`close`. A session that cannot do something (undo online, save a
 match the relay holds) returns ``False`` from ``can_undo`` / ``None`` from ``record``.
+A session that writes its match to a file as it goes names it in ``autosave`` and says through
+:meth:`unsaved_reason`, :meth:`save_now` and :meth:`flush_autosave` whether that file holds it;
+one without a file (``autosave`` ``None``: an online match) keeps the defaults, and the window
+keeps its record in Recent matches once the match is over.
 A session may also carry ``players`` (two :class:`Player`): the window then uses their
 team colours.
 
@@ -126,6 +130,10 @@ class MatchSession(QObject):
     def __init__(self, game: Game, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.game = game
+        # The file the match is written to as it is played. None: the session keeps no file of
+        # its own (an online match: the relay holds it, and the window keeps its record in
+        # Recent matches once it is over).
+        self.autosave: Path | None = None
         self._played_before = 0.0  # seconds played in earlier sittings (a resumed match)
         self._sitting_began = time.monotonic()
         self._played_until: float | None = None  # monotonic time of full time, once the match is over
@@ -212,6 +220,17 @@ class MatchSession(QObject):
     def rematch(self) -> MatchSession | None:
         """A new session with the same players and options, or ``None`` if not offered."""
         return None
+
+    def save_now(self) -> None:
+        """Write the match to :attr:`autosave` again (the player's Try again); nothing without one."""
+
+    def unsaved_reason(self) -> str:
+        """Why :attr:`autosave` is behind the match, in words, or "" when it is not (always ""
+        for a session that keeps no file: there is nothing to lose by leaving it)."""
+        return ""
+
+    def flush_autosave(self) -> None:
+        """Wait until the writes of :attr:`autosave` handed off are done; nothing without one."""
 
     def close(self) -> None:
         """Stop background work; no signal is emitted afterwards."""
