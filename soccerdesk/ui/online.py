@@ -734,9 +734,14 @@ class RemoteSession(MatchSession):
 
     def _settles_held(self, msg: dict[str, Any]) -> bool:
         """Whether ``msg`` settles the kept move sent on resuming (:attr:`_held_sent`): the relay
-        played it (its own ``update``), refused it, or a snapshot shows it cannot stand. Anything
-        else, such as the opponent's move landing while it is on its way, leaves it waiting, so
-        that its refusal is still told as that of the move made while the connection was down."""
+        played it (its own ``update``), refused it, or a snapshot came. Anything else, such as the
+        opponent's move landing while it is on its way, leaves it waiting, so that its refusal is
+        still told as that of the move made while the connection was down.
+
+        A snapshot answers a ``resume``, and the relay answers an ``act`` on its connection before
+        anything sent after it: once a snapshot is in, the kept move has been answered or was lost
+        with its connection (the snapshot shows the position either way), and nothing more about
+        it will come. :meth:`_play_held` marks a move kept again meanwhile anew."""
         held, kind = self._held_sent, msg["type"]
         if held is None:
             return False
@@ -744,7 +749,7 @@ class RemoteSession(MatchSession):
             return bool(msg["yours"])
         if kind == "refused":
             return bool(msg["action"] == held)
-        return kind == "snapshot" and bool(self._why_held_is_stale(msg["view"], msg["events"], held))
+        return kind == "snapshot"
 
     def _follow_turns(self, view: dict[str, Any], *, fresh: bool) -> None:
         """Count the turns of the per-turn clock as the relay does (protocol.turns_ended), from

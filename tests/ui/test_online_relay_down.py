@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -354,6 +354,19 @@ def test_the_player_who_comes_back_reads_back_in_the_match_not_that_the_opponent
     run_on_qt_loop(scenario)
 
 
+async def keep_a_move(qtbot: Any, match: AliceAtHerScreen, send_by: Callable[[str], Awaitable[None]]) -> None:
+    """Alice's connection drops and she makes a move on her board, which is kept; her client
+    sends from then on through ``send_by`` (a test's way up: slow, or cut behind a frame) and
+    comes back after 0.2 s."""
+    alice = match.alice
+    alice.send_raw = send_by  # type: ignore[method-assign]
+    alice.pauses = (0.2,)
+    await alice.drop()
+    await until(lambda: alice.status == "reconnecting")
+    await click_a_move(qtbot, match.view)
+    await until(lambda: "move is kept" in match.view.hint_label.text())
+
+
 def test_a_kept_move_refused_after_the_opponents_move_came_in_is_still_said_not_played(qtbot, tmp_path: Path) -> None:
     """QA online audit, item 1, a race: Alice's kept pick is sent once she is back, and is slow on
     its way up. Meanwhile Bob picks (his update reaches her first) and her turn clock runs out,
@@ -380,12 +393,7 @@ def test_a_kept_move_refused_after_the_opponents_move_came_in_is_still_said_not_
                     await through.wait()
                 await send_raw(text)
 
-            alice.send_raw = slow_send  # type: ignore[method-assign]
-            alice.pauses = (0.2,)
-            await alice.drop()
-            await until(lambda: alice.status == "reconnecting")
-            await click_a_move(qtbot, view)
-            await until(lambda: "move is kept" in view.hint_label.text())
+            await keep_a_move(qtbot, match, send_by=slow_send)
             await until(lambda: alice.connected and "was sent" in view.hint_label.text())
 
             await bob.act(bob.view["legal"][0], ply=bob.seq)  # type: ignore[index]
@@ -396,5 +404,39 @@ def test_a_kept_move_refused_after_the_opponents_move_came_in_is_still_said_not_
             assert refusals[-1].startswith(HELD_NOT_PLAYED + ": "), refusals
             assert "position changed" in refusals[-1], refusals
             assert HELD_NOT_PLAYED in view.hint_label.text(), view.hint_label.text()
+
+    run_on_qt_loop(scenario)
+
+
+def test_a_kept_move_whose_answer_went_with_the_connection_is_settled_by_the_next_snapshot(
+    qtbot, tmp_path: Path
+) -> None:
+    """The kept pick is sent once Alice is back, and the connection goes again right after it left:
+    the relay plays it, but its update is lost with the connection. The snapshot she gets on coming
+    back shows her pick played; no answer about it will come on the new connection, so the mark of
+    a kept move on its way goes (a later refusal is not told as that of her kept move)."""
+
+    async def scenario() -> None:
+        async with alice_at_her_screen(qtbot, tmp_path) as match:
+            alice, view = match.alice, match.view
+            session = view.session
+            await until(lambda: deciding(view) and alice.seat in (alice.view or {}).get("to_move", ()))
+            ply = alice.seq
+
+            # The connection goes right after an act leaves, before anything comes back on it.
+            send_raw = alice.send_raw
+            cut: list[str] = []
+
+            async def send_then_cut(text: str) -> None:
+                await send_raw(text)
+                if json.loads(text)["type"] == "act" and not cut:
+                    cut.append(text)
+                    await alice.drop()
+
+            await keep_a_move(qtbot, match, send_by=send_then_cut)
+            await until(lambda: bool(cut))  # sent on resuming, and the connection went behind it
+            await until(lambda: alice.connected and alice.seq > ply, timeout=10)  # back: her pick was played
+            assert alice.seat not in alice.view["to_move"]  # type: ignore[index]
+            assert session._held_sent is None  # type: ignore[attr-defined]
 
     run_on_qt_loop(scenario)
