@@ -11,6 +11,7 @@ except the one-time load of each game's content data from ``resources/games``.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -51,19 +52,27 @@ GAMES: tuple[str, ...] = tuple(_MODULES)
 """Ids of every registered game."""
 
 _loaded: dict[str, Game] = {}
+_loading = threading.RLock()
 
 
 def get_game(game_id: str) -> Game:
-    """The game with this id. Unknown ids raise UnknownGame listing the known ones."""
+    """The game with this id. Unknown ids raise UnknownGame listing the known ones.
+
+    One :class:`Game` per id for the whole process, whichever thread asks first: the app loads
+    every game in the background while opening a match file loads its game at once, and a
+    second copy would not know the first one's actions (Soccero's are told apart by identity),
+    so a file opened at that moment refused every move."""
     game = _loaded.get(game_id)
     if game is not None:
         return game
     if game_id not in _MODULES:
         raise UnknownGame(f"no game {game_id!r}; known games: {', '.join(GAMES)}")
-    module = importlib.import_module(_MODULES[game_id])
-    data: Mapping[str, Any] = load_game_data(game_id)
-    game = module.make_game(data)
-    _loaded[game_id] = game
+    with _loading:
+        game = _loaded.get(game_id)
+        if game is None:
+            module = importlib.import_module(_MODULES[game_id])
+            data: Mapping[str, Any] = load_game_data(game_id)
+            game = _loaded[game_id] = module.make_game(data)
     return game
 
 
