@@ -179,8 +179,13 @@ class MainWindow(QMainWindow):
         # Edit → Undo follows the match's Undo button: greyed where nothing can be taken back
         # (an online match, a die roll just made), not enabled only to refuse.
         self.undo_action.setEnabled(in_match and self.session is not None and self.session.can_undo())
+        # Greyed at full time as the Hint button is (it said "when it is your move" over the
+        # line saying where the result is: end-of-match audit 3).
         self.hint_action.setEnabled(
-            in_match and self.match_view is not None and self.match_view.hint_control is not None
+            in_match
+            and self.match_view is not None
+            and self.match_view.hint_control is not None
+            and not self.match_view.is_over()
         )
         self.resign_action.setEnabled(in_match and self._can_resign())
 

@@ -1353,6 +1353,10 @@ class MatchView(QWidget):
             self._ending_to_log = ""
             self._update_header(self.view_data)
 
+    def is_over(self) -> bool:
+        """Whether the match has ended (its result is in)."""
+        return self._finished is not None
+
     def _on_finished(self, summary: dict[str, Any]) -> None:
         self._finished = summary
         self._tick()  # the clock shows the time played to the end, then stops

@@ -297,6 +297,11 @@ def test_after_full_time_enter_and_tab_keep_the_line_that_says_where_to_go(
         assert view.hint_label.text() == FULL_TIME_HINT, view.hint_label.text()
         assert view.keyboard_label.text() == "Nothing to play now."
     assert view.stack.currentWidget() is view.board_page  # no key started a rematch
+    # End-of-match audit 3: Match → Hint (Ctrl+I) is greyed as the Hint button is, and the key
+    # leaves the full-time line as it is.
+    assert not window.hint_action.isEnabled()
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
+    assert view.hint_label.text() == FULL_TIME_HINT, view.hint_label.text()
 
 
 def test_after_look_at_the_board_the_keys_get_back_to_the_result(
