@@ -35,6 +35,35 @@ SCREENSHOT_KINDS = {
 }
 """``--screenshot [KIND:]GAME``: the module and function that draw each kind of picture."""
 
+QT_OPTIONS = {
+    **dict.fromkeys(
+        ("-style", "-stylesheet", "-platform", "-platformpluginpath", "-platformtheme", "-plugin", "-session"), True
+    ),
+    **dict.fromkeys(("-qwindowgeometry", "-qwindowicon", "-qwindowtitle", "-display", "-geometry"), True),
+    **dict.fromkeys(("-reverse", "-widgetcount", "-nograb", "-dograb", "-sync"), False),
+}
+"""Qt's own command-line options that any Qt app takes (desktops and launchers may pass them),
+and whether each is followed by a value; they go to Qt, the rest to soccerdesk's parser."""
+
+
+def split_qt_options(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``argv`` (without the program) as soccerdesk's arguments and Qt's options: ``-style
+    fusion``, ``-style=fusion`` and ``-reverse`` go to Qt; a Qt option missing its value is left
+    to soccerdesk's parser, which says what is wrong."""
+    ours: list[str] = []
+    qt: list[str] = []
+    rest = list(argv)
+    while rest:
+        arg = rest.pop(0)
+        takes_value = QT_OPTIONS.get(arg.split("=", 1)[0])
+        if takes_value is None or takes_value and "=" not in arg and not rest:
+            ours.append(arg)
+        elif takes_value and "=" not in arg:
+            qt += [arg, rest.pop(0)]
+        else:
+            qt.append(arg)
+    return ours, qt
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="soccerdesk", description="Tabletop soccer games on your desktop.")
@@ -68,7 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         import multiprocessing
 
         multiprocessing.freeze_support()
-    args = _parser().parse_args(argv)
+    ours, qt_options = split_qt_options(sys.argv[1:] if argv is None else argv)
+    args = _parser().parse_args(ours)
     if args.screenshot:
         what, path = args.screenshot
         kind, _, game_id = what.rpartition(":")
@@ -94,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         module, function = SCREENSHOT_KINDS[kind]
         take = getattr(importlib.import_module(module), function)
-        app = _application()
+        app = _application(qt_options)
         _quiet_offscreen()
         try:
             take(game_id, Path(path), (width, height))
@@ -105,14 +135,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             app.processEvents()
         print(f"wrote {path}")
         return 0
-    return run_app(args.data_dir, args.match)
+    return run_app(args.data_dir, args.match, qt_options)
 
 
-def _application() -> QApplication:
+def _application(qt_options: Sequence[str] = ()) -> QApplication:
     from PySide6.QtWidgets import QApplication
 
     existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
+    app = existing if isinstance(existing, QApplication) else QApplication([*sys.argv[:1], *qt_options])
     app.setApplicationName("soccerdesk")
     app.setOrganizationName("soccerdesk")
     app.setApplicationVersion(__version__)
@@ -141,9 +171,10 @@ def tune_gc() -> None:
     gc.freeze()
 
 
-def run_app(data_dir: Path | None = None, match: Path | None = None) -> int:
+def run_app(data_dir: Path | None = None, match: Path | None = None, qt_options: Sequence[str] = ()) -> int:
     """The desktop app, until its window closes; ``match``: a match file to open first (a file
-    manager's "Open with soccerdesk", the desktop entry's ``%f``)."""
+    manager's "Open with soccerdesk", the desktop entry's ``%f``); ``qt_options``: Qt's own
+    command-line options (``-style fusion``)."""
     import qasync
     from PySide6.QtCore import QSettings
 
@@ -151,7 +182,7 @@ def run_app(data_dir: Path | None = None, match: Path | None = None) -> int:
     from soccerdesk.ui.main_window import MainWindow
     from soccerdesk.ui.settings import AppSettings, default_data_dir
 
-    app = _application()
+    app = _application(qt_options)
     app.setWindowIcon(app_icon())
     # One event loop for Qt and asyncio (the network client runs on it).
     loop = qasync.QEventLoop(app)
