@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayo
 from soccerdesk.resources import resource_dir, resource_path
 from soccerdesk.rules import Game
 from soccerdesk.ui.art import PAINTERS, art_font, draw_card, paint_game
+from soccerdesk.ui.placement import fitting_size
 
 DIAGRAM_SIZE = (480, 300)
 
@@ -278,7 +279,7 @@ class HelpDialog(QDialog):
     def __init__(self, game: Game, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"How to play {game.title}")
-        self.resize(760, 720)
+        self.resize(fitting_size(self, 760, 720))
         self.browser = HelpBrowser()
         self.browser.setObjectName("help-text")
         self.browser.setOpenExternalLinks(False)

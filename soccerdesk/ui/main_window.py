@@ -23,6 +23,7 @@ from soccerdesk.rules import CorruptRecord, Game, RulesError, UnknownGame, get_g
 from soccerdesk.ui.art import app_icon
 from soccerdesk.ui.boards import BoardMissing
 from soccerdesk.ui.home import HomeScreen, MatchSetup, copy_path
+from soccerdesk.ui.placement import fitting_size
 from soccerdesk.ui.settings import ANIMATION_SPEEDS, AppSettings, damaged_words, read_match_file
 
 # Loaded when first needed, not at start-up (the window should paint as soon as it can): the
@@ -116,7 +117,7 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
         else:
-            self.resize(1280, 800)
+            self.resize(fitting_size(self, 1280, 800))
         self.statusBar().showMessage(f"soccerdesk {__version__}")
 
     # --- menus -----------------------------------------------------------------------
