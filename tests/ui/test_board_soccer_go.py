@@ -639,14 +639,15 @@ def roomiest_cards(count: int) -> list[str]:
     return sorted(power_cards(), key=height, reverse=True)[:count]
 
 
-@pytest.mark.parametrize(("size", "drawn"), [(BOARD_SIZES[0], False), (BOARD_SIZES[1], False), (BOARD_SIZES[1], True)])
+@pytest.mark.parametrize(("size", "drawn"), [(size, drawn) for size in BOARD_SIZES[:2] for drawn in (False, True)])
 def test_a_hand_of_the_longest_power_cards_shows_each_whole_text_in_a_small_window(
     qtbot: Any, states: list[State], size: tuple[int, int], drawn: bool
 ) -> None:
     """UI audit: at 1000 × 540 the compact table cut a power card's text after its first line
     with "…" (the whole text only in its tooltip). A hand of the four cards that need the most
     room shows each card's whole text at 8 points or more on screen, at 1000 × 540 and at
-    1280 × 720; at 1280 × 720 with the fifth such card drawn beside them too."""
+    1280 × 720, alone and with the fifth such card drawn beside them (at 1000 × 540 the five
+    were still cut)."""
     base = next(
         state.view(0)
         for state in states
@@ -695,3 +696,42 @@ def test_the_compact_table_names_a_computer_opponent_and_its_role_whole(
         assert under in (role, f"{role} · {board.opponent_status}"), under
         roles.add(role)
     assert {"attacks", "defends"} <= roles
+
+
+def test_any_card_drawn_beside_the_longest_hand_shows_whole_and_overlaps_nothing_in_the_smallest_window(
+    qtbot: Any,
+) -> None:
+    """UI audit (left from the last session): at 1000 × 540, with four long power cards in hand
+    and a card drawn beside them, the five texts were cut with "…". Whatever card is drawn, in
+    the swap of a real match, each of the five shows its whole text at 8 points or more on
+    screen; the drawn card stands inside its own panel, the hand inside its, and no two of the
+    table's panels overlap."""
+    from soccerdesk.ui.boards.drawing import Painted
+
+    state, seat = drawn_beside_a_full_hand()[0]
+    base = state.view(seat)
+    assert base["state"]["phase"] == "swap" and base["legal"]
+    hand = roomiest_cards(4)
+    board = SoccerGoBoard(BoardConfig(GAME, seat))
+    view = on_screen(qtbot, board, BOARD_SIZES[0])
+    for drawn in sorted(set(power_cards()) - set(hand)):
+        board.set_view({**base, "state": {**base["state"], "hand": hand, "drawn": drawn}})
+        view.fit()
+        assert board.compact
+        texts = texts_on_screen(view)
+        written = " ".join(text.text for text in texts)
+        for code in [*hand, drawn]:
+            assert power_cards()[code]["text"] in written, (drawn, code, written)
+        assert [t for t in texts if t.points < SMALLEST_ON_SCREEN - 0.05 or not t.fits] == [], drawn
+        painted = [item for item in board.items() if isinstance(item, Painted) and item.isVisible()]
+        table = max(painted, key=lambda item: item.sceneBoundingRect().width())
+        panels = [item.sceneBoundingRect() for item in painted if item.zValue() == -5 and item is not table]
+        assert not [(a, b) for i, a in enumerate(panels) for b in panels[i + 1 :] if a.intersects(b)], drawn
+        cards = {
+            item.toolTip().split(" (")[0]: item.sceneBoundingRect()
+            for item in painted
+            if " (attacking): " in item.toolTip() or " (defending): " in item.toolTip()
+        }
+        assert len(cards) == len({power_cards()[code]["name"] for code in [*hand, drawn]}), cards
+        for name, card in cards.items():
+            assert sum(panel.contains(card) for panel in panels) == 1, (drawn, name, card)

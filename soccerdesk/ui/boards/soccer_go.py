@@ -123,6 +123,10 @@ COMPACT_POWER_PANEL = QRectF(478, 6, 242, 294)
 """The compact table's hand of power cards: the whole right column above the player cards (the
 prompt and the opponent's row are left of it), so that any hand of four shows each card's whole
 text at 8 points (UI audit: cut with "…" at 1000 x 540, the whole text only in the tooltip)."""
+COMPACT_DRAWN_PANEL = QRectF(222, 90, 250, 116)
+"""The compact table's card just drawn, in the goal's place (no shot is taken or saved while a
+card is drawn; the last reveal under it still says how the turn ended): beside a hand of four in
+the power cards' panel, the five texts were cut with "…" at 1000 x 540 (UI audit)."""
 COMPACT_FACE = (9, 4, -8, -4)
 """Where a power card's face is written on the compact table: ``QRectF.adjusted`` of the card."""
 COMPACT_TEXT_SIZES = tuple(size for size in TEXT_SIZES if size <= COMPACT_SMALLEST)
@@ -496,7 +500,10 @@ class SoccerGoBoard(ClickBoard):
             self.add_text(QPointF(24, 12 - STATUS_BAND), self.status(view), 13, PANEL_TEXT, bold=True, width=WIDTH - 48)
         self._draw_opponent(state, other, view.get("opponent_state") if self.config.reveal_all else None)
         self._draw_info(view, me)
-        self._draw_goal(state, me)
+        if self.compact and state.get("drawn"):
+            self._draw_drawn(state)
+        else:
+            self._draw_goal(state, me)
         self._draw_last(state, me)
         self._draw_power(state, me)
         self._draw_numbers(state, me)
@@ -993,11 +1000,12 @@ class SoccerGoBoard(ClickBoard):
         if note and hand:
             self.add_text(QPointF(left, first_line), note, words, MUTED_TEXT, bold=True, width=width)
         y = top
-        # A card drawn beside a full hand: every card a little lower, so that all of them stay
-        # inside the panel (it stood over the panel's edge and the next panel's).
-        label = 14.0 if compact else DRAWN_LABEL
-        room = box.bottom() - 4 - top - (label if drawn else 0.0)
-        shown = [*hand, *([drawn] if drawn else [])]
+        # The full table shows a card drawn under the hand (the compact one in a panel of its
+        # own, :meth:`_draw_drawn`): every card a little lower, so that all of them stay inside
+        # the panel (it stood over the panel's edge and the next panel's).
+        beside = drawn if not compact else None
+        room = box.bottom() - 4 - top - (DRAWN_LABEL if beside else 0.0)
+        shown = [*hand, *([beside] if beside else [])]
         if compact:
             laid = self._compact_faces(state, shown, width, room)
             cards = [QRectF(0, 0, width, height) for _face, height in laid]
@@ -1009,13 +1017,23 @@ class SoccerGoBoard(ClickBoard):
         for code, card, face in zip(hand, cards, faces, strict=False):
             self._power_card(card.translated(left, y), state, code, not note, bool(note), face)
             y += card.height() + POWER_CARD_GAP
-        if drawn:
-            says = "Drawn: swap a card out to keep it" if compact else "Drawn — keep it by swapping a card out:"
-            self.add_text(QPointF(left, y), says, 8.5 if compact else 9, MUTED_TEXT, width=width)
-            self._power_card(cards[-1].translated(left, y + label), state, drawn, False, False, faces[-1])
-            y += label + cards[-1].height() + POWER_CARD_GAP
+        if beside:
+            self.add_text(QPointF(left, y), "Drawn — keep it by swapping a card out:", 9, MUTED_TEXT, width=width)
+            self._power_card(cards[-1].translated(left, y + DRAWN_LABEL), state, beside, False)
         if not hand and not drawn:
             self.add_text(QPointF(left, y), "No power cards.", words, MUTED_TEXT, width=width)
+
+    def _draw_drawn(self, state: dict[str, Any]) -> None:
+        """The compact table's card just drawn, in a panel of its own left of the hand: the hand
+        keeps the whole of its panel, so five cards' texts show whole at 8 points on screen."""
+        box = QRectF(COMPACT_DRAWN_PANEL)
+        left, width, top = box.left() + 8, box.width() - 16, box.top() + 20
+        self.add_panel(box, "Card drawn")
+        self.add_text(QPointF(left, top), "Swap a card out to keep it", 8.5, MUTED_TEXT, width=width)
+        top += 14
+        drawn = str(state.get("drawn"))
+        [(face, height)] = self._compact_faces(state, [drawn], width, box.bottom() - 4 - top)
+        self._power_card(QRectF(left, top, width, height), state, drawn, False, False, face)
 
     def _compact_faces(
         self, state: dict[str, Any], codes: list[str], width: float, room: float
