@@ -1266,11 +1266,25 @@ def draw_rimmed_text(p: QPainter, centre: QPointF, text: str, font: QFont, colou
     p.drawText(baseline, text)
 
 
+BALL_SHADOW = (0.15, 0.2)
+"""Where a ball's shadow lies from the ball, in its radii across and down."""
+
+
+def ball_outline(centre: QPointF, radius: float) -> QPainterPath:
+    """What :func:`draw_ball` covers: the ball with its edge line, and its shadow."""
+    outline = QPainterPath()
+    edge = radius + max(0.25, radius * 0.05)
+    outline.addEllipse(centre, edge, edge)
+    shadow = QPainterPath()
+    shadow.addEllipse(centre + QPointF(radius * BALL_SHADOW[0], radius * BALL_SHADOW[1]), radius, radius)
+    return outline.united(shadow)
+
+
 def draw_ball(p: QPainter, centre: QPointF, radius: float, *, red_side: bool = False) -> None:
     """A football: white with dark pentagon patches; ``red_side`` paints the marked half red."""
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QColor(0, 0, 0, 80))
-    p.drawEllipse(centre + QPointF(radius * 0.15, radius * 0.2), radius, radius)
+    p.drawEllipse(centre + QPointF(radius * BALL_SHADOW[0], radius * BALL_SHADOW[1]), radius, radius)
     grad = QRadialGradient(centre - QPointF(radius * 0.3, radius * 0.35), radius * 1.4)
     grad.setColorAt(0, QColor("#ffffff"))
     grad.setColorAt(1, QColor("#c9ccd1"))
