@@ -698,14 +698,15 @@ def test_the_compact_table_names_a_computer_opponent_and_its_role_whole(
     assert {"attacks", "defends"} <= roles
 
 
-def test_any_card_drawn_beside_the_longest_hand_shows_whole_and_overlaps_nothing_in_the_smallest_window(
-    qtbot: Any,
+@pytest.mark.parametrize("size", BOARD_SIZES[:2])
+def test_any_card_drawn_beside_the_longest_hand_shows_whole_and_overlaps_nothing_in_a_small_window(
+    qtbot: Any, size: tuple[int, int]
 ) -> None:
     """UI audit (left from the last session): at 1000 × 540, with four long power cards in hand
     and a card drawn beside them, the five texts were cut with "…". Whatever card is drawn, in
     the swap of a real match, each of the five shows its whole text at 8 points or more on
-    screen; the drawn card stands inside its own panel, the hand inside its, and no two of the
-    table's panels overlap."""
+    screen, at 1000 × 540 and 1280 × 720 (the compact table); the drawn card stands inside its
+    own panel, the hand inside its, and no two of the table's panels overlap."""
     from soccerdesk.ui.boards.drawing import Painted
 
     state, seat = drawn_beside_a_full_hand()[0]
@@ -713,7 +714,7 @@ def test_any_card_drawn_beside_the_longest_hand_shows_whole_and_overlaps_nothing
     assert base["state"]["phase"] == "swap" and base["legal"]
     hand = roomiest_cards(4)
     board = SoccerGoBoard(BoardConfig(GAME, seat))
-    view = on_screen(qtbot, board, BOARD_SIZES[0])
+    view = on_screen(qtbot, board, size)
     for drawn in sorted(set(power_cards()) - set(hand)):
         board.set_view({**base, "state": {**base["state"], "hand": hand, "drawn": drawn}})
         view.fit()
