@@ -3,6 +3,7 @@ and every position of whole random matches draws (player, spectator and replay v
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Iterator
@@ -736,3 +737,20 @@ def test_any_card_drawn_beside_the_longest_hand_shows_whole_and_overlaps_nothing
         assert len(cards) == len({power_cards()[code]["name"] for code in [*hand, drawn]}), cards
         for name, card in cards.items():
             assert sum(panel.contains(card) for panel in panels) == 1, (drawn, name, card)
+
+
+@pytest.mark.parametrize("size", BOARD_SIZES)
+def test_the_outlines_of_player_cards_that_may_be_clicked_keep_apart(
+    qtbot: Any, whole_matches: list[State], size: tuple[int, int]
+) -> None:
+    """Display audit 3: on the compact table the outlines of two numbers that may be clicked
+    ran into each other (an outline reaches 2.5 past its card; the cards stood 4 apart)."""
+    seen = next(s for s in decisions(whole_matches) if sum(t.startswith(("pass ", "mark ")) for t in s["legal"]) > 5)
+    board = SoccerGoBoard(BoardConfig(GAME, seen["seat"]))
+    view = on_screen(qtbot, board, size)
+    board.set_view(seen)
+    view.fit()
+    lit = [board.item_for(("num", n)) for n in range(1, 12) if ("num", n) in board.targets]
+    edges = sorted((item.sceneBoundingRect().left(), item.sceneBoundingRect().right()) for item in lit if item)
+    gaps = [b[0] - a[1] for a, b in itertools.pairwise(edges)]
+    assert len(gaps) >= 5 and min(gaps) > 2 * 2.5, gaps

@@ -1183,7 +1183,9 @@ class SoccerGoBoard(ClickBoard):
             key = ("num", number)
             lifted = number in chosen_numbers
             if compact:
-                rect = QRectF(14 + (number - 1) * 64, 326 - (6 if lifted else 0), 60, 66)
+                # 58 wide on a step of 64: the outlines of two cards that may be clicked keep
+                # a gap between them (they reach 2.5 past the card; display audit 3).
+                rect = QRectF(15 + (number - 1) * 64, 326 - (6 if lifted else 0), 58, 66)
             else:
                 rect = QRectF(28 + (number - 1) * 86, 484 - (14 if lifted else 0), CARD_W + 10, CARD_H)
             gone = number in retired
