@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from painting import SMALLEST_BOARD, shown, texts_on_screen, unreadable_texts
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QStyleOptionGraphicsItem
 
@@ -754,3 +754,35 @@ def test_the_outlines_of_player_cards_that_may_be_clicked_keep_apart(
     edges = sorted((item.sceneBoundingRect().left(), item.sceneBoundingRect().right()) for item in lit if item)
     gaps = [b[0] - a[1] for a, b in itertools.pairwise(edges)]
     assert len(gaps) >= 5 and min(gaps) > 2 * 2.5, gaps
+
+
+@pytest.mark.parametrize("size", BOARD_SIZES[:2])
+def test_a_compact_power_cards_last_line_stands_clear_of_its_faces_edge(
+    qtbot: Any, states: list[State], size: tuple[int, int]
+) -> None:
+    """Display audit 3: on the compact table the last line of a long power card's text (the
+    descenders of "played.") sat on the bottom edge of the card's face. The two rows of pixels
+    above that edge carry no ink."""
+    base = next(s.view(0) for s in states if s.view(0)["state"].get("period") == "first-half")
+    codes = roomiest_cards(4)
+    seen = {**base, "legal": [], "state": {**base["state"], "hand": codes, "drawn": None}}
+    board = SoccerGoBoard(BoardConfig(GAME, 0))
+    view = BoardView(board)
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    board.set_view(seen)
+    view.fit()
+    image = view.viewport().grab().toImage()
+    ratio = image.devicePixelRatio()
+    for code in codes:
+        card = board.item_for(("power", code))
+        assert card is not None
+        rect = card.sceneBoundingRect()
+        left, right = view.mapFromScene(rect.left() + 12, 0).x(), view.mapFromScene(rect.right() - 12, 0).x()
+        edge = view.mapFromScene(0, rect.bottom() - 4).y()  # the face is drawn 4 inside the card
+        for y in (edge - 3, edge - 2):
+            inked = [
+                x for x in range(left, right) if QColor(image.pixel(int(x * ratio), int(y * ratio))).lightness() < 150
+            ]
+            assert inked == [], (code, y)

@@ -127,7 +127,7 @@ COMPACT_DRAWN_PANEL = QRectF(222, 90, 250, 116)
 """The compact table's card just drawn, in the goal's place (no shot is taken or saved while a
 card is drawn; the last reveal under it still says how the turn ended): beside a hand of four in
 the power cards' panel, the five texts were cut with "…" at 1000 x 540 (UI audit)."""
-COMPACT_FACE = (9, 4, -8, -4)
+COMPACT_FACE = (9, 4, -8, -6)
 """Where a power card's face is written on the compact table: ``QRectF.adjusted`` of the card."""
 COMPACT_TEXT_SIZES = tuple(size for size in TEXT_SIZES if size <= COMPACT_SMALLEST)
 """Sizes a compact power card's text may take, largest first, down to 8 points on screen."""
