@@ -50,7 +50,8 @@ def sample(state: SocceroState, mover: int) -> Sample:
     board = state.board
     row = board.rows_from_goal_line(state.ball, state.defends(mover)) if state.ball >= 0 else -1
     control = "loose" if state.holder < 0 else "own" if team_of(state.holder) == mover else "opp"
-    return Sample(mover, row, control, state.goals, state.half, 2 * state.cfg.turns - state.turns)
+    left = sum(max(0, state.cfg.turns - played) for played in state.turns)  # turns both managers still have
+    return Sample(mover, row, control, state.goals, state.half, left)
 
 
 def turn_starts(seed: int, extended: bool) -> list[Sample]:

@@ -26,7 +26,7 @@ from soccerdesk.rules import GAMES, Action, IllegalAction, State
 
 CLOCKS: dict[str, frozenset[str]] = {
     "pawn-soccer": frozenset({"turns"}),
-    "soccero": frozenset({"turns_played"}),
+    "soccero": frozenset({"turns_played", "turns_each"}),
 }
 """Entries of a game's view that only count time. A position is the same position whatever
 they say: the same pawns on the same squares at turn 40 and at turn 44 is a repetition."""

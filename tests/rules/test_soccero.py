@@ -180,12 +180,12 @@ def test_match_numbers_come_from_the_data_file() -> None:
         assert dict(s.options)["turns"] == 2 and s.cfg.adjacent_limit == 5
         assert s.half == 3 and s.is_terminal()
         # The end of half 2 of 3: the ends change again and the first half's kicker kicks off.
-        s = position({5: "K10"}, ball="A30", phase="moving", points=1, turns=2 * 2 - 1, half=2, game=game)
+        s = position({5: "K10"}, ball="A30", phase="moving", points=1, turns=(1, 2), half=2, game=game)
         s = s.apply(0, game.parse_action("move K10-K11"))
         assert s.half == 3 and s.low_team == 1 and s.team == 0 and s.phase == "setup"
         assert "End of half 2: 0-0. The teams change ends." in [e.text for e in s.events]
     with game_from(match={"halves": 1}) as game:
-        s = position({5: "K10"}, ball="A30", phase="moving", points=1, turns=59, game=game)
+        s = position({5: "K10"}, ball="A30", phase="moving", points=1, turns=(29, 30), game=game)
         assert s.apply(0, game.parse_action("move K10-K11")).is_terminal()
     assert GAME.option("turns").default == 30 and get_game("soccero") is GAME
     assert SocceroState.game is GAME
@@ -592,16 +592,93 @@ def test_basic_air_shot_cannot_be_saved_and_keeper_is_not_asked() -> None:
 
 
 def test_half_time_switches_ends_and_the_other_team_kicks_off() -> None:
-    s = position({5: "K10"}, ball="A30", phase="moving", points=1, turns=59, kickoff_team=0)
+    s = position({5: "K10"}, ball="A30", phase="moving", points=1, turns=(29, 30), kickoff_team=0)
     s = act(s, "move K10-K11")
     assert s.half == 2 and s.low_team == 1 and s.team == 1 and s.phase == "setup"
     assert texts(s) == {"place K16"}  # seat 1 now defends row 1 and kicks off
 
 
 def test_match_ends_after_the_second_half() -> None:
-    s = position({5: "K10"}, ball="A30", phase="moving", points=1, turns=59, half=2)
+    s = position({5: "K10"}, ball="A30", phase="moving", points=1, turns=(29, 30), half=2)
     s = act(s, "move K10-K11")
     assert s.is_terminal() and s.current_players() == ()
+
+
+def _turn_owners_to_the_break(s: Any) -> tuple[list[int], tuple[int, int], Any]:
+    """Play on until the half ends (die faces 1, a waiting player's step where there is one,
+    else the first legal action): the seat owning each turn in order, the turns each seat had
+    played at the break, and the state after it."""
+    half, played = s.half, s.turns
+    owners: list[int] = []
+    for _ in range(2000):
+        seat = s.current_players()[0]
+        if seat == CHANCE:
+            action = s.chance_outcomes()[0][0]
+        else:
+            legal = s.legal_actions(seat)
+            action = next((a for a in legal if str(a).startswith(("move S", "move U"))), legal[0])
+        before, s = s, s.apply(seat, action)
+        if s.turns != before.turns or s.half != half:
+            owners.append(before.turn_team if before.turn_team >= 0 else before.team)
+        if s.half != half or s.is_terminal():
+            return owners, played, s
+        played = s.turns
+    raise AssertionError("the half did not end")
+
+
+def test_a_corner_after_a_save_late_in_the_half_costs_the_defenders_no_turn() -> None:
+    """RULINGS Soccero 1: 30 turns per manager; docs/rulings.md "Turns": the corner is a second
+    turn of the shooters in a row. QA (s27, finding 2): the half ended on both managers' turns
+    together, so the shooters played 31 and the defenders lost their 30th."""
+    s = _kick({5: "K28", 6: "B30", 11: "L31"}, 5, "direct", 6, shot=True, extended=True, turns=(27, 27))
+    s = roll(act(s, "path K28 N5 goal"), "keeper 6")
+    assert s.setpiece[:2] == ("corner", 0) and s.turns == (28, 27)
+    s = act(act(act(act(s, "pick A32"), "pick B30"), "done"), "done")
+    s = act(roll(act(s, "kick 1"), "kick-roll direct 4"), "path A32 E4")
+    assert s.turns == (29, 27) and s.team == 1
+    owners, played, after = _turn_owners_to_the_break(s)
+    # Seat 1, seat 0's 30th; then seat 0 has played its turns and seat 1 plays its last two.
+    assert owners == [1, 0, 1, 1]
+    assert played == (30, 29) and after.half == 2 and after.turns == (0, 0)
+    assert "Half-time: 0-0. The teams change ends." in [e.text for e in after.events]
+
+
+def test_the_view_counts_each_managers_turns() -> None:
+    """The view's ``turns_each`` counts each seat's turns of the half, ``turns_played`` their sum;
+    the hourglass starts again for each turn, two of the same seat in a row included."""
+    s = position({5: "K10"}, ball="A30", phase="moving", points=1, turns=(29, 28))
+    s = edit(s, cfg=replace(s.cfg, turn_timer=30))
+    s = act(s, "move K10-K11")
+    view = s.view(None)["state"]
+    assert view["turns_each"] == [30, 28] and view["turns_played"] == 58 and view["turn"] == 1
+    assert view["hourglass"] == {"seconds": 30, "seat": 1, "turn": [1, 58]}
+    s = act(roll(s, "roll 1"), "move U4-U5")
+    view = s.view(None)["state"]
+    assert view["turns_each"] == [30, 29] and view["turn"] == 1 and s.half == 1
+    assert view["hourglass"] == {"seconds": 30, "seat": 1, "turn": [1, 59]}
+
+
+def test_an_opponents_header_goal_then_the_kick_off_costs_the_scorers_no_turn() -> None:
+    """Extended "Headers": seat 1 heads in during seat 0's turn, and seat 0, having conceded,
+    kicks off: two turns of seat 0 in a row (QA s27, a suspicion). Seat 1 still plays all its
+    turns of the half."""
+    s = _kick({5: "K10", 16: "K5", 0: "A1"}, 5, "air", 5, extended=True, turns=(28, 28))
+    s = roll(act(act(s, "path K10 S5"), "header"), "roll 5")
+    s = act(s, "head S")
+    assert s.goals == (0, 1) and s.team == 0 and s.turns == (29, 28)
+    owners, played, after = _turn_owners_to_the_break(s)
+    assert owners == [0, 1, 1] and played == (30, 29) and after.half == 2
+
+
+def test_a_restart_is_taken_by_a_team_that_has_played_its_turns() -> None:
+    """docs/rulings.md "Turns": while seat 0 plays its remaining turns, the ball it kicks out
+    is thrown in by seat 1 (an extra turn of seat 1: play needs the ball back); seat 0 then
+    plays its last turn and the half ends."""
+    s = position({5: "B10", 15: "E12"}, holder=5, extended=True, turns=(28, 30))
+    s = act(roll(act(s, "kick 1"), "kick-roll direct 4"), "path B10 W2 out")
+    assert s.setpiece[:2] == ("throw-in", 1) and s.turns == (29, 30)
+    owners, played, after = _turn_owners_to_the_break(s)
+    assert owners == [1, 0] and played == (29, 31) and after.half == 2
 
 
 def test_random_play_ends_within_the_turn_limit() -> None:
@@ -636,15 +713,15 @@ def test_a_foul_in_the_last_turn_of_a_half_is_still_punished() -> None:
     half ended with no free kick or penalty. The award is taken (its kick is the half's last
     turn), as a referee lets a penalty be taken after time is up; then half-time."""
 
-    def last_turn_foul(turns: int) -> Any:
+    def last_turn_foul(turns: tuple[int, int]) -> Any:
         # Home's field player 6 runs into his own goal area (keeper only): a penalty for Away.
         s = position({5: "K5", 0: "A20"}, ball="A30", phase="roll", extended=True, turns=turns)
         s = roll(s, "roll 3")
         return act(s, "move K5-K2")
 
-    earlier = last_turn_foul(2 * 30 - 2)
+    earlier = last_turn_foul((29, 29))
     assert earlier.half == 1 and any("penalty kick" in e.text.lower() for e in earlier.events), earlier.events
-    last = last_turn_foul(2 * 30 - 1)
+    last = last_turn_foul((29, 30))
     texts_now = [e.text for e in last.events]
     assert any("breaks the position restrictions" in t for t in texts_now), texts_now
     assert last.half == 1 and not any(e.kind == "half-time" for e in last.events), texts_now
@@ -773,7 +850,7 @@ def test_an_opponent_may_head_an_air_ball_that_lands_on_him() -> None:
     s = act(s, "head S")
     # The ball stops on the empty K11; seat 0's turn is over and seat 1 plays the next one.
     assert s.ball == sq("K11") and s.holder == -1
-    assert s.team == 1 and s.turn_team == -1 and s.phase == "roll" and s.turns == 1
+    assert s.team == 1 and s.turn_team == -1 and s.phase == "roll" and s.turns == (1, 0)
 
 
 def test_an_opponents_header_into_the_goal_he_attacks_scores_for_his_team() -> None:

@@ -11,8 +11,10 @@ View (``view(seat)["state"]``; Soccero hides nothing, so every seat sees the sam
 
 - ``columns``, ``rows``: board size (squares are named ``A1``..``U32``; row 1 is the low end).
 - ``extended``, ``phase``, ``turn`` (seat whose turn it is), ``deciding`` (seat owing the
-  decision, ``None`` while a die is due), ``half``, ``turns_played`` (both managers, this half),
-  ``turns_per_half`` (per manager), ``turn_timer`` (seconds, 0 = off).
+  decision, ``None`` while a die is due), ``half``, ``turns_played`` (both managers together,
+  this half), ``turns_each`` (``[seat 0's, seat 1's]`` turns completed this half: the half ends
+  once both reach ``turns_per_half``), ``turns_per_half`` (per manager), ``turn_timer``
+  (seconds, 0 = off).
 - ``defends``: goal-line row each seat defends (``[1, 32]`` or ``[32, 1]``), ``kickoff_team``.
 - ``players``: 22 dicts ``{seat, number (1 = goalkeeper), goalkeeper, square, moved}``; index
   ``p`` of this list is the player id used by ``holder``, ``red``, ``forced``, ``banned``, ``placing``.
@@ -102,7 +104,7 @@ class SocceroGame(Game):
             forced=NOBODY,
             goals=(0, 0),
             half=1,
-            turns=0,
+            turns=(0, 0),
             low_team=-1,
             kickoff_team=-1,
         )

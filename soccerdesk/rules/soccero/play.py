@@ -265,9 +265,10 @@ def end_turn(s: S, events: list[Event], after: After | None = None, *, awarded: 
     # The player who lost the ball stays obliged to move off first until he has left (he may
     # have had no free square to go to this turn).
     forced = s.forced if s.forced >= 0 and shares_square(s.pos, s.forced) else NOBODY
+    played = (s.turns[0] + (s.team == 0), s.turns[1] + (s.team == 1))
     s = evolve(
         s,
-        turns=s.turns + 1,
+        turns=played,
         forced=forced,
         moved=0,
         points=0,
@@ -277,7 +278,8 @@ def end_turn(s: S, events: list[Event], after: After | None = None, *, awarded: 
         offside=0,
         taker_square=(),
     )
-    if s.turns >= 2 * s.cfg.turns and not (awarded and after is not None):
+    # RULINGS Soccero 1: the half is over once each manager has played his turns.
+    if min(played) >= s.cfg.turns and not (awarded and after is not None):
         if s.half < s.board.rules.halves:  # RULINGS Soccero 1: the halves of soccero.toml
             pause = "Half-time" if s.half == 1 else f"End of half {s.half}"
             events.append(
@@ -287,14 +289,18 @@ def end_turn(s: S, events: list[Event], after: After | None = None, *, awarded: 
                     {"score": list(s.goals)},
                 )
             )
-            s = evolve(s, half=s.half + 1, turns=0, low_team=1 - s.low_team)
+            s = evolve(s, half=s.half + 1, turns=(0, 0), low_team=1 - s.low_team)
             # The team that kicked off the first half kicks off the odd halves, the other the even.
             return begin_kickoff(s, s.kickoff_team if s.half % 2 else 1 - s.kickoff_team, events)
         events.append(Event("full-time", f"Full time: {s.goals[0]}-{s.goals[1]}.", {"score": list(s.goals)}))
         return evolve(s, phase="over", decider=NOBODY)
     if after is not None:
+        # A restart is taken even by a team that has played all its turns: the ball must be
+        # back in play for the other team's remaining ones (docs/rulings.md, Soccero, "Turns").
         return after(s)
-    return start_turn(s, 1 - s.team)
+    # A team that has played all its turns sits out while the other plays its remaining ones.
+    other = 1 - s.team
+    return start_turn(s, other if played[other] < s.cfg.turns else s.team)
 
 
 # --- moving players --------------------------------------------------------------------
@@ -1409,7 +1415,8 @@ def view(s: S) -> dict[str, Any]:
         "heading_team": s.team if s.turn_team >= 0 else None,
         "deciding": s.decider if s.phase != "over" and s.phase not in CHANCE_PHASES else None,
         "half": s.half,
-        "turns_played": s.turns,
+        "turns_played": s.turns[0] + s.turns[1],
+        "turns_each": list(s.turns),
         "turns_per_half": s.cfg.turns,
         "turn_timer": s.cfg.turn_timer,
         # The hourglass is the UI's or relay's clock (RULINGS Soccero 1): what it needs to run
@@ -1418,7 +1425,7 @@ def view(s: S) -> dict[str, Any]:
             {
                 "seconds": s.cfg.turn_timer,
                 "seat": s.team if s.turn_team < 0 else s.turn_team,
-                "turn": [s.half, s.turns],
+                "turn": [s.half, s.turns[0] + s.turns[1]],
             }
             if s.cfg.turn_timer and s.phase not in _NO_TURN_PHASES
             else None

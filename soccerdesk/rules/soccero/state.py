@@ -71,7 +71,9 @@ class SocceroState(State):
     forced: int
     goals: tuple[int, int]
     half: int
-    turns: int  # turns completed in this half (both managers)
+    # Turns each team has completed in this half (docs/rulings.md, Soccero, "Turns"): a set
+    # piece can give a team two turns in a row, so the half ends on both counts, not their sum.
+    turns: tuple[int, int]
     low_team: int  # the team defending row 1 this half
     kickoff_team: int  # the team that kicked off the first half
     kick: tuple[Any, ...] = ()  # (shot, dice, mode, symbol, total, kicker): the kick under way
