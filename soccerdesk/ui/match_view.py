@@ -393,17 +393,20 @@ HALVES = {1: "1st half", 2: "2nd half", 3: "Shoot-out"}
 
 
 def _turn_of(played: Any, per_side: Any) -> str:
-    """The turn as the boards' panels count it, "Turn 15 of 30 each": ``played`` counts both
-    sides' turns, ``per_side`` a side's."""
+    """The turn as the boards' panels count it, "Turn 15 of 30 each": ``played`` counts the
+    turns the side to move has finished, ``per_side`` a side's."""
     played = played if isinstance(played, int) else 0
     if isinstance(per_side, int) and per_side > 0:
-        return f"Turn {min(played // 2 + 1, per_side)} of {per_side} each"
-    return f"Turn {played // 2 + 1}"
+        return f"Turn {min(played + 1, per_side)} of {per_side} each"
+    return f"Turn {played + 1}"
 
 
 def _soccero_phase(state: dict[str, Any]) -> list[str]:
-    # "turn" is the side to move here, not a count: the count is turns_played (both sides).
-    return [HALVES.get(state.get("half", 1), ""), _turn_of(state.get("turns_played"), state.get("turns_per_half"))]
+    # "turn" is the side to move here, not a count. A set piece can give a side two turns in
+    # a row, so the count is that side's own (turns_each), not half of both sides' together.
+    each, side = state.get("turns_each"), state.get("turn")
+    played = each[side] if isinstance(each, list) and side in (0, 1) else 0
+    return [HALVES.get(state.get("half", 1), ""), _turn_of(played, state.get("turns_per_half"))]
 
 
 def _pawn_soccer_phase(state: dict[str, Any]) -> list[str]:
@@ -411,7 +414,7 @@ def _pawn_soccer_phase(state: dict[str, Any]) -> list[str]:
         return ["Lining up"]
     from soccerdesk.ui.boards.pawn_soccer import turns_finished  # the board's own count
 
-    return [_turn_of(turns_finished(state), state.get("turn_limit"))]
+    return [_turn_of(turns_finished(state) // 2, state.get("turn_limit"))]
 
 
 def _soccer_go_phase(state: dict[str, Any]) -> list[str]:

@@ -24,7 +24,8 @@ from soccerdesk.ui.boards.base import BoardConfig
 from soccerdesk.ui.boards.drawing import SMALLEST_ON_SCREEN
 from soccerdesk.ui.boards.soccero import SQ, Board, route
 from soccerdesk.ui.main_window import MainWindow
-from soccerdesk.ui.match_view import BoardView
+from soccerdesk.ui.match_view import BoardView, phase_text
+from tests.rules.test_soccero import act, position, roll
 
 GAME = "soccero"
 
@@ -670,3 +671,24 @@ def test_two_players_sharing_a_square_read_at_8_points(
             alone = painted(view, [one])
             inside = digits(board, alone)
             assert inside and all(everything.pixel(*spot) == alone.pixel(*spot) for spot in inside), name
+
+
+def test_the_panel_counts_the_turns_of_the_side_to_move(qtbot: Any) -> None:
+    """RULINGS Soccero 1 and QA s27, finding 2: after a corner gave Home two turns in a row,
+    Home has played its 30 turns and Away 28; Away plays its 29th and 30th in a row. The panel
+    said "Turn 30 of 30" (both sides' turns halved) during Away's 29th; the header agrees."""
+    s = position({5: "K10"}, ball="A30", phase="moving", points=1, turns=(29, 28))
+    s = act(s, "move K10-K11")  # Home's 30th turn
+    board = Board(BoardConfig(GAME, 1))
+    gview = shown(qtbot, board, (1280, 720))
+
+    def turn_text(state: State) -> list[str]:
+        board.set_view(state.view(1))
+        gview.fitInView(board.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        said = [t.text for t in texts_on_screen(gview) if t.text.startswith("Turn ")]
+        return [*said, phase_text(state.view(1))]
+
+    assert turn_text(s) == ["Turn 29 of 30 each this half", "1st half · Turn 29 of 30 each"]
+    s = act(roll(s, "roll 1"), "move U4-U5")  # Away's 29th: its 30th follows at once
+    assert s.team == 1 and s.half == 1
+    assert turn_text(s) == ["Turn 30 of 30 each this half", "1st half · Turn 30 of 30 each"]

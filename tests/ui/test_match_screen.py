@@ -430,10 +430,11 @@ def test_soccero_header_and_panel_tell_the_same_turn(qtbot, window: MainWindow) 
     for _ in range(30):
         state = view.view_data["state"]
         if state.get("phase") not in ("over", "toss", "ends", "setup"):
-            played, per_half = state["turns_played"], state["turns_per_half"]
-            # The board's panel counts "Turn {played // 2 + 1} of {per_half} each this half".
-            assert f"Turn {min(played // 2 + 1, per_half)} of {per_half} each" in view.phase_label.text()
-            seen.add(played // 2 + 1)
+            played, per_half = state["turns_each"][state["turn"]], state["turns_per_half"]
+            # The board's panel counts "Turn {played + 1} of {per_half} each this half": the
+            # turns of the side to move (a set piece can give a side two turns in a row).
+            assert f"Turn {min(played + 1, per_half)} of {per_half} each" in view.phase_label.text()
+            seen.add(played + 1)
         play_clicks(qtbot, view, 1, rng)
         if len(seen) >= 2 or view.stack.currentWidget() is not view.board_page:
             break

@@ -948,7 +948,9 @@ class Board(ClickBoard):
         score = view["score"]
         y = top + 10
         half = state.get("half", 1)
-        played = state.get("turns_played", 0)
+        # The side to move's own turns: a set piece can give a side two turns in a row.
+        each, side = state.get("turns_each"), state.get("turn")
+        played = each[side] if isinstance(each, list) and side in (0, 1) else 0
         per_half = state.get("turns_per_half", 0)
         mode = "extended rules" if state.get("extended") else "basic rules"
         self.add_text(
@@ -1008,7 +1010,7 @@ class Board(ClickBoard):
         if compact:
             y += strip_h + 6
         timer = state.get("turn_timer") or 0
-        turn_text = f"Turn {min(played // 2 + 1, per_half)} of {per_half} each this half"
+        turn_text = f"Turn {min(played + 1, per_half)} of {per_half} each this half"
         if timer:
             turn_text += f" · ⏳ {timer} s a turn"  # Rulings, Soccero 1: the optional hourglass
         self.add_text(QPointF(x + 12, y), turn_text, 8.5, MUTED_TEXT)
