@@ -12,6 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QLinearGradient, QPainter, QPainterPath, QPen, QPixmap
 
 from soccerdesk.resources import resource_path
+from soccerdesk.ui.boards.drawing import scene_points
 from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
 
 WIDTH, HEIGHT = 320.0, 200.0
@@ -21,8 +22,9 @@ AWAY = QColor("#e69f00")
 
 
 def art_font(size: float, bold: bool = True) -> QFont:
+    """A font sized in the design space's units, the same at every DPI (see ``drawing.scene_points``)."""
     font = QFont("DejaVu Sans")
-    font.setPointSizeF(size)
+    font.setPointSizeF(scene_points(size))
     font.setBold(bold)
     return font
 

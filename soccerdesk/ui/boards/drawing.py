@@ -36,6 +36,7 @@ from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
+    QFontInfo,
     QFontMetricsF,
     QLinearGradient,
     QPainter,
@@ -87,18 +88,57 @@ def listed(words: Sequence[str], last: str = "and") -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
+# Text on the boards and in the pictures is sized in scene units, like the boxes, chips and card
+# faces laid out around it: a size is what the text measures in points on a 96-DPI screen (its em
+# is size x 96/72 units), whatever the logical DPI. Qt makes a point logicalDpi/72 pixels, and the
+# logical DPI is 72 on macOS and 120 or 144 where X11 scales fonts only (Xft.dpi with the Floor or
+# Round rounding policy, or high-DPI scaling off): text set in plain points came out 25% short of
+# its boxes there, or 25-50% over them. So a size is given to Qt in the points that make as many
+# units at the DPI it resolves a new font with, the primary screen's: a QFontMetricsF without a
+# device measures with it, and the board view's viewport, a grab and a QImage draw with it. (A view
+# on a second screen of another logical DPI would draw its text at that screen's DPI: Qt tells a
+# font its device only as it paints.) At 96 DPI the points are the sizes themselves, so nothing
+# there is drawn differently from before.
+DESIGN_DPI = 96.0
+"""The logical DPI at which a size in scene units is that many points."""
+
+_DPI_PROBE_PIXELS = 720
+
+
+def font_dpi() -> float:
+    """The logical DPI Qt gives a font made now (the primary screen's; 96 with ``AA_Use96Dpi``)."""
+    probe = QFont()
+    probe.setPixelSize(_DPI_PROBE_PIXELS)
+    return _DPI_PROBE_PIXELS * 72 / QFontInfo(probe).pointSizeF()
+
+
+def scene_points(size: float) -> float:
+    """The point size that draws text of ``size`` scene units (see :data:`DESIGN_DPI`)."""
+    dpi = font_dpi()
+    return size if dpi == DESIGN_DPI else size * DESIGN_DPI / dpi
+
+
+def scene_size(font: QFont) -> float:
+    """The size in scene units of a font made by :func:`ui_font` (or sized by :func:`scene_points`);
+    its ``pointSizeF()`` is that size at 96 DPI only."""
+    points = font.pointSizeF()
+    dpi = font_dpi()
+    return points if dpi == DESIGN_DPI else points * dpi / DESIGN_DPI
+
+
 def ui_font(size: float, bold: bool = False) -> QFont:
-    """A sans-serif font sized in scene units (scales with the view)."""
+    """A sans-serif font sized in scene units (scales with the view, the same at every DPI)."""
     font = QFont("DejaVu Sans")
     font.setStyleHint(QFont.StyleHint.SansSerif)
-    font.setPointSizeF(size)
+    font.setPointSizeF(scene_points(size))
     font.setBold(bold)
     return font
 
 
 def text_extent(text: str, size: float, bold: bool = False) -> QSizeF:
     """Width of the widest line of ``text`` and the height of all its lines in :func:`ui_font`
-    ``size``: measured at 100 points and scaled, since small sizes are measured in whole pixels."""
+    ``size``, in scene units: measured at size 100 and scaled, since small sizes are measured
+    in whole pixels."""
     metrics = QFontMetricsF(ui_font(100, bold))
     lines = text.split("\n")
     scale = size / 100
@@ -107,18 +147,19 @@ def text_extent(text: str, size: float, bold: bool = False) -> QSizeF:
 
 def ink_extent(text: str, font: QFont) -> QSizeF:
     """The size of the ink of one line of ``text`` in ``font`` (its glyphs, without the line's
-    room above and below them), measured at 100 points and scaled like :func:`text_extent`."""
+    room above and below them), measured at size 100 and scaled like :func:`text_extent`."""
     big = QFont(font)
-    big.setPointSizeF(100)
+    big.setPointSizeF(scene_points(100))
     ink = QFontMetricsF(big).tightBoundingRect(text)
-    scale = font.pointSizeF() / 100
+    scale = scene_size(font) / 100
     return QSizeF(ink.width() * scale, ink.height() * scale)
 
 
 SMALLEST_ON_SCREEN = 8.0
-"""The smallest text a board shows, in points on screen: a side panel drawn at its own
-sizes never has smaller text (its sizes are at least this), and a board's labels are
-made bigger to stay this size while the board is drawn small."""
+"""The smallest text a board shows, on screen, as a :func:`ui_font` size (8 points on a 96-DPI
+screen; as many pixels, so more points, on macOS): a side panel drawn at its own sizes never has
+smaller text (its sizes are at least this), and a board's labels are made bigger to stay this
+size while the board is drawn small."""
 
 LEGEND_ROW = 19.0
 """The least height of a key's entry (its icon's size and more)."""
@@ -198,7 +239,7 @@ def fit_within(
     those ways (a name is never cut off mid-word without the "…")."""
     room = QRectF(0, 0, width, height)
     font, shown = fit_text(text, room, size, smallest, one_line_down_to=one_line_down_to, bold=bold)
-    extent = text_extent(shown, font.pointSizeF(), bold)
+    extent = text_extent(shown, scene_size(font), bold)
     if extent.width() <= width and extent.height() <= height:
         return font, shown
     font = ui_font(smallest, bold)
@@ -1258,7 +1299,7 @@ def draw_rimmed_text(p: QPainter, centre: QPointF, text: str, font: QFont, colou
     baseline = centre - outline.boundingRect().center()
     outline.translate(baseline)
     p.setBrush(Qt.BrushStyle.NoBrush)
-    width = font.pointSizeF() * 0.14
+    width = scene_size(font) * 0.14
     p.setPen(QPen(rim, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
     p.drawPath(outline)
     p.setPen(colour)
