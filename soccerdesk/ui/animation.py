@@ -17,11 +17,11 @@ from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QPointF, QRect, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QPixmap
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QPixmap
 from PySide6.QtWidgets import QApplication, QWidget
 
 from soccerdesk.learn.words import spelled_out
-from soccerdesk.ui.boards.drawing import draw_d20, draw_die
+from soccerdesk.ui.boards.drawing import draw_d20, draw_die, ui_font
 
 BASE_MS = {"die": 900, "card": 800, "goal": 1300, "banner": 1500}
 """How long each kind of animation lasts at normal speed."""
@@ -250,9 +250,7 @@ class EventAnimation(QWidget):
         else:
             self._paint_goal(p, t, centre, side, current.faces[0] if current.kind == "banner" else "GOAL!")
         p.setPen(QColor("#ffffff"))
-        font = QFont("DejaVu Sans")
-        font.setPointSizeF(max(10.0, side * 0.1))
-        font.setBold(True)
+        font = ui_font(max(10.0, side * 0.1), bold=True)
         p.setFont(font)
         caption = QRectF(0, centre.y() + side * 0.75, self.width(), side * 0.5)
         p.drawText(
@@ -295,18 +293,14 @@ class EventAnimation(QWidget):
             p.drawRoundedRect(box, 8, 8)
             if face_up and width_factor > 0.3:
                 p.setPen(QColor("#1b1b1b"))
-                font = QFont("DejaVu Sans")
-                font.setPointSizeF(max(8.0, side * (0.2 if len(label) <= 3 else 0.07)))
-                font.setBold(True)
+                font = ui_font(max(8.0, side * (0.2 if len(label) <= 3 else 0.07)), bold=True)
                 p.setFont(font)
                 p.drawText(box.adjusted(4, 4, -4, -4), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, label)
 
     @staticmethod
     def _paint_goal(p: QPainter, t: float, centre: QPointF, side: float, word: str = "GOAL!") -> None:
         scale = 0.6 + 0.4 * min(1.0, t * 3)
-        font = QFont("DejaVu Sans")
-        font.setPointSizeF(side * (0.38 if len(word) <= 5 else 0.22) * scale)
-        font.setBold(True)
+        font = ui_font(side * (0.38 if len(word) <= 5 else 0.22) * scale, bold=True)
         p.setFont(font)
         box = QRectF(centre.x() - side * 2, centre.y() - side * 0.5, side * 4, side)
         p.setPen(QPen(QColor("#000000"), 3))

@@ -69,25 +69,7 @@ def differences(designed: list[dict[str, Any]], seen: list[dict[str, Any]]) -> l
     return found
 
 
-# soccer_go.py reads a fit_within font's pointSizeF() as its size in scene units (the period, the
-# score and the compact opponent's name), and soccero.py sizes a number too wide for its square
-# with setPointSizeF: both boards' files are being changed elsewhere; drawing.scene_size and
-# drawing.scene_points are what they should call. Strict: this fails once they do.
-NOT_YET = {
-    "soccero": "soccero.py sizes a squeezed number with setPointSizeF, not drawing.scene_points",
-    "soccer-go": "soccer_go.py reads font.pointSizeF() as a scene size, not drawing.scene_size(font)",
-}
-
-
-@pytest.mark.parametrize(
-    "game_id",
-    [
-        pytest.param(game_id, marks=pytest.mark.xfail(reason=NOT_YET[game_id], strict=True))
-        if game_id in NOT_YET
-        else game_id
-        for game_id in GAMES
-    ],
-)
+@pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("setting", OTHER_DPIS)
 def test_a_board_text_has_its_96_dpi_extent_at_any_dpi(setting: str, game_id: str) -> None:
     """Each board, small (its side panel zoomed, its labels made bigger) and large."""

@@ -37,6 +37,7 @@ from soccerdesk.ui.boards.drawing import (
     Painted,
     fit_within,
     listed,
+    scene_size,
     text_extent,
     ui_font,
 )
@@ -522,7 +523,7 @@ class SoccerGoBoard(ClickBoard):
             # ("Away (normal)") left no room for it on one line ("· at…").
             title = self.name(other) if named else f"Opponent: {self.name(other)}"
             font, title = fit_within(title, 196, 22, 11, COMPACT_SMALLEST, one_line_down_to=COMPACT_SMALLEST, bold=True)
-            self.add_text(QPointF(16, 43), title, font.pointSizeF(), PANEL_TEXT, bold=True, width=200)
+            self.add_text(QPointF(16, 43), title, scene_size(font), PANEL_TEXT, bold=True, width=200)
         else:
             self.add_panel(QRectF(10, 10, WIDTH - 20, 96), self.name(other) if named else "Opponent")
             self.add_text(QPointF(24, 34), title, 15, PANEL_TEXT, bold=True, width=420)
@@ -651,14 +652,14 @@ class SoccerGoBoard(ClickBoard):
         # On one line, above the score: made smaller rather than wrapped onto it.
         line = text_extent("X", big, bold=True).height() * 1.5
         font, words = fit_within(self.period_words(view), width, line, big, small, one_line_down_to=small, bold=True)
-        self.add_text(QPointF(left, top + 22), words, font.pointSizeF(), PANEL_TEXT, bold=True, width=width + 8)
+        self.add_text(QPointF(left, top + 22), words, scene_size(font), PANEL_TEXT, bold=True, width=width + 8)
         goals = state.get("goals", [0, 0])
         # Long team names: smaller, then on two lines, never over the pass count below.
         score = f"{self.name(0)} {goals[0]} – {goals[1]} {self.name(1)}"
         score_sizes = (9.5, COMPACT_SMALLEST, COMPACT_SMALLEST) if compact else (11.0, 7.5, 9.0)
         font, score = fit_within(score, width, 28, score_sizes[0], score_sizes[1], one_line_down_to=score_sizes[2])
         self.add_text(
-            QPointF(left, top + (42 if compact else 48)), score, font.pointSizeF(), PANEL_TEXT, width=width + 8
+            QPointF(left, top + (42 if compact else 48)), score, scene_size(font), PANEL_TEXT, width=width + 8
         )
         period = state.get("period")
         kicks = state.get("shootout") or [[], []]

@@ -53,6 +53,8 @@ from soccerdesk.ui.boards.drawing import (
     fit_within,
     ink_extent,
     listed,
+    scene_points,
+    scene_size,
     text_extent,
     ui_font,
 )
@@ -813,7 +815,7 @@ class Board(ClickBoard):
             font.setStretch(stretch)
             ink = ink_extent(number, font)
         if ink.width() > room:
-            font.setPointSizeF(least * room / ink.width())
+            font.setPointSizeF(scene_points(least * room / ink.width()))
             ink = ink_extent(number, font)
         if share < 1:
             return radius, font
@@ -832,7 +834,7 @@ class Board(ClickBoard):
         inks = [ink_extent(number, font) for number, font in zip(numbers, fonts, strict=True)]
         wide, tall = max(ink.width() for ink in inks), max(ink.height() for ink in inks)
         body = max(radius for radius, _font in faces) * 1.1  # the piece with its edge line
-        gap = max(font.pointSizeF() for font in fonts) * 0.2  # for half a number's rim, and a pixel
+        gap = max(scene_size(font) for font in fonts) * 0.2  # for half a number's rim, and a pixel
         clear_across, clear_down = max(wide, wide / 2 + body) + gap, max(tall, tall / 2 + body) + gap
         across, down = min(diagonal, max(0.0, SQ - wide)), min(diagonal, max(0.0, SQ - tall))
         if across >= clear_across or down >= clear_down:
