@@ -399,6 +399,14 @@ SPENDS_CARD = frozenset({"play", "passback", "shoot", "discard", "reply"})
 """The verbs of the actions that take a card from the hand (bar ``none`` and ``free``)."""
 
 
+def spent_card(t: Tables, action: Any) -> int | None:
+    """The card ``action`` takes from its player's hand, face up for both to see (a play,
+    shot, passback, discard or answer with a card), if any."""
+    if not isinstance(action, Act) or action.verb not in SPENDS_CARD or action.arg in ("none", "free"):
+        return None
+    return t.by_code[action.arg.split(" ")[0]].index
+
+
 def offered_already(state: BigTimeState, seat: int) -> bool:
     """Whether ``seat`` proposed the end of the half since the stoppage deck ran out (no card
     drawn since), and the opponent has not played his last card since (the match's history, as
@@ -415,7 +423,7 @@ def offered_already(state: BigTimeState, seat: int) -> bool:
         elif who == seat:
             if action.verb == "propose-end":
                 return not (played and not state.hands[1 - seat])
-        elif action.verb in SPENDS_CARD and action.arg not in ("none", "free"):
+        elif spent_card(state.game.t, action) is not None:  # type: ignore[attr-defined]
             played += 1
     return False
 
