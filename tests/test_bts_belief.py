@@ -151,3 +151,94 @@ def test_with_choices_a_third_way_is_scored_and_its_cost_printed(capsys: pytest.
     out = capsys.readouterr().out
     assert "declined kinds       choices" in out and "any defensive card   choices" in out
     assert "ChoiceBelief (window 8, pool 20, stories 1): " in out and " ms p95" in out
+
+
+def _overlap(hand: tuple[int, ...], real: tuple[int, ...]) -> int:
+    """How many cards of ``hand`` are in ``real`` (copies counted)."""
+    left = list(real)
+    found = 0
+    for k in hand:
+        if k in left:
+            left.remove(k)
+            found += 1
+    return found
+
+
+def test_the_particle_hands_stay_the_size_of_the_real_hand_and_within_the_unseen_cards() -> None:
+    seen = _watched_match(60004, 700)
+    replay = belief._ParticleReplay(0, 50, 0.1, belief.ParticleBelief(50)._judge)
+    checked = 0
+    for state in seen[40::15]:
+        replay.update(state.determinize(0, random.Random(1)))
+        if not replay.live:
+            continue
+        unseen = belief.unseen_by(state, 0)
+        for hand in replay.hands:
+            assert len(hand) == len(state.hands[1])
+            assert all(hand.count(k) <= unseen[k] for k in hand)
+        checked += 1
+    assert checked > 20
+
+
+def test_a_card_the_opponent_plays_is_in_every_particle_hand_when_played_and_leaves_them_after() -> None:
+    seen = _watched_match(60005, 400)
+    judged: list[tuple[int, tuple[int, ...]]] = []
+    particles = belief.ParticleBelief(40)
+
+    def judge(position: BigTimeState, opp: int, hand: tuple[int, ...], action: object) -> bool | None:
+        spent = belief.spent_card(position.game.t, action)
+        if spent is not None:
+            judged.append((spent, hand))
+        return particles._judge(position, opp, hand, action)
+
+    replay = belief._ParticleReplay(0, 40, 0.1, judge)
+    replay.update(seen[-1].determinize(0, random.Random(1)))
+    assert len(judged) > 40 * 10
+    assert all(spent in hand for spent, hand in judged)
+    # After the last card the opponent played, fewer hands hold it than held it then (all).
+    last = judged[-1][0]
+    assert sum(1 for hand in replay.hands if last in hand) < 40
+
+
+def test_the_particle_belief_draws_from_the_seats_view_alone_and_the_same_for_a_seed() -> None:
+    state = _watched_match(60003, 400)[-1]
+    seat = state.current_players()[0] if state.current_players() in ((0,), (1,)) else 0
+    draws = []
+    for view_seed in (1, 2, 3):
+        view = state.determinize(seat, random.Random(view_seed))
+        worlds = belief.ParticleBelief(30, seed=5 if view_seed < 3 else 6).worlds(view, seat)
+        rng = random.Random(9)
+        draws.append([worlds(rng).hands[1 - seat] for _ in range(20)])
+    assert draws[0] == draws[1]
+    assert draws[0] != draws[2]  # another seed, other hands
+
+
+def test_the_opponents_telling_decisions_bring_the_particle_hands_nearer_its_real_hand() -> None:
+    # Weighed by the heuristic's choices, the hands share more cards with the real hand than
+    # hands drawn as the counts make them; with every decision believed alike (slack 1), no more.
+    seen = _watched_match(60006, 900)
+    near = {}
+    for slack in (0.1, 1.0):
+        replay = belief._ParticleReplay(0, 100, slack, belief.ParticleBelief(100)._judge)
+        total = drawn = 0.0
+        for state in seen[60::10]:
+            view = state.determinize(0, random.Random(1))
+            replay.update(view)
+            if not replay.live or not state.hands[1]:
+                continue
+            weight = sum(replay.weights)
+            total += (
+                sum(w * _overlap(h, state.hands[1]) for h, w in zip(replay.hands, replay.weights, strict=True)) / weight
+            )
+            rng = random.Random(2)
+            drawn += sum(_overlap(view.determinize(0, rng).hands[1], state.hands[1]) for _ in range(100)) / 100
+        near[slack] = (total, drawn)
+    assert near[0.1][0] > 1.1 * near[0.1][1]
+    assert near[1.0][0] < 1.05 * near[1.0][1]
+
+
+def test_with_particles_a_fourth_way_is_scored_and_its_cost_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert belief.main(["--matches", "1", "--seed", "60000", "--worlds", "20", "--particles", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "declined kinds       particles" in out and "any defensive card   particles" in out
+    assert "ParticleBelief (20 hands, slack 0.1): " in out and " ms p95" in out
