@@ -241,4 +241,4 @@ def test_with_particles_a_fourth_way_is_scored_and_its_cost_printed(capsys: pyte
     assert belief.main(["--matches", "1", "--seed", "60000", "--worlds", "20", "--particles", "20"]) == 0
     out = capsys.readouterr().out
     assert "declined kinds       particles" in out and "any defensive card   particles" in out
-    assert "ParticleBelief (20 hands, slack 0.1): " in out and " ms p95" in out
+    assert "ParticleBelief (20 hands, slack 0.03): " in out and " ms p95" in out
