@@ -1199,7 +1199,7 @@ def _wall_plan(s: SocceroState, selected: int = -1) -> tuple[int, int] | None:
         return None
     b = s.board
     now = shot_chance(s, team, spot)
-    left, _ = s.pending
+    left = s.pending[0]
     if left == b.rules.wall_players and now < WALL_CHANCE:
         return None
     near, far = b.rules.wall_distance

@@ -122,6 +122,18 @@ def test_the_log_says_how_big_a_wall_is_or_that_there_is_none() -> None:
     assert full.phase == "free"
 
 
+def test_a_defender_in_the_wall_is_not_placed_again_so_three_placings_are_three_players() -> None:
+    """Third Soccero audit, finding 1: a wall player could be picked again and moved, using a
+    second of the three places, and the log then told of a wall of 3 with 2 players in it."""
+    s = position({5: "K20", 16: "M26", 17: "N26", 18: "O26"}, ball="A30", phase="roll", team=1, extended=True)
+    s = act(meta(s, set_pieces.start(s, "free-kick", 0, sq("K20"), True, [])), "pick K20")
+    s = act(act(s, "pick M26"), "to K23")
+    assert "pick K23" not in texts(s) and {"pick N26", "pick O26", "done"} <= texts(s)
+    s = act(act(act(act(s, "pick N26"), "to L23"), "pick O26"), "to J23")
+    assert [e.text for e in s.events][-1] == "Seat 1 builds a wall of 3 players."
+    assert {sq("K23"), sq("L23"), sq("J23")} <= set(s.pos)
+
+
 def test_the_view_names_the_players_who_must_leave_forbidden_squares_first() -> None:
     """Rulebook "Free moves": players on forbidden squares are moved first (QA pass 14,
     finding 6: the panel could not say why only some players were offered)."""

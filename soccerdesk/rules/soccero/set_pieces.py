@@ -672,12 +672,12 @@ def legal_actions(s: S) -> list[Any]:
             return [acts.squares[("to", sq)] for sq in free_targets(s, selected)]
         return [acts.squares[("pick", s.pos[p])] for p in displaced(s)]
     if phase == "wall":
-        left, selected = s.pending
+        left, selected, *placed = s.pending
         if selected >= 0:
             return [acts.squares[("to", sq)] for sq in wall_targets(s, selected)] or [acts.words["done"]]
         out = [acts.words["done"]]
-        if left > 0:
-            out += [acts.squares[("pick", s.pos[p])] for p in team_players(s.decider)]
+        if left > 0:  # a player already in the wall stays where he was put: one place each
+            out += [acts.squares[("pick", s.pos[p])] for p in team_players(s.decider) if p not in placed]
         return out
     raise AssertionError(f"no decision in phase {phase}")
 
@@ -787,14 +787,14 @@ def apply(s: S, action: Any, events: list[Event]) -> S:
     if phase == "block":
         return block(s, next(p for p in s.path if s.pos[p] == action.square), events)
     if phase == "wall":
-        left, selected = s.pending
+        left, selected, *placed = s.pending
         if isinstance(action, SquareChoice) and action.verb == "pick":
-            return evolve(s, pending=(left, _player_on(s, action.square, s.decider)))
+            return evolve(s, pending=(left, _player_on(s, action.square, s.decider), *placed))
         if isinstance(action, SquareChoice):
             s = _relocate(s, selected, action.square, events, "wall")
             left -= 1
             if left > 0:
-                return evolve(s, pending=(left, NOBODY))
+                return evolve(s, pending=(left, NOBODY, *placed, selected))
         log_wall(s, left, events)
         return after_wall(s)
     if phase == "wall-clear":
