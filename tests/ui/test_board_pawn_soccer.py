@@ -417,7 +417,7 @@ def test_the_key_explains_every_mark_and_the_kick_off_prompt_the_substitute(
     assert kickoffs, "no kick-off turn of seat 0 in these matches"
     board.set_view(kickoffs[0])
     texts = painted_texts(board)
-    assert "lost the ball: no steal back this turn" in texts and "has received in this chain pass" in texts, texts
+    assert "lost the ball: can't win it back this turn" in texts and "has received in this chain pass" in texts, texts
     with_sub = [v for v in kickoffs if any(t.startswith("sub ") for t in v["legal"])]
     assert with_sub, "the substitute is never on offer at a kick-off here"
     board.set_view(with_sub[0])

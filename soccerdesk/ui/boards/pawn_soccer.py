@@ -95,8 +95,8 @@ def turns_finished(state: dict[str, Any]) -> int:
 
 
 def paint_barred(p: QPainter, c: QPointF, radius: float) -> None:
-    """The mark of a pawn that lost the ball and may not steal it back this turn (a pawn of
-    ``radius`` centred on ``c``)."""
+    """The mark of a pawn that lost the ball and may not win it back this turn: no steal back,
+    nor, after a red card, the loose ball (a pawn of ``radius`` centred on ``c``)."""
     p.setPen(QPen(DANGER, 2))
     p.setBrush(QColor("#ffffff"))
     q = c + QPointF(-radius * 0.85, -radius * 0.8)
@@ -321,33 +321,76 @@ class Board(ClickBoard):
             if phase == "kickoff":
                 return "That pawn can't kick off."
             return f"The pawn on {square} has nothing it may do now."
-        start = selection[0][1]
-        mover = self.piece_at("pawns", start)
-        (ac, ar), (bc, br) = parse_square(start), parse_square(square)
-        distance = max(abs(ac - bc), abs(ar - br))
+        return self._why_not(state, seat, selection[0][1], square)
+
+    def _why_not(self, state: dict[str, Any], seat: int, start: str, square: str) -> str:
+        """Why the chosen pawn on ``start`` may not act on ``square``, in the board's words.
+
+        First the action the click would have made (the phase's own one, a play of the ball,
+        a steal, a move), then that action's conditions in the order the rules'
+        ``explain_illegal`` checks them (:meth:`soccerdesk.rules.pawn_soccer._Rules.explain`),
+        so a refusal names the rule that really bars it (QA, pawn audit 3: a steal barred by
+        the goal-kick area was told it was not next to the ball; the pawn robbed by a red card
+        was told of the goal-kick area; a keeper before a penalty was told of steals)."""
+        phase = state["phase"]
         if phase == "keeper":
             return "Choose a free square of your goal-kick area."
+        if phase == "penalty_keeper":
+            return "Before the penalty a pawn must go into goal: choose a free square of your goal-kick area."
+        mover = self.piece_at("pawns", start)
+        pawn = self.piece_at("pawns", square)
+        (ac, ar), (bc, br) = parse_square(start), parse_square(square)
+        distance = max(abs(ac - bc), abs(ar - br))
         if mover and mover["ball"]:
             if pawn and pawn["team"] == seat and distance > 2:
                 return "A pass reaches at most 2 squares."
+            if pawn and pawn["team"] == seat and square in (state.get("chain_received") or ()):
+                return "In a chain pass each pawn receives the ball only once."
             if distance > 2:
                 return "The ball reaches at most 2 squares (a long pass only from a long-pass space)."
             if state.get("kickoff_turn"):
                 return "The kick-off must be a pass or a kick to an empty square."
+            if phase == "chain":
+                return "In a chain pass the ball goes on only to a team-mate; or stop the chain."
             if square in self._goal_squares(state, seat):
                 return "The squares between the ball and the goal must be empty, and no goal from an X square."
             return f"The ball can't go from {start} to {square} now."
         if pawn and pawn["team"] != seat:
-            if pawn["ball"] and distance == 1 and mover and mover.get("barred"):
-                return "This pawn lost the ball last turn and can't steal it back now."
-            if pawn["ball"]:
+            if not pawn["ball"]:
+                return "You can only steal from the pawn that has the ball."
+            if distance != 1:
                 return "A steal is made from a square next to the ball."
-            return "You can only steal from the pawn that has the ball."
+            if mover and mover["barred"]:
+                return "This pawn lost the ball last turn and can't steal it back now."
+            return self._swap_refused(state, seat, start, square)
         if pawn:
             return f"{square} is taken."
+        ends = state["board"]["ends"]
+        if any(square in end["goal"] for end in ends):
+            return "Only the pawn with the ball can go into a goal."
+        if square == state.get("ball") and mover and mover["barred"]:
+            # Rulebook, Red card: the pawn the ball was stolen from cannot get it in the next turn.
+            return "This pawn lost the ball to a red card: it can't take the loose ball this turn."
         if distance > 1:
             return "A pawn moves one square (further only as a sprint, straight ahead inside a sprint zone)."
-        return f"The pawn on {start} can't go to {square} (goal-kick area: one goalkeeper only)."
+        if square in ends[1 - seat]["goal_kick_area"]:
+            return "The other side's goal-kick area is closed to your pawns in this match."
+        return f"The pawn on {start} can't go to {square}: your goal-kick area holds one goalkeeper only."
+
+    def _swap_refused(self, state: dict[str, Any], seat: int, start: str, ball: str) -> str:
+        """Why a steal from next to the ball is refused when nothing else bars it: a steal swaps
+        the two pawns, and each must be allowed where it lands (docs/rulings.md, Goal-kick area)."""
+        ends = state["board"]["ends"]
+
+        def crowded(side: int, into: str, leaving: str) -> bool:
+            area = ends[side]["goal_kick_area"]
+            return into in area and leaving not in area
+
+        if crowded(seat, ball, start):
+            return "A steal swaps the two pawns: yours would join your goalkeeper in your goal-kick area (one only)."
+        if crowded(1 - seat, start, ball):
+            return "A steal swaps the two pawns: theirs would join its goalkeeper in its goal-kick area (one only)."
+        return "A steal swaps the two pawns: one would land in a goal-kick area closed to its side in this match."
 
     @staticmethod
     def _goal_squares(state: dict[str, Any], seat: int) -> set[str]:
@@ -413,7 +456,7 @@ class Board(ClickBoard):
             (long_pass, "long-pass space", "long pass"),
             (blocked, "X: no goal from here", "no goal here"),
             (yellow, "yellow card (a 2nd is a red)", "yellow card"),
-            (pawn_with(paint_barred), "lost the ball: no steal back this turn", "no steal back"),
+            (pawn_with(paint_barred), "lost the ball: can't win it back this turn", "can't win back"),
             (pawn_with(paint_received), "has received in this chain pass", "has received"),
         ]
         self.add_legend(QPointF(self.panel_x + 12, bottom), PANEL_W - 24, entries, room)
@@ -698,7 +741,12 @@ class Board(ClickBoard):
             if pawn["yellow"]:
                 tip.append("yellow card: another diagonal steal is a red card")
             if pawn["barred"]:
-                tip.append("lost the ball: may not steal it back this turn")
+                # Rulebook, Red card: after one the ball stays loose, and the bar is on taking it.
+                tip.append(
+                    "lost the ball to a red card: may not take it this turn"
+                    if state.get("ball_loose")
+                    else "lost the ball: may not steal it back this turn"
+                )
             if pawn["ball"]:
                 tip.append("has the ball")
             if done:

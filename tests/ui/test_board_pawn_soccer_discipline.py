@@ -1,0 +1,208 @@
+"""The Pawn Soccer board in the rare moments of discipline (pawn audit 3): a refused click names
+the rule that really refused it, the marks and chips of cards are explained, a saved penalty is
+shown on the board, and a match opened in a set-up carries no arrows from before the goal."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import pytest
+from painting import painted_texts, shown
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QGraphicsView
+
+from soccerdesk.rules import get_game
+from soccerdesk.rules.api import State
+from soccerdesk.ui.boards.base import BoardConfig
+from soccerdesk.ui.boards.pawn_soccer import Board
+
+GAME = "pawn-soccer"
+
+
+def on_screen(qtbot: Any, state: State, seat: int) -> tuple[Board, QGraphicsView]:
+    """``state`` as ``seat`` sees it, on a board shown in a view that takes clicks."""
+    board = Board(BoardConfig(GAME, seat))
+    board.set_view(state.view(seat))
+    gview = shown(qtbot, board, (1100, 800))
+    gview.fitInView(board.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+    qtbot.waitExposed(gview)
+    return board, gview
+
+
+def spot(board: Board, gview: QGraphicsView, square: str) -> QPoint:
+    pos = board.pos_of(("sq", square))
+    assert pos is not None, square
+    return gview.mapFromScene(pos)
+
+
+def click_squares(board: Board, gview: QGraphicsView, *squares: str) -> str:
+    """Click each square where the board shows it, as a person does; the last hint the board gave."""
+    hints: list[str] = []
+    board.hint.connect(hints.append)
+    played: list[str] = []
+    board.action_chosen.connect(played.append)
+    for square in squares:
+        QTest.mouseClick(gview.viewport(), Qt.MouseButton.LeftButton, pos=spot(board, gview, square))
+    board.hint.disconnect(hints.append)
+    board.action_chosen.disconnect(played.append)
+    assert not played, played
+    assert hints, squares
+    return hints[-1]
+
+
+def blue_steals(blue: list[str], orange: list[str], steal: str, yellow: tuple[str, ...] = ()) -> State:
+    """The position after Blue's ``steal`` (``"steal A-B"``) from Orange's ball carrier on B;
+    ``yellow``: Blue's pawns on a yellow card before it."""
+    game = get_game(GAME)
+    ball = steal.split("-")[1]
+    state = game.position(blue, orange, ball, side=0, yellow=yellow, substitute=(False, False))
+    return state.apply(0, game.parse_action(steal))
+
+
+def red_card_loose_ball() -> State:
+    """Blue's pawn on C5, on a yellow card, steals diagonally from Orange's D6: a red card
+    outside the area, the ball loose on D6, Orange's pawn (now on C5) barred from it."""
+    return blue_steals(
+        ["C5", "D1", "B3", "E4", "F5", "A4"], ["D6", "D7", "C7", "E7", "D9", "D11"], "steal C5-D6", ("C5",)
+    )
+
+
+def keeper_before_a_penalty() -> State:
+    """Blue's keeper on D1, on a yellow card, steals diagonally from Orange's C2: red card and
+    penalty, and Blue must first put a pawn in goal (``penalty_keeper``)."""
+    after = blue_steals(
+        ["D1", "B4", "C5", "D5", "E5", "F5"], ["C2", "D7", "C7", "E7", "D9", "D11"], "steal D1-C2", ("D1",)
+    )
+    assert after.view(0)["state"]["phase"] == "penalty_keeper"
+    return after
+
+
+def steal_into_a_kept_area() -> State:
+    """Orange holds the ball on D1, in Blue's goal-kick area where Blue's keeper stands on C1:
+    Blue's D2 is next to the ball, but its steal would make it a second pawn there."""
+    return get_game(GAME).position(
+        ["C1", "D2", "B4", "C5", "D5", "E5"], ["D1", "C7", "D7", "E7", "D11"], "D1", side=0, substitute=(False, False)
+    )
+
+
+def blue_pawn_by_orange_goal(square: str, **options: Any) -> State:
+    """Blue's pawn on ``square``, near Orange's goal without the ball (Blue's A2 has it)."""
+    return get_game(GAME).position(
+        [square, "A2", "B2", "C2", "F2", "G2"],
+        ["A9", "B9", "C9", "F9", "G9", "E8"],
+        "A2",
+        side=0,
+        substitute=(False, False),
+        options=options,
+    )
+
+
+# (the position, the seat clicking, the clicks, words the hint must say, words it must not,
+#  the action the clicks ask for and a word of the rules' own explanation of its refusal)
+MOMENTS = [
+    pytest.param(
+        steal_into_a_kept_area,
+        0,
+        ("D2", "D1"),
+        ("goal-kick area", "swap"),
+        "next to the ball",
+        ("steal D2-D1", "goal-kick area"),
+        id="steal-barred-by-the-goal-kick-area",
+    ),
+    pytest.param(
+        red_card_loose_ball,
+        1,
+        ("C5", "D6"),
+        ("red card", "loose ball"),
+        "goal-kick",
+        ("move C5-D6", "cannot take it back"),
+        id="robbed-by-a-red-card-clicks-the-loose-ball",
+    ),
+    pytest.param(
+        keeper_before_a_penalty,
+        0,
+        ("C5", "C4"),
+        ("penalty", "free square of your goal-kick area"),
+        "one square",
+        ("keeper C5-C4", "free square of your goal-kick area"),
+        id="penalty-keeper-next-square",
+    ),
+    pytest.param(
+        keeper_before_a_penalty,
+        0,
+        ("C5", "B2"),
+        ("penalty", "free square of your goal-kick area"),
+        "one square",
+        ("keeper C5-B2", "free square of your goal-kick area"),
+        id="penalty-keeper-far-square",
+    ),
+    pytest.param(
+        keeper_before_a_penalty,
+        0,
+        ("C5", "C2"),
+        ("penalty", "free square of your goal-kick area"),
+        "steal",
+        ("keeper C5-C2", "free square of your goal-kick area"),
+        id="penalty-keeper-clicks-the-taker",
+    ),
+    pytest.param(
+        partial(blue_pawn_by_orange_goal, "D10", closed_goal_area=True),  # Blue's D10 may not enter D11
+        0,
+        ("D10", "D11"),
+        ("closed",),
+        "one goalkeeper",
+        ("move D10-D11", "goal-kick area"),
+        id="closed-goal-kick-area",
+    ),
+    pytest.param(
+        partial(blue_pawn_by_orange_goal, "C11"),  # no ball: it may not step into the goal
+        0,
+        ("C11", "C12"),
+        ("with the ball",),
+        "goal-kick",
+        ("move C11-C12", "only the pawn with the ball"),
+        id="no-ball-into-the-goal",
+    ),
+]
+
+
+@pytest.mark.parametrize(("make", "seat", "clicks", "says", "not_says", "rules"), MOMENTS)
+def test_a_refused_click_names_the_rule_that_refused_it(
+    qtbot: Any,
+    make: Any,
+    seat: int,
+    clicks: tuple[str, ...],
+    says: tuple[str, ...],
+    not_says: str,
+    rules: tuple[str, str],
+) -> None:
+    """QA, pawn audit 3, finding 1 (docs/rulings.md, Goal-kick area, Steal, Penalty): in these
+    moments the board's hint named a rule that had nothing to do with the refusal. The hint
+    now says what the rules' own explanation says."""
+    state = make()
+    action, reason = rules
+    legal = [str(a) for a in state.legal_actions(seat)]
+    assert action not in legal
+    assert reason in state.explain_illegal(seat, get_game(GAME).parse_action(action))
+    board, gview = on_screen(qtbot, state, seat)
+    hint = click_squares(board, gview, *clicks)
+    assert all(words in hint for words in says), hint
+    assert not_says not in hint, hint
+
+
+def tooltip_at(gview: QGraphicsView, pos: QPoint) -> str:
+    """The tooltip a person resting the mouse at ``pos`` is shown (the topmost item with one)."""
+    return next((item.toolTip() for item in gview.items(pos) if item.toolTip()), "")
+
+
+def test_the_pawn_robbed_by_a_red_card_is_marked_as_barred_from_the_loose_ball(qtbot: Any) -> None:
+    """QA, pawn audit 3: the barred pawn's tooltip and the key said "may not steal it back"
+    where, after a red card, the bar is on taking the loose ball (rulebook, Red card)."""
+    board, gview = on_screen(qtbot, red_card_loose_ball(), 1)
+    tip = tooltip_at(gview, spot(board, gview, "C5"))
+    assert "lost the ball to a red card: may not take it this turn" in tip, tip
+    assert "steal it back" not in tip
+    texts = painted_texts(board)
+    assert "lost the ball: can't win it back this turn" in texts, texts
