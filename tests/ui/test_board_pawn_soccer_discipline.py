@@ -206,3 +206,15 @@ def test_the_pawn_robbed_by_a_red_card_is_marked_as_barred_from_the_loose_ball(q
     assert "steal it back" not in tip
     texts = painted_texts(board)
     assert "lost the ball: can't win it back this turn" in texts, texts
+
+
+def test_the_red_card_chips_are_explained(qtbot: Any) -> None:
+    """QA, pawn audit 3: the team rows show red and yellow chips, but the key had only the
+    yellow card and the chips no tooltip. Both say now what a red card is."""
+    board, gview = on_screen(qtbot, red_card_loose_ball(), 0)
+    assert "red card: a pawn sent off" in painted_texts(board)
+    chips = next(item for item in board.items() if "red card" in item.toolTip() and "sent off" in item.toolTip())
+    # Home's row: one red (the stealer sent off), and the chip is where the tooltip is found.
+    where = gview.mapFromScene(chips.sceneBoundingRect().topLeft()) + QPoint(3, 4)
+    tip = tooltip_at(gview, where)
+    assert tip.startswith("Home: 1 red card: a pawn sent off"), tip

@@ -94,6 +94,13 @@ def turns_finished(state: dict[str, Any]) -> int:
     return max(0, played - 1) if state.get("phase") == "after_turn" else played
 
 
+def paint_card(p: QPainter, rect: QRectF, *, red: bool = False, edge: float = 0.8) -> None:
+    """A yellow or a red card: a small rounded card with a dark edge (pawns, team rows, key)."""
+    p.setBrush(DANGER if red else QColor("#ffd400"))
+    p.setPen(QPen(QColor("#3a0000" if red else "#5a4a00"), edge))
+    p.drawRoundedRect(rect, 1.5, 1.5)
+
+
 def paint_barred(p: QPainter, c: QPointF, radius: float) -> None:
     """The mark of a pawn that lost the ball and may not win it back this turn: no steal back,
     nor, after a red card, the loose ball (a pawn of ``radius`` centred on ``c``)."""
@@ -433,9 +440,12 @@ class Board(ClickBoard):
 
         def yellow(p: QPainter, r: QRectF) -> None:
             draw_token(p, r.center(), r.width() * 0.38, colours.of(self.me))
-            p.setBrush(QColor("#ffd400"))
-            p.setPen(QPen(QColor("#5a4a00"), 0.8))
-            p.drawRoundedRect(QRectF(r.center().x() + 2, r.top(), r.width() * 0.3, r.height() * 0.42), 1.5, 1.5)
+            paint_card(p, QRectF(r.center().x() + 2, r.top(), r.width() * 0.3, r.height() * 0.42))
+
+        def red(p: QPainter, r: QRectF) -> None:
+            # The card alone, as big as the team rows' chips: a pawn sent off has left the board.
+            w, h = r.width() * 0.42, r.height() * 0.62
+            paint_card(p, QRectF(r.center().x() - w / 2, r.center().y() - h / 2, w, h), red=True)
 
         def pawn_with(mark: Callable[[QPainter, QPointF, float], None]) -> Callable[[QPainter, QRectF], None]:
             def icon(p: QPainter, r: QRectF) -> None:
@@ -456,6 +466,7 @@ class Board(ClickBoard):
             (long_pass, "long-pass space", "long pass"),
             (blocked, "X: no goal from here", "no goal here"),
             (yellow, "yellow card (a 2nd is a red)", "yellow card"),
+            (red, "red card: a pawn sent off", "red card"),
             (pawn_with(paint_barred), "lost the ball: can't win it back this turn", "can't win back"),
             (pawn_with(paint_received), "has received in this chain pass", "has received"),
         ]
@@ -721,10 +732,9 @@ class Board(ClickBoard):
                     p.setBrush(Qt.BrushStyle.NoBrush)
                     p.drawEllipse(c, radius * 0.84, radius * 0.84)
                 if pawn["yellow"]:
-                    card = QRectF(c.x() + radius * 0.35, c.y() - radius * 1.15, radius * 0.55, radius * 0.75)
-                    p.setBrush(QColor("#ffd400"))
-                    p.setPen(QPen(QColor("#5a4a00"), 1))
-                    p.drawRoundedRect(card, 2, 2)
+                    paint_card(
+                        p, QRectF(c.x() + radius * 0.35, c.y() - radius * 1.15, radius * 0.55, radius * 0.75), edge=1
+                    )
                 if pawn["barred"]:
                     paint_barred(p, c, radius)
                 if pawn["ball"]:
@@ -826,18 +836,27 @@ class Board(ClickBoard):
                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                 str(goals),
             )
-            # cards shown as little card shapes
-            for i in range(reds):
-                p.setBrush(DANGER)
-                p.setPen(QPen(QColor("#3a0000"), 0.8))
-                p.drawRoundedRect(QRectF(14 + i * 12, 32, 9, 13), 1.5, 1.5)
-            for i in range(yellows):
-                p.setBrush(QColor("#ffd400"))
-                p.setPen(QPen(QColor("#5a4a00"), 0.8))
-                p.drawRoundedRect(QRectF(14 + (reds + i) * 12, 32, 9, 13), 1.5, 1.5)
 
         panel = Painted(r, paint)
         self.addItem(panel)
+        if reds or yellows:
+            # The side's cards as little card shapes, with words on them under the mouse.
+            def paint_chips(p: QPainter, rr: QRectF) -> None:
+                for i in range(reds + yellows):
+                    paint_card(p, QRectF(i * 12, 0, 9, 13), red=i < reds)
+
+            chips = Painted(QRectF(r.x() + 14, r.y() + 32, (reds + yellows) * 12, 13), paint_chips)
+            chips.setZValue(2)
+            chips.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            words = []
+            if reds:
+                words.append(f"{reds} red card{'s' if reds > 1 else ''}: {'pawns' if reds > 1 else 'a pawn'} sent off")
+            if yellows:
+                words.append(
+                    f"{yellows} yellow card{'s' if yellows > 1 else ''} on the pitch: another diagonal steal is a red"
+                )
+            chips.setToolTip(f"{names[side]}: " + "; ".join(words) + ".")
+            self.addItem(chips)
         # The bench: the substitute pawn, clickable while a substitution is legal.
         bench = QRectF(r.x() + r.width() - 138, r.y() + 27, 80, 24)
 
@@ -893,9 +912,7 @@ class Board(ClickBoard):
 
         def paint(p: QPainter, r: QRectF) -> None:
             draw_token(p, QPointF(15, 15), 11, colours.of(seat))
-            p.setBrush(QColor("#ffd400"))
-            p.setPen(QPen(QColor("#5a4a00"), 1))
-            p.drawRoundedRect(QRectF(20, 2, 8, 11), 1.5, 1.5)
+            paint_card(p, QRectF(20, 2, 8, 11), edge=1)
             p.setPen(PANEL_TEXT)
             p.setFont(ui_font(8))
             p.drawText(QRectF(34, 0, r.width() - 34, r.height()), Qt.AlignmentFlag.AlignVCenter, "place a carded pawn")
