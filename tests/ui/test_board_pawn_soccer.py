@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from painting import SMALLEST_BOARD, painted_texts, shown, unreadable_texts
+from painting import SMALLEST_BOARD, painted_texts, shown, texts_on_screen, unreadable_texts
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtTest import QTest
@@ -17,7 +17,7 @@ from soccerdesk.rules import CHANCE, get_game, play_out
 from soccerdesk.rules import pawn_soccer as pawn_rules
 from soccerdesk.rules.api import State
 from soccerdesk.ui.boards.base import BoardConfig
-from soccerdesk.ui.boards.drawing import ClickBoard
+from soccerdesk.ui.boards.drawing import SMALLEST_ON_SCREEN, ClickBoard
 from soccerdesk.ui.boards.pawn_soccer import Board
 
 GAME = "pawn-soccer"
@@ -254,15 +254,23 @@ def test_keyboard_preview_marks_the_whole_click_path(qtbot: Any, match_states: l
     assert board.selection == ()
 
 
-def test_a_carded_pawn_is_placed_from_the_tray(qtbot: Any) -> None:
-    """After a goal, pawns keep their yellow cards (``place X yellow``): with both kinds left the
-    carded pawn is taken from the tray first, a plain click places a clean one."""
+def tray_view() -> tuple[dict[str, Any], list[str]]:
+    """A set-up view with both kinds of pawn left to place (as after a goal, a carded one
+    among them), and the squares free for them."""
     state = get_game(GAME).new_match(seed=3)
     seat = state.current_players()[0]
     view = state.view(seat)
     squares = [t.split()[1] for t in view["legal"]]
     view["legal"] = [f"place {sq}" for sq in squares] + [f"place {sq} yellow" for sq in squares]
     view["state"]["to_place"][seat] = {"clean": 5, "yellow": 1}
+    return view, squares
+
+
+def test_a_carded_pawn_is_placed_from_the_tray(qtbot: Any) -> None:
+    """After a goal, pawns keep their yellow cards (``place X yellow``): with both kinds left the
+    carded pawn is taken from the tray first, a plain click places a clean one."""
+    view, squares = tray_view()
+    seat = view["seat"]
     board = board_for(qtbot, seat)
     board.set_view(view)
     with qtbot.waitSignal(board.action_chosen) as blocker:
@@ -503,6 +511,48 @@ def test_the_legal_click_dot_on_the_bench_leaves_the_word_bench_readable(qtbot: 
     assert painter.circles
     for circle in painter.circles:
         assert not circle.intersects(word[0]), (circle, word[0])
+
+
+@pytest.mark.parametrize("size", [SMALLEST_BOARD, (1018, 630), (1658, 990)])
+def test_the_carded_pawn_in_the_set_up_tray_reads_whole_beside_its_dot(qtbot: Any, size: tuple[int, int]) -> None:
+    """QA, pawn audit 3, finding 2: the set-up tray's label read "place a•carded pawr", its last
+    letter under the legal-click frame and the dot on its words (as the bench's once did). At
+    the board's sizes of the 1000 × 540, 1280 × 720 and 1920 × 1080 windows it now reads whole,
+    clear of the frame and the dot, and a click on it still takes the carded pawn."""
+    from soccerdesk.ui.boards.pawn_soccer import TRAY_FRAME
+    from soccerdesk.ui.match_view import BoardView
+
+    view, squares = tray_view()
+    board = board_for(qtbot, view["seat"])
+    board.set_view(view)
+    gview = BoardView(board)
+    qtbot.addWidget(gview)
+    gview.resize(*size)
+    gview.show()
+    gview.fit()
+    qtbot.waitExposed(gview)
+    key = ("tray", "yellow")
+    assert key in board.targets
+    item = board.item_for(key)
+    assert item is not None
+    label = [t for t in texts_on_screen(gview, lambda i: i is item) if t.text.strip()]
+    assert len(label) == 1 and label[0].fits and label[0].points >= SMALLEST_ON_SCREEN - 0.05, label
+    rect = item.boundingRect()
+    image = QImage(int(rect.width()) + 1, int(rect.height()) + 1, QImage.Format.Format_ARGB32)
+    painter = _Noting(image)
+    item.paint(painter, QStyleOptionGraphicsItem(), None)
+    painter.end()
+    (word,) = [box for text, box in painter.texts]
+    assert word.right() <= rect.width() - TRAY_FRAME, (word, rect)  # short of the frame
+    assert painter.circles and not any(circle.intersects(word) for circle in painter.circles), (painter.circles, word)
+    # A person clicks the carded pawn, then a square.
+    QTest.mouseClick(gview.viewport(), Qt.MouseButton.LeftButton, pos=gview.mapFromScene(board.pos_of(key)))
+    assert board.selection == (key,)
+    with qtbot.waitSignal(board.action_chosen) as blocker:
+        QTest.mouseClick(
+            gview.viewport(), Qt.MouseButton.LeftButton, pos=gview.mapFromScene(board.pos_of(("sq", squares[0])))
+        )
+    assert blocker.args == [f"place {squares[0]} yellow"]
 
 
 def _white_pixels(gview: QGraphicsView, board: Board, square: str) -> int:

@@ -47,6 +47,7 @@ from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
 SQUARE = 46.0
 ORIGIN = QPointF(34.0, 18.0)
 PANEL_W = 262.0
+TRAY_FRAME = 6.0  # the legal-click frame's edge inside the set-up tray's carded pawn
 
 VERB_LABELS = {
     "move": "Move here",
@@ -908,14 +909,19 @@ class Board(ClickBoard):
         )
         if not tray["yellow"] or not tray["clean"]:
             return origin.y() + 20
-        rect = QRectF(origin.x(), origin.y() + 22, 150, 30)
+        rect = QRectF(origin.x(), origin.y() + 22, 200, 30)
 
         def paint(p: QPainter, r: QRectF) -> None:
             draw_token(p, QPointF(15, 15), 11, colours.of(seat))
             paint_card(p, QRectF(20, 2, 8, 11), edge=1)
             p.setPen(PANEL_TEXT)
             p.setFont(ui_font(8))
-            p.drawText(QRectF(34, 0, r.width() - 34, r.height()), Qt.AlignmentFlag.AlignVCenter, "place a carded pawn")
+            # Right of the middle, where a legal click's dot goes, and short of the dashed frame
+            # (QA, pawn audit 3: "place a•carded pawr", as the bench was once "be•nch").
+            left = r.width() / 2 + 6
+            p.drawText(
+                QRectF(left, 0, r.width() - left - TRAY_FRAME, r.height()), Qt.AlignmentFlag.AlignVCenter, "carded pawn"
+            )
             self.paint_marks(p, r, key)
 
         item = Painted(rect, paint)
