@@ -4,6 +4,7 @@ shown on the board, and a match opened in a set-up carries no arrows from before
 
 from __future__ import annotations
 
+import random
 from functools import partial
 from typing import Any
 
@@ -11,12 +12,14 @@ import pytest
 from painting import painted_texts, shown
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QGraphicsView
+from PySide6.QtWidgets import QApplication, QGraphicsView
 
-from soccerdesk.rules import get_game
+from soccerdesk.rules import CHANCE, get_game, sample_chance
 from soccerdesk.rules.api import State
 from soccerdesk.ui.boards.base import BoardConfig
 from soccerdesk.ui.boards.pawn_soccer import Board
+from soccerdesk.ui.match_view import MatchView
+from soccerdesk.ui.session import LocalSession, Player
 
 GAME = "pawn-soccer"
 
@@ -218,3 +221,74 @@ def test_the_red_card_chips_are_explained(qtbot: Any) -> None:
     where = gview.mapFromScene(chips.sceneBoundingRect().topLeft()) + QPoint(3, 4)
     tip = tooltip_at(gview, where)
     assert tip.startswith("Home: 1 red card: a pawn sent off"), tip
+
+
+def set_up_after_a_goal() -> list[State]:
+    """Every state of a match up to a set-up after a goal with Home to place a pawn: random
+    play that steals when it can (random play alone scores too seldom; steals give penalties)."""
+    game = get_game(GAME)
+    for seed in range(500):
+        rng = random.Random(seed)
+        state = game.new_match(seed=seed)
+        while state.current_players():
+            seat = state.current_players()[0]
+            if seat == CHANCE:
+                action = sample_chance(state, rng)
+            else:
+                legal = state.legal_actions(seat)
+                steals = [a for a in legal if a.verb == "steal"]
+                action = rng.choice(steals) if steals and rng.random() < 0.9 else rng.choice(legal)
+            state = state.apply(seat, action)
+            if sum(state.score) and state.view(0)["state"]["phase"] == "setup" and state.current_players() == (0,):
+                return game.replay(game.dump(state))
+    raise AssertionError("no goal in 500 matches")
+
+
+def moves_of(states: list[State]) -> list[tuple[str, str]]:
+    return [(e.data["from"], e.data["to"]) for s in states for e in s.events if "from" in e.data and "to" in e.data]
+
+
+def test_a_match_opened_in_a_set_up_shows_no_arrows_from_before_the_goal(qtbot: Any) -> None:
+    """QA, pawn audit 3: a save opened during the set-up after a goal showed the dashed arrows
+    of the last moves before it, rebuilt from the whole event list."""
+    game = get_game(GAME)
+    states = set_up_after_a_goal()
+    assert moves_of(states), "no move before the goal"
+    session = LocalSession(
+        game, (Player("human", "Home"), Player("bot", "Away", bot="random")), record=game.dump(states[-1])
+    )
+    view = MatchView(session, speed="off")
+    qtbot.addWidget(view)
+    view.resize(1000, 540)
+    view.show()
+    session.start()
+    board = view.board
+    qtbot.waitUntil(lambda: board.view_data is not None and bool(board.view_data["legal"]), timeout=10_000)
+    assert board.trails == []
+    # A person places a pawn: still no arrows in the set-up.
+    square = board.view_data["legal"][0].split()[1]
+    QTest.mouseClick(
+        view.view.viewport(), Qt.MouseButton.LeftButton, pos=view.view.mapFromScene(board.pos_of(("sq", square)))
+    )
+    qtbot.waitUntil(lambda: session.state.ply >= len(states), timeout=10_000)
+    QApplication.processEvents()
+    assert board.trails == []
+    session.close()
+
+
+def test_a_resumed_match_shows_only_the_moves_since_the_last_goal(qtbot: Any) -> None:
+    """The same in play: the arrows of a match resumed from its whole event list are of the
+    moves since the restart, never of the ones before the goal."""
+    game = get_game(GAME)
+    states = set_up_after_a_goal()
+    rng = random.Random(1)
+    state = states[-1]
+    while state.view(0)["state"]["phase"] != "turn" or state.current_players() != (0,):
+        seat = state.current_players()[0]
+        state = state.apply(
+            seat, sample_chance(state, rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+        )
+    played = game.replay(game.dump(state))
+    board = Board(BoardConfig(GAME, 0))
+    board.set_view(played[-1].view(0), [e.to_json() for s in played[1:] for e in s.events])
+    assert set(board.trails) <= set(moves_of(played[len(states) :])), board.trails

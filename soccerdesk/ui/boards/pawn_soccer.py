@@ -699,13 +699,22 @@ class Board(ClickBoard):
         # Each side's last moves stay drawn until that side moves again: a view often comes
         # with no move of its own (a turn ended, a substitute offered), and the bot's move came
         # one view before. A new set-up, or a position from before (Undo, a replay stepping
-        # back), starts afresh.
+        # back), starts afresh; so do the moves after a goal, for a match resumed from its
+        # whole event list (QA, pawn audit 3: a save opened in a set-up showed the arrows of
+        # the moves before the goal).
         ply = int(view.get("ply", 0))
         phase = (view.get("state") or {}).get("phase")
-        if ply < self._trail_ply or phase in ("setup", "toss", "kickoff"):
+        new_half = phase in ("setup", "toss", "kickoff")
+        if ply < self._trail_ply or new_half:
             self._recent = []
-        if ply != self._trail_ply:
-            moves = [e["data"] for e in events or [] if "from" in e.get("data", {}) and "to" in e.get("data", {})]
+        if ply != self._trail_ply and not new_half:
+            moves: list[dict[str, Any]] = []
+            for event in events or []:
+                data = event.get("data") or {}
+                if event.get("kind") == "goal" and phase != "over":  # the match over: its last moves stay
+                    self._recent, moves = [], []
+                elif "from" in data and "to" in data:
+                    moves.append(data)
             self._recent = last_turns(self._recent + moves)
         self._trail_ply = ply
         super().set_view(view, events)
