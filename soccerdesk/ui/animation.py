@@ -86,6 +86,8 @@ def animation_for(
         )
         sides = 20 if die_sides == 20 or "d20" in kind or (value is not None and value > 6) else 6
         return Animation("die", text, value, sides)
+    if kind == "penalty" and data.get("goal") is False:  # Pawn Soccer: the keeper guarded the square shot at
+        return Animation("banner", text, faces=("SAVED!",))
     for first, second in (("attacker", "defender"), ("shot", "save")):
         if first in data and second in data:
             return Animation("card", text, faces=(_face(data[first], card_name), _face(data[second], card_name)))

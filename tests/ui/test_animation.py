@@ -90,17 +90,21 @@ def test_half_time_gets_a_banner_in_every_game_with_halves(game_id: str, qtbot) 
     assert half_time, sorted(kinds)
     shown = animation_for({"kind": half_time[0], "text": "Half-time: 1-1", "data": {}})
     assert shown is not None and shown.kind == "banner" and shown.faces == ("HALF-TIME",)
+    assert banner_word_pixels(qtbot, shown) > 50  # the banner's word is painted
+
+
+def banner_word_pixels(qtbot, animation: Animation) -> int:
+    """Pixels of the banner's yellow word, sampled on a 400 × 300 layer playing ``animation``."""
     layer = EventAnimation()
     qtbot.addWidget(layer)
     layer.resize(400, 300)
-    layer.play([shown], speed=1.0)
+    layer.play([animation], speed=1.0)
     qtbot.wait(300)
     image = layer.grab().toImage()
-    yellow = sum(
+    layer.skip()
+    return sum(
         1
         for x in range(0, 400, 2)
         for y in range(0, 300, 2)
         if (c := image.pixelColor(x, y)).red() > 200 and c.green() > 200 and c.blue() < 120
     )
-    assert yellow > 50, yellow  # the banner's word is painted
-    layer.skip()

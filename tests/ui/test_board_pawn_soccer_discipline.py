@@ -13,9 +13,11 @@ from painting import painted_texts, shown
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QGraphicsView
+from test_animation import banner_word_pixels
 
 from soccerdesk.rules import CHANCE, get_game, sample_chance
 from soccerdesk.rules.api import State
+from soccerdesk.ui.animation import animation_for
 from soccerdesk.ui.boards.base import BoardConfig
 from soccerdesk.ui.boards.pawn_soccer import Board
 from soccerdesk.ui.match_view import MatchView
@@ -221,6 +223,28 @@ def test_the_red_card_chips_are_explained(qtbot: Any) -> None:
     where = gview.mapFromScene(chips.sceneBoundingRect().topLeft()) + QPoint(3, 4)
     tip = tooltip_at(gview, where)
     assert tip.startswith("Home: 1 red card: a pawn sent off"), tip
+
+
+def saved_penalty_event() -> dict[str, Any]:
+    """The rules' event of a penalty the keeper saves (both chose the same square)."""
+    game = get_game(GAME)
+    # Blue's D2 (no card) steals diagonally from Orange's C3 in its own penalty area: a penalty.
+    state = blue_steals(["D2", "D1", "B5", "C5", "E5", "F5"], ["C3", "D7", "C7", "E7", "D9", "D11"], "steal D2-C3")
+    assert state.view(0)["state"]["phase"] == "penalty"
+    state = state.apply(0, game.parse_action("penalty 2")).apply(1, game.parse_action("penalty 2"))
+    return next(e.to_json() for e in state.events if e.kind == "penalty")
+
+
+def test_a_saved_penalty_gets_a_banner_as_a_goal_does(qtbot: Any) -> None:
+    """QA, pawn audit 3: a goal from the spot got the goal banner; a save showed nothing on
+    the board, only a log line. A save now gets its own banner."""
+    event = saved_penalty_event()
+    assert event["data"]["goal"] is False
+    shown_as = animation_for(event)
+    assert shown_as is not None and shown_as.kind == "banner" and shown_as.faces == ("SAVED!",)
+    scored = dict(event, data=dict(event["data"], goal=True))
+    assert animation_for(scored) is None  # the goal event that follows has the banner
+    assert banner_word_pixels(qtbot, shown_as) > 50  # the banner's word is painted
 
 
 def set_up_after_a_goal() -> list[State]:
