@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QLinearGradient, QPainter, QPainterPath, QPen, QPixmap
 
 from soccerdesk.resources import resource_path
-from soccerdesk.ui.boards.drawing import scene_points
+from soccerdesk.ui.boards.drawing import piece_font, ui_font
 from soccerdesk.ui.palette import GRASS_DARK, GRASS_LIGHT, LINE
 
 WIDTH, HEIGHT = 320.0, 200.0
@@ -22,11 +22,8 @@ AWAY = QColor("#e69f00")
 
 
 def art_font(size: float, bold: bool = True) -> QFont:
-    """A font sized in the design space's units, the same at every DPI (see ``drawing.scene_points``)."""
-    font = QFont("DejaVu Sans")
-    font.setPointSizeF(scene_points(size))
-    font.setBold(bold)
-    return font
+    """The boards' font (``drawing.ui_font``) in the design space's units, bold unless asked."""
+    return ui_font(size, bold)
 
 
 def _grass(p: QPainter, r: QRectF, stripes: int = 8, vertical: bool = False) -> None:
@@ -55,7 +52,7 @@ def _token(p: QPainter, c: QPointF, radius: float, fill: QColor, label: str = ""
     p.drawEllipse(c, radius, radius)
     if label:
         p.setPen(QColor("#ffffff") if fill.lightness() < 140 else QColor("#000000"))
-        p.setFont(art_font(radius * 0.8))
+        p.setFont(piece_font(radius))
         p.drawText(QRectF(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius), Qt.AlignmentFlag.AlignCenter, label)
 
 

@@ -402,11 +402,9 @@ def _turn_of(played: Any, per_side: Any) -> str:
 
 
 def _soccero_phase(state: dict[str, Any]) -> list[str]:
-    # "turn" is the side to move here, not a count. A set piece can give a side two turns in
-    # a row, so the count is that side's own (turns_each), not half of both sides' together.
-    each, side = state.get("turns_each"), state.get("turn")
-    played = each[side] if isinstance(each, list) and side in (0, 1) else 0
-    return [HALVES.get(state.get("half", 1), ""), _turn_of(played, state.get("turns_per_half"))]
+    from soccerdesk.ui.boards.soccero import turns_done  # the board's own count
+
+    return [HALVES.get(state.get("half", 1), ""), _turn_of(turns_done(state), state.get("turns_per_half"))]
 
 
 def _pawn_soccer_phase(state: dict[str, Any]) -> list[str]:

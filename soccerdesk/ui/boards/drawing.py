@@ -135,6 +135,11 @@ def ui_font(size: float, bold: bool = False) -> QFont:
     return font
 
 
+def piece_font(radius: float) -> QFont:
+    """The font a piece of ``radius`` writes its number or letters in (:func:`draw_token`)."""
+    return ui_font(radius * 0.8, bold=True)
+
+
 def text_extent(text: str, size: float, bold: bool = False) -> QSizeF:
     """Width of the widest line of ``text`` and the height of all its lines in :func:`ui_font`
     ``size``, in scene units: measured at size 100 and scaled, since small sizes are measured
@@ -1283,7 +1288,7 @@ def draw_token(
     p.drawRoundedRect(box, corner, corner) if square else p.drawEllipse(box)
     if text and font is None:
         p.setPen(text_colour)
-        p.setFont(ui_font(radius * 0.8, bold=True))
+        p.setFont(piece_font(radius))
         p.drawText(
             QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius), Qt.AlignmentFlag.AlignCenter, text
         )

@@ -53,6 +53,7 @@ from soccerdesk.ui.boards.drawing import (
     fit_within,
     ink_extent,
     listed,
+    piece_font,
     scene_points,
     scene_size,
     text_extent,
@@ -187,6 +188,13 @@ SAMPLE_SELECTIONS: tuple[tuple[Key, ...], ...] = ((("sq", "M28"),), (("sq", "M28
 for what the board says at each."""
 
 
+def turns_done(state: dict[str, Any]) -> int:
+    """The turns the side to move has played this half (``turn`` is that side in Soccero's
+    view): its own count, as a set piece can give a side two turns in a row."""
+    each, side = state.get("turns_each"), state.get("turn")
+    return each[side] if isinstance(each, list) and side in (0, 1) else 0
+
+
 def points_left(points: int, *, movement: bool = False) -> str:
     """ "1 point left", "3 movement points left"."""
     kind = "movement point" if movement else "point"
@@ -225,7 +233,6 @@ class Board(ClickBoard):
         self._notes: dict[str, list[str]] = {}
         self.panel_x = ORIGIN.x() + self.columns * SQ + 34
         self.column_labels: list[QGraphicsItem] = []  # the letters A, B... under the pitch
-        self.written: list[WrittenNumber] = []  # the numbers written with their rims, for the ball
         self.panel_origin = QPointF(self.panel_x, ORIGIN.y() - 20)
         self.panel_height = self.rows * SQ + 40
         self.setSceneRect(QRectF(0, 0, self.panel_x + 290, ORIGIN.y() * 2 + self.rows * SQ + LETTERS_BELOW_GOAL))
@@ -521,8 +528,7 @@ class Board(ClickBoard):
         state = view["state"]
         self._draw_flight(state)
         self._draw_chosen(state)
-        self._draw_players(state)
-        self._draw_ball(state)
+        self._draw_ball(state, self._draw_players(state))
         self._draw_arrows(state)
         with self.zoomed_panel(self.panel_origin):
             self._draw_panel(view)
@@ -702,7 +708,8 @@ class Board(ClickBoard):
         points = [self.square_rect(sq).center() for sq in squares if sq]
         self.add_route(points, dashed=bool(flight and flight.get("air")))
 
-    def _draw_players(self, state: dict[str, Any]) -> None:
+    def _draw_players(self, state: dict[str, Any]) -> list[WrittenNumber]:
+        """Every player on the pitch; returns the numbers written with their rims (for the ball)."""
         holder, ball = state.get("holder"), state.get("ball")
         # Two players share a square only just after a steal: both are drawn, smaller, one in
         # each half of the square (drawn over each other, the away player hid the home one),
@@ -711,7 +718,7 @@ class Board(ClickBoard):
         for index, player in enumerate(state["players"]):
             if player["square"]:
                 sharing.setdefault(player["square"], []).append(index)
-        self.written = []
+        written: list[WrittenNumber] = []
         for square, together in sharing.items():
             together.sort(key=lambda i: i == holder)  # the ball is drawn low right: its holder goes there
             numbers = [str(state["players"][index]["number"]) for index in together]
@@ -728,9 +735,10 @@ class Board(ClickBoard):
                 apart = self.apart(numbers, faces, side_by_side=beside < above)
             for slot, (index, face) in enumerate(zip(together, faces, strict=True)):
                 offset = apart * (slot - (len(together) - 1) / 2)
-                written = self._draw_player(state, index, offset, face, shared=len(together) > 1)
-                if written is not None:
-                    self.written.append(written)
+                number = self._draw_player(state, index, offset, face, shared=len(together) > 1)
+                if number is not None:
+                    written.append(number)
+        return written
 
     def _draw_player(
         self, state: dict[str, Any], index: int, offset: QPointF, face: tuple[float, QFont | None], shared: bool
@@ -805,7 +813,7 @@ class Board(ClickBoard):
         radius = SQ * DISC * share
         least = NUMBER_ON_SCREEN / self.screen_scale
         if radius * 0.8 >= least:
-            return radius, ui_font(radius * 0.8, bold=True) if rimmed else None
+            return radius, piece_font(radius) if rimmed else None
         font = ui_font(least, bold=True)
         ink = ink_extent(number, font)
         room = SQ * 0.8  # leaving a gap to the number on the next square
@@ -830,7 +838,7 @@ class Board(ClickBoard):
         numbers kept at :data:`NUMBER_ON_SCREEN` points on screen in a small window, standing
         out a little beyond the square's edges there, never the other way."""
         diagonal = SQ * 0.4
-        fonts = [font or ui_font(radius * 0.8, bold=True) for radius, font in faces]
+        fonts = [font or piece_font(radius) for radius, font in faces]
         inks = [ink_extent(number, font) for number, font in zip(numbers, fonts, strict=True)]
         wide, tall = max(ink.width() for ink in inks), max(ink.height() for ink in inks)
         body = max(radius for radius, _font in faces) * 1.1  # the piece with its edge line
@@ -843,7 +851,8 @@ class Board(ClickBoard):
             return QPointF(max(diagonal, clear_across), down)
         return QPointF(across, max(diagonal, clear_down))
 
-    def _draw_ball(self, state: dict[str, Any]) -> None:
+    def _draw_ball(self, state: dict[str, Any], written: list[WrittenNumber]) -> None:
+        """The ball; ``written``: the players' numbers with their rims (written again over it)."""
         ball = state.get("ball")
         if not ball:
             return
@@ -860,7 +869,8 @@ class Board(ClickBoard):
         rect = self.square_rect(ball)
         area = rect.adjusted(-4, -4, 4, 4)
         # Numbers on the ball's square and the next ones, whose ink the ball may lie on.
-        near = [number for number in self.written if area.adjusted(-SQ, -SQ, SQ, SQ).contains(number.centre)]
+        around = area.adjusted(-SQ, -SQ, SQ, SQ)
+        near = [number for number in written if around.contains(number.centre)]
 
         def paint(p: QPainter, r: QRectF) -> None:
             if crowded:
@@ -881,7 +891,7 @@ class Board(ClickBoard):
                 draw_rimmed_text(p, number.centre - area.topLeft(), number.text, number.font, number.ink, number.rim)
             p.restore()
 
-        item = Painted(rect.adjusted(-4, -4, 4, 4), paint)
+        item = Painted(area, paint)
         item.setZValue(6)
         item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         item.setToolTip("The ball" + (": red side up — its carrier must kick it or leave it" if red else ""))
@@ -950,9 +960,7 @@ class Board(ClickBoard):
         score = view["score"]
         y = top + 10
         half = state.get("half", 1)
-        # The side to move's own turns: a set piece can give a side two turns in a row.
-        each, side = state.get("turns_each"), state.get("turn")
-        played = each[side] if isinstance(each, list) and side in (0, 1) else 0
+        played = turns_done(state)
         per_half = state.get("turns_per_half", 0)
         mode = "extended rules" if state.get("extended") else "basic rules"
         self.add_text(
