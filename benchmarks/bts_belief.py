@@ -268,9 +268,9 @@ class ChoiceBelief(DeclineBelief):
                 position, action = replay.decisions[i]
                 if self.on_declines and position.phase == "reply":
                     continue
-                agrees = self._agreed.get((i, hand), 0)
-                if agrees == 0:
-                    agrees = self._agreed[i, hand] = self._agrees(position, opp, hand, action)
+                if (i, hand) not in self._agreed:  # (False == 0: a .get default would not tell)
+                    self._agreed[i, hand] = self._agrees(position, opp, hand, action)
+                agrees = self._agreed[i, hand]
                 if agrees is False:
                     weight *= CHOICE_SLACK
             total += weight
@@ -431,9 +431,9 @@ class _ParticleReplay(_SeatReplay):
         said: dict[tuple[int, ...], bool | None] = {}
         weights = self.weights
         for i, hand in enumerate(self.hands):
-            agrees = said.get(hand, 0)
-            if agrees == 0:
-                agrees = said[hand] = self.judge(position, opp, hand, action)
+            if hand not in said:
+                said[hand] = self.judge(position, opp, hand, action)
+            agrees = said[hand]
             if agrees is False:
                 weights[i] *= self.slack
         total = sum(weights)

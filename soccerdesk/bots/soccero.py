@@ -1216,6 +1216,7 @@ def _wall_plan(s: SocceroState, selected: int = -1) -> tuple[int, int] | None:
         p
         for p in team_players(1 - team)
         if p not in (goalkeeper(1 - team), selected)
+        and p not in s.pending[2:]  # placed in the wall already: not offered again
         and not (every_lane >> s.pos[p] & 1 and near <= b.distance(s.pos[p], spot) <= far)
     ]
     best: tuple[float, int, int] | None = None
