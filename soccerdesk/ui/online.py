@@ -79,6 +79,7 @@ from soccerdesk.net.protocol import MAX_CHAT_CHARS, turns_ended, typed_code
 from soccerdesk.rules import GAMES, Game, get_game
 from soccerdesk.ui.home import OptionsForm, sentence, side_box  # the relay words its messages in lower case
 from soccerdesk.ui.match_view import RULES_SIDE_NAMES, ending_words, name_seats, retold, short_name
+from soccerdesk.ui.placement import FRAME_ROOM
 from soccerdesk.ui.questions import ask_first
 from soccerdesk.ui.seats import (
     OVER,
@@ -115,10 +116,6 @@ SIDE_KEPT = ("home", "away", "toss")
 """The host's "You play" choices as the settings keep them (``online/side``), in the drop-down's
 order. Never chosen yet: the toss, as before the choice was offered. (The home screen's own "You
 play" is the seat against the computer, and reads Home until changed: no wish about a friend.)"""
-
-
-TITLE_BAR = 40
-"""Pixels kept for a window's title bar where it cannot be measured yet (before it is shown)."""
 
 
 class FormScroll(QScrollArea):
@@ -310,7 +307,7 @@ class RemoteSession(MatchSession):
         self._in_flight: int | None = None  # ply of the view an action was sent from, until answered
         # What the player did while the relay was away, sent once it is back (QA online audit 1):
         # the move (its text and the ply of the view it was chosen on), the chat lines, the move
-        # sent so on resuming until the relay settles it (:meth:`_settles_held`), and what the
+        # sent so on resuming until the relay answers it (see _on_message), and what the
         # status says of it.
         self._held: tuple[str, int] | None = None
         self._held_chat: list[str] = []
@@ -682,15 +679,20 @@ class RemoteSession(MatchSession):
         if kind == "snapshot" and msg["match"] > self.match:
             self._new_match()
             return
-        if kind == "snapshot" or kind == "update" and msg["yours"] or kind in ("refused", "error"):
-            self._in_flight = None
+        # What answers the act on its way: its own update, its refusal or an error; or a snapshot,
+        # which answers a resume (the relay answers an act on its connection before anything
+        # sent after it, so once a snapshot is in, nothing more about an act will come). The
+        # opponent's move landing meanwhile answers nothing: the kept move sent on resuming
+        # (_held_sent, always the act on its way) is still told as such when it is refused.
+        answered = kind == "snapshot" or kind == "update" and msg["yours"] or kind in ("refused", "error")
         if kind == "update" and not msg["yours"]:
             self._held_news = ""  # told until something else happens
         refused = ""
-        if self._settles_held(msg):
-            self._held_sent = None
-            if kind == "refused":
+        if answered:
+            self._in_flight = None
+            if self._held_sent is not None and kind == "refused":
                 refused = self._held_news = f"{HELD_NOT_PLAYED}: {msg['reason']}"
+            self._held_sent = None
         if kind in ("snapshot", "update"):
             if msg["match"] != self.match:
                 return
@@ -731,25 +733,6 @@ class RemoteSession(MatchSession):
             self._on_rematch_offer(msg["offered"])
         elif kind == "finished":
             self._finish(msg["result"])
-
-    def _settles_held(self, msg: dict[str, Any]) -> bool:
-        """Whether ``msg`` settles the kept move sent on resuming (:attr:`_held_sent`): the relay
-        played it (its own ``update``), refused it, or a snapshot came. Anything else, such as the
-        opponent's move landing while it is on its way, leaves it waiting, so that its refusal is
-        still told as that of the move made while the connection was down.
-
-        A snapshot answers a ``resume``, and the relay answers an ``act`` on its connection before
-        anything sent after it: once a snapshot is in, the kept move has been answered or was lost
-        with its connection (the snapshot shows the position either way), and nothing more about
-        it will come. :meth:`_play_held` marks a move kept again meanwhile anew."""
-        held, kind = self._held_sent, msg["type"]
-        if held is None:
-            return False
-        if kind == "update":
-            return bool(msg["yours"])
-        if kind == "refused":
-            return bool(msg["action"] == held)
-        return kind == "snapshot"
 
     def _follow_turns(self, view: dict[str, Any], *, fresh: bool) -> None:
         """Count the turns of the per-turn clock as the relay does (protocol.turns_ended), from
@@ -1467,7 +1450,7 @@ class OnlineDialog(QDialog):
         screen = (self.parentWidget() or self).screen().availableGeometry()
         shown = self.isVisible()
         frame = self.frameGeometry().height() - self.height() if shown else 0
-        room = screen.height() - max(frame, TITLE_BAR)
+        room = screen.height() - max(frame, FRAME_ROOM.height())
         wanted = self.sizeHint()
         if shown:
             wanted = wanted.expandedTo(self.size())
