@@ -29,7 +29,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
@@ -220,35 +220,42 @@ def two_lines(text: str, bold: bool = False) -> str:
     return min(cuts, key=lambda cut: text_extent(cut, 10, bold).width(), default=text)
 
 
+class Fitted(NamedTuple):
+    """Text made to fit a room (:func:`fit_text`, :func:`fit_within`)."""
+
+    font: QFont
+    text: str
+    size: float  # the font's size in scene units
+    whole: bool = True  # False: it fits no way, and is shown at the smallest size all the same
+
+
 def fit_text(
     text: str, room: QRectF, size: float, smallest: float, *, one_line_down_to: float, bold: bool = False
-) -> tuple[QFont, str]:
-    """A font and the text to draw in ``room``: on one line at the largest size from ``size``
+) -> Fitted:
+    """The font and the text to draw in ``room``: on one line at the largest size from ``size``
     down to ``one_line_down_to`` that fits, else on two lines (:func:`two_lines`) at the
-    largest size down to ``smallest`` that fits, else at ``smallest``."""
+    largest size down to ``smallest`` that fits, else at ``smallest`` (``whole`` False)."""
     steps = int(round((size - smallest) / 0.1)) + 1
     sizes = [size - 0.1 * step for step in range(steps)]
     for shown, floor in ((text, one_line_down_to), (two_lines(text, bold), smallest)):
         for points in sizes:
             extent = text_extent(shown, points, bold)
             if points >= floor and extent.width() <= room.width() and extent.height() <= room.height():
-                return ui_font(points, bold), shown
-    return ui_font(smallest, bold), two_lines(text, bold)
+                return Fitted(ui_font(points, bold), shown, points)
+    return Fitted(ui_font(smallest, bold), two_lines(text, bold), smallest, whole=False)
 
 
 def fit_within(
     text: str, width: float, height: float, size: float, smallest: float, *, one_line_down_to: float, bold: bool = False
-) -> tuple[QFont, str]:
-    """A font and the text to write ``text`` within ``width`` x ``height``: whole, made smaller or
+) -> Fitted:
+    """The font and the text to write ``text`` within ``width`` x ``height``: whole, made smaller or
     broken in two as :func:`fit_text` does; on one line elided with "…" only if it fits none of
     those ways (a name is never cut off mid-word without the "…")."""
-    room = QRectF(0, 0, width, height)
-    font, shown = fit_text(text, room, size, smallest, one_line_down_to=one_line_down_to, bold=bold)
-    extent = text_extent(shown, scene_size(font), bold)
-    if extent.width() <= width and extent.height() <= height:
-        return font, shown
+    fitted = fit_text(text, QRectF(0, 0, width, height), size, smallest, one_line_down_to=one_line_down_to, bold=bold)
+    if fitted.whole:
+        return fitted
     font = ui_font(smallest, bold)
-    return font, QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
+    return Fitted(font, QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, width), smallest, False)
 
 
 def button_face(label: str, rect: QRectF, bold: bool, smallest: float = 6.0) -> tuple[QRectF, QFont, str]:
@@ -257,8 +264,8 @@ def button_face(label: str, rect: QRectF, bold: bool, smallest: float = 6.0) -> 
     than ``smallest`` on one line, or on two lines while ``smallest`` is 6 or more)."""
     room = rect.adjusted(4, 1, -4, -1)
     size = max(smallest, min(8.8, rect.height() * 0.34))
-    font, text = fit_text(label, room, size, smallest, one_line_down_to=max(6.8, smallest), bold=bold)
-    return room, font, text
+    fitted = fit_text(label, room, size, smallest, one_line_down_to=max(6.8, smallest), bold=bold)
+    return room, fitted.font, fitted.text
 
 
 # --- selection logic -----------------------------------------------------------------

@@ -37,7 +37,6 @@ from soccerdesk.ui.boards.drawing import (
     Painted,
     fit_within,
     listed,
-    scene_size,
     text_extent,
     ui_font,
 )
@@ -522,8 +521,8 @@ class SoccerGoBoard(ClickBoard):
             # The role goes under the name, with what the opponent is doing: a computer's name
             # ("Away (normal)") left no room for it on one line ("· at…").
             title = self.name(other) if named else f"Opponent: {self.name(other)}"
-            font, title = fit_within(title, 196, 22, 11, COMPACT_SMALLEST, one_line_down_to=COMPACT_SMALLEST, bold=True)
-            self.add_text(QPointF(16, 43), title, scene_size(font), PANEL_TEXT, bold=True, width=200)
+            fitted = fit_within(title, 196, 22, 11, COMPACT_SMALLEST, one_line_down_to=COMPACT_SMALLEST, bold=True)
+            self.add_text(QPointF(16, 43), fitted.text, fitted.size, PANEL_TEXT, bold=True, width=200)
         else:
             self.add_panel(QRectF(10, 10, WIDTH - 20, 96), self.name(other) if named else "Opponent")
             self.add_text(QPointF(24, 34), title, 15, PANEL_TEXT, bold=True, width=420)
@@ -651,15 +650,15 @@ class SoccerGoBoard(ClickBoard):
         self.add_panel(box, "Match")
         # On one line, above the score: made smaller rather than wrapped onto it.
         line = text_extent("X", big, bold=True).height() * 1.5
-        font, words = fit_within(self.period_words(view), width, line, big, small, one_line_down_to=small, bold=True)
-        self.add_text(QPointF(left, top + 22), words, scene_size(font), PANEL_TEXT, bold=True, width=width + 8)
+        fitted = fit_within(self.period_words(view), width, line, big, small, one_line_down_to=small, bold=True)
+        self.add_text(QPointF(left, top + 22), fitted.text, fitted.size, PANEL_TEXT, bold=True, width=width + 8)
         goals = state.get("goals", [0, 0])
         # Long team names: smaller, then on two lines, never over the pass count below.
         score = f"{self.name(0)} {goals[0]} – {goals[1]} {self.name(1)}"
         score_sizes = (9.5, COMPACT_SMALLEST, COMPACT_SMALLEST) if compact else (11.0, 7.5, 9.0)
-        font, score = fit_within(score, width, 28, score_sizes[0], score_sizes[1], one_line_down_to=score_sizes[2])
+        fitted = fit_within(score, width, 28, score_sizes[0], score_sizes[1], one_line_down_to=score_sizes[2])
         self.add_text(
-            QPointF(left, top + (42 if compact else 48)), score, scene_size(font), PANEL_TEXT, width=width + 8
+            QPointF(left, top + (42 if compact else 48)), fitted.text, fitted.size, PANEL_TEXT, width=width + 8
         )
         period = state.get("period")
         kicks = state.get("shootout") or [[], []]
@@ -782,7 +781,7 @@ class SoccerGoBoard(ClickBoard):
                 top = seat * row
                 p.setPen(QPen(self.config.colours.of(seat), 4))
                 p.drawLine(QPointF(1, top + 5), QPointF(1, top + row - 5))
-                font, shown = faces[seat]
+                font, shown, *_ = faces[seat]
                 p.setPen(PANEL_TEXT)
                 p.setFont(font)
                 p.drawText(QRectF(8, top, room, row), Qt.AlignmentFlag.AlignVCenter, shown)

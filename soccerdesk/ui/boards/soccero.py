@@ -987,7 +987,7 @@ class Board(ClickBoard):
             if compact:
                 # Half a row: a long name ("Away (normal)": the level is the point) goes
                 # smaller, then onto two lines, before it is cut.
-                font, name = fit_within(
+                font, name, *_ = fit_within(
                     name, room.width(), room.height(), name_size, SMALLEST_ON_SCREEN, one_line_down_to=8.5, bold=True
                 )
             else:
