@@ -779,6 +779,9 @@ def test_propose_accept_ends_the_half_and_second_half_kicks_off_with_the_other_s
     assert second.control == AWAY and ball_name(second, AWAY) == "M1C"  # the first kicker was Home
     assert second.pile_left == 72 and second.to_draw == (AWAY, HOME)
     assert any(e.kind == "half_time" for e in second.events)
+    # Third rules audit, finding 1: the log said nothing of who has the ball after half-time.
+    said = [(e.kind, e.text, e.data.get("seat")) for e in second.events if e.kind in ("half_time", "kickoff")]
+    assert said == [("half_time", "Half-time: 1-0", None), ("kickoff", f"Seat {AWAY} kicks off the second half", AWAY)]
 
 
 def test_half_ends_when_both_hands_are_played_out() -> None:
@@ -786,6 +789,10 @@ def test_half_ends_when_both_hands_are_played_out() -> None:
     state = _stoppage(ball="A1C", hands=(["SOUT"], []))
     state = run(state, (HOME, "shoot SOUT"), (CHANCE, "roll 12"))
     assert state.half == 2
+    # Third rules audit, finding 1: the half ended with no word of why.
+    kinds = [e.kind for e in state.events]
+    assert kinds.index("hands_out") < kinds.index("half_time")
+    assert next(e.text for e in state.events if e.kind == "hands_out") == "Both hands are played out: the half ends"
 
 
 def test_league_match_ends_after_the_second_half_draw_possible() -> None:

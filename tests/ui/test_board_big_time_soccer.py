@@ -218,6 +218,9 @@ def test_the_log_names_zones_as_the_readers_board_labels_them(qtbot: Any, match_
     # QA: "plays Pass Right 1, then Dribble to D2 left" read as two cards played.
     event = {"kind": "play", "text": "Seat 1 plays Pass Right 1, then Dribble to A1C", "data": {"seat": 1}}
     assert boards[0].event_text(event, reader=1) == "Seat 1 plays Pass Right 1 (next: Dribble) to A1 centre"
+    # Third rules audit, finding 2: two brackets in a row for a card that says where it is not played.
+    event = {"kind": "play", "text": "Seat 0 plays Dribble Diagonal Left 1, then Pass (not in D1-D2) to A1C"}
+    assert boards[0].event_text(event) == "Seat 0 plays Dribble Diagonal Left 1 (next: Pass; not in D1-D2) to A1C"
     # QA pass 14: "Goal kick lands in M2 left" did not say whose ball it is there.
     text = "Goal kick lands in seat 1's M2L: seat 1 controls the ball"
     event = {"kind": "goal_kick_result", "text": text, "data": {"seat": 1}}

@@ -1152,6 +1152,7 @@ class _Turn:
             and self.phase in ("play", "goal_kick", "free_kick")
         ):
             # Rulebook "Stoppage Time": both players have played all their cards.
+            self.say("hands_out", "Both hands are played out: the half ends")
             self.end_half()
 
     def end_half(self) -> None:
@@ -1168,6 +1169,8 @@ class _Turn:
             self.stoppage_minutes = 0
             self.known = ((), ())
             self.end_blocked = False
+            # Rulebook "Kickoff": the other side has the ball first in the second half.
+            self.say("kickoff", f"Seat {1 - self.first_kicker} kicks off the second half", seat=1 - self.first_kicker)
             self.kickoff(1 - self.first_kicker)
             self.settle()
             return

@@ -131,8 +131,9 @@ CARD_VERBS = {
     "discard": "Discard {}",
     "reply": "Answer with {}",
 }
-NEXT_CARD_IN_NAME = re.compile(r", then (Pass|Dribble)\b")
-"""The tail of a card's name that names the next card's kind."""
+NEXT_CARD_IN_NAME = re.compile(r", then (Pass|Dribble)(?: \(([^)]*)\))?")
+"""The tail of a card's name that names the next card's kind (and where the card may not be
+played, in brackets after it, for four dribbles)."""
 
 SIDE_WORDS = {"L": "left", "C": "centre", "R": "right"}
 # A zone named in an event text, with the words that tie it to the mover's own frame
@@ -303,7 +304,10 @@ class Board(ClickBoard):
         ("... to D2 centre"), or in ``reader``'s frame when given."""
         # A card's name ends with the kind of card that must follow ("Pass Right 1, then
         # Dribble"): in a sentence that read as a second card played.
-        text = NEXT_CARD_IN_NAME.sub(r" (next: \1)", str(event.get("text", "")))
+        # One bracket, not two in a row, for a card that also says where it may not be played.
+        text = NEXT_CARD_IN_NAME.sub(
+            lambda m: f" (next: {m.group(1)}{'; ' + m.group(2) if m.group(2) else ''})", str(event.get("text", ""))
+        )
         seat = (event.get("data") or {}).get("seat")
         if seat not in (0, 1):
             return text
