@@ -665,3 +665,21 @@ def painted_by(item: Painted) -> list[str]:
     item.paint(painter, QStyleOptionGraphicsItem(), None)
     painter.end()
     return painter.texts
+
+
+def test_the_second_half_kick_off_draws_no_trail_from_where_the_first_half_ended(
+    qtbot: Any, match_states: list[State]
+) -> None:
+    """The ball's last move is traced on the field; the second half's kick-off puts the ball in
+    place (third rules audit: the log now says so), it was not passed there."""
+    board = Board(BoardConfig(GAME, 0))
+    seen = [
+        (before, after)
+        for before, after in zip(match_states, match_states[1:], strict=False)
+        if any(e.kind == "kickoff" for e in after.events)
+    ]
+    assert seen
+    for before, after in seen:
+        board.set_view(before.view(0), [])
+        board.set_view(after.view(0), [e.to_json() for e in after.events])
+        assert board._ball_before is None

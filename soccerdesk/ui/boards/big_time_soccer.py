@@ -119,8 +119,9 @@ LONGEST_STEPS = (
 )
 """The longest prompt a chosen card or clear may bring (:meth:`Board.selection_hint`): the panel
 keeps room for it."""
-RESTARTS = frozenset({"goal", "end", "toss"})
-"""Events after which the ball is set on the centre spot (a goal, a half's end, the toss)."""
+RESTARTS = frozenset({"goal", "end", "toss", "kickoff"})
+"""Events after which the ball is set for a kick-off (a goal, the toss, the second half's) or
+the match has ended (a shootout's end)."""
 BALL_PLAYS = ("play ", "shoot", "hold", "passback")
 """Actions of the side in control besides the clears (and an offer to end the half)."""
 
