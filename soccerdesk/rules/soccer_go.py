@@ -1042,10 +1042,12 @@ class SoccerGoState(State):
             # Rulings, Soccer-Go 6: the named card is cancelled; a BLOCK can't itself be blocked.
             named_seat, named_card, _, origin = self.named  # type: ignore[misc]
             events.append(Event("blocked", f"{cards[named_card].name} is blocked.", {"card": named_card}))
-            nxt = nxt._r(named=None, retake=None)
-            # docs/rulings.md, "A blocked card returns to its step": the answer window after a
-            # marked pass, a save or a goal opens again (a JOKER may copy the blocked re-take),
-            # on the same public condition as the first time: a card of the blocked side held.
+            nxt = nxt._r(named=None)
+            # docs/rulings.md, "A blocked card returns play to where it was played": the window
+            # the card was played in opens again, so a JOKER may copy the blocked card. For the
+            # defending PASS RE-TAKE that window is the unmarked pass it named (``retake``, kept
+            # when the card was named); an answer window after a marked pass, a save or a goal
+            # opens on the same public condition as the first time: a card of the blocked side held.
             if origin in (PASS_REPLY, SHOT_REPLY) and not nxt._may_answer(named_seat):
                 return nxt._end_turn(events, self._reply_result(origin))
             return nxt._r(phase=origin)

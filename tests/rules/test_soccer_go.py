@@ -794,6 +794,20 @@ def test_a_blocked_shot_retake_after_a_goal_reopens_the_window_for_a_joker() -> 
     assert s.goals == (0, 0) and s.phase_name == "shot" and s.attacker == 0
 
 
+def test_a_blocked_defending_pass_retake_may_be_copied_by_the_defenders_joker() -> None:
+    """docs/rulings.md, "A blocked card returns play to where it was played": the defender's window
+    for the PASS RE-TAKE comes back too, so its JOKER may copy the re-take just blocked (QA s27:
+    the BLOCK closed the window, though the attacking re-take's copy was offered)."""
+    s = kick_off(att0=("att-block-3", "att-bogey"), def1=("def-pass-retake", "def-joker"))
+    s = pass_(s, 2, 3)
+    s = act(s, 1, "play def-pass-retake")
+    s = act(s, 0, "play att-block-3")
+    assert s.phase_name == "pass" and s.passes == 1 and s.retired == (2,)
+    assert "play def-joker as def-pass-retake" in texts(s, 1)
+    s = play(s, 1, "def-joker as def-pass-retake")
+    assert s.phase_name == "pass" and s.passes == 0 and s.retired == () and s.hand_counts(1)[1] == 0
+
+
 def test_a_blocked_retake_ends_the_turn_when_no_card_of_its_side_is_left() -> None:
     """With no card of its side left, the blocked side is not asked again: the marked pass stands."""
     s = kick_off(att0=("att-pass-retake", "att-bogey"), def1=("def-block-3", "def-bogey"))
