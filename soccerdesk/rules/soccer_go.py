@@ -901,11 +901,20 @@ class SoccerGoState(State):
         data = self.rules.data
         # docs/rulings.md: the count stops at the passes needed (DRIBBLE after COUNTER ATTACK).
         gained = min(data.dribble_passes if self.mods & DRIBBLE else 1, self.target - self.passes)
+        dribbled = ""
+        if self.mods & DRIBBLE:
+            # Said in the line, or the next pass's number jumps with nothing to tell why.
+            if gained == data.dribble_passes:
+                dribbled = f"; with DRIBBLE it counts as {gained} passes"
+            else:
+                dribbled = (
+                    f"; with DRIBBLE it counts as the {'one pass' if gained == 1 else f'{gained} passes'} still needed"
+                )
         events.append(
             Event(
                 "pass",
                 f"The {_ordinal(number)} pass reaches {_numbers_words(att.numbers)}"
-                f" (the defender marked {_numbers_words(dfn.numbers)}).",
+                f" (the defender marked {_numbers_words(dfn.numbers)}){dribbled}.",
                 {"pass": number, "attacker": list(att.numbers), "defender": list(dfn.numbers), "passes": gained},
             )
         )
@@ -1000,13 +1009,19 @@ class SoccerGoState(State):
     def _decline(self, seat: int, events: list[Event]) -> State:
         phase = self.phase
         if phase == BLOCK:
-            _, card, as_card, origin = self.named  # type: ignore[misc]
+            origin = self.named[3]  # type: ignore[index]
             # Said in the log, so a replay's step for this choice is not a bare "no card".
-            name = self.rules.data.cards[as_card or card].name
-            events.append(Event("no-block", f"Seat {seat} does not block {name}.", {"seat": seat}))
+            events.append(Event("no-block", f"Seat {seat} does not block {self._named_words()}.", {"seat": seat}))
             return self._r(phase=origin)._take_effect(events)
         # No re-take: the marked pass, the save or the goal stands.
         return self._end_turn(events, self._reply_result(phase))
+
+    def _named_words(self) -> str:
+        """The card awaiting a BLOCK as the log names it: a JOKER by itself, then what it copies
+        (under ``joker_blocks=joker`` the BLOCK naming JOKER answers it, not the copied card's)."""
+        _, card, as_card, _ = self.named  # type: ignore[misc]
+        cards = self.rules.data.cards
+        return cards[card].name if as_card is None else f"{cards[card].name} (as {cards[as_card].name})"
 
     def _reply_result(self, window: int) -> str:
         """What stands when the answer ``window`` closes: the marked pass, the save or the goal."""
@@ -1041,7 +1056,7 @@ class SoccerGoState(State):
         if self.phase == BLOCK:
             # Rulings, Soccer-Go 6: the named card is cancelled; a BLOCK can't itself be blocked.
             named_seat, named_card, _, origin = self.named  # type: ignore[misc]
-            events.append(Event("blocked", f"{cards[named_card].name} is blocked.", {"card": named_card}))
+            events.append(Event("blocked", f"{self._named_words()} is blocked.", {"card": named_card}))
             nxt = nxt._r(named=None)
             # docs/rulings.md, "A blocked card returns play to where it was played": the window
             # the card was played in opens again, so a JOKER may copy the blocked card. For the
@@ -1125,12 +1140,20 @@ class SoccerGoState(State):
                 phase=PASS, passes=passes, mods=mods, retired=s.retired[: len(s.retired) - len(numbers)], retake=None
             )
         if effect == "shot-retake":
-            if card.side == DEFENDING:
-                goals = list(s.goals)
-                goals[s.attacker] -= 1
-                s = s._r(goals=(goals[0], goals[1]))
-            events.append(Event("shot-retake", "The shot is taken again.", {}))
-            return s._r(phase=SHOT)
+            if card.side == ATTACKING:
+                events.append(Event("shot-retake", "The shot is taken again.", {}))
+                return s._r(phase=SHOT)
+            goals = list(s.goals)
+            goals[s.attacker] -= 1
+            events.append(
+                Event(
+                    "shot-retake",
+                    f"Seat {s.attacker}'s goal is taken off ({s.goals[0]}-{s.goals[1]} becomes"
+                    f" {goals[0]}-{goals[1]}) and the shot is taken again.",
+                    {"goals": goals},
+                )
+            )
+            return s._r(phase=SHOT, goals=(goals[0], goals[1]))
         raise AssertionError(f"no effect {effect!r}")
 
     # --- turns, draws, periods -------------------------------------------------------------

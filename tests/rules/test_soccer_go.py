@@ -336,6 +336,21 @@ def test_declining_to_block_is_said_in_the_log() -> None:
     assert s.phase_name != "block"
 
 
+def test_declining_to_block_a_joker_names_the_joker() -> None:
+    """QA s27: under ``joker_blocks=joker`` only the BLOCK naming JOKER answers it, yet the log read
+    "does not block CLEARANCE", as if the BLOCK that names CLEARANCE had been held back."""
+    s = kick_off(att0=("att-bogey", "att-block-1"), def1=("clearance", "def-joker"))
+    s = play(passes(s, [2, 3, 4]), 1, "clearance")
+    s = act(passes(s, [2, 3, 4]), 1, "play def-joker as clearance")
+    assert texts(s, 0) == ["no card"]
+    s = act(s, 0, "no card")
+    assert s.events[0].text == "Seat 0 does not block JOKER (as CLEARANCE)."
+    s = kick_off(def1=("clearance", "def-joker"), att0=("att-block-3", "att-bogey"))
+    s = play(passes(s, [2, 3, 4]), 1, "clearance")
+    s = act(act(passes(s, [2, 3, 4]), 1, "play def-joker as clearance"), 0, "play att-block-3")
+    assert [e.text for e in s.events][-1] == "JOKER (as CLEARANCE) is blocked."
+
+
 def test_block_cannot_answer_a_card_it_does_not_name() -> None:
     """Each BLOCK answers its three named cards only; BOGEY can't be blocked."""
     s = kick_off(att0=("shoot", "att-bogey"), def1=("def-block-1", "def-block-2"))
@@ -376,6 +391,12 @@ def test_dribble_counts_three_passes_when_unmarked() -> None:
     s = play(s, 0, "dribble")
     s = pass_(s, 4, 5)
     assert s.passes == 3 and s.retired == (4,)
+    # QA s27: the log said nothing of the two passes skipped (the next line read "4th pass").
+    made = next(e for e in s.events if e.kind == "pass")
+    assert (
+        made.text == "The 1st pass reaches number 4 (the defender marked number 5); with DRIBBLE it counts as 3 passes."
+    )
+    assert made.data["passes"] == 3
     # The effect is for one pass only.
     s = pass_(s, 6, 5)
     assert s.passes == 4
@@ -397,6 +418,8 @@ def test_a_dribble_after_a_counter_attack_stops_at_the_passes_needed() -> None:
     so SLOW BUILD-UP is still offered when the dribbled pass completes them."""
     s = pass_(dribble_then_counter_attack([2, 3]), 8, 7)
     assert s.phase_name == "shot" and (s.passes, s.target) == (7, 7)
+    made = next(e for e in s.events if e.kind == "pass")
+    assert made.text.endswith("; with DRIBBLE it counts as the 2 passes still needed.")
     assert s.view(1)["state"]["passes"] == 7
     assert "play slow-build-up" in texts(s, 1)
 
@@ -751,6 +774,9 @@ def test_defending_shot_retake_strikes_off_a_goal_and_retakes() -> None:
     s = act(s, 1, "play def-shot-retake")
     s = act(s, 0, "no card")
     assert s.goals == (0, 0) and s.phase_name == "shot"
+    # QA s27: the log said only "The shot is taken again." while the score went back.
+    retaken = next(e for e in s.events if e.kind == "shot-retake")
+    assert retaken.text == "Seat 0's goal is taken off (1-0 becomes 0-0) and the shot is taken again."
     s = shot(s, "middle", "middle")
     assert s.goals == (0, 0)
 
