@@ -467,6 +467,20 @@ MOD_NAMES = (
 
 
 @dataclass(frozen=True, slots=True)
+class SeenAside:
+    """What one seat knows of where the cards of one side it put aside are (Rulings, Soccer-Go 5:
+    they go to the swapped-out pile, which refills the draw pile when that runs out). The other
+    seat sees only the card's back, so its worlds may put these cards nowhere else."""
+
+    swapped: tuple[str, ...] = ()  # put aside since the side's last refill: in the swapped-out pile
+    in_pile: tuple[str, ...] = ()  # put aside before it, not drawn back by the seat: in the pile...
+    their_draws: int = 0  # ...but for as many as the other seat has drawn from it since
+
+
+NOTHING_ASIDE = SeenAside()
+
+
+@dataclass(frozen=True, slots=True)
 class SoccerGoState(State):
     """A Soccer-Go position. Cards are ids; hands and piles are sorted tuples (no pile order)."""
 
@@ -491,6 +505,7 @@ class SoccerGoState(State):
     drawn: str | None
     kicks: tuple[tuple[bool, ...], tuple[bool, ...]]  # shootout: True = scored
     last: tuple[str, str, str, str] | None  # last reveal: kind, attacker text, defender text, result
+    aside: tuple[tuple[SeenAside, SeenAside], tuple[SeenAside, SeenAside]]  # by seat, then side
 
     def _r(self, **changes: Any) -> SoccerGoState:
         """A copy with ``changes``, keeping the match info (options) for the rest of ``_apply``.
@@ -872,7 +887,31 @@ class SoccerGoState(State):
         drawer = self.drawer
         events.append(Event("draw-back", f"Seat {drawer} draws {A_SIDE[side]} card.", {"seat": drawer, "side": side}))
         events.append(_drawn_event(drawer, cards[action.card], "draws"))
-        return self._r(phase=SWAP, piles=(piles[0], piles[1]), swapped=(swapped[0], swapped[1]), drawn=action.card)
+        return self._r(
+            phase=SWAP,
+            piles=(piles[0], piles[1]),
+            swapped=(swapped[0], swapped[1]),
+            drawn=action.card,
+            aside=self._aside_after_draw(side, drawer, action.card, refilled=not self.piles[side]),
+        )
+
+    def _aside_after_draw(
+        self, side: int, drawer: int, card: str, refilled: bool
+    ) -> tuple[tuple[SeenAside, SeenAside], tuple[SeenAside, SeenAside]]:
+        """What each seat knows of its put-aside cards of ``side`` once ``drawer`` draws ``card``."""
+        out = []
+        for seat in (0, 1):
+            seen = self.aside[seat][side]
+            if refilled:  # the swapped-out pile is the draw pile now
+                seen = SeenAside(in_pile=seen.swapped)
+            if seen.in_pile and seat == drawer and card in seen.in_pile:
+                seen = replace(seen, in_pile=_without(seen.in_pile, card))
+            elif seen.in_pile and seat != drawer:
+                seen = replace(seen, their_draws=seen.their_draws + 1)  # a card it can't see
+            pair = list(self.aside[seat])
+            pair[side] = seen
+            out.append((pair[0], pair[1]))
+        return out[0], out[1]
 
     def _reveal_pass(self, att: PassTo, dfn: Mark, events: list[Event]) -> State:
         number = self.passes + 1
@@ -1196,7 +1235,13 @@ class SoccerGoState(State):
         events.append(
             Event("swap-detail", f"Seat {seat} puts {cards[out].label} aside.", {"card": out}, audience=(seat,))
         )
-        nxt = self._r(hands=(hands[0], hands[1]), swapped=(swapped[0], swapped[1]), drawn=None)
+        mine = list(self.aside[seat])
+        mine[side] = replace(mine[side], swapped=tuple(sorted((*mine[side].swapped, out))))
+        aside = list(self.aside)
+        aside[seat] = (mine[0], mine[1])
+        nxt = self._r(
+            hands=(hands[0], hands[1]), swapped=(swapped[0], swapped[1]), drawn=None, aside=(aside[0], aside[1])
+        )
         if self.step == 0 and nxt._may_draw(1):
             return nxt._r(phase=DRAW, step=1)
         return nxt._start_turn(self.turn + 1, events)
@@ -1350,7 +1395,11 @@ class SoccerGoState(State):
         return self.phase in SIMULTANEOUS and self.choice[1 - seat] is not None
 
     def _determinize(self, seat: int, rng: random.Random) -> State:
-        """Resample the other seat's hand, its drawn card, both piles and its face-down choice."""
+        """Resample the other seat's hand, its drawn card, both piles and its face-down choice.
+
+        The cards ``seat`` put aside stay where it knows they are (:class:`SeenAside`); the other
+        seat's record of its own is remade from the world, so nothing real of it is handed on.
+        """
         other = 1 - seat
         cards = self.rules.data.cards
         drawer = None
@@ -1359,6 +1408,7 @@ class SoccerGoState(State):
         hands = [list(self.hands[0]), list(self.hands[1])]
         new_other: list[str] = []
         piles, swapped = list(self.piles), list(self.swapped)
+        theirs_aside = [NOTHING_ASIDE, NOTHING_ASIDE]
         drawn = self.drawn
         for side in (ATTACKING, DEFENDING):
             theirs = [c for c in self.hands[other] if cards[c].side == side]
@@ -1366,19 +1416,32 @@ class SoccerGoState(State):
             hidden_drawn = drawer == other and drawn is not None and cards[drawn].side == side
             if hidden_drawn:
                 pool.append(drawn)  # type: ignore[arg-type]
-            if not pool:
-                continue
             pool.sort()
+            seen = self.aside[seat][side]
+            kept_aside = _take(pool, seen.swapped)
+            in_pile = _take(pool, seen.in_pile)
+            n_pile = len(self.piles[side])
+            stay = in_pile
+            if in_pile:
+                # Each of the other seat's draws since the refill may have taken one of them (one it
+                # played since is not in the pool: that draw is spent); a random draw order says which.
+                draws = seen.their_draws - (len(seen.in_pile) - len(in_pile))
+                slots = rng.sample(range(n_pile + max(draws, len(in_pile) - n_pile, 0)), len(in_pile))
+                stay = [c for c, slot in zip(in_pile, slots, strict=True) if slot < n_pile]
+                pool.extend(c for c, slot in zip(in_pile, slots, strict=True) if slot >= n_pile)
             rng.shuffle(pool)
             k = len(theirs)
             new_other.extend(pool[:k])
             rest = pool[k:]
             if hidden_drawn:
                 drawn, rest = rest[0], rest[1:]
-            n_swapped = len(self.swapped[side])
-            swapped[side] = tuple(sorted(rest[:n_swapped]))
-            piles[side] = tuple(sorted(rest[n_swapped:]))
+            n_swapped = len(self.swapped[side]) - len(kept_aside)
+            swapped[side] = tuple(sorted((*kept_aside, *rest[:n_swapped])))
+            piles[side] = tuple(sorted((*stay, *rest[n_swapped:])))
+            theirs_aside[side] = SeenAside(swapped=tuple(sorted(rest[:n_swapped])))
         hands[other] = new_other
+        aside = list(self.aside)
+        aside[other] = (theirs_aside[0], theirs_aside[1])
         choice = list(self.choice)
         if self.phase in SIMULTANEOUS and choice[other] is not None:
             options = self._choices_of(other)
@@ -1390,6 +1453,7 @@ class SoccerGoState(State):
             swapped=(swapped[0], swapped[1]),
             drawn=drawn,
             choice=(choice[0], choice[1]),
+            aside=(aside[0], aside[1]),
         )
 
     def _choices_of(self, seat: int) -> list[Any]:
@@ -1467,6 +1531,16 @@ def _counts(pile: Sequence[str]) -> list[tuple[Action, int]]:
 def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
     i = cards.index(card)
     return cards[:i] + cards[i + 1 :]
+
+
+def _take(pool: list[str], cards: Sequence[str]) -> list[str]:
+    """Remove ``cards`` from ``pool`` where they are in it; return those removed."""
+    taken = []
+    for card in cards:
+        if card in pool:
+            pool.remove(card)
+            taken.append(card)
+    return taken
 
 
 def _drawn_event(seat: int, card: PowerCard, verb: str) -> Event:
@@ -1596,6 +1670,7 @@ class SoccerGoRules(Game):
             drawn=None,
             kicks=((), ()),
             last=None,
+            aside=((NOTHING_ASIDE, NOTHING_ASIDE), (NOTHING_ASIDE, NOTHING_ASIDE)),
         )
 
     def parse_action(self, text: str) -> Action:

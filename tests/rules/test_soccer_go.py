@@ -8,12 +8,13 @@ Rulebook: ../shared/rules/soccer-go.txt; rulings: RULINGS.md, Soccer-Go section.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable
 
 import pytest
 
 from soccerdesk.resources import load_game_data
-from soccerdesk.rules import CHANCE, IllegalAction, get_game
+from soccerdesk.rules import CHANCE, IllegalAction, get_game, sample_chance
 from soccerdesk.rules.soccer_go import (
     BLOCK as BLOCK_PHASE,
 )
@@ -608,6 +609,69 @@ def test_determinize_resamples_the_other_hand_with_the_same_card_backs() -> None
         assert len(d.piles[0]) == len(s.piles[0]) and len(d.piles[1]) == len(s.piles[1])
         seen.add(d.hands[1])
     assert len(seen) > 20
+
+
+def test_a_world_leaves_the_card_a_seat_put_aside_in_the_swapped_out_pile() -> None:
+    """Rulings 5: the card put aside goes to the swapped-out pile, and its seat saw which it was;
+    QA s27: worlds made for that seat still dealt it to the other seat (365 of 2,000)."""
+    s = kick_off(att0=("shoot", "corner"), first=0)
+    s = act(pass_(s, 2, 2), 0, "no card")
+    s = act(act(s, CHANCE, "draw att-joker"), 0, "swap shoot")
+    s = act(act(s, CHANCE, "draw slow-build-up"), 1, "keep hand")
+    for k in range(300):
+        world = s.determinize(0, random.Random(k))
+        assert "shoot" in world.swapped[0] and "shoot" not in world.hands[1]
+        assert world.view(0) == s.view(0)
+
+
+def test_worlds_put_no_card_where_its_seat_knows_it_is_not() -> None:
+    """api.py: a world is one its seat cannot tell apart from the real one. Rulings 5: a card a
+    seat put aside lies in the swapped-out pile until that pile refills the draw pile, and then in
+    the pile, unless the other seat drew it since. Checked over whole matches long enough to
+    refill, against a record of what each seat saw kept here."""
+    cards = GAME.data.cards  # type: ignore[attr-defined]
+    worlds = refills = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        s = GAME.new_match(seed=seed, rounds=10)
+        # By seat, then side: put aside since the side's refill; put aside before it and not drawn
+        # back by the seat; the other seat's draws since the refill.
+        aside: list[list[list[str]]] = [[[], []], [[], []]]
+        before: list[list[list[str]]] = [[[], []], [[], []]]
+        their_draws = [[0, 0], [0, 0]]
+        while not s.is_terminal():
+            players = s.current_players()
+            if players == (CHANCE,):
+                action = sample_chance(s, rng)
+                if s.phase_name == "draw":
+                    side = cards[action.card].side
+                    if not s.piles[side]:
+                        refills += 1
+                        for seat in (0, 1):
+                            before[seat][side], aside[seat][side], their_draws[seat][side] = aside[seat][side], [], 0
+                    for seat in (0, 1):
+                        if seat != s.drawer:
+                            their_draws[seat][side] += 1
+                        elif action.card in before[seat][side]:
+                            before[seat][side].remove(action.card)
+                s = s.apply(CHANCE, action)
+                continue
+            seat = players[rng.randrange(len(players))]
+            for k in range(4):
+                world = s.determinize(seat, random.Random(k))
+                worlds += 1
+                for side in (0, 1):
+                    assert Counter(aside[seat][side]) <= Counter(world.swapped[side])
+                    assert not set(aside[seat][side]) & set(world.hands[1 - seat])
+                    gone = [c for c in before[seat][side] if c not in world.piles[side]]
+                    assert len(gone) <= their_draws[seat][side]
+            legal = s.legal_actions(seat)
+            action = legal[rng.randrange(len(legal))]
+            if s.phase_name == "swap":
+                out = action.card if isinstance(action, Swap) else s.drawn
+                aside[seat][cards[out].side].append(out)
+            s = s.apply(seat, action)
+    assert refills >= 3 and worlds > 1000
 
 
 def test_a_world_keeps_only_the_events_its_seat_saw() -> None:
