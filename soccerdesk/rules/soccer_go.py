@@ -1418,8 +1418,8 @@ class SoccerGoState(State):
                 pool.append(drawn)  # type: ignore[arg-type]
             pool.sort()
             seen = self.aside[seat][side]
-            kept_aside = _take(pool, seen.swapped)
-            in_pile = _take(pool, seen.in_pile)
+            kept_aside = _take(pool, seen.swapped) if seen.swapped else []
+            in_pile = _take(pool, seen.in_pile) if seen.in_pile else []
             n_pile = len(self.piles[side])
             stay = in_pile
             if in_pile:
@@ -1438,7 +1438,8 @@ class SoccerGoState(State):
             n_swapped = len(self.swapped[side]) - len(kept_aside)
             swapped[side] = tuple(sorted((*kept_aside, *rest[:n_swapped])))
             piles[side] = tuple(sorted((*stay, *rest[n_swapped:])))
-            theirs_aside[side] = SeenAside(swapped=tuple(sorted(rest[:n_swapped])))
+            if n_swapped:
+                theirs_aside[side] = SeenAside(swapped=tuple(sorted(rest[:n_swapped])))
         hands[other] = new_other
         aside = list(self.aside)
         aside[other] = (theirs_aside[0], theirs_aside[1])
@@ -1446,8 +1447,7 @@ class SoccerGoState(State):
         if self.phase in SIMULTANEOUS and choice[other] is not None:
             options = self._choices_of(other)
             choice[other] = options[rng.randrange(len(options))]
-        return replace(
-            self,
+        return self._r(
             hands=(tuple(sorted(hands[0])), tuple(sorted(hands[1]))),
             piles=(piles[0], piles[1]),
             swapped=(swapped[0], swapped[1]),
