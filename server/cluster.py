@@ -470,6 +470,7 @@ class RemoteRoom:
     def __init__(self, bus: Bus, code: str) -> None:
         self.bus, self.code = bus, code
         self.closed = False
+        self.dropped = False  # as a Room's; the owner drops the room, not its visitors
 
     def _forward(self, peer: Peer, msg: dict[str, Any], stays: bool = True) -> None:
         name = peer_id(peer)

@@ -53,8 +53,8 @@ class ClusterHall(Hall):
 
     def __post_init__(self) -> None:
         assert self.cluster is not None, "a ClusterHall needs its cluster"
+        super().__post_init__()  # the journal (this hall's store) tells _write_failed
         self.cluster.on_lost = self._lost
-        self.cluster.journal.on_failure = self._write_failed
         self.cluster.bus.on_forward = self._forwarded
 
     @property
@@ -162,20 +162,11 @@ class ClusterHall(Hall):
 
     # --- rooms leaving this node --------------------------------------------------------------
 
-    def _drop(self, code: str, why: str) -> None:
-        """Forget a room this node no longer runs; its clients reconnect and resume elsewhere."""
-        room = self.rooms.pop(code, None)
-        if room is None:
-            return
-        room.stop_timers()
-        for peer, _ in room._audience():
-            peer.close("server_busy", why)
-
     def _lost(self, code: str) -> None:
-        self._drop(code, RESUME)
+        self.drop(code, RESUME)  # its clients reconnect and resume wherever it runs now
 
     def _write_failed(self, code: str, exc: Exception) -> None:
-        self._drop(code, "the match could not be saved; reconnect to resume")
+        super()._write_failed(code, exc)
         self.node.journal.reset(code)
         self._spawn(self._give_up(code))
 

@@ -36,7 +36,7 @@ from aiohttp import WSMsgType, web
 
 from server import ack_trace
 from server.guessing import GUESSING, count_refusal
-from server.rooms import Hall, Room, RoomSettings, dispatch, normalize_code
+from server.rooms import UNSAVED, Hall, Room, RoomSettings, dispatch, normalize_code
 from server.store import RoomStore
 from server.thinker import Thinker
 from soccerdesk.net.protocol import (
@@ -293,7 +293,11 @@ class Connection:
                 if committed is not None:
                     if not committed.done():
                         await asyncio.shield(committed)
-                    committed.result()  # a failed commit: close loudly (below), nothing is sent
+                    if committed.exception() is not None:
+                        # The writes this frame tells of are lost: it is not sent, and neither is
+                        # anything after it. The client resumes from what is stored.
+                        self._closing = True
+                        item = _Close("server_busy", UNSAVED)
                 if isinstance(item, _Close):
                     await self.ws.send_str(error(item.code, item.message))
                     await self.ws.close(code=1000 if item.code == "replaced" else 1008, message=item.code.encode())

@@ -38,6 +38,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -63,6 +64,10 @@ from soccerdesk.rules.api import RECORD_FORMAT, RECORD_VERSION, Event, sample_ch
 log = logging.getLogger("soccerdesk.relay")
 
 CHAT_HISTORY = 50
+
+UNSAVED = "the relay cannot save right now, so the match is back at its last saved move; reconnect to resume"
+"""What the people in a room are told when a write of the room failed (a full disk, Redis out
+of memory): the room is dropped from memory, and a resume rebuilds it from what was stored."""
 
 
 def new_code() -> str:
@@ -97,7 +102,12 @@ class Store(Protocol):
     ``durable()`` returns an awaitable that is done once everything written so far is
     stored for good (``None`` if it already is), and the relay's connections wait on it
     before sending anything, so nothing is acknowledged before it is stored.
+
+    A write that fails for good fails those futures, and ``on_failure(code, error)`` (set by
+    the :class:`Hall`) is told of each room whose writes were lost.
     """
+
+    on_failure: Callable[[str, Exception], None] | None
 
     def durable(self) -> asyncio.Future[None] | None: ...
 
@@ -247,6 +257,16 @@ class Room:
         self._views: dict[int | None, tuple[int, int, dict[str, Any]]] = {}
         self._seen: dict[Peer, tuple[int, int]] = {}
         self.closed = False
+        self.dropped = False  # forgotten by the relay (drop()): it neither writes nor takes messages
+
+    def drop(self, why: str) -> None:
+        """Forget this room in memory: a write of it failed (or, on a cluster, another node runs
+        it now). Its timers and its bot stop, everyone in it is closed with ``server_busy``
+        (``why``), so that their clients resume from what the store holds, and whatever still
+        reaches this object is refused and writes nothing."""
+        self.dropped = True
+        self.stop_timers()
+        self._send_everyone_away("server_busy", why)
 
     # --- persistence ---------------------------------------------------------------
 
@@ -276,7 +296,8 @@ class Room:
         }
 
     def _save(self) -> None:
-        self.store.save_room(self.code, self.to_doc())
+        if not self.dropped:
+            self.store.save_room(self.code, self.to_doc())
 
     @classmethod
     def from_doc(
@@ -492,7 +513,7 @@ class Room:
             if player is not None and player.peer is peer:
                 player.peer = None
         self.last_active = time.monotonic()
-        if not self.closed:
+        if not self.closed and not self.dropped:
             self._presence()
             self._after_change()
 
@@ -526,8 +547,12 @@ class Room:
         self.closed = True
         self._save()  # a relay that restarts before the room is swept must not open it again
         self.stop_timers()
+        self._send_everyone_away("no_room", why)
+
+    def _send_everyone_away(self, code: str, why: str) -> None:
+        """Close every connection in the room with ``error`` ``code``; the seats stay their tokens'."""
         for peer, _ in self._audience():
-            peer.close("no_room", why)
+            peer.close(code, why)
         for player in self.seats:
             if player is not None:
                 player.peer = None
@@ -540,6 +565,8 @@ class Room:
         """One checked message of ``peer`` inside the room: ``act``, ``chat``, ``rematch``,
         ``claim``, ``spectators`` or ``leave`` (``protocol.decode`` checked its fields)."""
         kind = msg["type"]
+        if self.dropped:
+            raise ProtocolError("server_busy", UNSAVED)
         if kind == "act":
             self.act(peer, msg["action"], msg.get("ply"))
         elif kind == "chat":
@@ -607,6 +634,8 @@ class Room:
     ) -> None:
         """Store the actions applied after ``first_ply``, then send everyone the update of the
         events logged from ``log_start`` on (stored first, as every update is)."""
+        if self.dropped:
+            return
         self.store.append_actions(self.code, self.match, first_ply, applied)
         self._send_update(self.log[log_start:], actor if actor is not None and actor >= 0 else None)
 
@@ -813,7 +842,8 @@ class Room:
 
     def _start_rematch(self) -> None:
         """Both players agreed: a new match with the seats swapped (rulings: alternate the first seat)."""
-        self.store.drop_match(self.code, self.match)
+        if not self.dropped:
+            self.store.drop_match(self.code, self.match)
         self.match += 1
         self.seats.reverse()
         self.chance_seed = secrets.randbits(63)
@@ -879,7 +909,7 @@ class Room:
     # --- clocks and the abandonment countdown ----------------------------------------
 
     def _after_change(self) -> None:
-        if self.closed:
+        if self.closed or self.dropped:
             return
         self._update_clocks()
         self._update_countdown()
@@ -1040,6 +1070,20 @@ class Hall:
     rooms: dict[str, Room] = field(default_factory=dict)
     _loading: dict[str, asyncio.Task[Room]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self.store.on_failure = self._write_failed
+
+    def _write_failed(self, code: str, exc: Exception) -> None:
+        """A write of room ``code`` is lost (the store's commit failed): its players must not go
+        on from a position that is not stored, so the room is dropped (see :meth:`drop`)."""
+        self.drop(code, UNSAVED)
+
+    def drop(self, code: str, why: str) -> None:
+        """Forget a room in memory (:meth:`Room.drop`); a resume loads it from the store again."""
+        room = self.rooms.pop(code, None)
+        if room is not None:
+            room.drop(why)
+
     def live_rooms(self) -> int:
         return sum(1 for room in self.rooms.values() if not room.closed and room.has_peers())
 
@@ -1171,6 +1215,8 @@ def dispatch(room: Any, peer: Peer, msg: dict[str, Any]) -> None:
     kind = msg["type"]
     if kind in ENTERING and room.closed:
         raise ProtocolError("no_room", gone_words(room.code))
+    if room.dropped:  # dropped while it was being loaded for this message
+        raise ProtocolError("server_busy", UNSAVED)
     if kind == "join":
         room.join(peer, msg.get("name", ""))
     elif kind == "resume":
@@ -1193,6 +1239,7 @@ __all__ = [
     "Room",
     "RoomSettings",
     "Store",
+    "UNSAVED",
     "chance_rng",
     "gone_words",
     "hash_token",

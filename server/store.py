@@ -32,7 +32,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +96,14 @@ class _Checkpointer(threading.Thread):
 class RoomStore:
     """Rooms and their action lists in one SQLite file (``":memory:"`` for a throwaway relay)."""
 
-    def __init__(self, path: str | Path, synchronous: str = "normal") -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        synchronous: str = "normal",
+        on_failure: Callable[[str, Exception], None] | None = None,
+    ) -> None:
+        """``on_failure(code, error)`` is told of each room whose writes a failed commit lost
+        (see :meth:`flush`); the relay's :class:`server.rooms.Hall` drops it from memory."""
         if synchronous not in SYNC_MODES:
             raise ValueError(f"synchronous is one of {', '.join(SYNC_MODES)}, not {synchronous!r}")
         self.path = str(path)
@@ -115,7 +122,9 @@ class RoomStore:
             # in a thread of its own, with a connection of its own, and never blocks writers.
             self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._checkpointer = _Checkpointer(self.path)
+        self.on_failure = on_failure
         self._docs: dict[str, str] = {}
+        self._drops: list[tuple[str, int]] = []  # (code, match) of earlier matches to forget
         self._rows: list[tuple[str, int, int, int, str]] = []
         self._touched: set[str] = set()
         self._committed: asyncio.Future[None] | None = None
@@ -164,10 +173,18 @@ class RoomStore:
         loop.call_soon(self.flush)
 
     def flush(self) -> None:
-        """Commit every pending write in one transaction."""
-        docs, rows, touched, committed = self._docs, self._rows, self._touched, self._committed
-        self._docs, self._rows, self._touched, self._committed = {}, [], set(), None
-        if not docs and not rows:
+        """Commit every pending write in one transaction.
+
+        A commit that fails (a full disk, an I/O error) stores none of them, and they are not
+        tried again: the rooms that wrote them are ahead of the database in memory. The future
+        of :meth:`durable` fails, so that no frame telling of those writes is sent (the
+        connections waiting on it are closed with ``server_busy``), and ``on_failure`` is told
+        of each of those rooms, so that the relay forgets them: a ``resume`` then rebuilds
+        each from what the database holds, which is exactly what was acknowledged.
+        """
+        docs, drops, rows, touched, committed = self._docs, self._drops, self._rows, self._touched, self._committed
+        self._docs, self._drops, self._rows, self._touched, self._committed = {}, [], [], set(), None
+        if not docs and not drops and not rows:
             if committed is not None and not committed.done():
                 committed.set_result(None)
             return
@@ -175,6 +192,7 @@ class RoomStore:
         try:
             with self._db:
                 self._db.execute("BEGIN")
+                self._db.executemany("DELETE FROM actions WHERE code = ? AND match = ?", drops)
                 self._db.executemany(
                     "INSERT OR REPLACE INTO rooms (code, doc, updated) VALUES (?, ?, ?)",
                     [(code, doc, now) for code, doc in docs.items()],
@@ -186,18 +204,31 @@ class RoomStore:
                     "UPDATE rooms SET updated = ? WHERE code = ?", [(now, code) for code in touched - docs.keys()]
                 )
         except Exception as exc:
-            log.exception("committing %d room documents and %d actions failed", len(docs), len(rows))
+            lost = sorted(docs.keys() | touched | {code for code, _ in drops})
+            log.error(
+                "committing %d room documents and %d actions failed (%s); rooms %s go back to what is stored",
+                len(docs),
+                len(rows),
+                exc,
+                ", ".join(lost),
+            )
             if committed is not None and not committed.done():
                 committed.set_exception(exc)
-                committed.exception()  # the connections waiting on it close loudly
-            raise
+                committed.exception()  # retrieved: the connections waiting on it close (server_busy)
+            if self.on_failure is None:
+                raise
+            for code in lost:
+                self.on_failure(code, exc)
+            return
         if committed is not None and not committed.done():
             committed.set_result(None)
 
     def drop_match(self, code: str, match: int) -> None:
-        """Forget the action list of an earlier match of a room (after a rematch began)."""
-        self.flush()
-        self._db.execute("DELETE FROM actions WHERE code = ? AND match = ?", (code, match))
+        """Forget the action list of an earlier match of a room (after a rematch began), in the
+        same commit as the room's next document, which names the new match."""
+        self._rows = [row for row in self._rows if row[0] != code or row[1] != match]
+        self._drops.append((code, match))
+        self._schedule()
 
     def load_room(self, code: str) -> tuple[dict[str, Any], list[list[Any]]] | None:
         """A room's document and its current match's ``[seat, action]`` list, or ``None``."""

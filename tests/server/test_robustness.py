@@ -7,10 +7,7 @@ import base64
 import json
 import os
 import random
-import signal
 import socket
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -18,7 +15,17 @@ from typing import Any
 import aiohttp
 import pytest
 from aiohttp import web
-from relay_helpers import TOY, new_client, pair, play_to_end, relay_settings, until
+from relay_helpers import (
+    TOY,
+    free_port,
+    kill_process,
+    new_client,
+    pair,
+    play_to_end,
+    relay_settings,
+    start_relay_process,
+    until,
+)
 
 from server.relay import CONNECTIONS, HALL, LIMITS, Connection, RelaySettings, RunningRelay, start_relay
 from soccerdesk.net.client import RelayClient, RelayError
@@ -199,55 +206,12 @@ async def test_a_reconnection_attempt_answered_late_does_not_cost_the_seat(
         await proxy.stop()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _start_relay_process(port: int, db: Path) -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "server",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            str(db),
-            "--log-level",
-            "WARNING",
-            "--message-rate",
-            "5000",
-            "--ip-message-rate",
-            "20000",
-        ],  # bots play faster than people
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None
-    assert "listening" in proc.stdout.readline()
-    return proc
-
-
-def _kill(proc: subprocess.Popen[str]) -> None:
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    if proc.stdout is not None:
-        proc.stdout.close()
-
-
 async def test_relay_killed_mid_match_restarts_and_the_match_finishes(
     tmp_path: Path, clients: list[RelayClient]
 ) -> None:
     """SIGKILL, not a clean stop: every accepted action was already committed to SQLite."""
-    port, db = _free_port(), tmp_path / "relay.sqlite3"
-    proc = _start_relay_process(port, db)
+    port, db = free_port(), tmp_path / "relay.sqlite3"
+    proc = start_relay_process(port, db)
     try:
         url = f"ws://127.0.0.1:{port}/ws"
         host = RelayClient(url, name="Host", pauses=(0.1, 0.2, 0.3))
@@ -266,32 +230,32 @@ async def test_relay_killed_mid_match_restarts_and_the_match_finishes(
             await asyncio.sleep(0.05)
         before = host.seq
         assert before > 0
-        _kill(proc)
+        kill_process(proc)
         await until(lambda: host.status == "reconnecting" and guest.status == "reconnecting")
-        proc = _start_relay_process(port, db)
+        proc = start_relay_process(port, db)
         await until(lambda: host.status == "connected" and guest.status == "connected", timeout=15)
         await until(lambda: host.seq >= before and guest.seq >= before)
         assert host.seq == guest.seq == before  # nothing lost, nothing replayed twice
         result = await play_to_end([host, guest], rng)
         assert result["reason"] == "played out"
     finally:
-        _kill(proc)
+        kill_process(proc)
 
 
 async def test_a_room_waiting_for_its_guest_survives_a_killed_relay(tmp_path: Path, clients: list[RelayClient]) -> None:
     """The host's room is committed when it is made: after SIGKILL and a restart the host's
     client resumes its seat by itself and the friend still joins with the code."""
-    port, db = _free_port(), tmp_path / "relay.sqlite3"
-    proc = _start_relay_process(port, db)
+    port, db = free_port(), tmp_path / "relay.sqlite3"
+    proc = start_relay_process(port, db)
     try:
         url = f"ws://127.0.0.1:{port}/ws"
         host = RelayClient(url, name="Host", pauses=(0.1, 0.2, 0.3))
         clients.append(host)
         await host.connect()
         joined = await host.create("pawn-soccer" if "pawn-soccer" in host.games else host.games[0], seat=0)
-        _kill(proc)
+        kill_process(proc)
         await until(lambda: host.status == "reconnecting")
-        proc = _start_relay_process(port, db)
+        proc = start_relay_process(port, db)
         await until(lambda: host.status == "connected", timeout=15)
         assert host.room == joined["room"] and host.seat == 0
         guest = RelayClient(url, name="Guest", pauses=(0.1, 0.2, 0.3))
@@ -302,7 +266,7 @@ async def test_a_room_waiting_for_its_guest_survives_a_killed_relay(tmp_path: Pa
         await until(lambda: guest.view is not None and host.view is not None)
         assert guest.seat == 1
     finally:
-        _kill(proc)
+        kill_process(proc)
 
 
 async def test_clean_restart_in_process_keeps_rooms(db_path: Path) -> None:

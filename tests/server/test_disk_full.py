@@ -1,0 +1,151 @@
+"""A relay whose database cannot be written (a full disk, an I/O error) loses nothing acknowledged.
+
+The disk is made full the way the relay audit did it: the relay runs in a process of its own, and
+its file-size limit (``RLIMIT_FSIZE``) is lowered to one byte, so that every write SQLite makes to
+its files fails (``disk I/O error``) while reads go on working. Raising the limit again is the
+operator freeing space. protocol.md, "Persistence": nothing acknowledged is lost; a move that
+could not be stored is never shown as played; the people in the room get ``server_busy`` and
+resume once the relay can save again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import resource
+import sqlite3
+import subprocess
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from relay_helpers import free_port, kill_process, start_relay_process, until
+
+from soccerdesk.net.client import RelayClient, RelayError
+
+GAME, OPTIONS = "pawn-soccer", {"quick_setup": True}
+
+
+def disk_full(proc: subprocess.Popen[str], full: bool) -> None:
+    """Make every write of the relay process fail past a file's first byte, or work again."""
+    resource.prlimit(proc.pid, resource.RLIMIT_FSIZE, (1 if full else resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+
+
+class RelayProcess:
+    """A relay in a process of its own on one database file, which a test may restart."""
+
+    def __init__(self, db: Path) -> None:
+        self.db, self.port = db, free_port()
+        self.proc = start_relay_process(self.port, db)
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def kill_and_restart(self) -> None:
+        kill_process(self.proc)
+        self.proc = start_relay_process(self.port, self.db)
+
+
+@pytest.fixture
+async def relay_process(tmp_path: Path) -> AsyncIterator[RelayProcess]:
+    relay = RelayProcess(tmp_path / "relay.sqlite3")
+    try:
+        yield relay
+    finally:
+        kill_process(relay.proc)
+
+
+async def player(relay: RelayProcess, made: list[RelayClient], name: str) -> tuple[RelayClient, list[dict[str, Any]]]:
+    """A client that reconnects by itself, and every message it was sent."""
+    seen: list[dict[str, Any]] = []
+    client = RelayClient(relay.url, name=name, on_message=seen.append, pauses=(0.1, 0.2, 0.3))
+    made.append(client)
+    await client.connect()
+    return client, seen
+
+
+async def play(players: list[RelayClient], rng: random.Random, moves: int) -> None:
+    """``moves`` decisions, each answered before the next is made."""
+    for _ in range(moves):
+        mover = next(c for c in players if c.view is not None and c.seat in c.view["to_move"])
+        ply = mover.seq
+        await mover.act(rng.choice((mover.view or {})["legal"]), ply=ply)
+        await until(lambda ply=ply: all(c.seq > ply for c in players))  # type: ignore[misc]
+
+
+def stored_plies(db: Path, code: str) -> list[int]:
+    with sqlite3.connect(db) as conn:
+        return [row[0] for row in conn.execute("SELECT ply FROM actions WHERE code = ? ORDER BY ply", (code,))]
+
+
+async def test_a_move_the_relay_could_not_store_is_not_played_and_nothing_acknowledged_is_lost(
+    relay_process: RelayProcess, clients: list[RelayClient]
+) -> None:
+    host, host_seen = await player(relay_process, clients, "Host")
+    guest, guest_seen = await player(relay_process, clients, "Guest")
+    joined = await host.create(GAME, OPTIONS, seat=0)
+    await guest.join(joined["room"])
+    await until(lambda: host.view is not None and guest.view is not None)
+    rng = random.Random(7)
+    await play([host, guest], rng, 6)
+    before = host.seq
+
+    disk_full(relay_process.proc, True)
+    mover = next(c for c in (host, guest) if c.seat in (c.view or {})["to_move"])
+    await mover.act(rng.choice((mover.view or {})["legal"]), ply=before)
+    # Both players are told the relay cannot save, and neither is shown the move.
+    for seen in (host_seen, guest_seen):
+        await until(lambda seen=seen: any(m["type"] == "error" for m in seen))  # type: ignore[misc]
+        error = next(m for m in seen if m["type"] == "error")
+        assert error["code"] == "server_busy" and "cannot save" in error["message"]
+    await asyncio.sleep(1.0)  # a few resumes, each refused while the disk is full
+    assert host.seq == guest.seq == before
+    assert not any(m["type"] == "update" and m["seq"] > before for m in host_seen + guest_seen)
+    assert host.status == guest.status == "reconnecting" and host.room == guest.room == joined["room"]
+
+    disk_full(relay_process.proc, False)
+    await until(lambda: host.status == guest.status == "connected")
+    assert host.seq == guest.seq == before  # back where the stored match is
+    await play([host, guest], rng, 5)
+    assert stored_plies(relay_process.db, joined["room"]) == list(range(host.seq))  # no gap
+    seen_last = host.seq, host.view, guest.view
+
+    relay_process.kill_and_restart()
+    await until(lambda: host.status == guest.status == "reconnecting")
+    await until(lambda: host.status == guest.status == "connected", timeout=15)
+    assert (host.seq, host.view, guest.view) == seen_last  # the same match, not a rewritten one
+    await play([host, guest], rng, 3)
+
+
+async def test_a_room_that_could_not_be_stored_is_not_made_and_a_join_waits_for_the_disk(
+    relay_process: RelayProcess, clients: list[RelayClient]
+) -> None:
+    host, _ = await player(relay_process, clients, "Host")
+    guest, _ = await player(relay_process, clients, "Guest")
+    disk_full(relay_process.proc, True)
+    with pytest.raises(RelayError) as refused:
+        await host.create(GAME, OPTIONS, seat=0)
+    assert refused.value.code == "server_busy"
+    assert host.room is None
+
+    disk_full(relay_process.proc, False)
+    await until(lambda: host.status == "closed" or not host.connected)
+    await host.connect()
+    joined = await host.create(GAME, OPTIONS, seat=0)
+    disk_full(relay_process.proc, True)
+    with pytest.raises(RelayError) as refused:
+        await guest.join(joined["room"])
+    assert refused.value.code == "server_busy"
+
+    disk_full(relay_process.proc, False)
+    await until(lambda: host.status == "connected", timeout=15)  # its connection was closed: it resumed
+    await until(lambda: not guest.connected)
+    await guest.connect()
+    await guest.join(joined["room"])  # the seat was not given away by the failed join
+    await until(lambda: host.view is not None and guest.view is not None and guest.seat == 1)
+
+    relay_process.kill_and_restart()
+    await until(lambda: host.status == guest.status == "connected", timeout=15)
+    assert [p["name"] for p in host.players] == ["Host", "Guest"]
