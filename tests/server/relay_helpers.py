@@ -10,12 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -228,51 +223,3 @@ async def _wait_for_change(players: list[RelayClient]) -> None:
         if [(c.seq, c.result is not None) for c in players] != before:
             return
     # nothing changed for 4 s: let the caller try again (a refused stale action, say)
-
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_relay_process(port: int, db: Path, *extra: str) -> subprocess.Popen[str]:
-    """A relay in a process of its own (``python -m server``), listening once this returns."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "server",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            str(db),
-            "--log-level",
-            "WARNING",
-            "--message-rate",
-            "5000",
-            "--ip-message-rate",
-            "20000",
-            *extra,
-        ],  # bots play faster than people
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None
-    assert "listening" in proc.stdout.readline()
-    return proc
-
-
-def kill_process(proc: subprocess.Popen[str]) -> None:
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    if proc.stdout is not None:
-        proc.stdout.close()

@@ -12,40 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import random
-import resource
 import sqlite3
-import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from relay_helpers import free_port, kill_process, start_relay_process, until
+from relay_helpers import until
 
 from soccerdesk.net.client import RelayClient, RelayError
+from tests.relay_process import RelayProcess, disk_full, kill_process
 
 GAME, OPTIONS = "pawn-soccer", {"quick_setup": True}
-
-
-def disk_full(proc: subprocess.Popen[str], full: bool) -> None:
-    """Make every write of the relay process fail past a file's first byte, or work again."""
-    resource.prlimit(proc.pid, resource.RLIMIT_FSIZE, (1 if full else resource.RLIM_INFINITY, resource.RLIM_INFINITY))
-
-
-class RelayProcess:
-    """A relay in a process of its own on one database file, which a test may restart."""
-
-    def __init__(self, db: Path) -> None:
-        self.db, self.port = db, free_port()
-        self.proc = start_relay_process(self.port, db)
-
-    @property
-    def url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
-
-    def kill_and_restart(self) -> None:
-        kill_process(self.proc)
-        self.proc = start_relay_process(self.port, self.db)
 
 
 @pytest.fixture

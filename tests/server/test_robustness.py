@@ -17,19 +17,17 @@ import pytest
 from aiohttp import web
 from relay_helpers import (
     TOY,
-    free_port,
-    kill_process,
     new_client,
     pair,
     play_to_end,
     relay_settings,
-    start_relay_process,
     until,
 )
 
 from server.relay import CONNECTIONS, HALL, LIMITS, Connection, RelaySettings, RunningRelay, start_relay
 from soccerdesk.net.client import RelayClient, RelayError
 from soccerdesk.net.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION
+from tests.relay_process import free_port, kill_process, start_relay_process
 
 ROOT = Path(__file__).resolve().parents[2]
 
