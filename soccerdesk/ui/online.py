@@ -304,12 +304,14 @@ class RemoteSession(MatchSession):
         self._handed_over = False
         self._finished_sent = False
         self._resigning = False  # a resignation is on its way to the relay
-        self._in_flight: int | None = None  # ply of the view an action was sent from, until answered
+        # The action sent and the ply it was sent with, until the relay answers it.
+        self._in_flight: tuple[str, int] | None = None
         # What the player did while the relay was away, sent once it is back (QA online audit 1):
         # the move (its text and the ply of the view it was chosen on), the chat lines, the move
         # sent so on resuming until the relay answers it (see _on_message), and what the
         # status says of it.
         self._held: tuple[str, int] | None = None
+        self._held_why = KEPT  # what the status says of it while the connection is down
         self._held_chat: list[str] = []
         self._held_sent: str | None = None
         self._held_news = ""
@@ -401,7 +403,7 @@ class RemoteSession(MatchSession):
         if not self.client.connected:
             self._hold(action_text, view["ply"])
             return
-        self._in_flight = view["ply"]
+        self._in_flight = (action_text, view["ply"])
         _spawn(self._send_act(action_text, view["ply"]), self._tasks)
 
     async def _send_act(self, action: str, ply: int) -> None:
@@ -436,7 +438,7 @@ class RemoteSession(MatchSession):
     def _hold(self, action: str, ply: int) -> None:
         """Keep a move chosen while the relay is away; :meth:`_play_held` sends it once the
         resumed snapshot is in. The board offers nothing more meanwhile."""
-        self._held = (action, ply)
+        self._held, self._held_why = (action, ply), KEPT
         self._offer_nothing()
         self.status.emit(self.offline_words())
 
@@ -455,7 +457,7 @@ class RemoteSession(MatchSession):
         else:
             self._held_news = "Your move made while the connection was down was sent"
             self._held_sent = action
-            self._in_flight = view["ply"]
+            self._in_flight = (action, ply)
             _spawn(self._send_act(action, ply), self._tasks)
         self.status.emit(self._with_move(""))
 
@@ -679,6 +681,7 @@ class RemoteSession(MatchSession):
         if kind == "snapshot" and msg["match"] > self.match:
             self._new_match()
             return
+        unsaved = self._in_flight if kind == "error" and msg["code"] == "server_busy" else None
         # What answers the act on its way: its own update, its refusal or an error; or a snapshot,
         # which answers a resume (the relay answers an act on its connection before anything
         # sent after it, so once a snapshot is in, nothing more about an act will come). The
@@ -713,6 +716,15 @@ class RemoteSession(MatchSession):
         elif kind == "error":
             if msg["code"] in ("rate_limited", "not_now", "read_only"):
                 self._refuse(msg["message"])
+            elif unsaved is not None:
+                # The relay could not store the move (a full disk, say: protocol.md, server_busy), so
+                # it was not played; the connection closes and the client resumes. The move is kept
+                # and sent again with its ply once back, where the ply rule judges it afresh.
+                self._held, self._held_sent, self._held_why = unsaved, None, UNSAVED_MOVE
+                self._offer_nothing()
+                self.status.emit(UNSAVED_MOVE)
+            elif msg["code"] == "server_busy" and self._held is not None:
+                self.status.emit(STILL_UNSAVED)  # a resume refused while the relay still cannot save
             elif msg["code"] != "replaced":  # the connection's end, right after, says it in full
                 self.status.emit(sentence(msg["message"]))
         elif kind == "presence":
@@ -1014,7 +1026,7 @@ class RemoteSession(MatchSession):
             why = self.client.status.removeprefix("lost: ")
             return f"Not sent: the connection to the relay is closed ({why}). Home leaves this screen."
         if self._held is not None:
-            return f"{RECONNECTING} Your move is kept: it is sent as soon as the connection is back."
+            return f"{RECONNECTING} {self._held_why}"
         return "Not sent: the connection to the relay is lost. You can move again once the connection is back."
 
     def _offer_nothing(self) -> None:
@@ -1141,6 +1153,11 @@ _BACKGROUND: set[asyncio.Task[Any]] = set()
 
 RECONNECTING = "Connection lost — reconnecting…"
 HELD_NOT_PLAYED = "Your move made while the connection was down was not played"
+KEPT = "Your move is kept: it is sent as soon as the connection is back."
+UNSAVED_MOVE = (
+    "The relay could not save your move, so it was not played: it is kept and sent again once the connection is back."
+)
+STILL_UNSAVED = "The relay cannot save anything right now; your move is kept and sent once it can"
 HELD_CHAT_LINES = 5
 """Chat lines kept while the relay is away; a line beyond them stays in the box, said not sent."""
 

@@ -19,7 +19,7 @@ from clicking import click, deciding, target_spot
 from PySide6.QtCore import QPoint, QSettings, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
-from test_online import run_on_qt_loop, two_players, until  # the online tests' loop, players, waiting
+from test_online import GAME, SHORT, run_on_qt_loop, two_players, until  # the online tests' loop, players, waiting
 from test_online_truth import screen  # a player's match screen and the statuses it was told
 
 from server.relay import HALL
@@ -440,3 +440,52 @@ def test_a_kept_move_whose_answer_went_with_the_connection_is_settled_by_the_nex
             assert session._held_sent is None  # type: ignore[attr-defined]
 
     run_on_qt_loop(scenario)
+
+
+def test_a_move_the_relay_could_not_save_is_said_not_played_kept_and_played_once_it_can(qtbot, tmp_path: Path) -> None:
+    """Relay audit 2, finding 1: the relay's disk is full when Alice clicks her move. The relay
+    cannot store it, so it is not played (the board does not show it), and her screen says so;
+    the move is kept, and once the relay can save again her app resumes and sends it, and the
+    match goes on from it. The relay runs in a process of its own, whose disk is made full
+    (``tests.relay_process.disk_full``)."""
+    from soccerdesk.net.client import RelayClient
+    from tests.relay_process import RelayProcess, disk_full, kill_process
+
+    relay = RelayProcess(tmp_path / "relay.sqlite3")
+
+    async def scenario() -> None:
+        alice = RelayClient(relay.url, name="Alice", pauses=(0.2, 0.3))
+        bob = RelayClient(relay.url, name="Bob", pauses=(0.2, 0.3))
+        for c in (alice, bob):
+            await c.connect()
+        room = await alice.create(GAME, SHORT, seat=0)
+        await bob.join(room["room"])
+        await until(lambda: alice.view is not None and len([p for p in alice.players if p["name"]]) == 2)
+        view, said = screen(qtbot, alice)
+        try:
+            await until(lambda: deciding(view) and alice.seat in (alice.view or {}).get("to_move", ()))
+            ply = alice.seq
+            disk_full(relay.proc, True)
+            await click_a_move(qtbot, view)
+            await until(lambda: any("could not save your move" in line for line in said), timeout=3)
+            assert any("not played" in line for line in said), said
+            await until(lambda: alice.status == "reconnecting")
+            await asyncio.sleep(0.6)  # resumes refused while the disk is full
+            assert alice.seq == ply and (view.view_data or {}).get("ply") == ply  # not shown as played
+            assert not (view.view_data or {}).get("legal")  # kept: nothing more to play meanwhile
+            assert "kept" in view.hint_label.text(), view.hint_label.text()  # also while it cannot save
+
+            disk_full(relay.proc, False)
+            await until(lambda: alice.connected and alice.seq > ply, timeout=15)  # the kept move was played
+            assert alice.seat not in alice.view["to_move"]  # type: ignore[index]
+            await until(lambda: "was sent" in view.hint_label.text(), timeout=3)
+            assert "not played" not in view.hint_label.text(), view.hint_label.text()
+        finally:
+            view.session.close()
+            await until(lambda: alice.status == "closed", timeout=10)
+            await bob.close()
+
+    try:
+        run_on_qt_loop(scenario)
+    finally:
+        kill_process(relay.proc)
