@@ -66,6 +66,12 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
         "--hello-timeout", type=float, default=d.hello_timeout, help="seconds a new connection has to say hello"
     )
     p.add_argument(
+        "--request-timeout",
+        type=float,
+        default=d.request_seconds,
+        help="seconds a new connection has to send its whole HTTP request (the WebSocket upgrade)",
+    )
+    p.add_argument(
         "--bot-budget",
         type=float,
         default=d.bot_budget,
@@ -104,6 +110,7 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
         rooms_per_minute=a.rooms_per_minute,
         keep_days=a.keep_days,
         hello_timeout=a.hello_timeout,
+        request_seconds=a.request_timeout,
         bot_budget=a.bot_budget,
         bot_workers=max(1, a.bot_workers),
         trust_proxy=a.trust_proxy,

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 from server import ack_trace
+from server.entrance import Entrance, EntranceSite, QuietAcceptErrors, entrance_middleware
 from server.guessing import GUESSING, count_refusal
 from server.rooms import UNSAVED, Hall, Room, RoomSettings, dispatch, normalize_code
 from server.store import RoomStore
@@ -91,6 +92,7 @@ class RelaySettings:
     sweep_every: float = 60.0
     min_seconds: int = 5  # smallest turn clock / abandonment countdown a room may ask for
     hello_timeout: float = 10.0  # seconds a new connection has to say hello before it is closed
+    request_seconds: float = 10.0  # seconds a new connection has to send its HTTP request (the upgrade)
     bot_budget: float = 2.0  # seconds a relay bot may think about one move (then a random legal move)
     bot_workers: int = 1  # threads the relay's bots and replays of stored matches run in
     games: tuple[str, ...] = ()  # game ids offered; () : every registered game whose rules load
@@ -345,6 +347,7 @@ STORE = web.AppKey("store", RoomStore)  # a single relay's (no --redis)
 CLUSTER: web.AppKey[Cluster] = web.AppKey("cluster")  # a cluster node's (--redis)
 NODE: web.AppKey[ClusterHall] = web.AppKey("node")  # a cluster node's hall (--redis)
 GAME_LIST: web.AppKey[list[str]] = web.AppKey("games")
+ENTRANCE = web.AppKey("entrance", Entrance)
 
 
 def available_games(wanted: tuple[str, ...] = ()) -> list[str]:
@@ -367,7 +370,15 @@ def available_games(wanted: tuple[str, ...] = ()) -> list[str]:
 def create_app(settings: RelaySettings | None = None) -> web.Application:
     """The relay as an aiohttp application (store opened on startup, closed on cleanup)."""
     settings = settings or RelaySettings()
-    app = web.Application()
+    # Connections are watched from TCP accept (server.entrance) when start_relay serves the app.
+    entrance = Entrance(
+        settings.request_seconds,
+        settings.ip_connections,
+        address_group,
+        exempt=lambda address: settings.trust_proxy and address in ("127.0.0.1", "::1"),
+    )
+    app = web.Application(middlewares=[entrance_middleware(entrance)])
+    app[ENTRANCE] = entrance
     app[SETTINGS] = settings
     app[LIMITS] = AddressLimits(settings)
     app[CONNECTIONS] = set()
@@ -719,6 +730,7 @@ class RunningRelay:
     runner: web.AppRunner
     host: str
     port: int
+    accept_errors: QuietAcceptErrors | None = None
 
     @property
     def app(self) -> web.Application:
@@ -731,16 +743,19 @@ class RunningRelay:
 
     async def stop(self) -> None:
         await self.runner.cleanup()
+        if self.accept_errors is not None:
+            self.accept_errors.restore()
 
 
 async def start_relay(settings: RelaySettings) -> RunningRelay:
     """Start the relay in the running event loop; ``settings.port`` 0 picks a free port."""
-    runner = web.AppRunner(create_app(settings), handle_signals=False, access_log=None)
+    app = create_app(settings)
+    runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, settings.host, settings.port)
+    site = EntranceSite(runner, settings.host, settings.port, app[ENTRANCE])
     await site.start()
     port = runner.addresses[0][1]  # the real port when settings.port is 0
-    return RunningRelay(runner, settings.host, port)
+    return RunningRelay(runner, settings.host, port, QuietAcceptErrors(asyncio.get_running_loop()))
 
 
 __all__ = [
