@@ -65,10 +65,12 @@ from server.redis_store import (
     Call,
     RedisRoomStore,
     StoreUnavailable,
+    WritesRefused,
     as_text,
     connect,
     guarded,
     outcome,
+    refuses_writes,
 )
 from server.rooms import ENTERING, dispatch
 from soccerdesk.net.protocol import ProtocolError, error
@@ -850,6 +852,7 @@ class Journal:
     ) -> None:
         self.store = store
         self.on_failure = on_failure
+        self.on_refused: Callable[[str], None] | None = None  # told when Redis refuses a write (Health)
         self.retry_for = retry_for
         self.lanes = lanes
         self.batch_size = batch_size
@@ -1173,6 +1176,8 @@ class Journal:
     def _fail(self, code: str, number: int, queue: deque[Any], exc: Exception) -> None:
         detail = exc.detail if isinstance(exc, StoreUnavailable) else str(exc)
         log.error("room %s: a write to Redis failed (%s); the room is dropped from memory", code, detail)
+        if self.on_refused is not None and refuses_writes(exc):
+            self.on_refused(detail)
         self._failed.add(code)
         self._room_done(code, number, exc)
         for waiting, future in self._waiters:
@@ -1191,36 +1196,58 @@ class Journal:
 
 
 class Health:
-    """Whether Redis answers, checked every ``every`` seconds by :meth:`run`.
+    """Whether Redis answers and takes writes, checked every ``every`` seconds by :meth:`run`
+    (with a write of ``probe_key``, which expires by itself; without one, a ``PING``), and
+    marked down at once by :meth:`writes_refused` when a room's write is refused.
 
-    A node refuses new rooms at once while Redis is known to be away (:meth:`check`), instead
-    of making each client wait for a time-out; it notices the return by itself.
+    A node refuses new rooms at once while Redis is known to be away or to refuse writes
+    (:meth:`check`), instead of making each client wait for a time-out or lose its room, and its
+    ``/health`` says so (503), so that a load balancer sends players elsewhere; it notices the
+    return by itself.
     """
 
-    def __init__(self, redis: Redis, every: float = 1.0) -> None:
+    def __init__(self, redis: Redis, every: float = 1.0, probe_key: str = "") -> None:
         self.redis = redis
         self.every = every
+        self.probe_key = probe_key
         self.up = True
+        self.refusing = False  # down because Redis refuses writes (it answers)
         self.since = time.monotonic()
 
     def check(self) -> None:
-        """Raise :class:`StoreUnavailable` if Redis is known to be away."""
+        """Raise :class:`StoreUnavailable` if Redis is known to be away (:class:`WritesRefused`
+        if it answers but refuses writes)."""
         if not self.up:
-            raise StoreUnavailable(f"Redis has not answered for {time.monotonic() - self.since:.0f} s")
+            seconds = time.monotonic() - self.since
+            if self.refusing:
+                raise WritesRefused(f"Redis has refused writes for {seconds:.0f} s")
+            raise StoreUnavailable(f"Redis has not answered for {seconds:.0f} s")
+
+    def writes_refused(self, detail: str) -> None:
+        """A write was refused: down until a write succeeds again (the next probe's, say)."""
+        self._turn(False, True, detail)
 
     async def probe(self) -> bool:
         try:
-            await guarded(self.redis.ping())
-            up = True
-        except StoreUnavailable:
-            up = False
-        if up != self.up:
-            self.up, self.since = up, time.monotonic()
-            if up:
-                log.info("Redis answers again")
+            if self.probe_key:
+                await guarded(self.redis.set(self.probe_key, str(time.time()), px=int(self.every * 10_000)))
             else:
-                log.error("Redis does not answer: new rooms are refused until it does")
-        return up
+                await guarded(self.redis.ping())
+            self._turn(True, False, "")
+        except StoreUnavailable as exc:
+            self._turn(False, isinstance(exc, WritesRefused), exc.detail)
+        return self.up
+
+    def _turn(self, up: bool, refusing: bool, detail: str) -> None:
+        if up == self.up and refusing == self.refusing:
+            return
+        self.up, self.refusing, self.since = up, refusing, time.monotonic()
+        if up:
+            log.info("Redis answers and takes writes again")
+        elif refusing:
+            log.error("Redis refuses writes (%s): new rooms are refused until it takes them", detail)
+        else:
+            log.error("Redis does not answer: new rooms are refused until it does")
 
     async def run(self) -> None:
         while True:
@@ -1272,7 +1299,8 @@ class Cluster:
         self.bus.durable = self.journal.durable
         self.bus.durable_for = self.journal.durable_for
         self.limits = limits or ClusterLimits(redis, prefix)
-        self.health = Health(redis)
+        self.health = Health(redis, probe_key=f"{prefix}health:{self.node}")
+        self.journal.on_refused = self.health.writes_refused
         self.on_lost: Callable[[str], None] | None = None
         self._visitors: dict[tuple[str, str], str] = {}  # (node, peer) of other nodes' clients -> room
         self._tasks: list[asyncio.Task[None]] = []

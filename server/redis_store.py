@@ -72,13 +72,30 @@ def connect(url: str, pool_size: int = POOL_SIZE, timeout: float = 2.0) -> Redis
 class StoreUnavailable(ProtocolError):
     """Redis cannot be reached (or did not answer in time); nothing was changed or read."""
 
+    WORDS = (
+        "the relay cannot reach its database right now, so it opens no new rooms and saves no moves; "
+        "try again in a moment"
+    )
+
     def __init__(self, detail: str) -> None:
-        super().__init__(
-            "server_busy",
-            "the relay cannot reach its database right now, so it opens no new rooms and saves no moves; "
-            "try again in a moment",
-        )
+        super().__init__("server_busy", self.WORDS)
         self.detail = detail
+
+
+class WritesRefused(StoreUnavailable):
+    """Redis answers but refuses to write (out of memory under ``noeviction``, a replica, or a
+    failed snapshot save): nothing was changed."""
+
+    WORDS = "the relay cannot save right now, so it opens no new rooms and saves no moves; try again in a moment"
+
+
+def refuses_writes(exc: BaseException) -> bool:
+    """Whether ``exc`` is Redis refusing a write while it answers (see :class:`WritesRefused`).
+    redis-py turns the ``OOM`` and ``READONLY`` replies into errors of their own (their words
+    without that prefix); a script's refusal read by :mod:`server.redis_pipe` keeps its words."""
+    if isinstance(exc, (redis_errors.OutOfMemoryError, redis_errors.ReadOnlyError)):
+        return True
+    return isinstance(exc, redis_errors.ResponseError) and str(exc).startswith(("OOM", "READONLY", "MISCONF"))
 
 
 class NotOwner(RuntimeError):
@@ -391,6 +408,8 @@ async def guarded(pending: Awaitable[Any]) -> Any:
     except (redis_errors.ConnectionError, redis_errors.TimeoutError, OSError) as exc:
         raise StoreUnavailable(str(exc)) from exc
     except redis_errors.ResponseError as exc:
+        if refuses_writes(exc):
+            raise WritesRefused(str(exc)) from exc
         refused = refusal(exc)
         if refused is exc:
             raise

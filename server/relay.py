@@ -294,7 +294,7 @@ class Connection:
                 # A frame queued while nothing was waiting to be committed goes at once.
                 if committed is not None:
                     if not committed.done():
-                        await asyncio.shield(committed)
+                        await asyncio.wait([committed])  # neither raises its failure nor cancels it
                     if committed.exception() is not None:
                         # The writes this frame tells of are lost: it is not sent, and neither is
                         # anything after it. The client resumes from what is stored.

@@ -340,6 +340,67 @@ async def test_redis_down_new_rooms_refused_then_back(nodes: list[Node], redis_s
         await client.close()
 
 
+async def health_of(port: int, session: aiohttp.ClientSession) -> tuple[int, str]:
+    async with session.get(f"http://127.0.0.1:{port}/health") as response:
+        return response.status, str((await response.json())["redis"])
+
+
+async def test_redis_refusing_writes_closes_the_room_with_server_busy_and_health_says_down(
+    nodes: list[Node], redis_server: RedisServer
+) -> None:
+    """Relay audit 2, finding 3: Redis out of memory (``noeviction``) refuses the move's write.
+    The move is not played; everyone in the room gets ``server_busy`` and close 1008 (not a bare
+    1011), a ``resume`` meanwhile gets ``server_busy`` (not ``internal``), and ``/health`` says
+    Redis is down (503) until it takes writes again; then the players resume where the match was."""
+    import redis.asyncio as aioredis
+
+    a = nodes[0]
+    host, guest = Seat(a.url, "Host"), Seat(a.url, "Guest")
+    redis = aioredis.from_url(redis_server.url)
+    try:
+        async with aiohttp.ClientSession() as session:
+            code = await start_match(host, guest)
+            rng = random.Random(4)
+            await play([host, guest], rng, plies=6)
+            before = host.client.seq
+            async with session.ws_connect(a.url) as watcher:
+                await watcher.send_json({"type": "hello", "version": PROTOCOL_VERSION})
+                await watcher.send_json({"type": "spectate", "room": code})
+                while (await watcher.receive_json(timeout=5))["type"] != "snapshot":
+                    pass
+                await redis.config_set("maxmemory-policy", "noeviction")
+                await redis.config_set("maxmemory", 1)  # below what Redis holds: every write is refused
+                mover = next(s.client for s in (host, guest) if s.client.seat in (s.client.view or {})["to_move"])
+                await mover.act(rng.choice((mover.view or {})["legal"]), ply=before)
+                said = await watcher.receive_json(timeout=10)
+                while said["type"] in ("presence", "clock"):  # the spectator arriving
+                    said = await watcher.receive_json(timeout=10)
+                assert said["type"] == "error" and said["code"] == "server_busy", said  # no update before it
+                assert (await watcher.receive()).type == aiohttp.WSMsgType.CLOSE and watcher.close_code == 1008
+            for seat in (host, guest):
+                await until(lambda seat=seat: any(e["code"] == "server_busy" for e in seat.errors), what="told")
+            assert (await health_of(a.port, session)) == (503, "down")
+            # The players' clients try to resume meanwhile: refused with server_busy, nothing else.
+            await until(lambda: len(host.errors) >= 2, what="a resume refused")
+            assert {e["code"] for e in host.errors + guest.errors} == {"server_busy"}
+            assert host.client.seq == guest.client.seq == before
+
+            await redis.config_set("maxmemory", 0)
+            await until(lambda: host.client.status == guest.client.status == "connected", what="resumed")
+            assert host.client.seq == guest.client.seq == before  # the refused move was not played
+            for _ in range(50):  # the next probe's write goes through
+                if await health_of(a.port, session) == (200, "up"):
+                    break
+                await asyncio.sleep(0.1)
+            assert await health_of(a.port, session) == (200, "up")
+            await play([host, guest], rng, plies=before + 4)
+    finally:
+        await redis.config_set("maxmemory", 0)
+        await redis.aclose()
+        for seat in (host, guest):
+            await seat.close()
+
+
 async def test_turn_clock_goes_on_after_a_takeover(nodes: list[Node]) -> None:
     """The turn clock is stored with the room: after the owner dies, the new owner runs what was
     left of the turn, not a fresh one."""
