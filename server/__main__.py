@@ -63,6 +63,12 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
         "--rooms-per-minute", type=int, default=d.rooms_per_minute, help="rooms one address may create per minute"
     )
     p.add_argument(
+        "--entries-per-minute",
+        type=int,
+        default=d.entries_per_minute,
+        help="spectates and resumes one address may make per minute (each sends a whole snapshot)",
+    )
+    p.add_argument(
         "--hello-timeout", type=float, default=d.hello_timeout, help="seconds a new connection has to say hello"
     )
     p.add_argument(
@@ -108,6 +114,7 @@ def parse_args(argv: list[str] | None) -> RelaySettings:
         ip_connections=a.ip_connections,
         guesses_per_minute=a.guesses_per_minute,
         rooms_per_minute=a.rooms_per_minute,
+        entries_per_minute=a.entries_per_minute,
         keep_days=a.keep_days,
         hello_timeout=a.hello_timeout,
         request_seconds=a.request_timeout,

@@ -289,7 +289,7 @@ class ClusterLimits:
     """Per-address limits counted in Redis, so they hold across every node.
 
     The same questions as the relay's per-node :class:`server.relay.AddressLimits` (``message``,
-    ``may_guess``, ``wrong_guess``, ``may_create``), awaited. While Redis is away each node
+    ``may_guess``, ``wrong_guess``, ``may_create``, ``may_enter``), awaited. While Redis is away each node
     counts on its own (the limits then hold per node, as with a single relay) and says so once
     in its log.
     """
@@ -301,6 +301,7 @@ class ClusterLimits:
         message_rate: float = 200.0,
         guesses_per_minute: int = 20,
         rooms_per_minute: int = 30,
+        entries_per_minute: int = 60,
         message_sync: float = 0.05,
     ) -> None:
         self.redis = redis
@@ -309,6 +310,7 @@ class ClusterLimits:
         self.messages = Limit("msg", message_rate, 1.0)
         self.guesses = Limit("guess", guesses_per_minute, 60.0)
         self.creations = Limit("create", rooms_per_minute, 60.0)
+        self.entries = Limit("enter", entries_per_minute, 60.0)
         self._window = redis.register_script(_WINDOW)
         self._local: dict[tuple[str, str], _LocalWindow] = {}
         self._local_mode = False
@@ -394,6 +396,9 @@ class ClusterLimits:
 
     async def may_create(self, ip: str) -> bool:
         return await self.event(self.creations, ip)
+
+    async def may_enter(self, ip: str) -> bool:
+        return await self.event(self.entries, ip)
 
 
 # --- messages between nodes -------------------------------------------------------------------

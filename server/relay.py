@@ -84,6 +84,9 @@ class RelaySettings:
     ip_connections: int = 32  # open connections per client address
     guesses_per_minute: int = 20  # wrong room codes per client address; wrong tokens per address and room
     rooms_per_minute: int = 30  # rooms a client address may create
+    # spectates and resumes per client address: each costs a full snapshot, which late in a long
+    # match holds tens of kilobytes of events (relay audit 2, measurements)
+    entries_per_minute: int = 60
     flood_strikes: int = 50  # refused-for-rate messages before the connection is closed
     hard_frame_bytes: int = 4 * MAX_FRAME_BYTES  # larger frames close the connection (1009)
     send_queue: int = 1000  # frames waiting for a slow client before it is dropped
@@ -139,6 +142,7 @@ class AddressLimits:
     messages: dict[str, TokenBucket] = field(default_factory=dict)
     guesses: dict[str, TokenBucket] = field(default_factory=dict)  # by address, and by "address room"
     creations: dict[str, TokenBucket] = field(default_factory=dict)
+    entries: dict[str, TokenBucket] = field(default_factory=dict)
 
     def admit(self, ip: str) -> bool:
         if self.connections.get(ip, 0) >= self.settings.ip_connections:
@@ -172,17 +176,25 @@ class AddressLimits:
         bucket.take()
 
     def may_create(self, ip: str) -> bool:
-        bucket = self.creations.get(ip)
-        if bucket is None:
-            per_minute = self.settings.rooms_per_minute
-            bucket = self.creations[ip] = TokenBucket(per_minute / 60.0, per_minute)
-        return bucket.take()
+        return _per_minute(self.creations, ip, self.settings.rooms_per_minute)
+
+    def may_enter(self, ip: str) -> bool:
+        """Whether the address may ``spectate`` or ``resume`` once more (each a full snapshot)."""
+        return _per_minute(self.entries, ip, self.settings.entries_per_minute)
 
     def prune(self) -> None:
         """Forget addresses with nothing to remember (full buckets, no connections)."""
-        for table in (self.messages, self.guesses, self.creations):
+        for table in (self.messages, self.guesses, self.creations, self.entries):
             for ip in [ip for ip, b in table.items() if b.full() and ip not in self.connections]:
                 del table[ip]
+
+
+def _per_minute(table: dict[str, TokenBucket], ip: str, per_minute: int) -> bool:
+    """Take one of ``ip``'s ``per_minute`` (a bucket of as many, one back every ``60 / per_minute`` s)."""
+    bucket = table.get(ip)
+    if bucket is None:
+        bucket = table[ip] = TokenBucket(per_minute / 60.0, per_minute)
+    return bucket.take()
 
 
 CUT_OFF_SECONDS = 1.0  # the longest a close frame to a client that reads nothing may take
@@ -453,6 +465,7 @@ def _cluster(settings: RelaySettings) -> Cluster:
         message_rate=settings.ip_message_rate,
         guesses_per_minute=settings.guesses_per_minute,
         rooms_per_minute=settings.rooms_per_minute,
+        entries_per_minute=settings.entries_per_minute,
     )
     return Cluster(redis, node=settings.node or None, ttl=settings.lease_seconds, limits=limits)
 
@@ -674,6 +687,11 @@ async def _enter(
     code = normalize_code(msg["room"])
     if kind != "resume" and not await limits.may_guess(conn.ip):
         raise ProtocolError("rate_limited", GUESSING)
+    if kind in ("spectate", "resume") and not await limits.may_enter(conn.ip):
+        raise ProtocolError(
+            "rate_limited",
+            f"rooms watched or resumed from your address: at most {settings.entries_per_minute} a minute; wait a moment",
+        )
     try:
         room: Room | RemoteRoom
         if node is not None:
@@ -709,6 +727,9 @@ class _LocalLimits:
 
     async def may_create(self, ip: str) -> bool:
         return self.limits.may_create(ip)
+
+    async def may_enter(self, ip: str) -> bool:
+        return self.limits.may_enter(ip)
 
 
 SHARED_LIMITS: web.AppKey[_LocalLimits | ClusterLimits] = web.AppKey("shared_limits")

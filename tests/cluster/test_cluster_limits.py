@@ -42,6 +42,17 @@ async def test_room_creations_are_counted_across_nodes(redis_server: RedisServer
         await close(a, b)
 
 
+async def test_spectates_and_resumes_are_counted_across_nodes(redis_server: RedisServer) -> None:
+    """Each sends a whole snapshot: an address's entries per minute hold across the nodes together."""
+    a, b = two_nodes(redis_server.url, entries_per_minute=4)
+    try:
+        assert [await (a if i % 2 else b).may_enter("203.0.113.7") for i in range(4)] == [True] * 4
+        assert not await a.may_enter("203.0.113.7") and not await b.may_enter("203.0.113.7")
+        assert await a.may_enter("198.51.100.1")
+    finally:
+        await close(a, b)
+
+
 async def test_wrong_guesses_are_counted_across_nodes(redis_server: RedisServer) -> None:
     a, b = two_nodes(redis_server.url, guesses_per_minute=3)
     try:

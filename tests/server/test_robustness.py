@@ -413,6 +413,33 @@ async def test_flooding_is_rate_limited_per_connection_then_cut_off(db_path: Pat
         await relay.stop()
 
 
+async def test_spectating_and_resuming_are_limited_per_address(db_path: Path) -> None:
+    """Relay audit 2, measurements: each spectate or resume sends a whole snapshot (tens of kB late
+    in a long match), so an address watching and leaving in a loop could load the relay far more
+    than its message limit suggests. Entries are limited per address; other addresses and the
+    players' own messages are not affected."""
+    relay = await start_relay(replace(relay_settings(db_path), entries_per_minute=3))
+    made: list[RelayClient] = []
+    try:
+        host, guest = await pair(relay, made)
+        code = host.room or ""
+        watcher = await new_client(relay, made)
+        for _ in range(2):
+            await watcher.spectate(code)
+            await watcher.leave()
+        await guest.drop()  # the guest's own client resumes: the third entry of the address
+        await until(lambda: guest.connected and guest.status == "connected")
+        with pytest.raises(RelayError) as refused:
+            await watcher.spectate(code)
+        assert refused.value.code == "rate_limited" and "a minute" in refused.value.message
+        await host.act((host.view or {})["legal"][0], ply=host.seq)  # playing is not held up
+        await until(lambda: guest.seq == host.seq)
+    finally:
+        for client in made:
+            await client.close()
+        await relay.stop()
+
+
 async def test_connections_and_code_guesses_are_limited_per_address(db_path: Path) -> None:
     relay = await start_relay(
         replace(relay_settings(db_path), ip_connections=3, guesses_per_minute=4, rooms_per_minute=2)
