@@ -47,10 +47,16 @@ async def player(relay: RelayProcess, made: list[RelayClient], name: str) -> tup
 async def play(players: list[RelayClient], rng: random.Random, moves: int) -> None:
     """``moves`` decisions, each answered before the next is made."""
     for _ in range(moves):
-        mover = next(c for c in players if c.view is not None and c.seat in c.view["to_move"])
+        await until(lambda: len({c.seq for c in players}) == 1 and bool(deciding(players)))
+        mover = deciding(players)[0]
         ply = mover.seq
         await mover.act(rng.choice((mover.view or {})["legal"]), ply=ply)
         await until(lambda ply=ply: all(c.seq > ply for c in players))  # type: ignore[misc]
+
+
+def deciding(players: list[RelayClient]) -> list[RelayClient]:
+    """The players whose latest view asks them to decide."""
+    return [c for c in players if c.view is not None and c.seat in c.view["to_move"]]
 
 
 def stored_plies(db: Path, code: str) -> list[int]:
@@ -71,7 +77,7 @@ async def test_a_move_the_relay_could_not_store_is_not_played_and_nothing_acknow
     before = host.seq
 
     disk_full(relay_process.proc, True)
-    mover = next(c for c in (host, guest) if c.seat in (c.view or {})["to_move"])
+    mover = deciding([host, guest])[0]
     await mover.act(rng.choice((mover.view or {})["legal"]), ply=before)
     # Both players are told the relay cannot save, and neither is shown the move.
     for seen in (host_seen, guest_seen):
