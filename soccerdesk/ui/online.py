@@ -455,7 +455,7 @@ class RemoteSession(MatchSession):
         if why:
             self._held_news = f"{HELD_NOT_PLAYED}: {why}"
         else:
-            self._held_news = "Your move made while the connection was down was sent"
+            self._held_news = "Your kept move was sent"
             self._held_sent = action
             self._in_flight = (action, ply)
             _spawn(self._send_act(action, ply), self._tasks)
@@ -665,7 +665,7 @@ class RemoteSession(MatchSession):
         if self._held is None:
             return ""
         self._held = None
-        return " (your move made while the connection was down was not sent)"
+        return " (your kept move was not sent)"
 
     def _unsent_words(self) -> str:
         if self.client.status.startswith("lost"):
@@ -1152,7 +1152,7 @@ _BACKGROUND: set[asyncio.Task[Any]] = set()
 """Shutdown tasks of closed sessions (kept referenced until done)."""
 
 RECONNECTING = "Connection lost — reconnecting…"
-HELD_NOT_PLAYED = "Your move made while the connection was down was not played"
+HELD_NOT_PLAYED = "Your kept move was not played"
 KEPT = "Your move is kept: it is sent as soon as the connection is back."
 UNSAVED_MOVE = (
     "The relay could not save your move, so it was not played: it is kept and sent again once the connection is back."

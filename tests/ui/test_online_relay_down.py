@@ -200,7 +200,7 @@ def test_what_was_kept_is_given_back_when_the_client_stops_reconnecting(qtbot, t
             await until(lambda: view.chat_edit is not None and view.chat_edit.text() == "still there?")
             assert "not sent" in view.hint_label.text().lower(), view.hint_label.text()
             said = " / ".join(match.said)
-            assert "Disconnected:" in said and "your move made while the connection was down was not sent" in said, said
+            assert "Disconnected:" in said and "your kept move was not sent" in said, said
 
     run_on_qt_loop(scenario)
 
