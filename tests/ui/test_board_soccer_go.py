@@ -640,6 +640,26 @@ def roomiest_cards(count: int) -> list[str]:
     return sorted(power_cards(), key=height, reverse=True)[:count]
 
 
+def holding(
+    qtbot: Any, states: list[State], size: tuple[int, int], hand: list[str], drawn: str | None = None
+) -> tuple[SoccerGoBoard, BoardView]:
+    """Seat 0's board, in a view of ``size``, at a first-half moment of ``states`` with ``hand``
+    (and the card ``drawn`` beside it) and nothing to click."""
+    base = next(
+        state.view(0)
+        for state in states
+        if state.view(0)["state"].get("period") == "first-half" and state.view(0)["state"].get("hand")
+    )
+    board = SoccerGoBoard(BoardConfig(GAME, 0))
+    view = BoardView(board)
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    board.set_view({**base, "legal": [], "state": {**base["state"], "hand": hand, "drawn": drawn}})
+    view.fit()
+    return board, view
+
+
 @pytest.mark.parametrize(("size", "drawn"), [(size, drawn) for size in BOARD_SIZES[:2] for drawn in (False, True)])
 def test_a_hand_of_the_longest_power_cards_shows_each_whole_text_in_a_small_window(
     qtbot: Any, states: list[State], size: tuple[int, int], drawn: bool
@@ -649,20 +669,8 @@ def test_a_hand_of_the_longest_power_cards_shows_each_whole_text_in_a_small_wind
     room shows each card's whole text at 8 points or more on screen, at 1000 × 540 and at
     1280 × 720, alone and with the fifth such card drawn beside them (at 1000 × 540 the five
     were still cut)."""
-    base = next(
-        state.view(0)
-        for state in states
-        if state.view(0)["state"].get("period") == "first-half" and state.view(0)["state"].get("hand")
-    )
     codes = roomiest_cards(5 if drawn else 4)
-    seen = {**base, "legal": [], "state": {**base["state"], "hand": codes[:4], "drawn": codes[4] if drawn else None}}
-    board = SoccerGoBoard(BoardConfig(GAME, 0))
-    view = BoardView(board)
-    qtbot.addWidget(view)
-    view.resize(*size)
-    view.show()
-    board.set_view(seen)
-    view.fit()
+    board, view = holding(qtbot, states, size, codes[:4], codes[4] if drawn else None)
     assert board.compact
     texts = texts_on_screen(view)
     written = " ".join(text.text for text in texts)
@@ -763,16 +771,8 @@ def test_a_compact_power_cards_last_line_stands_clear_of_its_faces_edge(
     """Display audit 3: on the compact table the last line of a long power card's text (the
     descenders of "played.") sat on the bottom edge of the card's face. The two rows of pixels
     above that edge carry no ink."""
-    base = next(s.view(0) for s in states if s.view(0)["state"].get("period") == "first-half")
     codes = roomiest_cards(4)
-    seen = {**base, "legal": [], "state": {**base["state"], "hand": codes, "drawn": None}}
-    board = SoccerGoBoard(BoardConfig(GAME, 0))
-    view = BoardView(board)
-    qtbot.addWidget(view)
-    view.resize(*size)
-    view.show()
-    board.set_view(seen)
-    view.fit()
+    board, view = holding(qtbot, states, size, codes)
     image = view.viewport().grab().toImage()
     ratio = image.devicePixelRatio()
     for code in codes:
