@@ -56,7 +56,7 @@ class Entrance:
         self.by_address: dict[str, int] = {}
         self.refused = 0  # connections closed at accept, since the last warning
         self.cut = 0  # connections cut at their deadline, since the last warning
-        self._warned = 0.0
+        self._warned = -60.0  # (monotonic time may start near 0: the first warning is said)
 
     def protocol(self, inner: asyncio.Protocol) -> asyncio.Protocol:
         """``inner`` (aiohttp's handler of one connection) behind the entrance."""

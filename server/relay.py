@@ -169,11 +169,7 @@ class AddressLimits:
         return bucket is None or bucket.available() >= 1.0
 
     def wrong_guess(self, key: str) -> None:
-        bucket = self.guesses.get(key)
-        if bucket is None:
-            per_minute = self.settings.guesses_per_minute
-            bucket = self.guesses[key] = TokenBucket(per_minute / 60.0, per_minute)
-        bucket.take()
+        _per_minute(self.guesses, key, self.settings.guesses_per_minute)
 
     def may_create(self, ip: str) -> bool:
         return _per_minute(self.creations, ip, self.settings.rooms_per_minute)
@@ -387,7 +383,7 @@ def create_app(settings: RelaySettings | None = None) -> web.Application:
         settings.request_seconds,
         settings.ip_connections,
         address_group,
-        exempt=lambda address: settings.trust_proxy and address in ("127.0.0.1", "::1"),
+        exempt=lambda address: settings.trust_proxy and from_this_machine(address),
     )
     app = web.Application(middlewares=[entrance_middleware(entrance)])
     app[ENTRANCE] = entrance
@@ -574,11 +570,16 @@ def client_address(request: web.Request, trust_proxy: bool) -> str:
     from this machine (a remote client cannot forge its way around the limits).
     """
     peer = request.remote or "unknown"
-    if trust_proxy and peer in ("127.0.0.1", "::1"):
+    if trust_proxy and from_this_machine(peer):
         real = request.headers.get("X-Real-IP") or request.headers.get("X-Forwarded-For", "").split(",")[-1]
         if real.strip():
             return address_group(real.strip())
     return address_group(peer)
+
+
+def from_this_machine(address: str) -> bool:
+    """Whether a connection from ``address`` comes from this machine (a reverse proxy's)."""
+    return address in ("127.0.0.1", "::1")
 
 
 def address_group(address: str) -> str:

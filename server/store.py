@@ -100,10 +100,10 @@ class RoomStore:
         self,
         path: str | Path,
         synchronous: str = "normal",
-        on_failure: Callable[[str, Exception], None] | None = None,
     ) -> None:
-        """``on_failure(code, error)`` is told of each room whose writes a failed commit lost
-        (see :meth:`flush`); the relay's :class:`server.rooms.Hall` drops it from memory."""
+        """:attr:`on_failure` ``(code, error)``, once set, is told of each room whose writes a
+        failed commit lost (see :meth:`flush`); the relay's :class:`server.rooms.Hall` sets it
+        and drops the room from memory."""
         if synchronous not in SYNC_MODES:
             raise ValueError(f"synchronous is one of {', '.join(SYNC_MODES)}, not {synchronous!r}")
         self.path = str(path)
@@ -122,7 +122,7 @@ class RoomStore:
             # in a thread of its own, with a connection of its own, and never blocks writers.
             self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._checkpointer = _Checkpointer(self.path)
-        self.on_failure = on_failure
+        self.on_failure: Callable[[str, Exception], None] | None = None
         self._docs: dict[str, str] = {}
         self._drops: list[tuple[str, int]] = []  # (code, match) of earlier matches to forget
         self._rows: list[tuple[str, int, int, int, str]] = []

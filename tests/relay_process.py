@@ -19,7 +19,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_relay_process(port: int, db: Path, *extra: str) -> subprocess.Popen[str]:
+def start_relay_process(port: int, db: Path) -> subprocess.Popen[str]:
     """A relay in a process of its own (``python -m server``), listening once this returns."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
@@ -39,7 +39,6 @@ def start_relay_process(port: int, db: Path, *extra: str) -> subprocess.Popen[st
             "5000",
             "--ip-message-rate",
             "20000",
-            *extra,
         ],  # bots play faster than people
         cwd=ROOT,
         env=env,

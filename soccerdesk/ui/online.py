@@ -435,12 +435,13 @@ class RemoteSession(MatchSession):
         status = self.client.status
         return not self.client.connected and not status.startswith("lost") and status != "closed"
 
-    def _hold(self, action: str, ply: int) -> None:
-        """Keep a move chosen while the relay is away; :meth:`_play_held` sends it once the
-        resumed snapshot is in. The board offers nothing more meanwhile."""
-        self._held, self._held_why = (action, ply), KEPT
+    def _hold(self, action: str, ply: int, why: str | None = None) -> None:
+        """Keep a move chosen while the relay is away (or one it could not save: ``why`` says
+        which); :meth:`_play_held` sends it once the resumed snapshot is in. The board offers
+        nothing more meanwhile."""
+        self._held, self._held_why = (action, ply), why or KEPT
         self._offer_nothing()
-        self.status.emit(self.offline_words())
+        self.status.emit(self.offline_words() or self._held_why)
 
     def _play_held(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """Back after a lost connection (the snapshot ``view`` and the ``events`` missed): send
@@ -720,9 +721,7 @@ class RemoteSession(MatchSession):
                 # The relay could not store the move (a full disk, say: protocol.md, server_busy), so
                 # it was not played; the connection closes and the client resumes. The move is kept
                 # and sent again with its ply once back, where the ply rule judges it afresh.
-                self._held, self._held_sent, self._held_why = unsaved, None, UNSAVED_MOVE
-                self._offer_nothing()
-                self.status.emit(UNSAVED_MOVE)
+                self._hold(*unsaved, why=UNSAVED_MOVE)
             elif msg["code"] == "server_busy" and self._held is not None:
                 self.status.emit(STILL_UNSAVED)  # a resume refused while the relay still cannot save
             elif msg["code"] != "replaced":  # the connection's end, right after, says it in full

@@ -18,15 +18,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tests.relay_process import free_port
+
 REDIS_SERVER = shutil.which("redis-server") or next(
     (p for p in ("/usr/bin/redis-server", "/usr/sbin/redis-server") if Path(p).exists()), None
 )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextlib.contextmanager
