@@ -18,13 +18,13 @@ from soccerdesk.learn import review
 from soccerdesk.rules import get_game
 from soccerdesk.sim import play_match
 
-RETAKE = 42
+RETAKE = 53
 """In :func:`_normal_vs_easy`, the position after Home's (normal's) defending Pass Re-Take; Away
 (easy) then answers "no card", as in QA's match."""
 
 
 @cache
-def _normal_vs_easy(seed: int = 11) -> dict[str, Any]:
+def _normal_vs_easy(seed: int = 73) -> dict[str, Any]:
     bots = [make_bot("normal", "soccer-go"), make_bot("easy", "soccer-go")]
     result = play_match("soccer-go", bots, seed, swap=False, options={})
     assert result.record is not None
