@@ -394,6 +394,9 @@ def test_clear_in_play_1_2_keeps_3_20_loses() -> None:
     assert kept.control == HOME and ball_name(kept, HOME) == "A1C"
     lost = run(state, (HOME, "clear-in A1C"), (CHANCE, "roll 3"))
     assert lost.control == AWAY and ball_name(lost, AWAY) == "D2C"
+    # Third rules audit: the log told who has the ball after a lost clear, not where.
+    said = [e.text for e in lost.events if e.kind == "control"]
+    assert said == [f"Seat {AWAY} gains control of the ball in its D2C"]
 
 
 def test_clear_in_play_into_the_box_lost_is_a_goal_kick_kept_needs_inside_shot() -> None:

@@ -218,6 +218,9 @@ def test_the_log_names_zones_as_the_readers_board_labels_them(qtbot: Any, match_
     # QA: "plays Pass Right 1, then Dribble to D2 left" read as two cards played.
     event = {"kind": "play", "text": "Seat 1 plays Pass Right 1, then Dribble to A1C", "data": {"seat": 1}}
     assert boards[0].event_text(event, reader=1) == "Seat 1 plays Pass Right 1 (next: Dribble) to A1 centre"
+    # A change of control says where, in the reader's frame (third rules audit).
+    event = {"kind": "control", "text": "Seat 1 gains control of the ball in its D2L", "data": {"seat": 1}}
+    assert boards[0].event_text(event, reader=0) == "Seat 1 gains control of the ball in A1 right"
     # Third rules audit, finding 2: two brackets in a row for a card that says where it is not played.
     event = {"kind": "play", "text": "Seat 0 plays Dribble Diagonal Left 1, then Pass (not in D1-D2) to A1C"}
     assert boards[0].event_text(event) == "Seat 0 plays Dribble Diagonal Left 1 (next: Pass; not in D1-D2) to A1C"

@@ -621,7 +621,7 @@ class _Turn:
         if seat != self.control:
             self.passback_used = False  # Rulebook: once until you lose ball control and gain it back
             self.hold_blocked = False
-            self.say("control", f"Seat {seat} gains control of the ball", seat=seat)
+            self.say("control", f"Seat {seat} gains control of the ball in its {self.zname(seat, zone)}", seat=seat)
         self.control = seat
         self.ball = zone
         self.next_req = None
