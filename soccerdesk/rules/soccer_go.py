@@ -478,6 +478,7 @@ class SeenAside:
 
 
 NOTHING_ASIDE = SeenAside()
+_Aside = tuple[tuple[SeenAside, SeenAside], tuple[SeenAside, SeenAside]]  # by seat, then side
 
 
 @dataclass(frozen=True, slots=True)
@@ -505,7 +506,7 @@ class SoccerGoState(State):
     drawn: str | None
     kicks: tuple[tuple[bool, ...], tuple[bool, ...]]  # shootout: True = scored
     last: tuple[str, str, str, str] | None  # last reveal: kind, attacker text, defender text, result
-    aside: tuple[tuple[SeenAside, SeenAside], tuple[SeenAside, SeenAside]]  # by seat, then side
+    aside: _Aside
 
     def _r(self, **changes: Any) -> SoccerGoState:
         """A copy with ``changes``, keeping the match info (options) for the rest of ``_apply``.
@@ -895,11 +896,9 @@ class SoccerGoState(State):
             aside=self._aside_after_draw(side, drawer, action.card, refilled=not self.piles[side]),
         )
 
-    def _aside_after_draw(
-        self, side: int, drawer: int, card: str, refilled: bool
-    ) -> tuple[tuple[SeenAside, SeenAside], tuple[SeenAside, SeenAside]]:
+    def _aside_after_draw(self, side: int, drawer: int, card: str, refilled: bool) -> _Aside:
         """What each seat knows of its put-aside cards of ``side`` once ``drawer`` draws ``card``."""
-        out = []
+        aside = self.aside
         for seat in (0, 1):
             seen = self.aside[seat][side]
             if refilled:  # the swapped-out pile is the draw pile now
@@ -908,10 +907,8 @@ class SoccerGoState(State):
                 seen = replace(seen, in_pile=_without(seen.in_pile, card))
             elif seen.in_pile and seat != drawer:
                 seen = replace(seen, their_draws=seen.their_draws + 1)  # a card it can't see
-            pair = list(self.aside[seat])
-            pair[side] = seen
-            out.append((pair[0], pair[1]))
-        return out[0], out[1]
+            aside = _with_aside(aside, seat, side, seen)
+        return aside
 
     def _reveal_pass(self, att: PassTo, dfn: Mark, events: list[Event]) -> State:
         number = self.passes + 1
@@ -1235,13 +1232,9 @@ class SoccerGoState(State):
         events.append(
             Event("swap-detail", f"Seat {seat} puts {cards[out].label} aside.", {"card": out}, audience=(seat,))
         )
-        mine = list(self.aside[seat])
-        mine[side] = replace(mine[side], swapped=tuple(sorted((*mine[side].swapped, out))))
-        aside = list(self.aside)
-        aside[seat] = (mine[0], mine[1])
-        nxt = self._r(
-            hands=(hands[0], hands[1]), swapped=(swapped[0], swapped[1]), drawn=None, aside=(aside[0], aside[1])
-        )
+        seen = self.aside[seat][side]
+        aside = _with_aside(self.aside, seat, side, replace(seen, swapped=tuple(sorted((*seen.swapped, out)))))
+        nxt = self._r(hands=(hands[0], hands[1]), swapped=(swapped[0], swapped[1]), drawn=None, aside=aside)
         if self.step == 0 and nxt._may_draw(1):
             return nxt._r(phase=DRAW, step=1)
         return nxt._start_turn(self.turn + 1, events)
@@ -1531,6 +1524,13 @@ def _counts(pile: Sequence[str]) -> list[tuple[Action, int]]:
 def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
     i = cards.index(card)
     return cards[:i] + cards[i + 1 :]
+
+
+def _with_aside(aside: _Aside, seat: int, side: int, seen: SeenAside) -> _Aside:
+    """``aside`` (by seat, then side) with what ``seat`` knows of its put-aside cards of ``side``
+    now ``seen``."""
+    pair = (seen, aside[seat][1]) if side == 0 else (aside[seat][0], seen)
+    return (pair, aside[1]) if seat == 0 else (aside[0], pair)
 
 
 def _take(pool: list[str], cards: Sequence[str]) -> list[str]:
