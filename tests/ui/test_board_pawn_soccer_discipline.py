@@ -9,8 +9,9 @@ from functools import partial
 from typing import Any
 
 import pytest
-from painting import painted_texts, shown
-from PySide6.QtCore import QPoint, Qt
+from painting import SMALLEST_BOARD, painted_texts, shown
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QColor, QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QGraphicsView
 from test_animation import banner_word_pixels
@@ -18,10 +19,12 @@ from test_animation import banner_word_pixels
 from soccerdesk.rules import CHANCE, get_game, sample_chance
 from soccerdesk.rules.api import State
 from soccerdesk.ui.animation import animation_for
-from soccerdesk.ui.boards.base import BoardConfig
-from soccerdesk.ui.boards.pawn_soccer import Board
+from soccerdesk.ui.boards.base import BoardConfig, TeamColours
+from soccerdesk.ui.boards.drawing import DANGER
+from soccerdesk.ui.boards.pawn_soccer import YELLOW_CARD, Board
 from soccerdesk.ui.match_view import MatchView
 from soccerdesk.ui.session import LocalSession, Player
+from soccerdesk.ui.settings import TEAM_COLOURS, text_colour_on
 
 GAME = "pawn-soccer"
 
@@ -223,6 +226,81 @@ def test_the_red_card_chips_are_explained(qtbot: Any) -> None:
     where = gview.mapFromScene(chips.sceneBoundingRect().topLeft()) + QPoint(3, 4)
     tip = tooltip_at(gview, where)
     assert tip.startswith("Home: 1 red card: a pawn sent off"), tip
+
+
+def _rgb(colour: QColor) -> tuple[int, int, int]:
+    r, g, b, _ = colour.getRgb()
+    return r, g, b
+
+
+def _luminance(rgb: tuple[int, int, int]) -> float:
+    """WCAG 2 relative luminance of an sRGB colour."""
+    linear = [c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """WCAG 2 contrast ratio, 1 (none) to 21 (black on white)."""
+    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def card_edges(image: QImage, area: QRect, card: QColor) -> dict[str, float]:
+    """A card of colour ``card`` in ``area`` of ``image``: for each of its sides, the best
+    contrast of the card with either of the two pixels just past that side's middle (its rim,
+    or whatever lies beside it)."""
+
+    def rgb(x: int, y: int) -> tuple[int, int, int]:
+        return _rgb(QColor(image.pixel(x, y)))
+
+    ours = _rgb(card)
+    core = [
+        (x, y)
+        for x in range(area.left(), area.right() + 1)
+        for y in range(area.top(), area.bottom() + 1)
+        if max(abs(a - b) for a, b in zip(rgb(x, y), ours, strict=True)) <= 24
+    ]
+    assert len(core) >= 12, (area, len(core))  # the card is there, a few pixels each way
+    left, right = min(x for x, _ in core), max(x for x, _ in core)
+    top, bottom = min(y for _, y in core), max(y for _, y in core)
+    mid_x, mid_y = (left + right) // 2, (top + bottom) // 2
+    beside = {
+        "left": [(left - k, mid_y) for k in (1, 2)],
+        "right": [(right + k, mid_y) for k in (1, 2)],
+        "top": [(mid_x, top - k) for k in (1, 2)],
+        "bottom": [(mid_x, bottom + k) for k in (1, 2)],
+    }
+    return {side: round(max(_contrast(ours, rgb(*at)) for at in spots), 1) for side, spots in beside.items()}
+
+
+@pytest.mark.parametrize(
+    "colour", sorted({*TEAM_COLOURS.values(), TeamColours().home.name(), TeamColours().away.name()})
+)
+def test_every_card_reads_on_every_pawn_colour_at_the_smallest_window(qtbot: Any, colour: str) -> None:
+    """QA (small fixes): at 1000 x 540 a yellow card on an orange pawn had only a hairline edge
+    to tell it from the pawn (a yellow pawn, worse), and a red chip read poorly on the dark panel.
+    On pawns of every colour a player can choose, of either team, and on the team row's chips,
+    each side of a card stands out from what is next to it: WCAG non-text contrast, >= 3."""
+    game = get_game(GAME)
+    state = game.position(
+        ["C5", "D1", "B3", "E4", "F5"], ["D6", "D7", "C7", "E7", "D9", "D11"], "D1", yellow=("C5", "D7"), reds=(1, 0)
+    )
+    both = QColor(colour)
+    on_it = text_colour_on(colour)
+    board = Board(BoardConfig(GAME, 1, colours=TeamColours(both, both, on_it, on_it)))
+    board.set_view(state.view(1))  # Blue to play: no legal-click frames on Orange's screen
+    gview = shown(qtbot, board, SMALLEST_BOARD)
+    gview.fitInView(board.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+    qtbot.waitExposed(gview)
+    image = gview.viewport().grab().toImage()
+    for square in ("C5", "D7"):  # a Blue pawn and an Orange one, each on a yellow card
+        area = gview.mapFromScene(board.square_rect(square)).boundingRect()
+        edges = card_edges(image, area, YELLOW_CARD)
+        assert min(edges.values()) >= 3, (colour, square, edges)
+    chips = next(item for item in board.items() if item.toolTip().startswith("Home: 1 red card"))
+    area = gview.mapFromScene(chips.sceneBoundingRect()).boundingRect()
+    edges = card_edges(image, area, DANGER)
+    assert min(edges.values()) >= 3, ("red chip", edges)
 
 
 def saved_penalty_event() -> dict[str, Any]:

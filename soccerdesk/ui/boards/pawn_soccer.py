@@ -95,10 +95,23 @@ def turns_finished(state: dict[str, Any]) -> int:
     return max(0, played - 1) if state.get("phase") == "after_turn" else played
 
 
+YELLOW_CARD = QColor("#ffd400")
+CARD_RIM_PIXELS = 1.6  # the least rim a card gets, in screen pixels, however small the window
+
+
 def paint_card(p: QPainter, rect: QRectF, *, red: bool = False, edge: float = 0.8) -> None:
-    """A yellow or a red card: a small rounded card with a dark edge (pawns, team rows, key)."""
-    p.setBrush(DANGER if red else QColor("#ffd400"))
-    p.setPen(QPen(QColor("#3a0000" if red else "#5a4a00"), edge))
+    """A yellow or a red card: a small rounded card on a rim of at least ``edge`` (pawns, team
+    rows, key). The rim is near black round a yellow card, near white round a red one, and never
+    thinner than :data:`CARD_RIM_PIXELS` on screen: a yellow card on an orange (or yellow) pawn
+    once had only a hairline edge to tell it from the pawn at a small window, and a red chip read
+    poorly on the dark panel."""
+    to_screen = p.deviceTransform()  # scene units to device pixels, the view's zoom included
+    scale = math.hypot(to_screen.m11(), to_screen.m12()) / p.device().devicePixelRatio() or 1.0
+    rim = max(edge, CARD_RIM_PIXELS / scale)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor("#fff4f0" if red else "#1a1500"))
+    p.drawRoundedRect(rect.adjusted(-rim, -rim, rim, rim), 1.5 + rim, 1.5 + rim)
+    p.setBrush(DANGER if red else YELLOW_CARD)
     p.drawRoundedRect(rect, 1.5, 1.5)
 
 
@@ -742,8 +755,9 @@ class Board(ClickBoard):
                     p.setBrush(Qt.BrushStyle.NoBrush)
                     p.drawEllipse(c, radius * 0.84, radius * 0.84)
                 if pawn["yellow"]:
+                    # Up at the pawn's edge, so that the card's rim leaves a keeper's "GK" whole.
                     paint_card(
-                        p, QRectF(c.x() + radius * 0.35, c.y() - radius * 1.15, radius * 0.55, radius * 0.75), edge=1
+                        p, QRectF(c.x() + radius * 0.35, c.y() - radius * 1.3, radius * 0.55, radius * 0.75), edge=1
                     )
                 if pawn["barred"]:
                     paint_barred(p, c, radius)
@@ -850,12 +864,13 @@ class Board(ClickBoard):
         panel = Painted(r, paint)
         self.addItem(panel)
         if reds or yellows:
-            # The side's cards as little card shapes, with words on them under the mouse.
+            # The side's cards as little card shapes, with words on them under the mouse; the
+            # item leaves room round them for their rims.
             def paint_chips(p: QPainter, rr: QRectF) -> None:
                 for i in range(reds + yellows):
-                    paint_card(p, QRectF(i * 12, 0, 9, 13), red=i < reds)
+                    paint_card(p, QRectF(3 + i * 12, 3, 9, 13), red=i < reds)
 
-            chips = Painted(QRectF(r.x() + 14, r.y() + 32, (reds + yellows) * 12, 13), paint_chips)
+            chips = Painted(QRectF(r.x() + 11, r.y() + 29, (reds + yellows) * 12 + 3, 19), paint_chips)
             chips.setZValue(2)
             chips.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
             words = []
