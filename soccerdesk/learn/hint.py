@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from soccerdesk.learn.words import said as whole_sentence
+from soccerdesk.learn.words import said
 from soccerdesk.rules import Action, State, get_game
 
 CLEAR_GAIN = 0.03
@@ -101,16 +101,14 @@ def _why(
             search_line = f"{TRIAL_GAMES}, no other choice did clearly better (this one won {chance:.0%} of them)"
     guess = guessed(world, seat, action)
     if guess:
-        return whole_sentence(
+        return said(
             f"a guess: your opponent chooses at the same time without seeing your choice, so any {guess} is"
             " about as good as another; vary yours so that they cannot be read"
         ), chance
     does, costs = reading(world, seat, action)
-    said = [whole_sentence("; ".join(p for p in (does, costs) if p))] if does or costs else []
-    said.append(
-        whole_sentence(search_line) if search_line else "" if said else "The game's rules of thumb rank it first here."
-    )
-    return " ".join(p for p in said if p), chance
+    lines = [said("; ".join(p for p in (does, costs) if p))] if does or costs else []
+    lines.append(said(search_line) if search_line else "" if lines else "The game's rules of thumb rank it first here.")
+    return " ".join(p for p in lines if p), chance
 
 
 def guessed(world: State, seat: int, action: Action) -> str:
@@ -332,8 +330,8 @@ def _soccer_go(world: State, seat: int, text: str, after: State | None) -> tuple
     if words[0] == "play":
         cards = world.rules.data.cards  # type: ignore[attr-defined]
         card = cards[words[-1]]  # "play CARD" or "play JOKER as CARD": the card whose effect it has
-        said = card.text.rstrip(".")
-        return said[:1].lower() + said[1:], "the card is spent"
+        effect = card.text.rstrip(".")
+        return effect[:1].lower() + effect[1:], "the card is spent"
     if text == "no card":
         return "it keeps your cards for later", ""
     return "", ""
