@@ -24,11 +24,12 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
-import time
 from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
+
+from server.pace import Pace
 
 log = logging.getLogger("soccerdesk.relay")
 
@@ -56,7 +57,7 @@ class Entrance:
         self.by_address: dict[str, int] = {}
         self.refused = 0  # connections closed at accept, since the last warning
         self.cut = 0  # connections cut at their deadline, since the last warning
-        self._warned = -60.0  # (monotonic time may start near 0: the first warning is said)
+        self._warnings = Pace(60.0)
 
     def protocol(self, inner: asyncio.Protocol) -> asyncio.Protocol:
         """``inner`` (aiohttp's handler of one connection) behind the entrance."""
@@ -110,10 +111,8 @@ class Entrance:
 
     def _warn(self, latest: str) -> None:
         """One line a minute at most, whatever the number of connections refused or cut."""
-        now = time.monotonic()
-        if now - self._warned < 60.0:
+        if not self._warnings.happened():
             return
-        self._warned = now
         log.warning(
             "connections refused at accept: %d, cut for not sending their request in time: %d (latest: %s)",
             self.refused,
@@ -201,26 +200,22 @@ class QuietAcceptErrors:
     OUT_OF = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
 
     def __init__(self, loop: asyncio.AbstractEventLoop, every: float = 60.0) -> None:
-        self.loop, self.every = loop, every
+        self.loop = loop
         self.previous = loop.get_exception_handler()
-        self.missed = 0
-        self._told = -every
+        self.failures = Pace(every)
         loop.set_exception_handler(self)
 
     def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         exc = context.get("exception")
         if isinstance(exc, OSError) and exc.errno in self.OUT_OF and "accept" in str(context.get("message", "")):
-            self.missed += 1
-            now = time.monotonic()
-            if now - self._told >= self.every:
-                self._told = now
+            failed = self.failures.happened()
+            if failed:
                 log.error(
                     "cannot accept new connections: %s (%d times since the last report); "
                     "raise the relay's open-file limit or find who holds its connections",
                     exc.strerror or exc,
-                    self.missed,
+                    failed,
                 )
-                self.missed = 0
             return
         if self.previous is not None:
             self.previous(loop, context)

@@ -37,6 +37,7 @@ from aiohttp import WSMsgType, web
 from server import ack_trace
 from server.entrance import Entrance, EntranceSite, QuietAcceptErrors, entrance_middleware
 from server.guessing import GUESSING, count_refusal
+from server.pace import Pace
 from server.rooms import UNSAVED, Hall, Room, RoomSettings, dispatch, normalize_code
 from server.store import RoomStore
 from server.thinker import Thinker
@@ -228,7 +229,7 @@ class Connection:
         self.version = PROTOCOL_VERSION  # what its hello named (rooms send version 2 messages by it)
         self.room: Room | RemoteRoom | None = None
         self.strikes = 0
-        self._last_warning = 0.0
+        self._warnings = Pace(1.0)  # of messages over the rate limit
         # Each frame waits for the commit of the writes made before it was queued (if any).
         self._queue: asyncio.Queue[tuple[str | _Close | None, asyncio.Future[None] | None]] = asyncio.Queue()
         self._queued_at: deque[float] = deque()  # when each text frame was queued (ack_trace on only)
@@ -341,9 +342,7 @@ class Connection:
         if self.strikes >= self.settings.flood_strikes:
             self.close("rate_limited", "too many messages; the connection is closed")
             return
-        now = time.monotonic()
-        if now - self._last_warning >= 1.0:
-            self._last_warning = now
+        if self._warnings.happened():
             self.send(error("rate_limited", "too many messages; this one was ignored"))
 
 

@@ -36,6 +36,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from server.pace import Pace
+
 log = logging.getLogger("soccerdesk.relay")
 
 _SCHEMA = """
@@ -66,27 +68,55 @@ def private_file(path: str) -> None:
 
 
 class _Checkpointer(threading.Thread):
-    """Checkpoints the write-ahead log every ``every`` seconds, off the event loop."""
+    """Checkpoints the write-ahead log every ``every`` seconds, off the event loop.
 
-    def __init__(self, path: str, every: float = 1.0) -> None:
+    Checkpoints that fail (a full disk) are logged when they start failing, then at most once a
+    minute of ``clock`` while they go on failing, and once when they work again."""
+
+    def __init__(
+        self,
+        path: str,
+        every: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+        connect: Callable[[str], sqlite3.Connection] = lambda path: sqlite3.connect(path, isolation_level=None),
+    ) -> None:
         super().__init__(name="relay-checkpoint", daemon=True)
-        self.path, self.every = path, every
+        self.path, self.every, self.connect = path, every, connect
+        self.failures = Pace(60.0, clock)
+        self.failing = False
         self._stop_event = threading.Event()
         self.start()
 
     def run(self) -> None:
-        db = sqlite3.connect(self.path, isolation_level=None)
+        db = self.connect(self.path)
         try:
             while not self._stop_event.wait(self.every):
-                try:
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # never waits for or blocks a writer
-                except sqlite3.Error as exc:
-                    log.warning("checkpoint of %s failed: %s", self.path, exc)
+                self.checkpoint(db)
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the relay is stopping: leave a short log
         except sqlite3.Error as exc:
             log.warning("last checkpoint of %s failed: %s", self.path, exc)
         finally:
             db.close()
+
+    def checkpoint(self, db: sqlite3.Connection) -> None:
+        try:
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # never waits for or blocks a writer
+        except sqlite3.Error as exc:
+            failed = self.failures.happened()
+            if not self.failing:
+                log.warning(
+                    "checkpoints of %s fail: %s (said again at most once a minute while they do)", self.path, exc
+                )
+            elif failed:
+                log.warning(
+                    "checkpoints of %s still fail: %s (%d failed since the last report)", self.path, exc, failed
+                )
+            self.failing = True
+            return
+        if self.failing:
+            log.info("checkpoints of %s work again", self.path)
+            self.failing = False
+            self.failures.reset()
 
     def stop(self) -> None:
         self._stop_event.set()

@@ -11,8 +11,10 @@ resume once the relay can save again.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import sqlite3
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from typing import Any
 import pytest
 from relay_helpers import until
 
+from server.store import RoomStore, _Checkpointer
 from soccerdesk.net.client import RelayClient, RelayError
 from tests.relay_process import RelayProcess, disk_full, kill_process
 
@@ -133,3 +136,54 @@ async def test_a_room_that_could_not_be_stored_is_not_made_and_a_join_waits_for_
     relay_process.kill_and_restart()
     await until(lambda: host.status == guest.status == "connected", timeout=15)
     assert [p["name"] for p in host.players] == ["Host", "Guest"]
+
+
+class FullDisk:
+    """A connection to the database whose checkpoints fail while ``full`` says so: one call of
+    ``script`` per checkpoint tried (``True``: the disk is full), each a second after the one
+    before on :attr:`now`, the checkpointer's clock. Once the script is played, ``played`` is set."""
+
+    def __init__(self, path: str, script: list[bool]) -> None:
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # used in the thread
+        self.script = script
+        self.now = 1000.0
+        self.played = threading.Event()
+
+    def execute(self, sql: str) -> sqlite3.Cursor:
+        if "wal_checkpoint(PASSIVE)" in sql and self.script:
+            self.now += 1.0
+            if self.script.pop(0):
+                raise sqlite3.OperationalError("database or disk is full")
+            if not self.script:
+                self.played.set()
+        return self.db.execute(sql)
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def test_checkpoints_failing_on_a_full_disk_are_logged_when_they_start_once_a_minute_and_when_they_work_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """server/README.md, a full disk: the relay's log is not flooded by the checkpoint every second."""
+    store = RoomStore(tmp_path / "relay.sqlite3")
+    store.save_room("ABCDEF", {"code": "ABCDEF", "match": 1})
+    # 150 s of a full disk (a checkpoint a second), space again, then the disk full once more for 3 s.
+    disk = FullDisk(store.path, [True] * 150 + [False] * 5 + [True] * 3 + [False])
+    with caplog.at_level(logging.INFO, logger="soccerdesk.relay"):
+        checkpointer = _Checkpointer(store.path, every=0, clock=lambda: disk.now, connect=lambda path: disk)
+        try:
+            assert disk.played.wait(30)
+        finally:
+            checkpointer.stop()
+            store.close()
+    said = [r.getMessage() for r in caplog.records if "checkpoint" in r.getMessage()]
+    assert said == [
+        f"checkpoints of {store.path} fail: database or disk is full (said again at most once a minute while they do)",
+        f"checkpoints of {store.path} still fail: database or disk is full (60 failed since the last report)",
+        f"checkpoints of {store.path} still fail: database or disk is full (60 failed since the last report)",
+        f"checkpoints of {store.path} work again",
+        f"checkpoints of {store.path} fail: database or disk is full (said again at most once a minute while they do)",
+        f"checkpoints of {store.path} work again",
+    ]
+
