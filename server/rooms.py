@@ -1069,6 +1069,7 @@ class Hall:
     load_budget: float = 10.0  # seconds a client waits for a room to be loaded (0: no limit)
     rooms: dict[str, Room] = field(default_factory=dict)
     _loading: dict[str, asyncio.Task[Room]] = field(default_factory=dict)
+    _undeleted: set[str] = field(default_factory=set)  # rooms out of memory the store failed to delete
 
     def __post_init__(self) -> None:
         self.store.on_failure = self._write_failed
@@ -1099,9 +1100,24 @@ class Hall:
 
     def _unload(self, room: Room) -> None:
         room.stop_timers()
-        if room.closed:
-            self.store.delete_room(room.code)
         self.rooms.pop(room.code, None)
+        if room.closed:
+            self._delete(room.code)
+
+    def _delete(self, code: str) -> None:
+        """Delete a room from the store. One whose delete fails (a full disk) is said once and
+        tried again at each :meth:`sweep` until it goes; meanwhile it is stored closed, so that
+        nobody enters it."""
+        try:
+            self.store.delete_room(code)
+        except Exception as exc:
+            if code not in self._undeleted:
+                self._undeleted.add(code)
+                log.warning("room %s could not be deleted (%s); it is tried again at each sweep", code, exc)
+            return
+        if code in self._undeleted:
+            self._undeleted.discard(code)
+            log.info("room %s is deleted", code)
 
     def create(
         self, peer: Peer, game: Game, options: dict[str, Any], settings: RoomSettings, name: str, seat: int | None
@@ -1181,20 +1197,22 @@ class Hall:
             else:
                 room = await self.thinker.run(Room.from_doc, doc, actions, self.store, self.thinker, budget=0)
             room._save()  # names cleaned and tokens hashed, if an older relay wrote it
+            if not room.closed:
+                self._undeleted.discard(code)  # a stale room in use again: not to be deleted
             return self.rooms.setdefault(code, room)
         finally:
             del self._loading[code]
 
     def sweep(self, idle_seconds: float, keep_seconds: float) -> None:
         """Unload rooms nobody is in (idle ``idle_seconds``); delete closed rooms and stored
-        rooms untouched for ``keep_seconds``."""
+        rooms untouched for ``keep_seconds``, and those whose delete failed before."""
         now = time.monotonic()
         for room in list(self.rooms.values()):
             if room.closed or (not room.has_peers() and now - room.last_active > idle_seconds):
                 self._unload(room)  # an open one is reloaded from the store when someone comes back
-        for code in self.store.stale_rooms(time.time() - keep_seconds):
-            if code not in self.rooms:
-                self.store.delete_room(code)
+        stale = self.store.stale_rooms(time.time() - keep_seconds)
+        for code in sorted((self._undeleted | set(stale)) - self.rooms.keys() - self._loading.keys()):
+            self._delete(code)
 
     async def settle(self) -> None:
         """Wait until no room's bot is thinking."""

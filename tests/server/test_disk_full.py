@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from relay_helpers import until
+from relay_helpers import TOY, new_client, relay_settings, until
 
+from server.relay import HALL, start_relay
 from server.store import RoomStore, _Checkpointer
 from soccerdesk.net.client import RelayClient, RelayError
 from tests.relay_process import RelayProcess, disk_full, kill_process
@@ -187,3 +188,49 @@ def test_checkpoints_failing_on_a_full_disk_are_logged_when_they_start_once_a_mi
         f"checkpoints of {store.path} work again",
     ]
 
+
+async def test_a_closed_room_the_store_cannot_delete_holds_up_no_other_room_and_goes_once_it_can(
+    db_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sweep deletes closed rooms; one whose delete fails (the disk is full) is said once, tried
+    again at each sweep, and the rooms after it are swept all the same."""
+    relay = await start_relay(relay_settings(db_path, sweep_every=0.02))
+    made: list[RelayClient] = []
+    try:
+        hall = relay.app[HALL]
+        store = hall.store
+        first, second = await new_client(relay, made, "First"), await new_client(relay, made, "Second")
+        stuck = (await first.create(TOY))["room"]
+        other = (await second.create(TOY))["room"]
+        full, tries = True, []
+        real_delete = store.delete_room
+
+        def delete_room(code: str) -> None:
+            if code == stuck and full:
+                tries.append(code)
+                raise sqlite3.OperationalError("database or disk is full")
+            real_delete(code)
+
+        monkeypatch.setattr(store, "delete_room", delete_room)
+        with caplog.at_level(logging.INFO, logger="soccerdesk.relay"):
+            await first.leave()  # both rooms are closed before anyone joined: the sweep deletes them
+            await second.leave()
+            await until(lambda: len(tries) >= 5)  # five sweeps
+            assert other not in hall.rooms and not store.has_room(other)
+            assert stuck not in hall.rooms and store.has_room(stuck)
+            late = await new_client(relay, made, "Late")
+            with pytest.raises(RelayError) as caught:
+                await late.join(stuck)
+            assert caught.value.code == "no_room" and "is gone" in caught.value.message
+            full = False
+            await until(lambda: not store.has_room(stuck))
+        said = [r.getMessage() for r in caplog.records if stuck in r.getMessage()]
+        assert said == [
+            f"room {stuck} could not be deleted (database or disk is full); it is tried again at each sweep",
+            f"room {stuck} is deleted",
+        ]
+        assert not [r for r in caplog.records if r.getMessage() == "room sweep failed"]
+    finally:
+        for client in made:
+            await client.close()
+        await relay.stop()
