@@ -1,4 +1,5 @@
-"""Big Time Soccer's search levels drawing worlds as a ChoiceBelief does, in matches.
+"""Big Time Soccer's search levels drawing worlds as a ChoiceBelief (or, with ``--particles N``,
+a ParticleBelief) does, in matches.
 
     .venv/bin/python benchmarks/bts_choice_strength.py --window 8 --pool 100 -- \
         --games big-time-soccer --pairs hard:normal --seed 61 --matches 200 --iterations hard=240 --jobs 2
@@ -22,7 +23,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import bot_strength  # noqa: E402
-from bts_belief import CHOICE_POOL, CHOICE_WINDOW, ChoiceBelief  # noqa: E402
+from bts_belief import CHOICE_POOL, CHOICE_WINDOW, PARTICLE_SLACK, ChoiceBelief, ParticleBelief  # noqa: E402
 
 from soccerdesk.bots import levels  # noqa: E402
 from soccerdesk.bots.search import Belief  # noqa: E402
@@ -36,15 +37,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pool", type=int, default=CHOICE_POOL)
     parser.add_argument("--stories", type=int, default=1)
     parser.add_argument("--on-declines", action="store_true")
+    parser.add_argument("--particles", type=int, default=0, help="draw as a ParticleBelief of N hands instead")
+    parser.add_argument("--slack", type=float, default=PARTICLE_SLACK, help="the ParticleBelief's slack")
     args = parser.parse_args(ours)
     shipped = levels._belief
 
     def belief(game_id: str) -> Belief | None:
         if game_id != "big-time-soccer":
             return shipped(game_id)
+        if args.particles:
+            return ParticleBelief(args.particles, args.slack)
         return ChoiceBelief(args.window, args.pool, args.on_declines, args.stories)
 
     levels._belief = belief
+    if args.particles:
+        print(f"ParticleBelief: {args.particles} hands, slack {args.slack}", flush=True)
+        return bot_strength.main(theirs)
     print(
         f"ChoiceBelief: window {args.window}, pool {args.pool}, stories {args.stories}"
         + (", on declines" if args.on_declines else ""),
