@@ -194,11 +194,10 @@ class ClusterHall(Hall):
         task.add_done_callback(self._jobs.discard)
 
     def sweep(self, idle_seconds: float, keep_seconds: float) -> None:
-        """Unload idle rooms; delete rooms untouched for ``keep_seconds`` that nobody owns."""
-        now = time.monotonic()
-        for room in list(self.rooms.values()):
-            if room.closed or (not room.has_peers() and now - room.last_active > idle_seconds):
-                self._unload(room)
+        """Unload idle rooms; delete rooms untouched for ``keep_seconds`` that nobody owns. A room
+        whose close Redis refused stays, and this node keeps its lease: a client of any node
+        asking for it is sent here, where entering it is refused."""
+        self._sweep_memory(idle_seconds)
         self._spawn(self._delete_stale(time.time() - keep_seconds))
 
     async def _delete_stale(self, older_than: float) -> None:

@@ -428,6 +428,7 @@ async def _hall_context(app: web.Application) -> AsyncIterator[None]:
             await sweeper
         if ack_trace.TRACE is not None:
             await ack_trace.TRACE.stop()
+        hall.store_closes()  # a close the store refused, tried once more before the relay goes
         if NODE in app:
             await app[NODE].close()
             thinker.close()

@@ -40,6 +40,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 from server.thinker import Thinker
@@ -1070,20 +1071,57 @@ class Hall:
     rooms: dict[str, Room] = field(default_factory=dict)
     _loading: dict[str, asyncio.Task[Room]] = field(default_factory=dict)
     _undeleted: set[str] = field(default_factory=set)  # rooms out of memory the store failed to delete
+    _unclosed: set[str] = field(default_factory=set)  # rooms in memory whose close the store failed to write
 
     def __post_init__(self) -> None:
         self.store.on_failure = self._write_failed
 
     def _write_failed(self, code: str, exc: Exception) -> None:
         """A write of room ``code`` is lost (the store's commit failed): its players must not go
-        on from a position that is not stored, so the room is dropped (see :meth:`drop`)."""
+        on from a position that is not stored, so the room is dropped (see :meth:`drop`).
+
+        A room its host closed is kept instead: the store still holds it open, and the host has
+        gone believing it closed (the app hangs up right after ``leave``), so loading it again
+        would open it to whoever comes. It stays in memory, closed (:func:`dispatch` refuses to
+        enter it), and :meth:`sweep` writes the close again until the store takes it."""
+        room = self.rooms.get(code)
+        if room is not None and room.closed:
+            if code not in self._unclosed:
+                self._unclosed.add(code)
+                log.warning("room %s: its close could not be stored (%s); it is tried again at each sweep", code, exc)
+            return
         self.drop(code, UNSAVED)
 
     def drop(self, code: str, why: str) -> None:
         """Forget a room in memory (:meth:`Room.drop`); a resume loads it from the store again."""
+        self._unclosed.discard(code)
         room = self.rooms.pop(code, None)
         if room is not None:
             room.drop(why)
+
+    def store_closes(self) -> None:
+        """Write again the closes the store failed to take (see :meth:`_write_failed`): each is
+        stored with the store's next commit, or waits for the next try."""
+        for code in sorted(self._unclosed):
+            self.rooms[code]._save()
+            done = self.store.durable()
+            if done is None:
+                self._close_stored(code)
+            else:
+                done.add_done_callback(partial(self._close_written, code))
+
+    def _close_written(self, code: str, done: asyncio.Future[None]) -> None:
+        if not done.cancelled() and done.exception() is None:
+            self._close_stored(code)
+
+    def _close_stored(self, code: str) -> None:
+        if code in self._unclosed:
+            self._unclosed.discard(code)
+            log.info("room %s: its close is stored", code)
+
+    def _unloadable(self, room: Room) -> bool:
+        """Whether ``room`` may leave memory: not while its close is not stored."""
+        return room.code not in self._unclosed
 
     def live_rooms(self) -> int:
         return sum(1 for room in self.rooms.values() if not room.closed and room.has_peers())
@@ -1092,7 +1130,7 @@ class Hall:
         """Raise ``server_busy`` if the live rooms fill the cap; else unload empty rooms beyond it."""
         if len(self.rooms) >= self.max_rooms and self.live_rooms() >= self.max_rooms:
             raise ProtocolError("server_busy", "the relay holds as many rooms as it may; try again later")
-        idle = [room for room in self.rooms.values() if room.closed or not room.has_peers()]
+        idle = [r for r in self.rooms.values() if (r.closed or not r.has_peers()) and self._unloadable(r)]
         if len(self.rooms) >= self.max_rooms and idle:
             # Memory holds at most about max_rooms rooms: the emptiest go (back to the store).
             for room in sorted(idle, key=lambda r: r.last_active)[: len(self.rooms) - self.max_rooms + 1]:
@@ -1206,13 +1244,21 @@ class Hall:
     def sweep(self, idle_seconds: float, keep_seconds: float) -> None:
         """Unload rooms nobody is in (idle ``idle_seconds``); delete closed rooms and stored
         rooms untouched for ``keep_seconds``, and those whose delete failed before."""
-        now = time.monotonic()
-        for room in list(self.rooms.values()):
-            if room.closed or (not room.has_peers() and now - room.last_active > idle_seconds):
-                self._unload(room)  # an open one is reloaded from the store when someone comes back
+        self._sweep_memory(idle_seconds)
         stale = self.store.stale_rooms(time.time() - keep_seconds)
         for code in sorted((self._undeleted | set(stale)) - self.rooms.keys() - self._loading.keys()):
             self._delete(code)
+
+    def _sweep_memory(self, idle_seconds: float) -> None:
+        """Unload closed rooms and rooms nobody is in (idle ``idle_seconds``); write again the
+        closes the store failed to take (those rooms go at a later sweep, once stored)."""
+        now = time.monotonic()
+        for room in list(self.rooms.values()):
+            if not self._unloadable(room):
+                continue
+            if room.closed or (not room.has_peers() and now - room.last_active > idle_seconds):
+                self._unload(room)  # an open one is reloaded from the store when someone comes back
+        self.store_closes()
 
     async def settle(self) -> None:
         """Wait until no room's bot is thinking."""

@@ -556,3 +556,40 @@ async def test_a_room_closed_before_anyone_joined_is_gone_through_every_node(red
             await visitor.close()
         for node in made:
             node.kill()
+
+
+async def test_a_close_redis_refused_still_holds_and_nobody_enters_the_room_through_any_node(
+    nodes: list[Node], redis_server: RedisServer
+) -> None:
+    """docs/protocol.md, Leaving: the host's close kills the room's code, also when Redis refuses
+    the write. The owner dropped the room and it stayed stored open, so a spectator
+    on another node resumed into it and a friend on a third joined a room its host had closed."""
+    import redis.asyncio as aioredis
+
+    a, b, c = nodes
+    host, watcher, friend = Seat(a.url, "Host"), Seat(b.url, "Watcher"), Seat(c.url, "Friend")
+    redis = aioredis.from_url(redis_server.url)
+    try:
+        await host.client.connect()
+        code = str((await host.client.create(GAME, seat=0))["room"])
+        await watcher.client.connect()
+        await watcher.client.spectate(code)
+        # No replica answers, so Redis refuses every write (NOREPLICAS): out of memory it would
+        # not, as the room's save deletes before it writes, and Redis lets a script that began
+        # writing finish.
+        await redis.config_set("min-replicas-to-write", 1)
+        await host.client.leave()  # the app's Cancel on the waiting screen: leave, then close
+        await host.client.close()
+        await until(lambda: bool(watcher.errors), what="the spectator is told")
+        await redis.config_set("min-replicas-to-write", 0)
+        await until(lambda: watcher.client.fatal_code is not None or watcher.client.status == "connected", what="end")
+        assert watcher.client.fatal_code == "no_room", watcher.errors  # not back in the room
+        await friend.client.connect()
+        with pytest.raises(RelayError) as refused:
+            await friend.client.join(code)
+        assert refused.value.code == "no_room" and "is gone" in refused.value.message
+    finally:
+        await redis.config_set("min-replicas-to-write", 0)
+        await redis.aclose()
+        for seat in (host, watcher, friend):
+            await seat.close()

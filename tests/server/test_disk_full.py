@@ -139,6 +139,29 @@ async def test_a_room_that_could_not_be_stored_is_not_made_and_a_join_waits_for_
     assert [p["name"] for p in host.players] == ["Host", "Guest"]
 
 
+async def test_a_close_the_full_disk_kept_from_being_stored_still_holds_and_nobody_enters_the_room(
+    relay_process: RelayProcess, clients: list[RelayClient]
+) -> None:
+    """protocol.md, "Leaving": the host's close kills the room's code, also when the disk is full.
+    The room was dropped from memory and stayed stored open, so a spectator resuming and a friend
+    joining later entered a room its host had closed (and had left: the app closes at once)."""
+    host, _ = await player(relay_process, clients, "Host")
+    watcher, watched = await player(relay_process, clients, "Watcher")
+    code = (await host.create(GAME, OPTIONS, seat=0))["room"]
+    await watcher.spectate(code)
+    disk_full(relay_process.proc, True)
+    await host.leave()  # the app's Cancel on the waiting screen: leave, then close
+    await host.close()
+    await until(lambda: any(m["type"] == "error" for m in watched))
+    disk_full(relay_process.proc, False)
+    await until(lambda: watcher.fatal_code is not None or watcher.status == "connected")
+    assert watcher.fatal_code == "no_room" and watcher.status.startswith("lost")  # back in the room: no
+    friend, _ = await player(relay_process, clients, "Friend")
+    with pytest.raises(RelayError) as refused:
+        await friend.join(code)
+    assert refused.value.code == "no_room" and "is gone" in refused.value.message
+
+
 class FullDisk:
     """A connection to the database whose checkpoints fail while ``full`` says so: one call of
     ``script`` per checkpoint tried (``True``: the disk is full), each a second after the one
@@ -230,6 +253,75 @@ async def test_a_closed_room_the_store_cannot_delete_holds_up_no_other_room_and_
             f"room {stuck} is deleted",
         ]
         assert not [r for r in caplog.records if r.getMessage() == "room sweep failed"]
+    finally:
+        for client in made:
+            await client.close()
+        await relay.stop()
+
+
+class FillingDb:
+    """The store's database connection, whose writes fail while :attr:`full` (a full disk);
+    reads go on working."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self.full = False
+
+    def __enter__(self) -> sqlite3.Connection:
+        return self.db.__enter__()
+
+    def __exit__(self, *exc: Any) -> Any:
+        return self.db.__exit__(*exc)
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        self._check(sql)
+        return self.db.execute(sql, *args)
+
+    def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
+        self._check(sql)
+        return self.db.executemany(sql, rows)
+
+    def _check(self, sql: str) -> None:
+        if self.full and not sql.lstrip().upper().startswith("SELECT"):
+            raise sqlite3.OperationalError("database or disk is full")
+
+    def close(self) -> None:
+        self.db.close()
+
+
+async def test_a_close_the_store_refused_is_written_again_at_each_sweep_and_the_room_deleted_once_it_is(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """server/README.md, a full disk: a host's close that could not be stored is kept in memory
+    (a join is told the room is gone, not ``server_busy``), written again at each sweep, said once
+    when it fails and once when it is stored, and then the room is deleted as closed rooms are."""
+    relay = await start_relay(relay_settings(db_path, sweep_every=0.02))
+    made: list[RelayClient] = []
+    try:
+        hall = relay.app[HALL]
+        store = hall.store
+        db = store._db = FillingDb(store._db)  # type: ignore[assignment]
+        host = await new_client(relay, made, "Host")
+        code = (await host.create(TOY))["room"]
+        with caplog.at_level(logging.INFO, logger="soccerdesk.relay"):
+            db.full = True
+            await host.leave()
+            await host.close()
+            await until(lambda: any("could not be stored" in r.getMessage() for r in caplog.records))
+            await asyncio.sleep(0.2)  # some sweeps, each trying again
+            friend = await new_client(relay, made, "Friend")
+            with pytest.raises(RelayError) as refused:
+                await friend.join(code)
+            assert refused.value.code == "no_room" and "is gone" in refused.value.message
+            assert store.load_room(code) is not None and not store.load_room(code)[0]["closed"]  # type: ignore[index]
+            db.full = False
+            await until(lambda: not store.has_room(code))
+            assert code not in hall.rooms
+        said = [r.getMessage() for r in caplog.records if code in r.getMessage() and "close" in r.getMessage()]
+        assert said == [
+            f"room {code}: its close could not be stored (database or disk is full); it is tried again at each sweep",
+            f"room {code}: its close is stored",
+        ]
     finally:
         for client in made:
             await client.close()
