@@ -163,7 +163,7 @@ def test_bts_lesson_shows_the_small_icon_lifted_after_a_failed_answer() -> None:
     learner plays a dribble, which the icon would have barred."""
     taught, _ = _lesson("big-time-soccer")
     first, second = taught[0], taught[1]
-    assert "small icon at the top" in first.say and "second icon" not in first.say
+    assert "the smaller one on the right" in first.say and "second icon" not in first.say
     assert any("keeps the ball" in line for line in first.log)
     assert first.after.view(0)["state"]["next"] is None  # the move starts afresh
     cards = {card["code"]: card for card in _data("big-time-soccer")["cards"]}

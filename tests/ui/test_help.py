@@ -247,3 +247,48 @@ def test_pawn_soccer_penalty_is_told_as_the_squares_clicked(qapp) -> None:
     penalties = page[page.index("## Penalties") : page.index("## Playing in soccerdesk")]
     assert "each pick one of the three squares of the goal in secret, by clicking it" in penalties
     assert "1 to 3" not in penalties
+
+
+def test_big_time_soccer_help_and_coach_say_where_a_cards_icons_are_as_the_board_draws_them(
+    qapp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QA s28 (first minutes, finding 3): the help said the card's kind is the big icon at the
+    bottom and the small icon at the top, and the coach spoke of "the small icon at the top";
+    in the hand both icons sit side by side along the top, and only the discard pile puts the
+    kind at the bottom. The help now tells both layouts, the coach the hand's, as drawn."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QImage, QPainter
+
+    from soccerdesk.learn.coach import load_script
+    from soccerdesk.ui.boards import big_time_soccer as bts
+
+    drawn: list[tuple[str, QRectF]] = []
+    monkeypatch.setattr(bts, "paint_type_icon", lambda _p, r, kind, letters=True: drawn.append((kind, QRectF(r))))
+    cards = bts.Board(BoardConfig("big-time-soccer", 0)).cards.values()
+    card = next(c for c in cards if c["kind"] == "dribble" and c.get("next") == "pass")
+    image = QImage(300, 300, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    hand_card, pile_card = QRectF(0, 0, bts.FACE.width(), bts.FACE.height()), QRectF(0, 0, 92, 130)
+    bts.paint_card_on_its_side(painter, hand_card, card)
+    hand, drawn[:] = dict(drawn), []
+    bts.paint_card(painter, pile_card, card)
+    pile = dict(drawn)
+    painter.end()
+
+    def area(r: QRectF) -> float:
+        return r.width() * r.height()
+
+    kind, nxt = hand[card["kind"]], hand["pass"]
+    top = hand_card.height() / 3
+    assert kind.bottom() < top and nxt.bottom() < top and kind.right() <= nxt.left() and area(kind) > area(nxt)
+    kind, nxt = pile[card["kind"]], pile["pass"]
+    assert nxt.center().x() < pile_card.width() / 3 and nxt.center().y() < pile_card.height() / 4
+    assert kind.top() > pile_card.height() / 2 and area(kind) > area(nxt)
+    text = " ".join(help_markdown(get_game("big-time-soccer")).split())
+    assert "two icons next to each other along its top: the first, bigger one is the card's kind" in text
+    assert "the smaller one on its right says which kind of card must come next" in text
+    assert "the small icon sits in its top-left corner and the card's kind under its little field" in text
+    assert "at the bottom of a card" not in text and "small icon at the top" not in text
+    said = " ".join(step.say for step in load_script("big-time-soccer").steps)
+    assert "small icon at the top" not in said and "the smaller one on the right" in said
+
