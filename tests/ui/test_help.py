@@ -292,3 +292,38 @@ def test_big_time_soccer_help_and_coach_say_where_a_cards_icons_are_as_the_board
     said = " ".join(step.say for step in load_script("big-time-soccer").steps)
     assert "small icon at the top" not in said and "the smaller one on the right" in said
 
+
+def test_soccer_go_help_says_who_is_asked_to_answer_a_card_as_the_rules_ask(qapp) -> None:
+    """QA s28 (docs audit, finding 1): the help said you are asked to answer a card "even when
+    you hold none"; the rules (docs/rulings.md) ask only a player holding a card of their side,
+    and a player with none is not asked. Over random matches, a card a Block could answer asks
+    the other player exactly when they hold a card of their side; the help now says so."""
+    import random
+
+    from soccerdesk.rules import CHANCE, sample_chance
+    from soccerdesk.rules.soccer_go import ATTACKING, DEFENDING
+
+    game = get_game("soccer-go")
+    asked_or_not = set()
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = game.new_match(seed=seed)
+        blockable = {target for card in state.rules.data.cards.values() for target in card.blocks}
+        while not state.is_terminal():
+            seat = state.current_players()[0]
+            after = state.apply(
+                seat, sample_chance(state, rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+            )
+            played = [e.data for e in after.events if e.kind == "card" and e.data.get("card") in blockable]
+            if played and not played[0].get("as") and seat != CHANCE:
+                other = 1 - seat
+                held = state.side_count(other, ATTACKING if other == state.attacker else DEFENDING)
+                asked = after.current_players() == (other,) and "no card" in map(str, after.legal_actions(other))
+                assert asked == (held > 0), (seed, after.ply, held)
+                asked_or_not.add(asked)
+            state = after
+    assert asked_or_not == {True, False}
+    text = " ".join(help_markdown(game).split())
+    assert "even when you hold none" not in text
+    assert "you are asked whenever you hold a card of your side" in text
+    assert "With no card of your side in your hand you are not asked" in text
