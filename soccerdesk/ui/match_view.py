@@ -53,7 +53,7 @@ from soccerdesk.ui.animation import DIE_SIDES, Animation, EventAnimation, animat
 from soccerdesk.ui.boards import BoardConfig, BoardScene, TeamColours, make_board
 from soccerdesk.ui.hint import HintControl
 from soccerdesk.ui.keys import ENTER_KEYS, press_focused_button
-from soccerdesk.ui.session import LocalSession, MatchSession
+from soccerdesk.ui.session import NO_ANSWER, LocalSession, MatchSession, against_the_computer
 from soccerdesk.ui.settings import ANIMATION_SPEEDS, text_colour_on, time_played_words
 
 if TYPE_CHECKING:
@@ -687,12 +687,6 @@ class Summary(CoverPage):
         )
 
 
-LET_GO = "reply none"  # Big Time Soccer: the defender does not answer the card played
-NO_ANSWER = {"big-time-soccer": LET_GO, "soccer-go": "no card"}
-"""Per game, the action that answers an opponent's card with none of one's own (when it is the
-only answer, the screen plays it for a player against the computer: see ``_lets_it_go``)."""
-
-
 class MatchView(QWidget):
     """One match on screen. See the module docstring."""
 
@@ -1224,16 +1218,15 @@ class MatchView(QWidget):
 
     def _lets_it_go(self, view: dict[str, Any]) -> bool:
         """Against the computer, asked to answer a card with no card that can (Big Time Soccer's
-        "let it go", Soccer-Go's "no card").
+        "let it go", Soccer-Go's "no card"); the log then says no card could answer
+        (:func:`~soccerdesk.ui.session.told_events`).
 
         Never with a friend on this screen or online: there a quick answer would tell the other
         player what the hand holds, which is why the rules ask every time."""
         answer = NO_ANSWER.get(str(view.get("game")))
         if not self.let_go_by_itself or answer is None or view.get("legal") != [answer]:
             return False
-        players = getattr(self.session, "players", ())
-        kinds = sorted(getattr(p, "kind", "") for p in players)
-        return kinds == ["bot", "human"]
+        return against_the_computer(getattr(self.session, "players", ()))
 
     def set_let_go_by_itself(self, let_go: bool) -> None:
         """Whether "let it go" (Big Time Soccer) or "no card" (Soccer-Go), when it is the only

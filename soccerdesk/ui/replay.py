@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
+from itertools import pairwise
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
@@ -42,6 +43,7 @@ from PySide6.QtWidgets import (
 from soccerdesk.rules import Event, Game, State
 from soccerdesk.ui.boards import BoardConfig, TeamColours, make_board
 from soccerdesk.ui.match_view import BoardView, merge_repeats, name_seats, phase_text, retold
+from soccerdesk.ui.session import LocalSession, told_events
 from soccerdesk.ui.settings import EARLY_ENDINGS, ending_words
 
 
@@ -209,8 +211,9 @@ class ReplayViewer(QWidget):
         self._layout.addWidget(self.splitter, 1)
         self._layout.addLayout(controls)
 
-        for state in self.states[1:]:
-            lines = self.action_lines(state)
+        players = LocalSession.players_of(record)
+        for before, state in pairwise(self.states):
+            lines = self.action_lines(told_events(before, state, players))
             # An action the match's log does not tell keeps a row, hidden: row k is still the
             # action that made state k + 1, and says what it was to the match review, whose
             # caption of a turning point reads the rows (review_chart.attach_review).
@@ -226,13 +229,12 @@ class ReplayViewer(QWidget):
         self._add_keys()
         self.show_step(0)
 
-    def action_lines(self, state: State) -> list[str]:
-        """What the match screen's log says of the action that made ``state``, every secret told:
-        its events in the board's words (zones as this board labels them, cards by name), the
-        sides by the players' names, a run of one line told once with its count."""
+    def action_lines(self, events: Sequence[Event]) -> list[str]:
+        """What the match screen's log says of an action's ``events``, every secret told:
+        in the board's words (zones as this board labels them, cards by name), the sides by
+        the players' names, a run of one line told once with its count."""
         lines = (
-            name_seats(self.board.event_text(event.to_json()), self.names, self.game.id)
-            for event in revealed(state.events)
+            name_seats(self.board.event_text(event.to_json()), self.names, self.game.id) for event in revealed(events)
         )
         return merge_repeats([line for line in lines if line])
 

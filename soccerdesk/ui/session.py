@@ -73,7 +73,7 @@ import traceback
 from abc import abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +81,7 @@ from PySide6.QtCore import QLockFile, QObject, QTimer, Signal
 
 from soccerdesk.bots import Bot, make_bot
 from soccerdesk.learn.hint import HINTS_KEY, hints_used
-from soccerdesk.rules import CHANCE, Game, IllegalAction, RulesError, State, sample_chance
+from soccerdesk.rules import CHANCE, Event, Game, IllegalAction, RulesError, State, sample_chance
 from soccerdesk.ui import bot_pool as bot_pool_module
 from soccerdesk.ui.settings import played_seconds as saved_seconds
 
@@ -239,6 +239,51 @@ class MatchSession(QObject):
 # --- local matches ---------------------------------------------------------------------
 
 
+NO_ANSWER = {"big-time-soccer": "reply none", "soccer-go": "no card"}
+"""Per game, the action that answers an opponent's card with none of one's own (Big Time
+Soccer's "let it go", Soccer-Go's "no card")."""
+
+NO_ANSWER_SAID = {"big-time-soccer": "reply", "soccer-go": "no-block"}
+"""Per game, the kind of event that says a seat answered with none of its own ("Seat 0 does
+not defend", "Seat 1 does not block Counter Attack.")."""
+
+
+def against_the_computer(players: Sequence[Player]) -> bool:
+    """Whether one person plays the computer (not two people at one screen, nor online)."""
+    return sorted(p.kind for p in players) == ["bot", "human"]
+
+
+def told_events(before: State, after: State, players: Sequence[Player] | None) -> tuple[Event, ...]:
+    """The events of the action from ``before`` to ``after`` as a screen tells them.
+
+    Against the computer, a player asked to answer a card with no card in their hand that can
+    has only the no-answer to play (the screen plays it for them, :data:`NO_ANSWER`): its line
+    says so, "Seat 0 does not defend (no card could answer)", not the words of a choice they
+    never made. The player's own line only (the computer's hand stays its own), and never in
+    hot-seat or online (``players`` of another kind, or unknown): there it would tell the
+    other player what the hand holds."""
+    said = NO_ANSWER_SAID.get(after.game.id)
+    events = after.events
+    if said is None or players is None or not any(e.kind == said for e in events):
+        return events
+    if not against_the_computer(players) or len(before.current_players()) != 1:
+        return events
+    seat = before.current_players()[0]
+    if seat == CHANCE or players[seat].kind != "human":  # the computer's hand stays its own
+        return events
+    if [str(a) for a in before.legal_actions(seat)] != [NO_ANSWER[after.game.id]]:
+        return events
+    return tuple(
+        replace(e, text=_for_want_of_a_card(e.text)) if e.kind == said and e.data.get("seat") == seat else e
+        for e in events
+    )
+
+
+def _for_want_of_a_card(text: str) -> str:
+    body = text.removesuffix(".")
+    return f"{body} (no card could answer){text[len(body) :]}"
+
+
 @dataclass
 class _PendingEvents:
     """Events not yet shown: public ones once, private ones to their own seat only, each
@@ -248,10 +293,11 @@ class _PendingEvents:
     private: dict[int, list[tuple[int, dict[str, Any]]]] = field(default_factory=lambda: {0: [], 1: []})
     told: int = 0  # events added so far: their order
 
-    def add(self, state: State, local: Sequence[int]) -> None:
-        for event in state.events:
+    def add(self, ply: int, events: Sequence[Event], local: Sequence[int]) -> None:
+        """The ``events`` of the action that made ply ``ply``."""
+        for event in events:
             self.told += 1
-            told = {**event.to_json(), "ply": state.ply}
+            told = {**event.to_json(), "ply": ply}
             if event.audience is None:
                 self.public.append((self.told, told))
             else:
@@ -369,8 +415,8 @@ class LocalSession(MatchSession):
         self._generation = 0  # bumps on undo/close so a late bot answer is dropped
         self._thinking: set[int] = set()
         self._events = _PendingEvents()
-        for past in states[1:]:  # a resumed match: its log shows every action, as if it had never stopped
-            self._events.add(past, self.local_seats())
+        for index in range(1, len(states)):  # a resumed match: its log shows every action, as if it had never stopped
+            self._tell(index)
         self._viewer: int | None = self.local_seats()[0]
         self._awaiting_takeover: int | None = None
         # A hot-seat match opens on the hand-over cover, new or resumed: whoever sits at the
@@ -580,8 +626,13 @@ class LocalSession(MatchSession):
 
     def _push(self, state: State) -> None:
         self._states.append(state)
-        self._events.add(state, self.local_seats())
+        self._tell(len(self._states) - 1)
         self._write_autosave()
+
+    def _tell(self, index: int) -> None:
+        """Queue the events of the action that made state ``index``, for the screen to show."""
+        after = self._states[index]
+        self._events.add(after.ply, told_events(self._states[index - 1], after, self.players), self.local_seats())
 
     def _advance(self, after_undo: bool = False) -> None:
         """Resolve chance, start bots, and show the position to the right seat."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 from pathlib import Path
 
@@ -17,10 +18,11 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QCheckBox, QScrollBar, QSpinBox, QStyle, QStyleOptionSlider
 
-from soccerdesk.rules import GAMES
+from soccerdesk.rules import CHANCE, GAMES, get_game, sample_chance
 from soccerdesk.ui.animation import Animation, EventAnimation, animation_for
 from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.match_view import MatchView, merge_repeats, retold
+from soccerdesk.ui.session import LocalSession, Player, told_events
 from soccerdesk.ui.settings import AppSettings
 
 
@@ -237,6 +239,18 @@ def start(
     return view
 
 
+def resume_the_newest(qtbot, window: MainWindow) -> MatchView:
+    """From the home screen as a person does: click the newest match in Recent matches, then
+    Resume; the match screen once it waits for the player."""
+    recent = window.home.recent
+    qtbot.mouseClick(recent.viewport(), Qt.MouseButton.LeftButton, pos=recent.visualItemRect(recent.item(0)).center())
+    qtbot.mouseClick(window.home.resume_button, Qt.MouseButton.LeftButton)
+    resumed = window.match_view
+    assert resumed is not None
+    qtbot.waitUntil(lambda: ready(resumed), timeout=10_000)
+    return resumed
+
+
 def play_clicks(qtbot, view: MatchView, count: int, rng: random.Random) -> None:
     """``count`` actions of the player(s) at this screen, each by clicks on the board."""
     for _ in range(count):
@@ -385,12 +399,8 @@ def test_a_resumed_match_shows_its_whole_log_and_the_time_played_goes_on(
     record = json.loads(autosave.read_text())
     record["app"]["played_seconds"] = 125
     autosave.write_text(json.dumps(record))
-    recent = window.home.recent
-    qtbot.mouseClick(recent.viewport(), Qt.MouseButton.LeftButton, pos=recent.visualItemRect(recent.item(0)).center())
-    qtbot.mouseClick(window.home.resume_button, Qt.MouseButton.LeftButton)
-    resumed = window.match_view
-    assert resumed is not None and resumed is not view
-    qtbot.waitUntil(lambda: ready(resumed), timeout=10_000)
+    resumed = resume_the_newest(qtbot, window)
+    assert resumed is not view
     assert resumed.log_lines() == lines
     qtbot.waitUntil(lambda: resumed.clock_label.text().startswith("Time played 02:0"), timeout=2_000)
     assert window.session.record()["app"]["played_seconds"] >= 125
@@ -728,6 +738,91 @@ def test_soccer_go_answers_no_card_by_itself_against_the_computer(qtbot, window:
     window.go_home()
     friends = start(qtbot, window, "soccer-go", None)
     assert not friends._lets_it_go({"game": "soccer-go", "legal": ["no card"]})
+
+
+NO_CARD_COULD_ANSWER = re.compile(r"^Home does not defend \(no card could answer\)( \(×\d+\))?$")
+LET_IT_GO = re.compile(r"^Home does not defend( \(×\d+\))?$")
+
+
+def test_the_log_says_when_the_screen_let_it_go_because_no_card_could_answer(qtbot, window: MainWindow) -> None:
+    """QA s28 (first minutes): against the computer the screen lets the computer's card go for
+    the player when no card in their hand can answer, and the log said "Home does not defend",
+    the words of a Let it go clicked on purpose: on the first kick-off a new player read two
+    choices they never made before a goal against them. That line now says no card could
+    answer, in the match, after a resume and in the replay; a Let it go clicked while holding a
+    card that could answer reads as before. Hot-seat never says it (it would tell what the
+    hand holds)."""
+    view = start(qtbot, window, "big-time-soccer", "easy")
+    assert view.session.local_seats() == (0,) and view.names[0] == "Home"
+    forced: list[int] = []  # plies where the screen answered for the player
+    view.session.view_changed.connect(
+        lambda v, _e: forced.append(v["ply"]) if v.get("legal") == ["reply none"] and v.get("seat") == 0 else None
+    )
+    chosen = False  # a Let it go clicked with a card that could answer
+    rng = random.Random(4)
+    for _ in range(400):
+        qtbot.waitUntil(lambda: ready(view), timeout=20_000)
+        if forced and chosen or view.stack.currentWidget() is view.summary_page:
+            break
+        legal, ply = view.view_data["legal"], view.view_data["ply"]
+        chose_now = not chosen and "reply none" in legal and len(legal) > 1
+        click_action(qtbot, view, "reply none" if chose_now else rng.choice(legal))
+        qtbot.waitUntil(lambda ply=ply: view.view_data["ply"] != ply, timeout=20_000)
+        chosen = chosen or chose_now
+    assert forced and chosen, (forced, chosen)
+
+    def said(lines: list[str]) -> tuple[int, int]:
+        return sum(bool(NO_CARD_COULD_ANSWER.match(x)) for x in lines), sum(bool(LET_IT_GO.match(x)) for x in lines)
+
+    lines = view.log_lines()
+    assert all(n >= 1 for n in said(lines)), lines
+    assert not any("could answer" in line for line in lines if not line.startswith("Home"))  # the computer's hand
+    # Resumed from Recent matches, the log reads the same.
+    autosave = window.session.autosave
+    window.go_home()
+    resumed = resume_the_newest(qtbot, window)
+    assert resumed is not view
+    assert said(resumed.log_lines()) == said(lines)
+    window.go_home()
+    # The replay tells it as the match did.
+    record = json.loads(autosave.read_text())
+    game = get_game("big-time-soccer")
+
+    def replayed(record: dict) -> tuple[int, int]:
+        window.show_replay(game, record, ("Home", "Away"))
+        log = window.replay_view.log
+        return said("\n".join(log.item(i).text() for i in range(log.count())).split("\n"))
+
+    assert all(n >= 1 for n in replayed(record))
+    # The same match as two people's at one screen: their line never says what the hand held.
+    record["app"]["players"][1] = {"kind": "human", "name": "Away"}
+    assert replayed(record)[0] == 0 and replayed(record)[1] >= 1
+    hot_seat = LocalSession(game, (Player("human", "Home"), Player("human", "Away")), record=record)
+    told = hot_seat._events.take_all((0, 1))
+    hot_seat.close()
+    assert any(e["kind"] == "reply" for e in told) and not any("could answer" in e["text"] for e in told)
+
+
+def test_the_log_says_when_the_screen_answered_no_card_in_soccer_go() -> None:
+    """As in Big Time Soccer: a Block the player could not answer, answered "no card" for them
+    against the computer, says so in the log; the computer's own does not."""
+    game = get_game("soccer-go")
+    players = (Player("human", "Home"), Player("bot", "normal"))
+    found: set[tuple[bool, int]] = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = game.new_match(seed=seed)
+        while not state.is_terminal() and (True, 0) not in found:
+            seat = state.current_players()[0]
+            action = sample_chance(state, rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+            after = state.apply(seat, action)
+            for event in told_events(state, after, players):
+                if event.kind == "no-block":
+                    only = [str(a) for a in state.legal_actions(seat)] == ["no card"]
+                    assert ("(no card could answer)." in event.text) == (only and seat == 0), event.text
+                    found.add(("could answer" in event.text, seat))
+            state = after
+    assert (True, 0) in found
 
 
 def test_to_play_is_said_once_the_computers_moves_have_been_shown(qtbot, window: MainWindow) -> None:
