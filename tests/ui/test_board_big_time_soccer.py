@@ -26,6 +26,7 @@ from soccerdesk.ui.boards.big_time_soccer import (
     KIND_WORDS,
     MODE_LABELS,
     Board,
+    paint_card_on_its_side,
     roll_words,
     short_name,
     side_name_rect,
@@ -266,11 +267,11 @@ def test_every_card_name_fits_inside_the_border_at_8_points(qtbot: Any) -> None:
     card_rect = QRectF(0, 0, FACE.width(), FACE.height())
     border = 5.5  # the coloured border's pen, centred one unit in from the edge
     inner = card_rect.adjusted(1 + border / 2, 1 + border / 2, -1 - border / 2, -1 - border / 2)
-    room = side_name_rect(card_rect)
-    assert inner.contains(room)
     wrap = int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap)
     bold = set()
     for card in Board(BoardConfig(GAME, 0)).cards.values():
+        room = side_name_rect(card_rect, card)
+        assert inner.contains(room)
         font, shown = side_name_text(card, room.size(), 1.0)
         assert font.pointSizeF() == 8
         needed = QFontMetricsF(font).boundingRect(QRectF(0, 0, room.width(), 10_000), wrap, shown)
@@ -281,6 +282,44 @@ def test_every_card_name_fits_inside_the_border_at_8_points(qtbot: Any) -> None:
         if font.bold():
             bold.add(short_name(card))
     assert {"Pass Ahead 2", "Challenge", "Dribble Diagonal Right 1"} <= bold
+
+
+def test_the_outside_shot_cards_name_stays_clear_of_its_red_line(qtbot: Any) -> None:
+    """QA s28 (first minutes, zdc.png): on "Pass Diagonal Right 2 + Outside Shot" in the hand,
+    "Outside Shot" ran to the card's inner red line. Drawn four times its size, the name's
+    letters now end at least 3 units inside that line, and its last line above the bottom one."""
+    scale = 4
+    cards = [c for c in Board(BoardConfig(GAME, 0)).cards.values() if c.get("outside_shot")]
+    assert cards
+    for card in cards:
+        image = QImage(int(FACE.width() * scale), int(FACE.height() * scale), QImage.Format.Format_RGB32)
+        image.fill(Qt.GlobalColor.white)
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.scale(scale, scale)
+        paint_card_on_its_side(painter, QRectF(0, 0, FACE.width(), FACE.height()), card)
+        painter.end()
+
+        def red(x: int, y: int, image: QImage = image) -> bool:
+            c = image.pixelColor(x, y)
+            return c.red() > 150 and c.green() < 100 and c.blue() < 100
+
+        def ink(x: int, y: int, image: QImage = image) -> bool:  # the name's near-black letters
+            c = image.pixelColor(x, y)
+            return max(c.red(), c.green(), c.blue()) < 110
+
+        middle = image.height() // 2
+        line_right = next(x for x in range(image.width() - 1, 0, -1) if red(x, middle))
+        line_right = next(x for x in range(line_right, 0, -1) if not red(x, middle)) + 1  # its inner edge
+        line_bottom = next(y for y in range(image.height() - 1, 0, -1) if red(image.width() // 2, y))
+        line_bottom = next(y for y in range(line_bottom, 0, -1) if not red(image.width() // 2, y)) + 1
+        name_left = int(33 * scale)  # right of the small field and its arrow
+        letters = [
+            (x, y) for y in range(int(28 * scale), line_bottom) for x in range(name_left, line_right) if ink(x, y)
+        ]
+        assert letters, short_name(card)
+        assert max(x for x, _ in letters) <= line_right - 3 * scale, (short_name(card), max(letters), line_right)
+        assert max(y for _, y in letters) <= line_bottom - 1 * scale, (short_name(card), line_bottom)
 
 
 def test_the_reply_prompt_says_when_no_card_can_answer(qtbot: Any, match_states: list[State]) -> None:

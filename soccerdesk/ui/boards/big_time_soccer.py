@@ -1103,28 +1103,36 @@ def paint_card_on_its_side(p: QPainter, r: QRectF, card: Mapping[str, Any]) -> N
         paint_type_icon(p, QRectF(r.x() + 66 * u, r.y() + 8 * u, 21 * u, 19 * u), nxt)
     paint_defence_mark(p, QRectF(r.right() - 22 * u, r.y() + 7 * u, 19 * u, 18 * u), card, u)
     p.setPen(QColor("#222"))
-    room = side_name_rect(r)
+    room = side_name_rect(r, card)
     font, name = side_name_text(card, room.size(), u)
     p.setFont(font)
     p.drawText(room, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap), name)
 
 
-def side_name_rect(r: QRectF) -> QRectF:
-    """Where a card on its side writes its name: right of its small field, under its icons."""
+def side_name_rect(r: QRectF, card: Mapping[str, Any]) -> QRectF:
+    """Where a card on its side writes its name: right of its small field, under its icons,
+    well clear of the inner red line of a Pass + Outside Shot card."""
     u = r.height() / FACE.height()
-    # Clear of the inner red line of the Pass + Outside Shot card.
-    return QRectF(r.x() + 33 * u, r.y() + 28 * u, r.width() - 39 * u, r.height() - 34 * u)
+    right = 9 * u if card.get("outside_shot") else 6 * u
+    return QRectF(r.x() + 33 * u, r.y() + 28 * u, r.width() - 33 * u - right, r.height() - 34 * u)
+
+
+NAME_LETTER_SPACINGS = (100.0, 96.0, 92.0)
+"""How close a card's name may draw its letters (per cent of the font's own spacing) when its
+longest word does not fit otherwise ("Outside Shot" ran to the edge of its card)."""
 
 
 def side_name_text(card: Mapping[str, Any], room: QSizeF, u: float) -> tuple[QFont, str]:
-    """A card on its side's name and font: bold where it fits ``room``, else plain
-    (never under 8 points at the card's own size). A name may break after a "/" too
-    ("Challenge/" "Intercept + Star"), never before its last number."""
+    """A card on its side's name and font: bold where it fits ``room``, else plain, else
+    plain with its letters a little closer (never under 8 points at the card's own size).
+    A name may break after a "/" too ("Challenge/" "Intercept + Star"), never before its
+    last number."""
     # Never a number alone on a line ("Pass Ahead" / "2"): it stays with the word before it.
     name = re.sub(r" (\d)$", "\u00a0\\1", short_name(card).replace("/", "/\u200b"))
     wrap = int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap)
-    for bold in (True, False):
+    for bold, spacing in ((True, 100.0), *((False, spacing) for spacing in NAME_LETTER_SPACINGS)):
         font = ui_font(SMALLEST_ON_SCREEN * u, bold)
+        font.setLetterSpacing(QFont.SpacingType.PercentageSpacing, spacing)
         metrics = QFontMetricsF(font)
         needed = metrics.boundingRect(QRectF(0, 0, room.width(), 10_000), wrap, name)
         if needed.width() <= room.width() and needed.height() <= room.height():
