@@ -707,6 +707,32 @@ def test_the_compact_table_names_a_computer_opponent_and_its_role_whole(
     assert {"attacks", "defends"} <= roles
 
 
+@pytest.mark.parametrize("size", BOARD_SIZES)
+def test_the_shootout_tally_names_a_computer_opponent_whole(
+    qtbot: Any, whole_matches: list[State], size: tuple[int, int]
+) -> None:
+    """QA s28 (first minutes, 85_sg1.png): at 1000 × 540 the shootout tally read "Away (nor…"
+    while the computer took its kick (the kicker's name in bold). Whoever kicks, both names
+    now read whole in the tally, at 8 points or more."""
+    board = SoccerGoBoard(BoardConfig(GAME, 0, team_names=("Home", "Away (normal)")))
+    view = on_screen(qtbot, board, size)
+    kickers = set()
+    for seen in seen_by_both(whole_matches, every=1):
+        if seen["seat"] != 0 or seen["state"].get("period") != "shootout" or seen["state"]["phase"] == "over":
+            continue
+        board.set_view(seen)
+        view.fit()
+        tally = [
+            text
+            for text in texts_on_screen(view, lambda item: item.toolTip().startswith("Penalty shootout,"))
+            if not text.text.isdigit() and text.text not in "✓✗"
+        ]
+        assert [" ".join(text.text.split()) for text in tally] == ["Home", "Away (normal)"], tally
+        assert all(text.fits and text.points >= SMALLEST_ON_SCREEN - 0.05 for text in tally), tally
+        kickers.add(seen["state"].get("kicker"))
+    assert {0, 1} <= kickers
+
+
 @pytest.mark.parametrize("size", BOARD_SIZES[:2])
 def test_any_card_drawn_beside_the_longest_hand_shows_whole_and_overlaps_nothing_in_a_small_window(
     qtbot: Any, size: tuple[int, int]

@@ -763,16 +763,19 @@ class SoccerGoBoard(ClickBoard):
         row = rect.height() / 2
         score_w = 28.0
         names = [self.name(seat) for seat in (0, 1)]
-        # The names take the room they need, short of what the kicks need.
+        # The names take the room they need, short of what the kicks need (the compact table's
+        # kicks a little closer, and its names down to 8 points on one line: at 1000 x 540 the
+        # computer taking its kick, in bold, read "Away (nor…").
+        least_step, one_line_down_to = (16.0, COMPACT_SMALLEST) if self.compact else (18.0, 8.5)
         wanted = max(text_extent(name, 10.5, bold=True).width() for name in names) + 18
-        name_w = max(64.0, min(wanted, rect.width() - score_w - slots * 18))
+        name_w = max(64.0, min(wanted, rect.width() - score_w - slots * least_step))
         step = min(24.0, (rect.width() - score_w - name_w) / slots)
         radius = min(9.0, step * 0.4)
         kicker = state.get("kicker")
         room = name_w - 16  # from the team's stripe to a gap before the first kick
         smallest = COMPACT_SMALLEST if self.compact else 7.0
         faces = [
-            fit_within(name, room, row, 10.5, smallest, one_line_down_to=max(8.5, smallest), bold=seat == kicker)
+            fit_within(name, room, row, 10.5, smallest, one_line_down_to=one_line_down_to, bold=seat == kicker)
             for seat, name in enumerate(names)
         ]
 
