@@ -20,7 +20,7 @@ import importlib
 import json
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -58,7 +58,7 @@ from PySide6.QtWidgets import (
 from soccerdesk.bots import bot_names
 from soccerdesk.learn.coach import has_script
 from soccerdesk.learn.words import sentence
-from soccerdesk.rules import GAMES, BadOption, Game, Option, get_game
+from soccerdesk.rules import GAMES, BadOption, CorruptRecord, Game, Option, get_game
 from soccerdesk.ui.art import game_pixmap
 from soccerdesk.ui.boards import board_available
 from soccerdesk.ui.keys import ENTER_KEYS, press_focused_button
@@ -68,8 +68,10 @@ from soccerdesk.ui.settings import (
     AppSettings,
     SavedMatch,
     UnreadableMatch,
+    damaged_words,
+    ending_words,
     file_stamp,
-    read_match_file,
+    replay_match_file,
     time_played_words,
 )
 
@@ -189,24 +191,38 @@ def copied_from_action(path: Path) -> int | None:
     return int(found[1]) if found else None
 
 
-Replayed = tuple[tuple[int, int], tuple[int, int] | None]
-"""A match file's stamp (:func:`~soccerdesk.ui.settings.file_stamp`) when it was replayed, and
-the score its actions replay to (``None``: they do not replay to their end)."""
+@dataclass(frozen=True)
+class Replayed:
+    """What a match file's actions replay to, worked out once per version of the file (its
+    :func:`~soccerdesk.ui.settings.file_stamp` when it was replayed)."""
+
+    stamp: tuple[int, int]
+    score: tuple[int, int] | None = None  # None: the actions do not replay to their end
+    over: bool = False
+    result: dict[str, Any] | None = None  # a finished match's winner and details, as the app block keeps them
+    problem: str = ""  # why the actions do not replay, naming the file: what Resume says of it
+    replayable: int | None = None  # how many of them do, when the rules refuse one part-way
 
 
-def replayed_scores(files: Mapping[Path, Game]) -> dict[Path, Replayed]:
-    """The score each match file's actions replay to (off the UI thread: a long record takes
-    a tenth of a second or more). A file that is gone since it was listed is left out."""
+def replayed_scores(files: Iterable[Path]) -> dict[Path, Replayed]:
+    """What each match file's actions replay to (off the UI thread: a long record takes a tenth
+    of a second or more). A file that is gone since it was listed is left out."""
     found: dict[Path, Replayed] = {}
-    for path, game in files.items():
+    for path in files:
         try:
             stamp = file_stamp(path.stat())  # before reading: a file rewritten meanwhile is replayed again
         except OSError:
             continue
         try:
-            found[path] = (stamp, game.load(read_match_file(path)).score)
-        except Exception:  # noqa: BLE001 (opening it says what is wrong; the list keeps the file's own score)
-            found[path] = (stamp, None)
+            _game, _record, final = replay_match_file(path)
+        except CorruptRecord as exc:
+            found[path] = Replayed(stamp, problem=str(exc), replayable=exc.replayable)
+        except Exception as exc:  # noqa: BLE001 (one odd file must not hide what the others replay to)
+            found[path] = Replayed(stamp, problem=damaged_words(path, exc))
+        else:
+            over = final.is_terminal()
+            result = {"winner": final.winner, "details": final.result_details()} if over else None
+            found[path] = Replayed(stamp, final.score, over, result)
     return found
 
 
@@ -872,12 +888,16 @@ class HomeScreen(QWidget):
 
     def _update_resume_button(self) -> None:
         item = self.recent.currentItem()
-        chosen = item is not None and item.data(Qt.ItemDataRole.UserRole) is not None
-        self.resume_button.setEnabled(chosen)
+        path = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        match = self._listed.get(path) if path is not None else None
+        replayed = self._replay_of(match) if match is not None else None
+        self.resume_button.setEnabled(path is not None)
         if item is not None and item.data(PROBLEM_ROLE):
             tip = "See why this match cannot be read, and where its file is"
-        elif chosen:
-            tip = "Continue the chosen match, or replay it if it is over"
+        elif replayed is not None and replayed.problem:
+            tip = "See where this match stops replaying, and go on from there"
+        elif match is not None:
+            tip = f"{'Replay' if self._over(match) else 'Continue'} the chosen match"
         else:
             tip = "Choose a match in the list first (or double-click it)"
         self.resume_button.setToolTip(tip)
@@ -1124,15 +1144,16 @@ class HomeScreen(QWidget):
         """A Recent matches entry: the game, the players and the score, how far it went, the
         time played and when."""
         title = self.games[match.game_id].title if match.game_id in self.games else match.game_id
-        stamp, replayed = self._replayed.get(match.path, (None, None))
-        goals = replayed if stamp == match.stamp and replayed is not None else match.score
+        replayed = self._replay_of(match)
+        goals = replayed.score if replayed is not None and replayed.score is not None else match.score
         score = f"{goals[0]}–{goals[1]}" if goals else ""
         when = time.strftime("%d %b %H:%M", time.localtime(match.modified))
         # Not "N actions" (a programmer's count, QA pass 17) nor "full time" for a match a
         # player resigned early (QA pass 16): how far it went, in a player's words.
-        state = "full time" if match.over else "unfinished"
-        if match.ending:
-            state = match.ending if match.early else f"{state}, {match.ending}"
+        state = "full time" if self._over(match) else "unfinished"
+        ending = match.ending or (ending_words(replayed.result, match.names) if replayed is not None else "")
+        if ending:
+            state = ending if match.early else f"{state}, {ending}"
         # A copy that goes on from where its file stopped replaying: not a second row
         # looking just like the match it came from (UI audit 8).
         copied = copied_from_action(match.path)
@@ -1143,17 +1164,29 @@ class HomeScreen(QWidget):
             parts.append(time_played_words(match.played))
         return "  ·  ".join([*parts, when])
 
+    def _replay_of(self, match: SavedMatch) -> Replayed | None:
+        """What ``match``'s actions replay to, if replayed since its file last changed."""
+        replayed = self._replayed.get(match.path)
+        return replayed if replayed is not None and replayed.stamp == match.stamp else None
+
+    def _over(self, match: SavedMatch) -> bool:
+        """The match is over, by its app block or by its actions: a file the app did not write
+        (a simulator's record, a file copied in) has no app block to say so (docs audit s28, 2:
+        a finished 3–0 record was listed "unfinished" and Resume opened its replay)."""
+        replayed = self._replay_of(match)
+        return match.over or (replayed is not None and replayed.over)
+
     def _replay_listed(self) -> None:
         """Replay, on a worker, the listed matches not replayed since their file last changed
         (those of a game loaded so far)."""
         if self._replaying is not None:
             self._listed_while_replaying = True  # looked at again when the worker is done
             return
-        files = {
-            path: self.games[match.game_id]
+        files = [
+            path
             for path, match in self._listed.items()
-            if match.game_id in self.games and (path not in self._replayed or self._replayed[path][0] != match.stamp)
-        }
+            if match.game_id in self.games and self._replay_of(match) is None
+        ]
         if not files:
             return
         from concurrent.futures import ThreadPoolExecutor
@@ -1164,9 +1197,23 @@ class HomeScreen(QWidget):
         self._replay_poll.start()
 
     def _fill_entry(self, item: QListWidgetItem, match: SavedMatch) -> None:
-        """A readable match's row and its tooltip, with the score as known now."""
+        """A readable match's row and its tooltip, with the score as known now; a match whose
+        actions do not replay is listed as damaged, with what is wrong and where (README)."""
+        replayed = self._replay_of(match)
+        if replayed is not None and replayed.problem:
+            go_on = replayed.replayable
+            self._show_damaged(
+                item,
+                "Could not replay a match",
+                replayed.problem,
+                match.path,
+                # Resume offers to go on from where it stops (main window): no box of ours first.
+                explain=not go_on,
+                more=f"Resume offers to go on from action {go_on}." if go_on else "",
+            )
+            return
         item.setText(self._entry_words(match))
-        item.setToolTip(f"{item.text()}\n{'Replay' if match.over else 'Continue this match'}")
+        item.setToolTip(f"{item.text()}\n{'Replay' if self._over(match) else 'Continue this match'}")
 
     def _collect_replayed(self) -> None:
         if self._replaying is None or not self._replaying.done():
@@ -1180,21 +1227,29 @@ class HomeScreen(QWidget):
             match = self._listed.get(item.data(Qt.ItemDataRole.UserRole))
             if match is not None:
                 self._fill_entry(item, match)
+        self._update_resume_button()
         if self._listed_while_replaying:
             self._listed_while_replaying = False
             self._replay_listed()
 
     def _unreadable_item(self, match: UnreadableMatch) -> QListWidgetItem:
-        icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
-        # Where it is too, as the README promises (the name alone could not be found; the
-        # whole path is in the tooltip and in the box Resume opens).
-        words = f"Could not read a match: {match.reason.rstrip('.')}. It is in {folder_words(match.path.parent)}"
-        item = QListWidgetItem(icon, words)
-        item.setForeground(QColor("#d55e00"))  # the home screen's colour for what went wrong
-        item.setData(Qt.ItemDataRole.UserRole, match.path)
-        item.setData(PROBLEM_ROLE, match.reason)
-        item.setToolTip(f"{words}\n{match.reason}\nThe file is still at {match.path}")
+        item = QListWidgetItem()
+        self._show_damaged(item, "Could not read a match", match.reason, match.path)
         return item
+
+    def _show_damaged(
+        self, item: QListWidgetItem, heading: str, reason: str, path: Path, *, explain: bool = True, more: str = ""
+    ) -> None:
+        """Make ``item`` the entry of a file that holds no match to open as it is: what is wrong
+        and where the file is, as the README promises (the name alone could not be found; the
+        whole path is in the tooltip and in the box Resume opens, when ``explain``)."""
+        words = f"{heading}: {reason.rstrip('.')}. It is in {folder_words(path.parent)}"
+        item.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning))
+        item.setText(words)
+        item.setForeground(QColor("#d55e00"))  # the home screen's colour for what went wrong
+        item.setData(Qt.ItemDataRole.UserRole, path)
+        item.setData(PROBLEM_ROLE, reason if explain else None)
+        item.setToolTip("\n".join(line for line in (words, reason, f"The file is still at {path}", more) if line))
 
     def _resume_item(self, item: QListWidgetItem | None) -> None:
         if item is None or item.data(Qt.ItemDataRole.UserRole) is None:

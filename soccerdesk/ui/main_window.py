@@ -19,12 +19,12 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
 from soccerdesk import __version__
-from soccerdesk.rules import CorruptRecord, Game, RulesError, UnknownGame, get_game
+from soccerdesk.rules import CorruptRecord, Game, RulesError, get_game
 from soccerdesk.ui.art import app_icon
 from soccerdesk.ui.boards import BoardMissing
 from soccerdesk.ui.home import HomeScreen, MatchSetup, copy_path
 from soccerdesk.ui.placement import fitting_size
-from soccerdesk.ui.settings import ANIMATION_SPEEDS, AppSettings, damaged_words, read_match_file
+from soccerdesk.ui.settings import ANIMATION_SPEEDS, AppSettings, damaged_words, read_match_file, replay_match_file
 
 # Loaded when first needed, not at start-up (the window should paint as soon as it can): the
 # match sessions and the bot process, dialogs, and Qt's namespace of enums (building its
@@ -41,37 +41,6 @@ if TYPE_CHECKING:
     from soccerdesk.ui.session import MatchSession
 
 ONLINE_MODULE = "soccerdesk.ui.online"
-
-
-def read_record(path: Path) -> tuple[Game, dict[str, Any]]:
-    """The game and match record in a file. Anything wrong raises CorruptRecord saying what,
-    in words, and naming the file."""
-    data = read_match_file(path)  # the same words as Recent matches for a damaged file
-    try:
-        game = get_game(str(data.get("game")))
-    except UnknownGame as exc:
-        raise CorruptRecord(f"{path.name}: {exc}") from None
-    try:
-        game.replay(data)  # checks every action
-    except CorruptRecord as exc:
-        message = f"{path.name}: {_with_team_names(str(exc), data, game.id)}"
-        raise CorruptRecord(message, replayable=exc.replayable) from None
-    return game, data
-
-
-def _with_team_names(text: str, data: dict[str, Any], game_id: str) -> str:
-    """The rules' words for a record's fault ("by seat 1") with the file's team names, where it
-    names them, else Home and Away: people never chose a seat number."""
-    from soccerdesk.ui.match_view import name_seats
-
-    names = ["Home", "Away"]
-    app = data.get("app")
-    players = app.get("players") if isinstance(app, dict) else None
-    if isinstance(players, list) and len(players) == 2:
-        for seat, player in enumerate(players):
-            if isinstance(player, dict) and isinstance(player.get("name"), str) and player["name"].strip():
-                names[seat] = player["name"]
-    return name_seats(text, (names[0], names[1]), game_id)
 
 
 MINIMUM_WINDOW = (1000, 540)
@@ -493,7 +462,7 @@ class MainWindow(QMainWindow):
         from soccerdesk.ui.session import APP_KEY, LocalSession, MatchFileInUse, Player, new_autosave_path
 
         try:
-            game, record = read_record(Path(path))
+            game, record, final = replay_match_file(Path(path))
         except CorruptRecord as exc:
             if exc.replayable:
                 self._offer_what_replays(Path(path), str(exc), exc.replayable)
@@ -511,7 +480,6 @@ class MainWindow(QMainWindow):
         # A record with nobody at this screen to go on (the computer's match against itself,
         # or an edited file) is shown as far as it goes.
         nobody_here = all(player.kind != "human" for player in players)
-        final = game.load(record)
         if over or nobody_here or final.is_terminal():
             # (A match resumed is written again by its session, which locks its file first.)
             self._mend_listed_score(Path(path), record, final.score)

@@ -22,7 +22,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtGui import QColor
 
-from soccerdesk.rules import GAMES, CorruptRecord, Game, UnknownGame, decided_words, get_game, result_words
+from soccerdesk.rules import GAMES, CorruptRecord, Game, State, UnknownGame, decided_words, get_game, result_words
 from soccerdesk.rules.api import RECORD_FORMAT
 
 ANIMATION_SPEEDS: dict[str, float] = {"off": 0.0, "fast": 0.45, "normal": 1.0, "slow": 1.8}
@@ -144,6 +144,44 @@ def check_header(path: Path, record: Mapping[str, Any], games: Mapping[str, Game
             game.replay(record, upto=0)
     except (UnknownGame, CorruptRecord) as exc:
         raise CorruptRecord(f"{path.name}: {exc}") from None
+
+
+def replay_match_file(path: Path) -> tuple[Game, dict[str, Any], State]:
+    """The game and match record in a file, and the position its actions replay to. Anything
+    wrong raises CorruptRecord saying what, in words, and naming the file (with ``replayable``,
+    how many actions replay, when the rules refuse one part-way)."""
+    data = read_match_file(path)  # the same words as Recent matches for a damaged file
+    try:
+        game = get_game(str(data.get("game")))
+    except UnknownGame as exc:
+        raise CorruptRecord(f"{path.name}: {exc}") from None
+    try:
+        final = game.load(data)  # checks every action
+    except CorruptRecord as exc:
+        message = f"{path.name}: {_with_team_names(str(exc), data, game.id)}"
+        raise CorruptRecord(message, replayable=exc.replayable) from None
+    return game, data, final
+
+
+def read_record(path: Path) -> tuple[Game, dict[str, Any]]:
+    """The game and match record in a file, every action checked (see :func:`replay_match_file`)."""
+    game, data, _final = replay_match_file(path)
+    return game, data
+
+
+def _with_team_names(text: str, data: dict[str, Any], game_id: str) -> str:
+    """The rules' words for a record's fault ("by seat 1") with the file's team names, where it
+    names them, else Home and Away: people never chose a seat number."""
+    from soccerdesk.ui.match_view import name_seats
+
+    names = ["Home", "Away"]
+    app = data.get("app")
+    players = app.get("players") if isinstance(app, dict) else None
+    if isinstance(players, list) and len(players) == 2:
+        for seat, player in enumerate(players):
+            if isinstance(player, dict) and isinstance(player.get("name"), str) and player["name"].strip():
+                names[seat] = player["name"]
+    return name_seats(text, (names[0], names[1]), game_id)
 
 
 class AppSettings:

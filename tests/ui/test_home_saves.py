@@ -19,7 +19,15 @@ import random
 import re
 from pathlib import Path
 
-from clicking import WAIT_MS, choose_in_combo, click, click_path, deciding, on_handover, start_match
+from clicking import (
+    WAIT_MS,
+    choose_in_combo,
+    click,
+    click_path,
+    deciding,
+    on_handover,
+    start_match,
+)
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel, QListWidgetItem, QMessageBox
@@ -334,3 +342,84 @@ def test_recent_matches_shows_whole_entries_at_the_smallest_window(
     assert seen[1280] == len(entries(again)) == 2
     assert entry_of(again, soccero).text() in entry_of(again, soccero).toolTip()
     assert entry_of(again, pawns).text() in entry_of(again, pawns).toolTip()
+
+
+def simulated(settings: AppSettings, *args: str) -> list[Path]:
+    """Records written by the simulator's ``--record`` straight into the autosave folder, as a
+    player who wants to watch the bots' matches there would put them (README: "--record DIR
+    writes every match as a replayable record")."""
+    from soccerdesk import sim
+
+    assert sim.main(["--game", "pawn-soccer", "--json", "--record", str(settings.autosave_dir), *args]) == 0
+    return sorted(settings.autosave_dir.glob("*.json"))
+
+
+def test_a_finished_simulator_record_is_listed_at_full_time_with_its_score(qtbot, settings: AppSettings) -> None:
+    """Docs audit s28, finding 2: a finished 3–0 record made by ``soccerdesk.sim --record`` was
+    listed "unfinished" with the tooltip "Continue this match" (only the app's own block in a
+    file said a match was over), and Resume then opened its replay. It is listed as its actions
+    replay: the score, "full time", "Replay"; Resume opens the replay."""
+    from soccerdesk.rules import get_game
+
+    (path,) = simulated(settings, "--players", "normal", "normal", "--matches", "1", "--seed", "1")
+    final = get_game("pawn-soccer").load(json.loads(path.read_text(encoding="utf-8")))
+    assert final.is_terminal() and "app" not in json.loads(path.read_text(encoding="utf-8"))
+    score = f"{final.score[0]}–{final.score[1]}"
+    window = start_again(qtbot, settings)
+    qtbot.waitUntil(lambda: score in entry_of(window, path).text(), timeout=WAIT_MS)
+    entry = entry_of(window, path)
+    assert entry.text().startswith(f"Pawn Soccer: Home {score} Away  ·  full time  ·  "), entry.text()
+    assert entry.toolTip().endswith("\nReplay"), entry.toolTip()
+    choose_entry(qtbot, window, entry)
+    assert window.home.resume_button.toolTip() == "Replay the chosen match"
+    click(qtbot, window.home.resume_button, what="Resume / replay")
+    qtbot.waitUntil(lambda: window.replay_view is not None and window.replay_view.isVisible(), timeout=WAIT_MS)
+    assert window.match_view is None
+    window.close()
+
+
+def test_a_record_whose_actions_do_not_replay_is_listed_as_damaged_with_what_and_where(
+    qtbot, settings: AppSettings
+) -> None:
+    """Docs audit s28, finding 2: a record whose actions do not replay was listed as an
+    ordinary match with a blank score; only Resume said what was wrong, and not where the file
+    is (README: "A damaged match file is listed too, saying what is wrong with it and where it
+    is"). Two simulator records damaged by hand: one refusing its first action, one its 51st.
+    Each entry says what is wrong and where; Resume on the first explains with the whole path,
+    on the second offers to go on from action 50. Nothing is rewritten."""
+    (made,) = simulated(settings, "--players", "normal", "normal", "--matches", "1", "--seed", "1")
+    record = json.loads(made.read_text(encoding="utf-8"))
+    made.unlink()
+    first, part = settings.autosave_dir / "broken-actions.json", settings.autosave_dir / "part.json"
+    first.write_text(json.dumps({**record, "actions": [[0, "move Z1-Z2"]]}), encoding="utf-8")
+    actions = record["actions"]
+    part.write_text(json.dumps({**record, "actions": [*actions[:50], [0, "move Z1-Z2"], *actions[51:]]}))
+    damaged = {path: path.read_bytes() for path in (first, part)}
+
+    window = start_again(qtbot, settings)
+    folder = folder_words(settings.autosave_dir)
+    for path, action in ((first, 1), (part, 51)):
+        said = f"Could not replay a match: {path.name}: action {action} ('move Z1-Z2' by Home) cannot be replayed: "
+        qtbot.waitUntil(lambda path=path, said=said: entry_of(window, path).text().startswith(said), timeout=WAIT_MS)
+        entry = entry_of(window, path)
+        assert entry.text().endswith(f". It is in {folder}"), entry.text()
+        assert not entry.icon().isNull() and str(path) in entry.toolTip()
+
+    choose_entry(qtbot, window, entry_of(window, first))
+    click(qtbot, window.home.resume_button, what="Resume / replay")
+    box = message_box(qtbot, window)
+    assert "action 1 ('move Z1-Z2' by Home) cannot be replayed" in box.text() and first.name in box.text()
+    assert str(first) in box.informativeText()
+    press_ok(qtbot, window, box)
+    assert window.match_view is None and window.replay_view is None
+
+    choose_entry(qtbot, window, entry_of(window, part))
+    assert "go on" in window.home.resume_button.toolTip()
+    click(qtbot, window.home.resume_button, what="Resume / replay")
+    box = message_box(qtbot, window)
+    assert "action 51" in box.text()
+    assert [b.text() for b in box.buttons() if b.text().startswith("Go on")] == ["Go on from action 50"]
+    click(qtbot, next(b for b in box.buttons() if b.text() == "Cancel"), what="Cancel")
+    qtbot.waitUntil(lambda: not shown_boxes(window), timeout=WAIT_MS)
+    assert {path: path.read_bytes() for path in damaged} == damaged
+    window.close()

@@ -23,9 +23,9 @@ from PySide6.QtWidgets import QApplication, QSpinBox
 
 from soccerdesk.net.discovery import LanAnnouncer, LanBrowser, LanGame
 from soccerdesk.ui.boards import board_available
-from soccerdesk.ui.main_window import MainWindow, read_record
+from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.online import OnlineDialog, RemoteSession, open_online_dialog, parse_address, remembered_seats
-from soccerdesk.ui.settings import AppSettings
+from soccerdesk.ui.settings import AppSettings, read_record
 
 GAME, SHORT = "soccer-go", {"rounds": 1}
 
