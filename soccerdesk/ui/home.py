@@ -100,6 +100,10 @@ BLURBS = {
 """What each game's card says under its picture: whole, in two lines of :data:`SUMMARY_COLUMNS`
 (the rules' longer summary is the card's tooltip)."""
 
+RECENT_ROWS = 8
+"""Rows Recent matches asks for when it has that many matches (a low window gives it fewer,
+two at the least; a tall one gives the rest of its height to the game cards)."""
+
 PROBLEM_ROLE = Qt.ItemDataRole.UserRole + 1
 """A Recent matches entry's data: why its file cannot be read (none for a match that can)."""
 
@@ -472,10 +476,15 @@ class OneLineEntries(QStyledItemDelegate):
 class WholeRowsList(QListWidget):
     """A list that shows whole rows only: the room under the last one that fits is left
     blank, not filled by half a line of the next (new-user audit, 7 December: at 1000 × 540
-    Recent matches showed one and a half entries, the second's date cut across)."""
+    Recent matches showed one and a half entries, the second's date cut across).
 
-    def __init__(self) -> None:
+    It asks for a row per entry, up to ``rows_wanted`` (an empty list leaves its room to what
+    is around it), and for ``show_at_least`` rows whatever it holds."""
+
+    def __init__(self, rows_wanted: int) -> None:
         super().__init__()
+        self.rows_wanted = rows_wanted
+        self._least = 1
         self.setItemDelegate(OneLineEntries(self))
         self.setWordWrap(False)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -488,16 +497,25 @@ class WholeRowsList(QListWidget):
     def row_height(self) -> int:
         return self.sizeHintForRow(0) if self.count() else 0
 
+    def _rows_height(self, rows: int) -> int:
+        row = self.row_height() or max(self.fontMetrics().height() + 2, self.iconSize().height() + 2)
+        return rows * row + 2 * self.frameWidth()
+
     def show_at_least(self, rows: int) -> None:
         """Keep room for ``rows`` whole rows."""
-        row = max(self.fontMetrics().height() + 2, self.iconSize().height() + 2)
-        self.setMinimumHeight(rows * row + 2 * self.frameWidth())
+        self._least = rows
+        self.setMinimumHeight(self._rows_height(rows))
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+        rows = min(max(self.count(), self._least), max(self.rows_wanted, self._least))
+        return QSize(super().sizeHint().width(), self._rows_height(rows))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
         super().resizeEvent(event)
         self._show_whole_rows()
 
     def _show_whole_rows(self) -> None:
+        self.updateGeometry()  # a row more or less to ask for
         row = self.row_height()
         room = self.height() - 2 * self.frameWidth()
         self.setViewportMargins(0, 0, 0, room % row if 0 < row <= room else 0)
@@ -663,10 +681,9 @@ class HomeScreen(QWidget):
         left.addWidget(self.waiting)
         recent_box = QGroupBox("Recent matches")
         recent_layout = QVBoxLayout(recent_box)
-        self.recent = WholeRowsList()
+        self.recent = WholeRowsList(RECENT_ROWS)
         self.recent.setObjectName("recent")
         self.recent.itemActivated.connect(self._resume_item)
-        self.recent.setMaximumHeight(150)
         self.recent.setIconSize(QSize(16, 16))  # the warning sign of an unreadable file's entry: a line high
         # Two entries at the least, so that the online matches above it fit a 1024 x 600 screen.
         # An entry is one line, cut with "…" where the list is narrower: its tooltip has it whole.
@@ -693,10 +710,11 @@ class HomeScreen(QWidget):
         row.addWidget(self.resume_button)
         row.addWidget(open_button)
         recent_layout.addLayout(row)
-        # Three parts of the height to the cards for one to Recent matches: in a low window
-        # (1024 × 600) the list shrinks too, not the cards alone.
-        left.addWidget(recent_box, 1)
-        left.setStretchFactor(grid, 3)
+        # Recent matches asks for a row per match (up to RECENT_ROWS) and the cards take the
+        # height left: in a low window the cards' pictures shrink first, then the list, to two
+        # rows (first-minute audit, s28: with the list held to a quarter of the height it showed
+        # 4 of 5 matches at 1366 × 768 and 2 at 1000 × 540, the cards' pictures at full size).
+        left.addWidget(recent_box)
         outer.addLayout(left, 3)
 
         right = QVBoxLayout()
@@ -897,9 +915,11 @@ class HomeScreen(QWidget):
         elif replayed is not None and replayed.problem:
             tip = "See where this match stops replaying, and go on from there"
         elif match is not None:
-            tip = f"{'Replay' if self._over(match) else 'Continue'} the chosen match"
-        else:
+            tip = f"{'Replay' if self._over(match) else 'Continue'} the match chosen in the list (or double-click one)"
+        elif any(self._listed_paths()):
             tip = "Choose a match in the list first (or double-click it)"
+        else:
+            tip = "No matches yet: every match you play is listed here, to continue or replay"
         self.resume_button.setToolTip(tip)
 
     def _collect_loaded(self) -> None:
@@ -1119,7 +1139,14 @@ class HomeScreen(QWidget):
         self._list_recent()
 
     def _list_recent(self) -> None:
-        """Recent matches only: the autosaved matches, and the unreadable files with why."""
+        """Recent matches only: the autosaved matches, and the unreadable files with why.
+
+        The newest entry is chosen, so that Resume works at once (it was grey until a row was
+        clicked, and nothing said so: first-minute audit, s28); the one the player chose stays
+        chosen while no newer match comes to the top (back from a match, the one just left is)."""
+        paths = self._listed_paths()
+        before = self.recent.currentItem()
+        chosen = before.data(Qt.ItemDataRole.UserRole) if before is not None else None
         self.recent.clear()
         self._listed = {}
         for match in self.settings.recent_matches(games=self.games):
@@ -1136,9 +1163,15 @@ class HomeScreen(QWidget):
             hint = QListWidgetItem("No matches yet: every match you play is saved here automatically.")
             hint.setFlags(Qt.ItemFlag.NoItemFlags)
             self.recent.addItem(hint)
-        self.recent.setCurrentRow(-1)  # nothing chosen yet: Resume waits for a choice
+        rows = self._listed_paths()
+        kept = chosen is not None and chosen in rows and rows[:1] == paths[:1]
+        self.recent.setCurrentRow(rows.index(chosen) if kept else 0 if rows[0] is not None else -1)
         self._update_resume_button()
         self._replay_listed()
+
+    def _listed_paths(self) -> list[Path | None]:
+        """The file of each Recent matches entry, top to bottom (``None``: the "no matches" line)."""
+        return [self.recent.item(row).data(Qt.ItemDataRole.UserRole) for row in range(self.recent.count())]
 
     def _entry_words(self, match: SavedMatch) -> str:
         """A Recent matches entry: the game, the players and the score, how far it went, the

@@ -153,9 +153,9 @@ def test_save_reload_and_resume(qtbot, window: MainWindow, tmp_path: Path) -> No
     window.go_home()
     recent = window.home.recent
     assert recent.item(0).data(Qt.ItemDataRole.UserRole) is not None
-    # Issue 13.9: Resume with nothing chosen did nothing, silently: it waits for a choice now.
-    assert not window.home.resume_button.isEnabled()
-    assert "Choose a match" in window.home.resume_button.toolTip()
+    # Issue 13.9: Resume with nothing chosen did nothing, silently. First-minute audit s28: it
+    # was then grey until a row was clicked; the newest match is chosen at once now.
+    assert recent.currentRow() == 0 and window.home.resume_button.isEnabled()
     qtbot.mouseClick(recent.viewport(), Qt.MouseButton.LeftButton, pos=recent.visualItemRect(recent.item(0)).center())
     assert window.home.resume_button.isEnabled()
     qtbot.mouseClick(window.home.resume_button, Qt.MouseButton.LeftButton)

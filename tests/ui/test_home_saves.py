@@ -19,8 +19,10 @@ import random
 import re
 from pathlib import Path
 
+import pytest
 from clicking import (
     WAIT_MS,
+    assert_reachable,
     choose_in_combo,
     click,
     click_path,
@@ -371,7 +373,7 @@ def test_a_finished_simulator_record_is_listed_at_full_time_with_its_score(qtbot
     assert entry.text().startswith(f"Pawn Soccer: Home {score} Away  ·  full time  ·  "), entry.text()
     assert entry.toolTip().endswith("\nReplay"), entry.toolTip()
     choose_entry(qtbot, window, entry)
-    assert window.home.resume_button.toolTip() == "Replay the chosen match"
+    assert window.home.resume_button.toolTip().startswith("Replay the match chosen")
     click(qtbot, window.home.resume_button, what="Resume / replay")
     qtbot.waitUntil(lambda: window.replay_view is not None and window.replay_view.isVisible(), timeout=WAIT_MS)
     assert window.match_view is None
@@ -423,3 +425,51 @@ def test_a_record_whose_actions_do_not_replay_is_listed_as_damaged_with_what_and
     qtbot.waitUntil(lambda: not shown_boxes(window), timeout=WAIT_MS)
     assert {path: path.read_bytes() for path in damaged} == damaged
     window.close()
+
+
+def whole_rows_shown(window: MainWindow) -> int:
+    recent = window.home.recent
+    room = recent.viewport().rect()
+    return sum(room.contains(recent.visualItemRect(item)) for item in entries(window))
+
+
+@pytest.mark.parametrize(("size", "least"), [(QSize(1280, 728), 8), (QSize(1000, 540), 4)])
+def test_recent_matches_takes_the_room_the_home_screen_has(
+    qtbot, settings: AppSettings, size: QSize, least: int
+) -> None:
+    """First-minute audit s28, finding 5: after five matches the fifth was below the fold, the
+    list held to a quarter of the height: 4 rows in the window a 1366 × 768 screen opens
+    (1280 × 728), 2 at the smallest (1000 × 540), the game cards' pictures at full size. It
+    shows 8 and 4 now; the cards keep their whole descriptions and every button stays on
+    screen."""
+    simulated(settings, "--players", "random", "random", "--matches", "10", "--seed", "2", "--option", "goals=1")
+    window = start_again(qtbot, settings)
+    window.resize(size)
+    qtbot.waitUntil(lambda: window.size() == size, timeout=2_000)
+    qtbot.wait(50)  # the layouts settle
+    assert whole_rows_shown(window) >= least
+    home = window.home
+    for card in home.cards.values():
+        text_height = card.fontMetrics().lineSpacing() * len(card.text().split("\n"))
+        assert card.contentsRect().height() - card.iconSize().height() >= text_height, card.game_id
+    for button in (home.resume_button, home.start_button, home.learn_button):
+        assert_reachable(button, what=button.text())
+    window.close()
+
+
+def test_the_newest_match_is_chosen_so_resume_works_at_once(qtbot, window: MainWindow, settings) -> None:
+    """First-minute audit s28, finding 5: "Resume / replay" was grey with nothing chosen and
+    nothing said to pick a match first (a double-click worked, which a new player may not try).
+    With no match it is grey and says why; after a match the newest is chosen, and Resume
+    continues it without a click in the list."""
+    home = window.home
+    assert not home.resume_button.isEnabled()
+    assert home.resume_button.toolTip().startswith("No matches yet")
+    simulated(settings, "--players", "random", "random", "--matches", "1", "--seed", "2", "--option", "goals=1")
+    path, _clock = play_and_leave(qtbot, window, "soccer-go")
+    assert home.recent.currentItem() is entry_of(window, path)
+    assert home.resume_button.isEnabled()
+    assert home.resume_button.toolTip() == "Continue the match chosen in the list (or double-click one)"
+    click(qtbot, home.resume_button, what="Resume / replay")
+    qtbot.waitUntil(lambda: window.match_view is not None, timeout=WAIT_MS)
+    assert window.session is not None and window.session.autosave == path
