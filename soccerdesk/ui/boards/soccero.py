@@ -69,7 +69,8 @@ PANEL_W = 270.0
 DISC = 0.36  # a player's radius, in squares, where the board is drawn big enough
 DISC_MOST = 0.45  # ... and at the most, grown to hold his number while it is drawn small
 NUMBER_ON_SCREEN = SMALLEST_ON_SCREEN  # the points on screen a player's number keeps
-NARROWEST = 70  # how narrow (per cent of its width) a two-digit number may be drawn to fit
+NARROWEST = 60  # how narrow (per cent of its width) a two-digit number may be drawn to fit
+NUMBER_GAP_ON_SCREEN = 3.5  # the pixels at least between the numbers of two players side by side
 LETTERS_BELOW_GOAL = 8.0  # the frame's extra depth under the bottom goal for the column letters
 DIRECTIONS = {
     "N": (0, 1),
@@ -816,7 +817,9 @@ class Board(ClickBoard):
             return radius, piece_font(radius) if rimmed else None
         font = ui_font(least, bold=True)
         ink = ink_extent(number, font)
-        room = SQ * 0.8  # leaving a gap to the number on the next square
+        # A gap to the number on the next square: at 1000 x 540 a fifth of a square, 2 pixels,
+        # ran the kick-off pair's "10" and "11" together into "1011" (QA s28, first minutes 6).
+        room = SQ - max(SQ * 0.2, NUMBER_GAP_ON_SCREEN / self.screen_scale)
         stretch = 100
         while ink.width() > room and stretch > NARROWEST:
             stretch = max(NARROWEST, min(stretch - 1, math.floor(stretch * room / ink.width())))
