@@ -1062,6 +1062,11 @@ class MatchView(QWidget):
             factor = ANIMATION_SPEEDS.get(self.speed, 1.0)
             # The very first position is shown at once: the deal before it is no show.
             if animations and factor > 0 and self.view_data is not None:
+                under = self.board.shown_under_animation(view, events)
+                if under is not None:
+                    # The moves before a die are shown before it rolls (Soccero: the next
+                    # roll played over the pitch as it was before the last player moved).
+                    self.board.set_view(under, events)
                 # Started two turns of the event loop from now: the still picture of the board it
                 # needs costs a full drawing, which should add neither to the work done now nor
                 # to a repaint of the board already asked for (each gets a turn of its own; a

@@ -75,6 +75,11 @@ class BoardScene(QGraphicsScene):
         self.preview = None
         self.render(view, events or [])
 
+    def shown_under_animation(self, view: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """A view to draw before the animations of ``events`` play over the board, ``view``
+        following once they are done; ``None`` (the default): the board stays as it was."""
+        return None
+
     def legal(self) -> list[str]:
         return list(self.view_data["legal"]) if self.view_data else []
 

@@ -202,6 +202,67 @@ def points_left(points: int, *, movement: bool = False) -> str:
     return f"{points} {kind}{'' if points == 1 else 's'} left"
 
 
+TRAILS_END = frozenset({"toss", "ends", "setup", "kickoff", "goal", "half-time", "set-piece"})
+"""Events after which no earlier move is news: a new half, a goal's kick-off, a set piece
+whose players are put in their places (trails drawn there would lead from squares nobody
+left)."""
+NO_TRAILS = frozenset({"toss", "ends", "setup"})
+"""Phases whose board shows no trails at all (a match resumed in its set-up)."""
+
+
+@dataclass(frozen=True)
+class Trail:
+    """One line of a side's last turn: a player's move (from, to), or the ball's route
+    (``ball``: a kick's or header's squares, a carry, a throw)."""
+
+    side: int
+    squares: tuple[str, ...]
+    ball: bool = False
+
+
+def follow_turns(
+    trails: list[Trail], ball: str | None, events: list[dict[str, Any]], seats: list[int]
+) -> tuple[list[Trail], str | None]:
+    """``trails`` (the last side's moves so far) and ``ball`` (the ball's square before
+    ``events``) carried on through ``events``; ``seats``: each player's side, by index.
+
+    A side's moves stay until the other side moves, or until the same side's next movement
+    roll (two turns in a row); a new half, a goal's kick-off or a set piece ends them all."""
+    trails = list(trails)
+    for event in events:
+        kind, data = event.get("kind"), event.get("data") or {}
+        player = data.get("player")
+        side = seats[player] if isinstance(player, int) and 0 <= player < len(seats) else None
+        if kind in TRAILS_END:
+            trails, ball = [], data.get("square") if kind == "kickoff" else None
+            continue
+        if kind == "roll" and trails and data.get("seat") == trails[-1].side:
+            trails = []  # the side whose moves are drawn begins a new turn
+            continue
+        if side is None:
+            if kind in ("ball", "out") and data.get("square"):
+                ball = data["square"]
+            continue
+        if trails and trails[-1].side != side and kind in ("move", "kick", "header", "throw-in"):
+            trails = []
+        if kind == "move":
+            trails.append(Trail(side, (data["from"], data["to"])))
+            if ball and data.get("ball") and data["ball"] != ball:
+                trails.append(Trail(side, (ball, data["ball"]), ball=True))  # carried, or picked up and left
+            ball = data.get("ball") or ball
+        elif kind in ("kick", "header") and data.get("path"):
+            if ball:
+                trails.append(Trail(side, (ball, *data["path"]), ball=True))
+            ball = data["path"][-1]
+        elif kind == "throw-in" and data.get("to"):
+            if ball:
+                trails.append(Trail(side, (ball, data["to"]), ball=True))
+            ball = data["to"]
+        elif kind in ("fetch", "taker") and data.get("square"):
+            ball = data["square"]
+    return trails, ball
+
+
 @dataclass(frozen=True)
 class WrittenNumber:
     """A player's number as his piece writes it with its rim, where it is on the board."""
@@ -237,6 +298,37 @@ class Board(ClickBoard):
         self.panel_origin = QPointF(self.panel_x, ORIGIN.y() - 20)
         self.panel_height = self.rows * SQ + 40
         self.setSceneRect(QRectF(0, 0, self.panel_x + 290, ORIGIN.y() * 2 + self.rows * SQ + LETTERS_BELOW_GOAL))
+        self.trails: list[Trail] = []  # the last side's moves and ball routes (follow_turns)
+        self._trails_ply = -1  # the ply of the view they were worked out for
+        self._trails_ball: str | None = None  # the ball's square in that view
+
+    def set_view(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
+        # The other side's turn is drawn (QA s28, first minutes 1: its players jumped and its
+        # kicks left no trace but the log). Worked out once per position: the same position
+        # is drawn again under an animation, and after it (shown_under_animation).
+        ply = int(view.get("ply", 0))
+        state = view.get("state") or {}
+        if ply < self._trails_ply:
+            self.trails, self._trails_ball = [], None  # a position from before: Undo, a replay stepping back
+        if ply != self._trails_ply:
+            seats = [player["seat"] for player in state.get("players") or []]
+            self.trails, _ = follow_turns(self.trails, self._trails_ball, events or [], seats)
+            self._trails_ply = ply
+        self._trails_ball = state.get("ball")
+        super().set_view(view, events)
+
+    def shown_under_animation(self, view: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The position before the movement roll that ends ``events``: the players where the
+        last turn left them, the dice still to roll (QA s28, first minutes 1: the next roll
+        played over the pitch as it was before the turn's last moves)."""
+        kinds = [str(event.get("kind")) for event in events]
+        rolls = [i for i, event in enumerate(events) if kinds[i] == "roll" and "seat" in (event.get("data") or {})]
+        state = view.get("state") or {}
+        if not rolls or rolls[-1] == 0 or state.get("phase") != "moving":
+            return None
+        if any(kind != "short-move" for kind in kinds[rolls[-1] + 1 :]):
+            return None  # the roll moved players on (a foul's free kick): no such position to show
+        return {**view, "legal": [], "state": {**state, "phase": "roll", "deciding": None, "points": 0}}
 
     @property
     def me(self) -> int:
@@ -515,8 +607,21 @@ class Board(ClickBoard):
             p.drawRect(r)
             draw_target_mark(p, r)
 
+        def trail(p: QPainter, r: QRectF) -> None:
+            for y, style in ((0.3, Qt.PenStyle.DashLine), (0.7, Qt.PenStyle.SolidLine)):
+                pen = QPen(QColor(255, 255, 255, 170), 1.6, style)
+                p.setPen(pen)
+                p.drawLine(
+                    QPointF(r.left() + 1, r.top() + y * r.height()), QPointF(r.right() - 1, r.top() + y * r.height())
+                )
+
         entries = [
             (target, "a legal click now (white: chosen)", "legal click"),
+            (
+                trail,
+                "their last turn: dashed, a player's move from his ring; solid, the ball's way",
+                "their last turn",
+            ),
             (teams, "discs and squares: the two teams", "the two teams"),
             (keeper, "goalkeeper (number 1, ringed)", "goalkeeper"),
             (moved, "faded: has moved this turn", "has moved"),
@@ -527,6 +632,7 @@ class Board(ClickBoard):
 
     def draw(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         state = view["state"]
+        self._draw_trails(view)
         self._draw_flight(state)
         self._draw_chosen(state)
         self._draw_ball(state, self._draw_players(state))
@@ -697,6 +803,26 @@ class Board(ClickBoard):
             texts = [t for t in self.paths.matching(self.selection) if t in self.routes]
         for text in texts[:4]:
             self.add_route([self.square_rect(sq).center() for sq in self.routes[text]], dashed=True, end_dot=True)
+
+    def _draw_trails(self, view: dict[str, Any]) -> None:
+        """The other side's last turn (:func:`follow_turns`), as the other boards draw the last
+        move: a dashed line for each player who moved, a solid one for the ball's route. The
+        viewer's own moves are not drawn (his faded players say who moved); a spectator sees
+        the side that moved last."""
+        if view["state"].get("phase") in NO_TRAILS:
+            return
+        for trail in self.trails:
+            if trail.side == view.get("seat"):
+                continue
+            points = [self.square_rect(square).center() for square in trail.squares]
+            self.add_route(points, dashed=not trail.ball, end_dot=True, alpha=170)
+            if not trail.ball:
+                # A dashed ring where he stood: a move of one square hides most of its line.
+                item = Painted(self.square_rect(trail.squares[0]), paint_left_square)
+                item.setZValue(3)
+                item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+                item.setToolTip(f"{self.config.team_names[trail.side]}'s last turn: a player left {trail.squares[0]}")
+                self.addItem(item)
 
     def _draw_flight(self, state: dict[str, Any]) -> None:
         """The ball's route: the pending flight, or the previewed kick."""
@@ -1204,6 +1330,14 @@ class Board(ClickBoard):
         if deciding is None:
             return "Rolling…"
         return f"{names[deciding]} decides…"
+
+
+def paint_left_square(p: QPainter, r: QRectF) -> None:
+    """The dashed ring on the square a player of the other side's last turn left."""
+    pen = QPen(QColor(255, 255, 255, 170), max(1.2, r.width() * 0.07), Qt.PenStyle.DashLine)
+    p.setPen(pen)
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawEllipse(r.center(), r.width() * 0.3, r.width() * 0.3)
 
 
 def paint_kick_face(p: QPainter, r: QRectF, symbol: str | None) -> None:
