@@ -10,8 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from clicking import WAIT_MS, start_match
-from painting import SMALLEST_BOARD, shown, texts_on_screen, unreadable_texts
+from clicking import WAIT_MS, click, start_match, target_spot
+from driving import click_action
+from painting import SMALLEST_BOARD, painted_texts, shown, texts_on_screen, unreadable_texts
 from PySide6.QtCore import QPointF, QSize, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtTest import QTest
@@ -693,6 +694,93 @@ def test_the_panel_counts_the_turns_of_the_side_to_move(qtbot: Any) -> None:
     s = act(roll(s, "roll 1"), "move U4-U5")  # Away's 29th: its 30th follows at once
     assert s.team == 1 and s.half == 1
     assert turn_text(s) == ["Turn 30 of 30 each this half", "1st half · Turn 30 of 30 each"]
+
+
+def my_set_up(qtbot: Any, view: Any) -> None:
+    """Wait until the player at the screen places his team (choosing the goal he defends on the way)."""
+    while True:
+        qtbot.waitUntil(
+            lambda: bool(view.view_data and view.view_data.get("legal")) and not view.animating, timeout=WAIT_MS
+        )
+        if view.view_data["state"]["phase"] == "setup":
+            return
+        click_action(qtbot, view, view.board.keyboard_actions()[0])  # the goal to defend
+
+
+def formation_of(state: dict[str, Any], seat: int) -> list[str]:
+    """The Quick set-up's squares of ``seat``'s players 1..11 (``soccero.toml``), at the end it defends."""
+    from soccerdesk.resources import load_game_data
+
+    formation = load_game_data(GAME)["formation"]["kickoff" if state["kickoff_team"] == seat else "receiving"]
+    if state["defends"][seat] == 1:
+        return list(formation)
+    return [f"{name[0]}{state['rows'] + 1 - int(name[1:])}" for name in formation]
+
+
+def placed_by(view: Any, seat: int) -> list[str]:
+    return [
+        str(action) for who, action in view.session.state.history() if who == seat and str(action).startswith("place")
+    ]
+
+
+def test_place_the_rest_button_sets_up_the_team_as_quick_set_up_would(qtbot: Any, window: MainWindow) -> None:
+    """QA s28, first minutes 2: a Soccero set-up was eleven clicks on small squares, the Quick
+    set-up only on the home screen. A click on "Place the rest for me" in the set-up panel
+    places the whole team on the Quick set-up's squares, as eleven legal placements of its own
+    (the record, Undo and online play see them as clicks)."""
+    from soccerdesk.ui.boards.soccero import PLACE_REST, PLACE_REST_LABEL
+
+    window.resize(1000, 540)
+    view = start_match(qtbot, window, GAME, ("bot", "normal"), {})
+    my_set_up(qtbot, view)
+    assert PLACE_REST_LABEL in " ".join(painted_texts(view.board))
+    click(qtbot, view.view.viewport(), target_spot(view, PLACE_REST), PLACE_REST_LABEL)
+    qtbot.waitUntil(lambda: len(placed_by(view, 0)) == 11, timeout=WAIT_MS)
+    state = view.session.state.view(0)["state"]
+    squares = [p["square"] for p in state["players"] if p["seat"] == 0]
+    assert squares == formation_of(state, 0)
+    assert placed_by(view, 0) == [f"place {squares[n - 1]}" for n in placing_order(state, 0)]
+
+
+def placing_order(state: dict[str, Any], seat: int) -> list[int]:
+    """Rulebook "Initial Formation": the kick-off pair first, then the keeper and 2..9; the other team 1..11."""
+    return [11, 10, *range(1, 10)] if state["kickoff_team"] == seat else list(range(1, 12))
+
+
+def test_the_p_key_places_the_rest_after_players_placed_by_hand(qtbot: Any, window: MainWindow) -> None:
+    """After a player placed by a click, P places the others: on their Quick set-up squares, or the
+    legal square nearest to one when a player placed by hand keeps them off it."""
+    view = start_match(qtbot, window, GAME, ("bot", "normal"), {})
+    my_set_up(qtbot, view)
+    legal = view.board.keyboard_actions()
+    click_action(qtbot, view, legal[len(legal) // 2])
+    qtbot.waitUntil(lambda: len(placed_by(view, 0)) == 1 and not view._queue, timeout=WAIT_MS)
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_P)
+    qtbot.waitUntil(lambda: len(placed_by(view, 0)) == 11, timeout=WAIT_MS)
+    state = view.session.state.view(0)["state"]
+    squares = [p["square"] for p in state["players"] if p["seat"] == 0]
+    wanted = formation_of(state, 0)
+    assert sum(square == spot for square, spot in zip(squares, wanted, strict=True)) >= 8, (squares, wanted)
+
+
+def test_the_kick_off_pair_is_told_why_it_stands_together(qtbot: Any) -> None:
+    """QA s28, first minutes 2: player 10 may only go beside the kicker (docs/rulings.md, Soccero,
+    Players: "may choose to be adjacent" read as must); the set-up panel says so while he is placed."""
+    from soccerdesk.rules import get_game, sample_chance
+
+    game = get_game(GAME)
+    state, rng = game.new_match(seed=2), random.Random(2)
+    said: dict[int, str] = {}
+    while len(said) < 2:
+        seat = state.current_players()[0]
+        if seat != CHANCE and state.view(seat)["state"]["phase"] == "setup":
+            view = state.view(seat)
+            board = Board(BoardConfig(GAME, seat))
+            board.set_view(view)
+            said[view["state"]["players"][view["state"]["placing"]]["number"]] = " ".join(painted_texts(board))
+        state = state.apply(seat, sample_chance(state, rng) if seat == CHANCE else state.legal_actions(seat)[0])
+    assert "must stand beside player 11" in said[10] and "read as must" in said[10]
+    assert "next to the centre mark" in said[11]
 
 
 @pytest.mark.parametrize("size", BOARD_SIZES)

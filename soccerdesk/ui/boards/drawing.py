@@ -468,6 +468,11 @@ class ClickBoard(BoardScene):
         # the panel is never zoomed so much that its content would run past its bottom.
         self.panel_fill = 0.0
 
+    own_buttons: frozenset[Key] = frozenset()
+    """Keys of the board's own buttons, not on any action's click path (Soccero's "Place the
+    rest for me"): a click on one is the board's to handle (:meth:`click`), and it works
+    whenever it is drawn."""
+
     side_panel_width = 0.0
     """A board whose side panel stands along its right edge: the panel's width in scene units
     (its items are drawn in :meth:`zoomed_panel`, its height divided by :attr:`panel_zoom`)."""
@@ -937,13 +942,14 @@ class ClickBoard(BoardScene):
     def add_button(
         self, rect: QRectF, label: str, key: Key, *, tooltip: str = "", accent: QColor | None = None
     ) -> QGraphicsItem:
-        """A push button drawn in the scene; highlighted while it is a legal next click."""
+        """A push button drawn in the scene; highlighted while it is a legal next click (or one
+        of :attr:`own_buttons`)."""
 
         smallest = self.smallest_button_text()
 
         def paint(p: QPainter, r: QRectF) -> None:
             chosen = key in self.selection
-            lit = chosen or key in self.targets or key in self.paths.first_keys()
+            lit = chosen or key in self.own_buttons or key in self.targets or key in self.paths.first_keys()
             previewed = key in self.preview_keys()
             fill = accent or QColor("#2d6cdf")
             if not lit:

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -94,8 +94,8 @@ WORD_LABELS = {
 PHASE_PROMPTS = {
     "ends": "Choose the goal you defend: click it.",
     "setup": (
-        "Set-up: click a square for the player named above (or Tab, the arrow keys and Enter)."
-        " The Quick set-up option on the home screen places your team for you."
+        "Set-up: click a square for the player named above (or Tab, the arrow keys and Enter),"
+        " or the button below: the Quick set-up option's places."
     ),
     "turn": "Your turn: move players, or kick (one or two distance dice).",
     "moving": "Move: click a player, then where he goes.",
@@ -131,6 +131,17 @@ SET_PIECE_KICKING = {
 }
 """Rulebook "Kicking the ball in special situations", for a set-piece kick's buttons (keyed by
 "normal rules announced")."""
+PLACE_REST: Key = ("place-rest",)
+"""The set-up's own button: the rest of the team placed as the Quick set-up option places it."""
+PLACE_REST_LABEL = "Place the rest for me (P)"
+KICKOFF_PAIR = {
+    11: "Player 11 takes the kick-off: he stands next to the centre mark.",
+    10: (
+        "Player 10 takes the kick-off pass, so he must stand beside player 11 (our ruling: the"
+        ' rulebook\'s "may choose to be adjacent" is read as must).'
+    ),
+}
+"""Why the kicking team's centre pair may stand on one square or two only, said as each is placed."""
 SETPIECE_WORDS = {
     "penalty": "Penalty kick",
     "corner": "Corner kick",
@@ -279,6 +290,7 @@ class Board(ClickBoard):
     """Soccero board scene (see the module docstring for the click paths)."""
 
     side_panel_width = PANEL_W + 20  # with the room right of it
+    own_buttons = frozenset({PLACE_REST})
 
     def __init__(self, config: BoardConfig, parent: Any = None) -> None:
         super().__init__(config, parent)
@@ -298,6 +310,9 @@ class Board(ClickBoard):
         self.panel_origin = QPointF(self.panel_x, ORIGIN.y() - 20)
         self.panel_height = self.rows * SQ + 40
         self.setSceneRect(QRectF(0, 0, self.panel_x + 290, ORIGIN.y() * 2 + self.rows * SQ + LETTERS_BELOW_GOAL))
+        self.formation: dict[str, list[str]] = data["formation"]  # the Quick set-up's, for a team defending row 1
+        self._placing_rest = False  # the set-up's button was pressed: each view places the next player
+        self._rest_placed_at = -1  # the ply of the view whose player it placed last
         self.trails: list[Trail] = []  # the last side's moves and ball routes (follow_turns)
         self._trails_ply = -1  # the ply of the view they were worked out for
         self._trails_ball: str | None = None  # the ball's square in that view
@@ -316,6 +331,84 @@ class Board(ClickBoard):
             self._trails_ply = ply
         self._trails_ball = state.get("ball")
         super().set_view(view, events)
+        if self._placing_rest:
+            if self.may_place_rest():
+                QTimer.singleShot(0, self, self._place_next)  # once this view is shown
+            else:
+                self._placing_rest = False
+
+    # --- placing the rest of the team --------------------------------------------------
+
+    def may_place_rest(self) -> bool:
+        """The view is a set-up decision of the viewer's own team (its button is drawn)."""
+        view = self.view_data or {}
+        state = view.get("state") or {}
+        placing = state.get("placing")
+        return (
+            state.get("phase") == "setup"
+            and placing is not None
+            and state["players"][placing]["seat"] == view.get("seat")
+            and any(text.startswith("place ") for text in view.get("legal", ()))
+        )
+
+    def quick_place(self, view: dict[str, Any]) -> str:
+        """The ``place`` action for the player to place: his square in the Quick set-up's
+        formation (``soccero.toml``), or the legal square nearest to it where a player placed by
+        hand stands in the way."""
+        state = view["state"]
+        player = state["players"][state["placing"]]
+        seat = player["seat"]
+        # Rulebook "Initial Formation": the kicking-off team places all its players first.
+        kicking = not any(p["square"] for p in state["players"] if p["seat"] != seat)
+        square = self.formation["kickoff" if kicking else "receiving"][player["number"] - 1]
+        col, row = parse_square(square)
+        if state["defends"][seat] != 1:
+            row = self.rows + 1 - row  # the formation is written for the end of row 1
+        free = [text.split()[1] for text in view["legal"] if text.startswith("place ")]
+
+        def distance(name: str) -> tuple[int, str]:
+            c, r = parse_square(name)
+            return max(abs(c - col), abs(r - row)), name
+
+        return f"place {min(free, key=distance)}"
+
+    def place_rest(self) -> None:
+        """Place the rest of the viewer's team as the Quick set-up option would, one legal
+        ``place`` action after another (QA s28, first minutes 2: eleven clicks on small
+        squares, the option only on the home screen). Undo, the record and online play see
+        the same actions as from clicks."""
+        if not self.may_place_rest():
+            self.hint.emit("Only while your team is being set up.")
+            return
+        self._placing_rest = True
+        self._place_next()
+
+    def _place_next(self) -> None:
+        view = self.view_data
+        if not self._placing_rest or view is None or not self.may_place_rest():
+            self._placing_rest = False
+            return
+        if view.get("ply") == self._rest_placed_at:
+            return  # this position's player is placed already: his view is on its way
+        self._rest_placed_at = view.get("ply", -1)
+        self.choose(self.quick_place(view))
+
+    def click(self, key: Key) -> None:
+        if key == PLACE_REST:
+            self.place_rest()
+            return
+        super().click(key)
+
+    def show_refusal(self, reason: str) -> None:
+        self._placing_rest = False
+        super().show_refusal(reason)
+
+    def keyPressEvent(self, event: Any) -> None:  # noqa: N802 (Qt API)
+        if event.key() == Qt.Key.Key_P and not event.modifiers() and self.may_place_rest():
+            self.place_rest()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def shown_under_animation(self, view: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any] | None:
         """The position before the movement roll that ends ``events``: the players where the
@@ -1180,11 +1273,23 @@ class Board(ClickBoard):
             who = "goalkeeper" if player["goalkeeper"] else f"player {player['number']}"
             self.add_text(QPointF(x + 12, y), f"Placing: {names[player['seat']]} {who}", 9, PANEL_TEXT)
             y += 20
+            kicking = not any(p["square"] for p in state["players"] if p["seat"] != player["seat"])
+            if kicking and player["number"] in KICKOFF_PAIR:
+                item = self.add_text(QPointF(x + 12, y), KICKOFF_PAIR[player["number"]], 8.5, MUTED_TEXT, width=w - 24)
+                y += item.boundingRect().height() + 6
         # The prompt follows the clicks of a move being built.
         steps = []
         if view["legal"] and state["phase"] in ("moving", "kick-path"):
             steps = [self.selection_hint(sample) for sample in SAMPLE_SELECTIONS]
         y += self.place_prompt(QPointF(x + 12, y), w - 24, self._status(view), steps) + 12
+        if self.may_place_rest():
+            self.add_button(
+                QRectF(x + 12, y, w - 24, 30 if self.compact_panel else 26),
+                PLACE_REST_LABEL,
+                PLACE_REST,
+                tooltip="Places the rest of your team where the Quick set-up option would: one player after another, each as if clicked",
+            )
+            y += 36
         loose = self.loose_actions()
         if loose:
             # A set-piece kick's buttons name their kicking rules: one to a row, so that every
