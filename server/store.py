@@ -83,7 +83,6 @@ class _Checkpointer(threading.Thread):
         super().__init__(name="relay-checkpoint", daemon=True)
         self.path, self.every, self.connect = path, every, connect
         self.failures = Pace(60.0, clock)
-        self.failing = False
         self._stop_event = threading.Event()
         self.start()
 
@@ -102,8 +101,9 @@ class _Checkpointer(threading.Thread):
         try:
             db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # never waits for or blocks a writer
         except sqlite3.Error as exc:
+            starting = not self.failures.happening
             failed = self.failures.happened()
-            if not self.failing:
+            if starting:
                 log.warning(
                     "checkpoints of %s fail: %s (said again at most once a minute while they do)", self.path, exc
                 )
@@ -111,11 +111,9 @@ class _Checkpointer(threading.Thread):
                 log.warning(
                     "checkpoints of %s still fail: %s (%d failed since the last report)", self.path, exc, failed
                 )
-            self.failing = True
             return
-        if self.failing:
+        if self.failures.happening:
             log.info("checkpoints of %s work again", self.path)
-            self.failing = False
             self.failures.reset()
 
     def stop(self) -> None:
