@@ -1,5 +1,5 @@
-"""A real ``redis-server`` for the cluster tests, and a client connection as the relay sends to
-it (a uniquely named module, so test modules can import it whichever conftest is loaded first).
+"""A real ``redis-server`` for the cluster tests, a client connection as the relay sends to
+it, and :func:`until` (a uniquely named module, so test modules can import it whichever conftest is loaded first).
 
 The server runs on a free loopback port with its data in a directory of its own, with the
 append-only file on and ``appendfsync always`` (see ``conftest.py`` for why).
@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -186,3 +187,17 @@ class Connection:
 
     def token(self) -> str:
         return str(next(f["token"] for f in self.frames if f["type"] == "joined"))
+
+
+async def until(check: Callable[[], bool | Awaitable[bool]], timeout: float = 20.0, what: str = "") -> None:
+    """Wait until ``check()`` (a coroutine function too) holds, or fail after ``timeout`` seconds."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        held = check()
+        if inspect.isawaitable(held):
+            held = await held
+        if held:
+            return
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting: {what}")
+        await asyncio.sleep(0.01)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 import aiohttp
 import pytest
@@ -13,7 +12,7 @@ import pytest
 pytest.importorskip("redis", reason="the redis package is not installed (pip install redis)")
 
 from redis.asyncio import Redis  # noqa: E402
-from redis_helpers import RedisServer  # noqa: E402
+from redis_helpers import RedisServer, until  # noqa: E402
 from test_node_lookups import ask  # noqa: E402
 
 from server.redis_store import RedisRoomStore  # noqa: E402
@@ -22,13 +21,6 @@ from soccerdesk.net.protocol import PROTOCOL_VERSION  # noqa: E402
 from soccerdesk.rules import GAMES  # noqa: E402
 
 GAME = "soccer-go" if "soccer-go" in GAMES else next(iter(GAMES))
-
-
-async def until(check: Any, timeout: float = 10.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not await check():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.02)
 
 
 async def test_a_close_redis_refused_is_written_again_at_each_sweep_and_the_room_is_gone_through_every_node(

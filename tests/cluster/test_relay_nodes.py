@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("redis", reason="the redis package is not installed (pip install redis)")
 
-from redis_helpers import RedisServer  # noqa: E402
+from redis_helpers import RedisServer, until  # noqa: E402
 from test_nginx import RelayNode, serve_nginx  # noqa: E402
 
 from server.redis_store import RedisRoomStore, as_text  # noqa: E402
@@ -73,14 +73,6 @@ def nodes(redis_server: RedisServer) -> Iterator[list[Node]]:
     finally:
         for node in made:
             node.kill()
-
-
-async def until(check: Any, timeout: float = 20.0, what: str = "") -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not check():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting: {what}")
-        await asyncio.sleep(0.01)
 
 
 async def start_match(host: Seat, guest: Seat) -> str:
