@@ -843,8 +843,8 @@ class Journal:
     :class:`~server.redis_store.NotOwner`, a conflict), the room in memory is ahead of Redis:
     its later writes are dropped, the futures that covered the write fail (the connections
     waiting on them close, and their clients reconnect and resume), and ``on_failure(code,
-    error)`` tells the relay, which drops the room from memory (a resume rebuilds it from
-    Redis) and then calls :meth:`reset`.
+    error)`` tells the relay, which says so in its log and drops the room from memory (a resume
+    rebuilds it from Redis; a room its host closed is kept) and then calls :meth:`reset`.
     """
 
     def __init__(
@@ -1180,7 +1180,8 @@ class Journal:
 
     def _fail(self, code: str, number: int, queue: deque[Any], exc: Exception) -> None:
         detail = exc.detail if isinstance(exc, StoreUnavailable) else str(exc)
-        log.error("room %s: a write to Redis failed (%s); the room is dropped from memory", code, detail)
+        if self.on_failure is None:  # else the relay says what becomes of the room (it may keep it)
+            log.error("room %s: a write to Redis failed (%s)", code, detail)
         if self.on_refused is not None and refuses_writes(exc):
             self.on_refused(detail)
         self._failed.add(code)

@@ -171,7 +171,7 @@ class ClusterHall(Hall):
         self._spawn(self._give_up(code))
 
     def _unload(self, room: Room) -> None:
-        super()._unload(room)  # a closed room's delete goes through the journal
+        super()._unload(room)  # a closed room leaves memory once the journal has deleted it
         self._spawn(self._give_up(room.code))
 
     async def _give_up(self, code: str) -> None:
@@ -194,8 +194,8 @@ class ClusterHall(Hall):
         task.add_done_callback(self._jobs.discard)
 
     def sweep(self, idle_seconds: float, keep_seconds: float) -> None:
-        """Unload idle rooms; delete rooms untouched for ``keep_seconds`` that nobody owns. A room
-        whose close Redis refused stays, and this node keeps its lease: a client of any node
+        """Unload idle rooms; delete rooms untouched for ``keep_seconds`` that nobody owns. A closed
+        room stays until Redis has deleted it, and this node keeps its lease: a client of any node
         asking for it is sent here, where entering it is refused."""
         self._sweep_memory(idle_seconds)
         self._spawn(self._delete_stale(time.time() - keep_seconds))

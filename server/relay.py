@@ -428,7 +428,7 @@ async def _hall_context(app: web.Application) -> AsyncIterator[None]:
             await sweeper
         if ack_trace.TRACE is not None:
             await ack_trace.TRACE.stop()
-        hall.store_closes()  # a close the store refused, tried once more before the relay goes
+        hall.forget_refused()  # before the relay goes
         if NODE in app:
             await app[NODE].close()
             thinker.close()
@@ -438,6 +438,7 @@ async def _hall_context(app: web.Application) -> AsyncIterator[None]:
                 room.stop_timers()
             thinker.close()
             app[STORE].close()
+        hall.closes_lost()
 
 
 NO_REDIS = "--redis needs the redis package, which the cluster extra installs: pip install 'soccerdesk[cluster]'"

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
 
+from server.pace import Pace
 from server.thinker import Thinker
 from soccerdesk.bots import Bot, RandomBot, make_bot
 from soccerdesk.net.protocol import (
@@ -111,6 +112,10 @@ class Store(Protocol):
     on_failure: Callable[[str, Exception], None] | None
 
     def durable(self) -> asyncio.Future[None] | None: ...
+
+    def durable_for(self, code: str) -> asyncio.Future[None] | None:
+        """The same for the writes of room ``code`` only."""
+        ...
 
     def save_room(self, code: str, doc: dict[str, Any]) -> None: ...
 
@@ -1024,6 +1029,11 @@ def _report_failed_load(task: asyncio.Task[Room]) -> None:
         log.error("loading a room from the store failed", exc_info=exc)
 
 
+def _detail(exc: Exception) -> str:
+    """What went wrong with a write, for the log (a cluster's ``StoreUnavailable`` says it in ``detail``)."""
+    return str(getattr(exc, "detail", exc))
+
+
 def gone_words(code: str) -> str:
     """What a player who asks for a closed room is told (only its host closes a room, by
     leaving it before anyone joined)."""
@@ -1070,8 +1080,8 @@ class Hall:
     load_budget: float = 10.0  # seconds a client waits for a room to be loaded (0: no limit)
     rooms: dict[str, Room] = field(default_factory=dict)
     _loading: dict[str, asyncio.Task[Room]] = field(default_factory=dict)
-    _undeleted: set[str] = field(default_factory=set)  # rooms out of memory the store failed to delete
-    _unclosed: set[str] = field(default_factory=set)  # rooms in memory whose close the store failed to write
+    _closing: set[str] = field(default_factory=set)  # closed rooms the store refused to forget (said once)
+    _stale_refused: Pace = field(default_factory=lambda: Pace(3600.0))  # old rooms' deletes failing
 
     def __post_init__(self) -> None:
         self.store.on_failure = self._write_failed
@@ -1080,48 +1090,75 @@ class Hall:
         """A write of room ``code`` is lost (the store's commit failed): its players must not go
         on from a position that is not stored, so the room is dropped (see :meth:`drop`).
 
-        A room its host closed is kept instead: the store still holds it open, and the host has
+        A room its host closed is kept instead: the store may still hold it open, and the host has
         gone believing it closed (the app hangs up right after ``leave``), so loading it again
         would open it to whoever comes. It stays in memory, closed (:func:`dispatch` refuses to
-        enter it), and :meth:`sweep` writes the close again until the store takes it."""
+        enter it), until the store has deleted it (see :meth:`_forget`)."""
         room = self.rooms.get(code)
         if room is not None and room.closed:
-            if code not in self._unclosed:
-                self._unclosed.add(code)
-                log.warning("room %s: its close could not be stored (%s); it is tried again at each sweep", code, exc)
+            self._refused(code, exc)
             return
+        log.error("room %s: a write of it was not stored (%s); it goes back to what is stored", code, _detail(exc))
         self.drop(code, UNSAVED)
 
     def drop(self, code: str, why: str) -> None:
         """Forget a room in memory (:meth:`Room.drop`); a resume loads it from the store again."""
-        self._unclosed.discard(code)
+        self._closing.discard(code)
         room = self.rooms.pop(code, None)
         if room is not None:
             room.drop(why)
 
-    def store_closes(self) -> None:
-        """Write again the closes the store failed to take (see :meth:`_write_failed`): each is
-        stored with the store's next commit, or waits for the next try."""
-        for code in sorted(self._unclosed):
-            self.rooms[code]._save()
-            done = self.store.durable()
-            if done is None:
-                self._close_stored(code)
-            else:
-                done.add_done_callback(partial(self._close_written, code))
+    def _refused(self, code: str, exc: Exception) -> None:
+        if code not in self._closing:
+            self._closing.add(code)
+            log.warning(
+                "room %s, closed by its host, could not be deleted (%s); it is kept closed in memory and "
+                "tried again at each sweep",
+                code,
+                _detail(exc),
+            )
 
-    def _close_written(self, code: str, done: asyncio.Future[None]) -> None:
+    def forget_refused(self) -> None:
+        """Try once more to delete the closed rooms the store refused to forget (the relay stops)."""
+        for code in sorted(self._closing):
+            if (room := self.rooms.get(code)) is not None:
+                self._forget(room)
+
+    def _forget(self, room: Room) -> None:
+        """Delete a closed room from the store; it leaves memory once the store has forgotten it,
+        not before (see :meth:`_write_failed`)."""
+        room.stop_timers()
+        try:
+            self.store.delete_room(room.code)
+        except Exception as exc:
+            self._refused(room.code, exc)
+            return
+        done = self.store.durable_for(room.code)
+        if done is None:
+            self._forgotten(room)
+        else:
+            done.add_done_callback(partial(self._delete_written, room))
+
+    def _delete_written(self, room: Room, done: asyncio.Future[None]) -> None:
         if not done.cancelled() and done.exception() is None:
-            self._close_stored(code)
+            self._forgotten(room)
 
-    def _close_stored(self, code: str) -> None:
-        if code in self._unclosed:
-            self._unclosed.discard(code)
-            log.info("room %s: its close is stored", code)
+    def _forgotten(self, room: Room) -> None:
+        if self.rooms.get(room.code) is room:
+            self._unload(room)
+        if room.code in self._closing:
+            self._closing.discard(room.code)
+            log.info("room %s, closed by its host, is deleted", room.code)
 
-    def _unloadable(self, room: Room) -> bool:
-        """Whether ``room`` may leave memory: not while its close is not stored."""
-        return room.code not in self._unclosed
+    def closes_lost(self) -> None:
+        """Name in the log the closed rooms the store refused to forget until the relay stopped:
+        the store may hold each open, to come back open after a restart, its host gone."""
+        for code in sorted(self._closing & self.rooms.keys()):
+            log.error(
+                "room %s: its host's close is lost (the store refused it until the relay stopped); "
+                "it may come back open after a restart",
+                code,
+            )
 
     def live_rooms(self) -> int:
         return sum(1 for room in self.rooms.values() if not room.closed and room.has_peers())
@@ -1130,32 +1167,22 @@ class Hall:
         """Raise ``server_busy`` if the live rooms fill the cap; else unload empty rooms beyond it."""
         if len(self.rooms) >= self.max_rooms and self.live_rooms() >= self.max_rooms:
             raise ProtocolError("server_busy", "the relay holds as many rooms as it may; try again later")
-        idle = [r for r in self.rooms.values() if (r.closed or not r.has_peers()) and self._unloadable(r)]
+        idle = [r for r in self.rooms.values() if r.closed or not r.has_peers()]
         if len(self.rooms) >= self.max_rooms and idle:
             # Memory holds at most about max_rooms rooms: the emptiest go (back to the store).
             for room in sorted(idle, key=lambda r: r.last_active)[: len(self.rooms) - self.max_rooms + 1]:
-                self._unload(room)
+                self._put_away(room)
+
+    def _put_away(self, room: Room) -> None:
+        """Take a room nobody is in out of memory; a closed one once the store has forgotten it."""
+        if room.closed:
+            self._forget(room)
+        else:
+            self._unload(room)  # reloaded from the store when someone comes back
 
     def _unload(self, room: Room) -> None:
         room.stop_timers()
         self.rooms.pop(room.code, None)
-        if room.closed:
-            self._delete(room.code)
-
-    def _delete(self, code: str) -> None:
-        """Delete a room from the store. One whose delete fails (a full disk) is said once and
-        tried again at each :meth:`sweep` until it goes; meanwhile it is stored closed, so that
-        nobody enters it."""
-        try:
-            self.store.delete_room(code)
-        except Exception as exc:
-            if code not in self._undeleted:
-                self._undeleted.add(code)
-                log.warning("room %s could not be deleted (%s); it is tried again at each sweep", code, exc)
-            return
-        if code in self._undeleted:
-            self._undeleted.discard(code)
-            log.info("room %s is deleted", code)
 
     def create(
         self, peer: Peer, game: Game, options: dict[str, Any], settings: RoomSettings, name: str, seat: int | None
@@ -1235,30 +1262,34 @@ class Hall:
             else:
                 room = await self.thinker.run(Room.from_doc, doc, actions, self.store, self.thinker, budget=0)
             room._save()  # names cleaned and tokens hashed, if an older relay wrote it
-            if not room.closed:
-                self._undeleted.discard(code)  # a stale room in use again: not to be deleted
             return self.rooms.setdefault(code, room)
         finally:
             del self._loading[code]
 
     def sweep(self, idle_seconds: float, keep_seconds: float) -> None:
         """Unload rooms nobody is in (idle ``idle_seconds``); delete closed rooms and stored
-        rooms untouched for ``keep_seconds``, and those whose delete failed before."""
+        rooms untouched for ``keep_seconds``. An old room whose delete fails (a full disk) is
+        tried again at the next sweep, which finds it old still."""
         self._sweep_memory(idle_seconds)
         stale = self.store.stale_rooms(time.time() - keep_seconds)
-        for code in sorted((self._undeleted | set(stale)) - self.rooms.keys() - self._loading.keys()):
-            self._delete(code)
+        for code in sorted(set(stale) - self.rooms.keys() - self._loading.keys()):
+            try:
+                self.store.delete_room(code)
+            except Exception as exc:
+                if failed := self._stale_refused.happened():
+                    log.warning("old rooms could not be deleted (%s, %d times); tried again at each sweep", exc, failed)
+                return
+        if self._stale_refused.happening:
+            self._stale_refused.reset()
+            log.info("old rooms are deleted again")
 
     def _sweep_memory(self, idle_seconds: float) -> None:
-        """Unload closed rooms and rooms nobody is in (idle ``idle_seconds``); write again the
-        closes the store failed to take (those rooms go at a later sweep, once stored)."""
+        """Delete closed rooms (they leave memory once deleted) and unload rooms nobody is in
+        (idle ``idle_seconds``)."""
         now = time.monotonic()
         for room in list(self.rooms.values()):
-            if not self._unloadable(room):
-                continue
             if room.closed or (not room.has_peers() and now - room.last_active > idle_seconds):
-                self._unload(room)  # an open one is reloaded from the store when someone comes back
-        self.store_closes()
+                self._put_away(room)
 
     async def settle(self) -> None:
         """Wait until no room's bot is thinking."""

@@ -130,8 +130,8 @@ class RoomStore:
         synchronous: str = "normal",
     ) -> None:
         """:attr:`on_failure` ``(code, error)``, once set, is told of each room whose writes a
-        failed commit lost (see :meth:`flush`); the relay's :class:`server.rooms.Hall` sets it
-        and drops the room from memory."""
+        failed commit lost (see :meth:`flush`); the relay's :class:`server.rooms.Hall` sets it,
+        says so in its log and drops the room from memory (or keeps a room its host closed)."""
         if synchronous not in SYNC_MODES:
             raise ValueError(f"synchronous is one of {', '.join(SYNC_MODES)}, not {synchronous!r}")
         self.path = str(path)
@@ -189,6 +189,10 @@ class RoomStore:
         """A future done when everything written so far is committed, or ``None`` if it is already."""
         return self._committed
 
+    def durable_for(self, code: str) -> asyncio.Future[None] | None:
+        """:meth:`durable`: one commit holds every room's writes."""
+        return self._committed
+
     def _schedule(self) -> None:
         if self._committed is not None:
             return
@@ -233,13 +237,8 @@ class RoomStore:
                 )
         except Exception as exc:
             lost = sorted(docs.keys() | touched | {code for code, _ in drops})
-            log.error(
-                "committing %d room documents and %d actions failed (%s); rooms %s go back to what is stored",
-                len(docs),
-                len(rows),
-                exc,
-                ", ".join(lost),
-            )
+            # Each room's fate is said by on_failure's owner (the hall), which may keep a room.
+            log.error("committing %d room documents and %d actions failed (%s)", len(docs), len(rows), exc)
             if committed is not None and not committed.done():
                 committed.set_exception(exc)
                 committed.exception()  # retrieved: the connections waiting on it close (server_busy)

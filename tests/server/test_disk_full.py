@@ -11,6 +11,7 @@ resume once the relay can save again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import sqlite3
@@ -22,7 +23,7 @@ from typing import Any
 import pytest
 from relay_helpers import TOY, new_client, relay_settings, until
 
-from server.relay import HALL, start_relay
+from server.relay import HALL, RunningRelay, start_relay
 from server.store import RoomStore, _Checkpointer
 from soccerdesk.net.client import RelayClient, RelayError
 from tests.relay_process import RelayProcess, disk_full, kill_process
@@ -153,6 +154,7 @@ async def test_a_close_the_full_disk_kept_from_being_stored_still_holds_and_nobo
     await host.leave()  # the app's Cancel on the waiting screen: leave, then close
     await host.close()
     await until(lambda: any(m["type"] == "error" for m in watched))
+    await until(lambda: watcher.status != "connected")  # the error's connection is closed
     disk_full(relay_process.proc, False)
     await until(lambda: watcher.fatal_code is not None or watcher.status == "connected")
     assert watcher.fatal_code == "no_room" and watcher.status.startswith("lost")  # back in the room: no
@@ -212,60 +214,16 @@ def test_checkpoints_failing_on_a_full_disk_are_logged_when_they_start_once_a_mi
     ]
 
 
-async def test_a_closed_room_the_store_cannot_delete_holds_up_no_other_room_and_goes_once_it_can(
-    db_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A sweep deletes closed rooms; one whose delete fails (the disk is full) is said once, tried
-    again at each sweep, and the rooms after it are swept all the same."""
-    relay = await start_relay(relay_settings(db_path, sweep_every=0.02))
-    made: list[RelayClient] = []
-    try:
-        hall = relay.app[HALL]
-        store = hall.store
-        first, second = await new_client(relay, made, "First"), await new_client(relay, made, "Second")
-        stuck = (await first.create(TOY))["room"]
-        other = (await second.create(TOY))["room"]
-        full, tries = True, []
-        real_delete = store.delete_room
-
-        def delete_room(code: str) -> None:
-            if code == stuck and full:
-                tries.append(code)
-                raise sqlite3.OperationalError("database or disk is full")
-            real_delete(code)
-
-        monkeypatch.setattr(store, "delete_room", delete_room)
-        with caplog.at_level(logging.INFO, logger="soccerdesk.relay"):
-            await first.leave()  # both rooms are closed before anyone joined: the sweep deletes them
-            await second.leave()
-            await until(lambda: len(tries) >= 5)  # five sweeps
-            assert other not in hall.rooms and not store.has_room(other)
-            assert stuck not in hall.rooms and store.has_room(stuck)
-            late = await new_client(relay, made, "Late")
-            with pytest.raises(RelayError) as caught:
-                await late.join(stuck)
-            assert caught.value.code == "no_room" and "is gone" in caught.value.message
-            full = False
-            await until(lambda: not store.has_room(stuck))
-        said = [r.getMessage() for r in caplog.records if stuck in r.getMessage()]
-        assert said == [
-            f"room {stuck} could not be deleted (database or disk is full); it is tried again at each sweep",
-            f"room {stuck} is deleted",
-        ]
-        assert not [r for r in caplog.records if r.getMessage() == "room sweep failed"]
-    finally:
-        for client in made:
-            await client.close()
-        await relay.stop()
-
-
 class FillingDb:
-    """The store's database connection, whose writes fail while :attr:`full` (a full disk);
-    reads go on working."""
+    """The store's database connection, whose writes fail while :attr:`full` (a full disk), or
+    only those of room :attr:`full_for`; reads go on working. :attr:`refused` counts the writes
+    it refused."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
         self.full = False
+        self.full_for: str | None = None
+        self.refused = 0
 
     def __enter__(self) -> sqlite3.Connection:
         return self.db.__enter__()
@@ -274,55 +232,136 @@ class FillingDb:
         return self.db.__exit__(*exc)
 
     def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
-        self._check(sql)
+        self._check(sql, args)
         return self.db.execute(sql, *args)
 
     def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
-        self._check(sql)
+        rows = list(rows)
+        self._check(sql, rows)
         return self.db.executemany(sql, rows)
 
-    def _check(self, sql: str) -> None:
-        if self.full and not sql.lstrip().upper().startswith("SELECT"):
+    def _check(self, sql: str, args: Any) -> None:
+        if sql.lstrip().upper().startswith(("SELECT", "BEGIN")):
+            return
+        if self.full or (self.full_for is not None and self.full_for in repr(args)):
+            self.refused += 1
             raise sqlite3.OperationalError("database or disk is full")
 
     def close(self) -> None:
         self.db.close()
 
 
-async def test_a_close_the_store_refused_is_written_again_at_each_sweep_and_the_room_deleted_once_it_is(
-    db_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    """server/README.md, a full disk: a host's close that could not be stored is kept in memory
-    (a join is told the room is gone, not ``server_busy``), written again at each sweep, said once
-    when it fails and once when it is stored, and then the room is deleted as closed rooms are."""
-    relay = await start_relay(relay_settings(db_path, sweep_every=0.02))
+@contextlib.asynccontextmanager
+async def filling_relay(
+    db_path: Path, sweep_every: float
+) -> AsyncIterator[tuple[RunningRelay, FillingDb, list[RelayClient]]]:
+    """A relay whose store's database is a :class:`FillingDb`, and a list for its clients (closed,
+    then the relay stopped, at the end)."""
+    relay = await start_relay(relay_settings(db_path, sweep_every=sweep_every))
     made: list[RelayClient] = []
     try:
-        hall = relay.app[HALL]
-        store = hall.store
-        db = store._db = FillingDb(store._db)  # type: ignore[assignment]
-        host = await new_client(relay, made, "Host")
-        code = (await host.create(TOY))["room"]
-        with caplog.at_level(logging.INFO, logger="soccerdesk.relay"):
-            db.full = True
-            await host.leave()
-            await host.close()
-            await until(lambda: any("could not be stored" in r.getMessage() for r in caplog.records))
-            await asyncio.sleep(0.2)  # some sweeps, each trying again
-            friend = await new_client(relay, made, "Friend")
-            with pytest.raises(RelayError) as refused:
-                await friend.join(code)
-            assert refused.value.code == "no_room" and "is gone" in refused.value.message
-            assert store.load_room(code) is not None and not store.load_room(code)[0]["closed"]  # type: ignore[index]
-            db.full = False
-            await until(lambda: not store.has_room(code))
-            assert code not in hall.rooms
-        said = [r.getMessage() for r in caplog.records if code in r.getMessage() and "close" in r.getMessage()]
-        assert said == [
-            f"room {code}: its close could not be stored (database or disk is full); it is tried again at each sweep",
-            f"room {code}: its close is stored",
-        ]
+        store = relay.app[HALL].store
+        db = store._db = FillingDb(store._db)  # type: ignore[attr-defined]
+        yield relay, db, made
     finally:
         for client in made:
             await client.close()
         await relay.stop()
+
+
+async def test_a_close_the_store_refused_is_kept_holds_up_no_other_room_and_the_room_goes_once_it_can(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """server/README.md, a full disk; protocol.md, "Leaving": a host's close that could not be
+    stored (nor the room deleted) is kept in memory (a join is told the room is gone, not
+    ``server_busy``), the delete tried again at each sweep, said once when it fails and once when
+    it goes; the rooms after it are swept all the same, and no sweep logs the failure again."""
+    async with filling_relay(db_path, sweep_every=0.02) as (relay, db, made):
+        hall = relay.app[HALL]
+        store = hall.store
+        first, second = await new_client(relay, made, "First"), await new_client(relay, made, "Second")
+        stuck = (await first.create(TOY))["room"]
+        other = (await second.create(TOY))["room"]
+        with caplog.at_level(logging.INFO, logger="soccerdesk.relay"):
+            db.full_for = stuck
+            await first.leave()  # both rooms are closed before anyone joined: the sweep deletes them
+            await first.close()  # as the app does
+            await second.leave()
+            await until(lambda: db.refused >= 6)  # the close, then a delete at each of five sweeps
+            assert other not in hall.rooms and not store.has_room(other)
+            assert stuck in hall.rooms and not store.load_room(stuck)[0]["closed"]  # type: ignore[index]
+            late = await new_client(relay, made, "Late")
+            with pytest.raises(RelayError) as caught:
+                await late.join(stuck)
+            assert caught.value.code == "no_room" and "is gone" in caught.value.message
+            db.full_for = None
+            await until(lambda: not store.has_room(stuck) and stuck not in hall.rooms)
+        said = [r.getMessage() for r in caplog.records if stuck in r.getMessage()]
+        assert said == [
+            f"room {stuck}, closed by its host, could not be deleted (database or disk is full); "
+            "it is kept closed in memory and tried again at each sweep",
+            f"room {stuck}, closed by its host, is deleted",
+        ]
+        commits = [r for r in caplog.records if r.getMessage().startswith("committing")]
+        assert len(commits) == 1  # the close's own commit; the sweeps after it say nothing
+        assert not [r for r in caplog.records if r.getMessage() == "room sweep failed"]
+
+
+async def test_a_close_and_a_sweep_in_the_same_turn_on_a_full_disk_leave_the_room_closed_for_everyone(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """protocol.md, "Leaving": the host's close kills the room's code. A sweep in the turn of the
+    close, before its commit, took the room out of memory; the close's commit then failed (a full
+    disk), the room stayed stored open, and a friend joining later entered it."""
+    async with filling_relay(db_path, sweep_every=3600) as (relay, db, made):  # the test sweeps
+        hall = relay.app[HALL]
+        host = await new_client(relay, made, "Host")
+        code = (await host.create(TOY))["room"]
+        room = hall.rooms[code]
+        receive = room.receive
+
+        def receive_then_sweep(peer: Any, msg: dict[str, Any]) -> None:
+            receive(peer, msg)
+            if msg["type"] == "leave":
+                hall.sweep(60, 3600)  # the relay's sweeper, in the same turn
+
+        monkeypatch.setattr(room, "receive", receive_then_sweep)
+        db.full = True
+        await host.leave()
+        await host.close()
+        early = await new_client(relay, made, "Early")
+        with pytest.raises(RelayError) as refused:
+            await early.join(code)
+        assert refused.value.code == "no_room" and "is gone" in refused.value.message
+        db.full = False
+        hall.sweep(60, 3600)
+        friend = await new_client(relay, made, "Friend")
+        with pytest.raises(RelayError) as refused:
+            await friend.join(code)
+        assert refused.value.code == "no_room"
+        assert not hall.store.has_room(code)
+
+
+async def test_a_relay_stopped_while_the_disk_is_still_full_says_which_closes_it_lost(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """server/README.md, a full disk: a relay stopped while the disk is still full forgets a close
+    it could not store (the room comes back open after a restart), and its log names the room."""
+    with caplog.at_level(logging.INFO, logger="soccerdesk.relay"):
+        async with filling_relay(db_path, sweep_every=3600) as (relay, db, made):
+            host = await new_client(relay, made, "Host")
+            code = (await host.create(TOY))["room"]
+            db.full = True
+            await host.leave()
+            await host.close()
+            await until(lambda: db.refused >= 1)
+    said = [r.getMessage() for r in caplog.records if r.getMessage().startswith(f"room {code}: its host's close")]
+    assert said == [
+        f"room {code}: its host's close is lost (the store refused it until the relay stopped); "
+        "it may come back open after a restart"
+    ]
+    again = RoomStore(db_path)  # as the relay restarted finds it
+    try:
+        assert not again.load_room(code)[0]["closed"]  # type: ignore[index]
+    finally:
+        again.close()
