@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 
 from soccerdesk.bots import make_bot
-from soccerdesk.rules import CHANCE, get_game, sample_chance
+from soccerdesk.rules import CHANCE, State, get_game, sample_chance
+from soccerdesk.rules.big_time_soccer import BigTimeState
+from soccerdesk.sim import play_match
 
 
 def cup_match_before_its_shootout(seed: int = 0) -> tuple[dict, str]:
@@ -29,3 +31,16 @@ def cup_match_before_its_shootout(seed: int = 0) -> tuple[dict, str]:
     seat, action = history[last]
     assert seat == 0, "the match's last decision before the shootout should be the home side's"
     return game.dump(states[last]), str(action)
+
+
+def watched_match(seed: int, plies: int) -> list[BigTimeState]:
+    """The positions of the first ``plies`` actions of a normal-vs-normal match."""
+    seen: list[BigTimeState] = []
+
+    def watch(seat: int, before: State, after: State) -> None:
+        assert isinstance(before, BigTimeState)
+        seen.append(before)
+
+    bots = [make_bot("normal", "big-time-soccer"), make_bot("normal", "big-time-soccer")]
+    play_match("big-time-soccer", bots, seed, False, {}, watch=watch, stop=lambda state: len(seen) >= plies)
+    return seen

@@ -7,11 +7,9 @@ import random
 
 import pytest
 
-from soccerdesk.bots import make_bot
-from soccerdesk.rules import State
-from soccerdesk.rules.big_time_soccer import BigTimeState
-from soccerdesk.sim import play_match
+from soccerdesk.bots.bts_particles import SeatReplay
 from tests.benchmark_scripts import load_benchmark
+from tests.match_positions import watched_match
 
 belief = load_benchmark("bts_belief")
 
@@ -70,43 +68,12 @@ def test_fit_prints_a_tilt_for_every_card(capsys: pytest.CaptureFixture[str]) ->
     assert all(f'"{card.code}": ' in line for card in cards)
 
 
-def _watched_match(seed: int, plies: int) -> list[BigTimeState]:
-    """The positions of the first ``plies`` actions of a normal-vs-normal match."""
-    seen: list[BigTimeState] = []
-
-    def watch(seat: int, before: State, after: State) -> None:
-        assert isinstance(before, BigTimeState)
-        seen.append(before)
-
-    bots = [make_bot("normal", "big-time-soccer"), make_bot("normal", "big-time-soccer")]
-    play_match("big-time-soccer", bots, seed, False, {}, watch=watch, stop=lambda state: len(seen) >= plies)
-    return seen
-
-
-def test_the_replay_of_a_seats_view_has_every_public_count_of_the_match() -> None:
-    seen = _watched_match(60001, 600)
-    replay = belief._SeatReplay(0)
-    for state in seen[100::50]:
-        replay.update(state.determinize(0, random.Random(1)))
-        assert replay.state is not None
-        unseen = list(state.pile)
-        for k in state.hands[1]:
-            unseen[k] += 1
-        replayed = list(replay.state.pile)
-        for k in replay.state.hands[1]:
-            replayed[k] += 1
-        assert replayed == unseen
-        assert replay.state.hands[0] == state.hands[0]
-        assert (replay.state.ball, replay.state.goals, replay.state.phase) == (state.ball, state.goals, state.phase)
-        assert len(replay.state.hands[1]) == len(state.hands[1])
-
-
 def test_at_each_replayed_decision_the_hand_then_held_makes_the_heuristic_choose_what_it_chose() -> None:
     # The replay's positions are right in all the heuristic reads: given the opponent's real
     # hand of the time (here taken from the match, which no belief may do), it agrees.
-    seen = _watched_match(60002, 500)
+    seen = watched_match(60002, 500)
     real_hands = [s.hands[1] for s in seen if s.current_players() == (1,)]
-    replay = belief._SeatReplay(0)
+    replay = SeatReplay(0)
     replay.update(seen[-1].determinize(0, random.Random(1)))
     choices = belief.ChoiceBelief()
     assert len(replay.decisions) == len(real_hands) > 50
@@ -118,24 +85,8 @@ def test_at_each_replayed_decision_the_hand_then_held_makes_the_heuristic_choose
     assert said.count(True) > 20
 
 
-def test_a_hand_now_is_taken_back_through_the_cards_played_and_drawn() -> None:
-    replay = belief._SeatReplay(0)
-    replay.events = [("decide", 0), ("spend", 5), ("draw", 0), ("decide", 1), ("spend", 7), ("draw", 0)]
-    then = replay.hands_then((1, 2, 3), (), 2, random.Random(3))
-    assert then is not None and set(then) == {0, 1}
-    assert 7 in then[1] and len(then[1]) == 3 and len(set(then[1]) - {1, 2, 3, 7}) == 0
-    assert 5 in then[0] and len(then[0]) == 3
-    # A card shown in stoppage time was held all along: never the one drawn.
-    for seed in range(20):
-        kept = replay.hands_then((1, 2, 3), (1, 2), 1, random.Random(seed))
-        assert kept is not None and kept[1] == (1, 2, 7)
-    # Cards known only since the stoppage roll: nothing before it is weighed.
-    replay.start = 3
-    assert set(replay.hands_then((1, 2, 3), (), 5, random.Random(3)) or {}) == {1}
-
-
 def test_the_choice_belief_draws_from_the_seats_view_alone() -> None:
-    state = _watched_match(60003, 400)[-1]
+    state = watched_match(60003, 400)[-1]
     seat = state.current_players()[0] if state.current_players() in ((0,), (1,)) else 0
     draws = []
     for view_seed in (1, 2):
@@ -151,90 +102,6 @@ def test_with_choices_a_third_way_is_scored_and_its_cost_printed(capsys: pytest.
     out = capsys.readouterr().out
     assert "declined kinds       choices" in out and "any defensive card   choices" in out
     assert "ChoiceBelief (window 8, pool 20, stories 1): " in out and " ms p95" in out
-
-
-def _overlap(hand: tuple[int, ...], real: tuple[int, ...]) -> int:
-    """How many cards of ``hand`` are in ``real`` (copies counted)."""
-    left = list(real)
-    found = 0
-    for k in hand:
-        if k in left:
-            left.remove(k)
-            found += 1
-    return found
-
-
-def test_the_particle_hands_stay_the_size_of_the_real_hand_and_within_the_unseen_cards() -> None:
-    seen = _watched_match(60004, 700)
-    replay = belief._ParticleReplay(0, 50, 0.1, belief.ParticleBelief(50)._judge)
-    checked = 0
-    for state in seen[40::15]:
-        replay.update(state.determinize(0, random.Random(1)))
-        if not replay.live:
-            continue
-        unseen = belief.unseen_by(state, 0)
-        for hand in replay.hands:
-            assert len(hand) == len(state.hands[1])
-            assert all(hand.count(k) <= unseen[k] for k in hand)
-        checked += 1
-    assert checked > 20
-
-
-def test_a_card_the_opponent_plays_is_in_every_particle_hand_when_played_and_leaves_them_after() -> None:
-    seen = _watched_match(60005, 400)
-    judged: list[tuple[int, tuple[int, ...]]] = []
-    particles = belief.ParticleBelief(40)
-
-    def judge(position: BigTimeState, opp: int, hand: tuple[int, ...], action: object) -> bool | None:
-        spent = belief.spent_card(position.game.t, action)
-        if spent is not None:
-            judged.append((spent, hand))
-        return particles._judge(position, opp, hand, action)
-
-    replay = belief._ParticleReplay(0, 40, 0.1, judge)
-    replay.update(seen[-1].determinize(0, random.Random(1)))
-    assert len(judged) > 40 * 10
-    assert all(spent in hand for spent, hand in judged)
-    # After the last card the opponent played, fewer hands hold it than held it then (all).
-    last = judged[-1][0]
-    assert sum(1 for hand in replay.hands if last in hand) < 40
-
-
-def test_the_particle_belief_draws_from_the_seats_view_alone_and_the_same_for_a_seed() -> None:
-    state = _watched_match(60003, 400)[-1]
-    seat = state.current_players()[0] if state.current_players() in ((0,), (1,)) else 0
-    draws = []
-    for view_seed in (1, 2, 3):
-        view = state.determinize(seat, random.Random(view_seed))
-        worlds = belief.ParticleBelief(30, seed=5 if view_seed < 3 else 6).worlds(view, seat)
-        rng = random.Random(9)
-        draws.append([worlds(rng).hands[1 - seat] for _ in range(20)])
-    assert draws[0] == draws[1]
-    assert draws[0] != draws[2]  # another seed, other hands
-
-
-def test_the_opponents_telling_decisions_bring_the_particle_hands_nearer_its_real_hand() -> None:
-    # Weighed by the heuristic's choices, the hands share more cards with the real hand than
-    # hands drawn as the counts make them; with every decision believed alike (slack 1), no more.
-    seen = _watched_match(60006, 900)
-    near = {}
-    for slack in (0.1, 1.0):
-        replay = belief._ParticleReplay(0, 100, slack, belief.ParticleBelief(100)._judge)
-        total = drawn = 0.0
-        for state in seen[60::10]:
-            view = state.determinize(0, random.Random(1))
-            replay.update(view)
-            if not replay.live or not state.hands[1]:
-                continue
-            weight = sum(replay.weights)
-            total += (
-                sum(w * _overlap(h, state.hands[1]) for h, w in zip(replay.hands, replay.weights, strict=True)) / weight
-            )
-            rng = random.Random(2)
-            drawn += sum(_overlap(view.determinize(0, rng).hands[1], state.hands[1]) for _ in range(100)) / 100
-        near[slack] = (total, drawn)
-    assert near[0.1][0] > 1.1 * near[0.1][1]
-    assert near[1.0][0] < 1.05 * near[1.0][1]
 
 
 def test_with_particles_a_fourth_way_is_scored_and_its_cost_printed(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,202 @@
+"""Big Time Soccer's search levels' belief (soccerdesk.bots.bts_particles): the opponent's
+possible hands carried through the match as the seat saw it, weighed by its decisions."""
+
+from __future__ import annotations
+
+import random
+
+from soccerdesk.bots.big_time_soccer import spent_card
+from soccerdesk.bots.bts_particles import (
+    CATCH_UP,
+    ParticleBelief,
+    ParticleReplay,
+    SeatReplay,
+    unseen_by,
+    with_hand,
+)
+from soccerdesk.rules.big_time_soccer import BigTimeState
+from tests.match_positions import watched_match
+
+
+def test_the_replay_of_a_seats_view_has_every_public_count_of_the_match() -> None:
+    seen = watched_match(60001, 600)
+    replay = SeatReplay(0)
+    for state in seen[100::50]:
+        replay.update(state.determinize(0, random.Random(1)))
+        assert replay.state is not None
+        unseen = list(state.pile)
+        for k in state.hands[1]:
+            unseen[k] += 1
+        replayed = list(replay.state.pile)
+        for k in replay.state.hands[1]:
+            replayed[k] += 1
+        assert replayed == unseen
+        assert replay.state.hands[0] == state.hands[0]
+        assert (replay.state.ball, replay.state.goals, replay.state.phase) == (state.ball, state.goals, state.phase)
+        assert len(replay.state.hands[1]) == len(state.hands[1])
+
+
+def test_a_hand_now_is_taken_back_through_the_cards_played_and_drawn() -> None:
+    replay = SeatReplay(0)
+    replay.events = [("decide", 0), ("spend", 5), ("draw", 0), ("decide", 1), ("spend", 7), ("draw", 0)]
+    then = replay.hands_then((1, 2, 3), (), 2, random.Random(3))
+    assert then is not None and set(then) == {0, 1}
+    assert 7 in then[1] and len(then[1]) == 3 and len(set(then[1]) - {1, 2, 3, 7}) == 0
+    assert 5 in then[0] and len(then[0]) == 3
+    # A card shown in stoppage time was held all along: never the one drawn.
+    for seed in range(20):
+        kept = replay.hands_then((1, 2, 3), (1, 2), 1, random.Random(seed))
+        assert kept is not None and kept[1] == (1, 2, 7)
+    # Cards known only since the stoppage roll: nothing before it is weighed.
+    replay.start = 3
+    assert set(replay.hands_then((1, 2, 3), (), 5, random.Random(3)) or {}) == {1}
+
+
+def _overlap(hand: tuple[int, ...], real: tuple[int, ...]) -> int:
+    """How many cards of ``hand`` are in ``real`` (copies counted)."""
+    left = list(real)
+    found = 0
+    for k in hand:
+        if k in left:
+            left.remove(k)
+            found += 1
+    return found
+
+
+def test_the_particle_hands_stay_the_size_of_the_real_hand_and_within_the_unseen_cards() -> None:
+    seen = watched_match(60004, 700)
+    replay = ParticleReplay(0, 50, 0.1, ParticleBelief(50)._judge)
+    checked = 0
+    for state in seen[40::15]:
+        replay.update(state.determinize(0, random.Random(1)))
+        if not replay.live:
+            continue
+        unseen = unseen_by(state, 0)
+        for hand in replay.hands:
+            assert len(hand) == len(state.hands[1])
+            assert all(hand.count(k) <= unseen[k] for k in hand)
+        checked += 1
+    assert checked > 20
+
+
+def test_a_card_the_opponent_plays_is_in_every_particle_hand_when_played_and_leaves_them_after() -> None:
+    seen = watched_match(60005, 400)
+    judged: list[tuple[int, tuple[int, ...]]] = []
+    particles = ParticleBelief(40)
+
+    def judge(position: BigTimeState, opp: int, hand: tuple[int, ...], action: object) -> bool | None:
+        spent = spent_card(position.game.t, action)
+        if spent is not None:
+            judged.append((spent, hand))
+        return particles._judge(position, opp, hand, action)
+
+    replay = ParticleReplay(0, 40, 0.1, judge)
+    replay.update(seen[-1].determinize(0, random.Random(1)))
+    assert len(judged) > 40 * 10
+    assert all(spent in hand for spent, hand in judged)
+    # After the last card the opponent played, fewer hands hold it than held it then (all).
+    last = judged[-1][0]
+    assert sum(1 for hand in replay.hands if last in hand) < 40
+
+
+def test_the_particle_belief_draws_from_the_seats_view_alone_and_the_same_for_a_seed() -> None:
+    state = watched_match(60003, 400)[-1]
+    seat = state.current_players()[0] if state.current_players() in ((0,), (1,)) else 0
+    draws = []
+    for view_seed in (1, 2, 3):
+        view = state.determinize(seat, random.Random(view_seed))
+        worlds = ParticleBelief(30, seed=5 if view_seed < 3 else 6).worlds(view, seat)
+        rng = random.Random(9)
+        draws.append([worlds(rng).hands[1 - seat] for _ in range(20)])
+    assert draws[0] == draws[1]
+    assert draws[0] != draws[2]  # another seed, other hands
+
+
+def test_the_opponents_telling_decisions_bring_the_particle_hands_nearer_its_real_hand() -> None:
+    # Weighed by the heuristic's choices, the hands share more cards with the real hand than
+    # hands drawn as the counts make them; with every decision believed alike (slack 1), no more.
+    seen = watched_match(60006, 900)
+    near = {}
+    for slack in (0.1, 1.0):
+        replay = ParticleReplay(0, 100, slack, ParticleBelief(100)._judge)
+        total = drawn = 0.0
+        for state in seen[60::10]:
+            view = state.determinize(0, random.Random(1))
+            replay.update(view)
+            if not replay.live or not state.hands[1]:
+                continue
+            weight = sum(replay.weights)
+            total += (
+                sum(w * _overlap(h, state.hands[1]) for h, w in zip(replay.hands, replay.weights, strict=True)) / weight
+            )
+            rng = random.Random(2)
+            drawn += sum(_overlap(view.determinize(0, rng).hands[1], state.hands[1]) for _ in range(100)) / 100
+        near[slack] = (total, drawn)
+    assert near[0.1][0] > 1.1 * near[0.1][1]
+    assert near[1.0][0] < 1.05 * near[1.0][1]
+
+
+def _deciding(state: BigTimeState) -> int:
+    players = state.current_players()
+    return players[0] if players in ((0,), (1,)) else 0
+
+
+def test_the_worlds_are_the_same_whatever_the_opponent_really_holds() -> None:
+    """Bots never see hidden information: two matches alike in all the seat sees, the
+    opponent's hand (and so the pile) different, give the same worlds for the same seed."""
+    state = watched_match(60003, 400)[-1]
+    seat = _deciding(state)
+    opp = 1 - seat
+    unseen = unseen_by(state, seat)
+    rng = random.Random(4)
+    while True:
+        cards = [k for k, n in enumerate(unseen) for _ in range(n)]
+        other_hand = tuple(sorted(rng.sample(cards, len(state.hands[opp]))))
+        if other_hand != state.hands[opp]:
+            break
+    pile = list(unseen)
+    for k in other_hand:
+        pile[k] -= 1
+    other = with_hand(state, opp, other_hand, pile)
+    assert other.hands[opp] != state.hands[opp] and other.history() == state.history()
+    drawn = []
+    for match in (state, other):
+        worlds = ParticleBelief(60).worlds(match.determinize(seat, random.Random(1)), seat)
+        draw = random.Random(9)
+        drawn.append([(w.hands, w.pile) for w in (worlds(draw) for _ in range(30))])  # type: ignore[attr-defined]
+    assert drawn[0] == drawn[1]
+    assert len({hands for hands, _ in drawn[0]}) > 1  # hands of the filter, not one guess
+
+
+def test_a_filter_met_late_in_a_match_weighs_only_the_opponents_last_decisions() -> None:
+    """A hint, a resumed match or an undo begins the replay at a late position: the filter
+    weighs the opponent's last CATCH_UP decisions, not the whole match (a second and a half
+    of CPU at the end of one), from hands dealt as the public counts make them then."""
+    state = watched_match(60007, 450)[-1]
+    seat = _deciding(state)
+    opp = 1 - seat
+    decided = sum(1 for who, _ in state.history() if who == opp)
+    assert decided > 3 * CATCH_UP
+    judged: set[int] = set()
+    belief = ParticleBelief(40)
+    judge = belief._judge
+
+    def counting(position: BigTimeState, who: int, hand: tuple[int, ...], action: object) -> bool | None:
+        judged.add(id(position))
+        return judge(position, who, hand, action)  # type: ignore[arg-type]
+
+    belief._judge = counting  # type: ignore[method-assign]
+    belief.worlds(state.determinize(seat, random.Random(1)), seat)
+    replay = belief._replay
+    assert replay is not None and replay.first == decided - CATCH_UP
+    assert 0 < len(judged) <= CATCH_UP
+    if replay.live:
+        unseen = unseen_by(state, seat)
+        for hand in replay.hands:
+            assert len(hand) == len(state.hands[opp]) and all(hand.count(k) <= unseen[k] for k in hand)
+    # Without the bound (a filter kept from the start of the match) every decision is weighed.
+    judged.clear()
+    whole = ParticleBelief(40, catch_up=None)
+    whole._judge = counting  # type: ignore[method-assign]
+    whole.worlds(state.determinize(seat, random.Random(1)), seat)
+    assert len(judged) > 2 * CATCH_UP
