@@ -6,10 +6,10 @@ a ParticleBelief) does, in matches.
 
 ``bot_strength.py`` (everything after ``--`` is its own arguments), with hard and expert
 keeping a :class:`bts_belief.ChoiceBelief` (worlds weighed by how many of the opponent's
-recent decisions the heuristic holding them would have taken) in place of the shipped
-:class:`~soccerdesk.bots.big_time_soccer.DeclineBelief`. An experiment, not a level: see
-docs/bots.md, "What is left". Matches in parallel (``--jobs``) are forked processes, which
-keep the swap.
+recent decisions the heuristic holding them would have taken), or with ``--particles N`` a
+:class:`~soccerdesk.bots.bts_particles.ParticleBelief` of N hands (``--slack``), in place of
+the shipped ParticleBelief. An experiment, not a level: see docs/bots.md, "What is left".
+Matches in parallel (``--jobs``) are forked processes, which keep the swap.
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import bot_strength  # noqa: E402
-from bts_belief import CHOICE_POOL, CHOICE_WINDOW, PARTICLE_SLACK, ChoiceBelief, ParticleBelief  # noqa: E402
+from bts_belief import CHOICE_POOL, CHOICE_WINDOW, ChoiceBelief  # noqa: E402
 
 from soccerdesk.bots import levels  # noqa: E402
+from soccerdesk.bots.bts_particles import PARTICLE_SLACK, ParticleBelief  # noqa: E402
 from soccerdesk.bots.search import Belief  # noqa: E402
 
 

@@ -465,7 +465,9 @@ DECLINE_TRIES = 40
 
 
 class DeclineBelief(Belief):
-    """What the opponent's declined answers say about its hand (for the search levels).
+    """What the opponent's declined answers say about its hand (the search levels' draw where
+    their :class:`~soccerdesk.bots.bts_particles.ParticleBelief` has no hands to offer:
+    stoppage time, a hand that does not fit the view).
 
     The defender is always asked for an answer, whatever it holds, so the question itself
     tells nothing; but a defender playing as :func:`reply_preference` does lets a pass go

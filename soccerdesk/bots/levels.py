@@ -413,14 +413,14 @@ def search_bot(game_id: str, budget: float | None, name: str, max_iterations: in
 
 
 def _belief(game_id: str) -> Belief | None:
-    """Big Time Soccer's search levels draw the opponent's hand as its declined answers make
-    likely (:class:`soccerdesk.bots.big_time_soccer.DeclineBelief`); elsewhere every hidden
-    thing is as likely as the public counts make it."""
+    """Big Time Soccer's search levels draw the opponent's hand as its decisions in the match
+    make likely, if it plays like the heuristic (:class:`soccerdesk.bots.bts_particles.ParticleBelief`);
+    elsewhere every hidden thing is as likely as the public counts make it."""
     if game_id != "big-time-soccer":
         return None
-    from soccerdesk.bots.big_time_soccer import DeclineBelief
+    from soccerdesk.bots.bts_particles import ParticleBelief
 
-    return DeclineBelief()
+    return ParticleBelief()
 
 
 def _never(state: State) -> bool:

@@ -5,10 +5,10 @@ Each iteration plays one imagined continuation of the match:
 1. **Determinize**: a fresh world the seat cannot tell apart from the real one,
    ``state.determinize(seat, rng)`` (hidden hands, deck order, a pending secret pick
    resampled), or as the bot's :class:`Belief` draws it from what the opponent's play has
-   shown (Big Time Soccer: a declined answer). The tree is shared by all worlds
-   (single-observer ISMCTS): it is keyed by the actions taken, and an action's statistics
-   count how often it was *available*, so actions that exist only in some worlds are not
-   unfairly favoured.
+   shown (Big Time Soccer: its decisions, as the heuristic holding each guessed hand would
+   have made them). The tree is shared by all worlds (single-observer ISMCTS): it is keyed by
+   the actions taken, and an action's statistics count how often it was *available*, so
+   actions that exist only in some worlds are not unfairly favoured.
 2. **Select** down the tree. A seat's decision uses UCB1 with availability counts; a
    die, draw or toss is *sampled by its probability* and gets one child per outcome;
    a simultaneous secret choice (``current_players() == (0, 1)``) is handled by

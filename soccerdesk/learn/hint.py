@@ -59,7 +59,9 @@ class Hint:
 
 def _bot(game_id: str) -> Any:
     """The levels' search with ``HINT_ITERATIONS`` playouts and no clock (a hint takes about as
-    long as a ``hard`` move; in Soccero as long as an ``expert`` one, about a tenth of a second)."""
+    long as a ``hard`` move; in Soccero as long as an ``expert`` one, about a tenth of a second).
+    A new one for each hint: in Big Time Soccer its belief then reads only the opponent's last
+    decisions (:data:`soccerdesk.bots.bts_particles.CATCH_UP`; some 0.3 s at most)."""
     from soccerdesk.bots.levels import HINT_ITERATIONS, search_bot
 
     return search_bot(game_id, None, "hint", max_iterations=HINT_ITERATIONS.get(game_id, 100))

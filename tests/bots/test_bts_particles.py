@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from soccerdesk.bots.big_time_soccer import spent_card
 from soccerdesk.bots.bts_particles import (
     CATCH_UP,
@@ -14,6 +16,7 @@ from soccerdesk.bots.bts_particles import (
     unseen_by,
     with_hand,
 )
+from soccerdesk.bots.levels import search_bot
 from soccerdesk.rules.big_time_soccer import BigTimeState
 from tests.match_positions import watched_match
 
@@ -134,6 +137,11 @@ def test_the_opponents_telling_decisions_bring_the_particle_hands_nearer_its_rea
         near[slack] = (total, drawn)
     assert near[0.1][0] > 1.1 * near[0.1][1]
     assert near[1.0][0] < 1.05 * near[1.0][1]
+
+
+@pytest.mark.parametrize("name", ["hard", "expert", "hint"])
+def test_the_search_levels_and_hints_draw_the_opponents_hand_from_its_decisions(name: str) -> None:
+    assert isinstance(search_bot("big-time-soccer", None, name, max_iterations=8).belief, ParticleBelief)
 
 
 def _deciding(state: BigTimeState) -> int:

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import time
+from typing import Any
 
 import pytest
 
+from soccerdesk.bots.bts_particles import ParticleBelief
+from soccerdesk.bots.levels import search_bot
+from soccerdesk.rules import get_game
 from soccerdesk.ui import bot_pool
+from tests.match_positions import watched_match
 
 
 @pytest.mark.skipif(not hasattr(os, "nice"), reason="process priorities by nice level are a Unix feature")
@@ -113,3 +119,64 @@ def test_a_bot_process_that_cannot_start_fails_its_calls(monkeypatch: pytest.Mon
             pool.submit(pow, 2, 2)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _decisions_of(state: Any, seat: int) -> list[int]:
+    """The numbers of actions after which ``seat`` alone decides among two or more actions."""
+    game = get_game("big-time-soccer")
+    history = state.history()
+    found = []
+    for n in range(len(history)):
+        if history[n][0] == seat:
+            before = game.load(game.dump(state), upto=n)
+            if len(before.legal_actions(seat)) > 1:
+                found.append(n)
+    return found
+
+
+def test_a_kept_bots_belief_begins_again_for_a_new_match_an_undo_and_a_resumed_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bot process keeps one bot per (name, game, seat) between turns. Big Time Soccer's
+    search levels' belief follows the match (ParticleBelief): kept, it goes on from where it
+    was; in another match, after an undo, or when a saved match is opened again, it begins
+    again and holds what a new one would."""
+    monkeypatch.setattr(bot_pool, "_bots", {})
+    monkeypatch.setattr(bot_pool, "_last", {})
+    bot = search_bot("big-time-soccer", None, "expert", max_iterations=4)  # expert: every decision searched
+    bot_pool._bots["expert", "big-time-soccer", 0] = bot
+    game = get_game("big-time-soccer")
+    first = watched_match(60008, 420)[-1]
+    other = watched_match(60009, 300)[-1]
+    cuts = [n for n in _decisions_of(first, 0) if n > 120]
+    early, middle, late = cuts[0], cuts[len(cuts) // 2], cuts[-1]
+
+    def think_at(match: Any, upto: int) -> Any:
+        record = game.dump(game.load(game.dump(match), upto=upto))
+        text, error = bot_pool.think("big-time-soccer", record, 0, "expert", 7)
+        assert text and not error
+        assert bot_pool._bots["expert", "big-time-soccer", 0] is bot
+        replay = bot.belief._replay  # type: ignore[attr-defined]
+        fresh = ParticleBelief()
+        fresh.worlds(game.load(record).determinize(0, random.Random(0)), 0)
+        return replay, fresh._replay
+
+    def same(replay: Any, fresh: Any) -> bool:
+        return (replay.hands, replay.weights, replay.first, replay.items) == (
+            fresh.hands,
+            fresh.weights,
+            fresh.first,
+            fresh.items,
+        )
+
+    replay, fresh = think_at(first, middle)
+    assert replay.first > 0 and same(replay, fresh)  # met halfway: the last decisions weighed
+    begun_at = replay.first
+    replay, fresh = think_at(first, late)  # the match goes on: the filter with it
+    assert replay.first == begun_at < fresh.first and len(replay.items) == late
+    replay, fresh = think_at(first, early)  # an undo
+    assert same(replay, fresh)
+    replay, fresh = think_at(other, _decisions_of(other, 0)[-1])  # another match
+    assert same(replay, fresh)
+    replay, fresh = think_at(first, late)  # the first match opened again
+    assert same(replay, fresh)
