@@ -409,12 +409,25 @@ class ParticleBelief(DeclineBelief):
     def _judge(self, position: BigTimeState, opp: int, hand: tuple[int, ...], action: Action) -> bool | None:
         return heuristic_agrees(self._heuristic, position, opp, hand, action)
 
-    def worlds(self, state: State, seat: int) -> Worlds:
-        assert isinstance(state, BigTimeState)
+    def _follow(self, state: BigTimeState, seat: int) -> ParticleReplay:
+        """The filter, caught up with ``state`` (a world of ``seat``'s view)."""
         if self._replay is None or self._replay.seat != seat:
             self._replay = ParticleReplay(seat, self.count, self.slack, self._judge, self.seed, self.catch_up)
-        replay = self._replay
-        replay.update(state)
+        self._replay.update(state)
+        return self._replay
+
+    def chose(self, state: State, seat: int, action: Any) -> None:
+        """As :meth:`DeclineBelief.chose`, and the filter keeps up with the match at each of the
+        seat's decisions, searched or not: a bot kept through its match weighs every decision
+        of the opponent, however late its first search comes (:data:`CATCH_UP` bounds only a
+        filter met halfway)."""
+        super().chose(state, seat, action)
+        assert isinstance(state, BigTimeState)
+        self._follow(state, seat)
+
+    def worlds(self, state: State, seat: int) -> Worlds:
+        assert isinstance(state, BigTimeState)
+        replay = self._follow(state, seat)
         opp = 1 - seat
         size = len(state.hands[opp])
         if not replay.live or not size or any(len(hand) != size for hand in replay.hands):

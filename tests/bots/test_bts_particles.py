@@ -208,3 +208,26 @@ def test_a_filter_met_late_in_a_match_weighs_only_the_opponents_last_decisions()
     whole._judge = counting  # type: ignore[method-assign]
     whole.worlds(state.determinize(seat, random.Random(1)), seat)
     assert len(judged) > 2 * CATCH_UP
+
+
+def test_a_kept_filter_told_of_every_decision_weighs_the_whole_match_however_late_it_first_searches() -> None:
+    """The app keeps one bot through a match, and hard searches only its close calls: the
+    filter keeps up at each of the seat's decisions (``chose``), so when the first search
+    comes late it holds what a filter that weighed every decision of the opponent holds,
+    not one met halfway (CATCH_UP bounds only a hint, a resumed match or an undo)."""
+    seen = watched_match(60007, 450)
+    seat = _deciding(seen[-1])
+    opp = 1 - seat
+    assert sum(1 for who, _ in seen[-1].history() if who == opp) > 3 * CATCH_UP
+    kept = ParticleBelief(40)
+    for before, after in zip(seen, seen[1:], strict=False):
+        who, action = after.history()[-1]
+        if who == seat:
+            kept.chose(before.determinize(seat, random.Random(before.ply)), seat, action)
+    whole = ParticleBelief(40, catch_up=None)
+    late = seen[-1].determinize(seat, random.Random(1))
+    kept.worlds(late, seat)
+    whole.worlds(late, seat)
+    assert kept._replay is not None and whole._replay is not None
+    assert kept._replay.first == 0
+    assert (kept._replay.hands, kept._replay.weights) == (whole._replay.hands, whole._replay.weights)
