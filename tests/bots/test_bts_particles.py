@@ -231,3 +231,46 @@ def test_a_kept_filter_told_of_every_decision_weighs_the_whole_match_however_lat
     assert kept._replay is not None and whole._replay is not None
     assert kept._replay.first == 0
     assert (kept._replay.hands, kept._replay.weights) == (whole._replay.hands, whole._replay.weights)
+
+
+@pytest.mark.parametrize(
+    ("seed", "plies", "catch_up", "hands", "weights", "drawn"),
+    [
+        (
+            60008,
+            300,
+            None,
+            [(7, 17, 17, 23, 31, 33), (1, 7, 17, 31, 33, 34), (3, 8, 10, 19, 29, 32), (8, 10, 23, 29, 33, 35)],
+            [1.292546, 0.038776, 0.038776, 1.292546],
+            [(0, 1, 7, 16, 17, 19), (1, 8, 19, 30, 31, 33), (3, 4, 8, 16, 29, 31)],
+        ),
+        (
+            60009,
+            420,
+            CATCH_UP,
+            [(0, 9, 15, 19, 23, 24), (0, 2, 6, 15, 19, 25), (2, 6, 9, 15, 19, 25), (2, 6, 9, 19, 24, 31)],
+            [1.941748, 0.058252, 0.058252, 0.058252],
+            [(9, 15, 23, 24, 25, 30), (0, 6, 9, 23, 24, 25), (6, 9, 15, 23, 24, 25)],
+        ),
+    ],
+)
+def test_the_filters_hands_for_a_view_and_seed_stay_the_same(
+    seed: int,
+    plies: int,
+    catch_up: int | None,
+    hands: list[tuple[int, ...]],
+    weights: list[float],
+    drawn: list[tuple[int, ...]],
+) -> None:
+    """Pinned hands of seeded matches: a change to how the filter is computed (not what it
+    computes) leaves the search levels' worlds as they were."""
+    state = watched_match(seed, plies)[-1]
+    seat = _deciding(state)
+    belief = ParticleBelief(30, seed=2, catch_up=catch_up)
+    worlds = belief.worlds(state.determinize(seat, random.Random(1)), seat)
+    replay = belief._replay
+    assert replay is not None and replay.live
+    assert replay.hands[:4] == hands
+    assert replay.weights[:4] == pytest.approx(weights, abs=1e-6)
+    rng = random.Random(3)
+    assert [worlds(rng).hands[1 - seat] for _ in range(3)] == drawn  # type: ignore[attr-defined]
