@@ -417,12 +417,19 @@ class ParticleBelief(DeclineBelief):
         return self._replay
 
     def chose(self, state: State, seat: int, action: Any) -> None:
-        """As :meth:`DeclineBelief.chose`, and the filter keeps up with the match at each of the
-        seat's decisions, searched or not: a bot kept through its match weighs every decision
-        of the opponent, however late its first search comes (:data:`CATCH_UP` bounds only a
-        filter met halfway)."""
+        """As :meth:`DeclineBelief.chose`, and a filter begun early keeps up with the match at
+        each of the seat's decisions, searched or not: a bot kept through its match weighs
+        every decision of the opponent, however late its first search comes. A filter not yet
+        begun when the opponent has made more than :data:`CATCH_UP` decisions (a hint's new
+        bot, a resumed match) is left to its first search, which may never come (a forced
+        move, a decision hard does not search): it would weigh the same last ones then."""
         super().chose(state, seat, action)
         assert isinstance(state, BigTimeState)
+        replay = self._replay
+        if replay is None or replay.seat != seat or replay.info != state.info:
+            opp = 1 - seat
+            if self.catch_up is not None and sum(1 for who, _ in state.history() if who == opp) > self.catch_up:
+                return
         self._follow(state, seat)
 
     def worlds(self, state: State, seat: int) -> Worlds:

@@ -73,12 +73,12 @@ def suggest(state: State, seat: int, seed: int) -> Hint:
     Raises :class:`soccerdesk.rules.IllegalAction` when ``seat`` does not decide now.
     """
     legal = state.legal_actions(seat)
+    if len(legal) == 1:  # no search: a new bot's belief would weigh the match for nothing
+        return Hint(str(legal[0]), "It is the only thing you can do here.")
     bot = _bot(state.game.id)
     bot.last_statistics = {}
     action = bot.decide(state, seat, random.Random(seed))
     statistics: dict[Action, tuple[int, float]] = dict(bot.last_statistics)
-    if len(legal) == 1:
-        return Hint(str(action), "It is the only thing you can do here.")
     world = state.determinize(seat, random.Random(seed))
     return Hint(str(action), *_why(world, seat, action, statistics))
 

@@ -274,3 +274,31 @@ def test_the_filters_hands_for_a_view_and_seed_stay_the_same(
     assert replay.weights[:4] == pytest.approx(weights, abs=1e-6)
     rng = random.Random(3)
     assert [worlds(rng).hands[1 - seat] for _ in range(3)] == drawn  # type: ignore[attr-defined]
+
+
+def test_a_filter_begun_late_leaves_its_catch_up_to_its_first_search() -> None:
+    """A hint's new bot, or one met halfway through a match, told of a decision it did not
+    search (a forced move, a clear choice hard does not search) weighs nothing then; its first
+    search weighs the opponent's last CATCH_UP decisions, as a filter that began there does."""
+    seen = watched_match(60007, 450)
+    at = max(i for i, s in enumerate(seen[:-1]) if s.current_players() in ((0,), (1,)))
+    state = seen[at]
+    seat = state.current_players()[0]
+    assert sum(1 for who, _ in state.history() if who == 1 - seat) > CATCH_UP
+    judged: list[int] = []
+    late = ParticleBelief(40)
+    judge = late._judge
+
+    def counting(position: BigTimeState, who: int, hand: tuple[int, ...], action: object) -> bool | None:
+        judged.append(id(position))
+        return judge(position, who, hand, action)  # type: ignore[arg-type]
+
+    late._judge = counting  # type: ignore[method-assign]
+    view = state.determinize(seat, random.Random(1))
+    late.chose(view, seat, seen[at + 1].history()[-1][1])
+    assert judged == [] and late._replay is None
+    late.worlds(view, seat)
+    fresh = ParticleBelief(40)
+    fresh.worlds(view, seat)
+    assert late._replay is not None and fresh._replay is not None
+    assert (late._replay.hands, late._replay.weights) == (fresh._replay.hands, fresh._replay.weights)

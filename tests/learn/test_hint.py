@@ -11,6 +11,7 @@ import pytest
 from soccerdesk.bots import make_bot
 from soccerdesk.learn import hint
 from soccerdesk.rules import CHANCE, GAMES, IllegalAction, State, get_game, sample_chance
+from tests.match_positions import watched_match
 
 
 def _positions(game_id: str, seed: int, every: int, count: int) -> Iterator[tuple[State, int]]:
@@ -57,6 +58,24 @@ def test_a_hint_never_uses_what_the_seat_cannot_see(game_id: str) -> None:
         differed += other != state
         assert hint.suggest(other, seat, seed=4) == hint.suggest(state, seat, seed=4)
     assert differed >= 3  # the test met hidden information
+
+
+def test_a_forced_move_is_hinted_without_a_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A "reply none" with no card to answer: the only legal action is the hint, and no search
+    bot is built for it (in Big Time Soccer a new one's belief first weighs the opponent's
+    last decisions, a tenth of a second and more for nothing)."""
+    state = next(s for s in watched_match(60002, 200)[100:] if _forced(s))
+    seat = state.current_players()[0]
+    built: list[str] = []
+    monkeypatch.setattr(hint, "_bot", lambda game_id: built.append(game_id))
+    found = hint.suggest(state, seat, seed=3)
+    assert found == hint.Hint(str(state.legal_actions(seat)[0]), "It is the only thing you can do here.")
+    assert built == []
+
+
+def _forced(state: State) -> bool:
+    players = state.current_players()
+    return players in ((0,), (1,)) and len(state.legal_actions(players[0])) == 1
 
 
 def test_the_bot_process_answer_is_the_same_hint() -> None:
