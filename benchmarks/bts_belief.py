@@ -43,7 +43,7 @@ from collections.abc import Sequence
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from soccerdesk.bots import Bot, make_bot  # noqa: E402
-from soccerdesk.bots.big_time_soccer import DEFENSIVE, DeclineBelief, HeuristicBot  # noqa: E402
+from soccerdesk.bots.big_time_soccer import DEFENSIVE, DeclineBelief, HeuristicBot, spent_card  # noqa: E402
 from soccerdesk.bots.bts_particles import (  # noqa: E402
     PARTICLE_SLACK,
     ParticleBelief,
@@ -52,7 +52,8 @@ from soccerdesk.bots.bts_particles import (  # noqa: E402
     unseen_by,
 )
 from soccerdesk.bots.search import Worlds  # noqa: E402
-from soccerdesk.rules import Action, State, get_game  # noqa: E402
+from soccerdesk.rules import CHANCE, Action, State, get_game  # noqa: E402
+from soccerdesk.rules.api import HIDDEN  # noqa: E402
 from soccerdesk.rules.big_time_soccer import BigTimeState  # noqa: E402
 from soccerdesk.sim import play_match  # noqa: E402
 
@@ -67,6 +68,66 @@ both hands were shown)."""
 
 CHOICE_POOL = 100
 """Worlds drawn per searched decision; the search then draws from them by weight."""
+
+
+class ChoiceReplay(SeatReplay):
+    """The seat's replay, keeping the story of the opponent's hand for :class:`ChoiceBelief`:
+    its decisions, the cards it played and its draws, from the last stoppage roll on (when
+    both hands were shown)."""
+
+    def _begin(self, history: Sequence[tuple[int, Action]] = ()) -> None:
+        super()._begin(history)
+        self.events: list[tuple[str, int]] = []
+        """The opponent's hand's story: ("decide", decision), ("spend", card), ("draw", 0)."""
+        self.start = 0
+        """The first event after the last stoppage roll (when both hands were shown)."""
+        self.began = True
+
+    def update(self, state: BigTimeState) -> bool:  # type: ignore[override]
+        """As :meth:`SeatReplay.update`; True if it began again (a new match, or this one
+        rewound), so that earlier decisions' numbers mean others."""
+        self.began = False
+        super().update(state)
+        return self.began
+
+    def _stepped(self, before: BigTimeState, who: int, action: Action, after: BigTimeState) -> None:
+        if who == CHANCE:
+            if action is HIDDEN:
+                self.events.append(("draw", 0))
+            elif before.roll is not None and before.roll[0] == "stoppage":
+                self.start = len(self.events)
+        elif who == 1 - self.seat:
+            self.events.append(("decide", len(self.decisions) - 1))
+            spent = spent_card(before.game.t, action)  # type: ignore[attr-defined]
+            if spent is not None:
+                self.events.append(("spend", spent))
+
+    def hands_then(
+        self, hand: Sequence[int], known: Sequence[int], wanted: int, rng: random.Random
+    ) -> dict[int, tuple[int, ...]] | None:
+        """The opponent's hand at each of its last ``wanted`` decisions, if it holds ``hand``
+        now: back from now, each card it played put back, each card it drew taken out (one
+        of those then held, at random; not one of the ``known`` cards, held since the
+        stoppage roll). None if ``hand`` cannot be made to fit."""
+        held = list(hand)
+        kept = list(known)
+        out: dict[int, tuple[int, ...]] = {}
+        for kind, value in reversed(self.events[self.start :]):
+            if kind == "spend":
+                held.append(value)
+            elif kind == "draw":
+                free = list(held)
+                for k in kept:
+                    if k in free:
+                        free.remove(k)
+                if not free:
+                    return None
+                held.remove(free[rng.randrange(len(free))])
+            else:
+                out[value] = tuple(sorted(held))
+                if len(out) >= wanted:
+                    break
+        return out
 
 
 class ChoiceBelief(DeclineBelief):
@@ -90,7 +151,7 @@ class ChoiceBelief(DeclineBelief):
         self.window = window
         self.pool = pool
         self.on_declines = on_declines
-        self._replay: SeatReplay | None = None
+        self._replay: ChoiceReplay | None = None
         self._heuristic = HeuristicBot("big-time-soccer")
         self.seconds: list[float] = []
         """The time each call of :meth:`worlds` took to weigh its pool."""
@@ -99,7 +160,7 @@ class ChoiceBelief(DeclineBelief):
         assert isinstance(state, BigTimeState)
         start = time.perf_counter()
         if self._replay is None or self._replay.seat != seat:
-            self._replay = SeatReplay(seat)
+            self._replay = ChoiceReplay(seat)
         replay = self._replay
         if replay.update(state):
             self._agreed.clear()
@@ -116,7 +177,7 @@ class ChoiceBelief(DeclineBelief):
 
         return draw
 
-    def _weight(self, replay: SeatReplay, world: State, seat: int, rng: random.Random) -> float:
+    def _weight(self, replay: ChoiceReplay, world: State, seat: int, rng: random.Random) -> float:
         """The mean over :attr:`stories` ways the world's hand may have come together (which
         of its cards were drawn when) of :data:`CHOICE_SLACK` to the power of the decisions
         the heuristic would have taken otherwise."""

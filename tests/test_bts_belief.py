@@ -68,6 +68,22 @@ def test_fit_prints_a_tilt_for_every_card(capsys: pytest.CaptureFixture[str]) ->
     assert all(f'"{card.code}": ' in line for card in cards)
 
 
+def test_a_hand_now_is_taken_back_through_the_cards_played_and_drawn() -> None:
+    replay = belief.ChoiceReplay(0)
+    replay.events = [("decide", 0), ("spend", 5), ("draw", 0), ("decide", 1), ("spend", 7), ("draw", 0)]
+    then = replay.hands_then((1, 2, 3), (), 2, random.Random(3))
+    assert then is not None and set(then) == {0, 1}
+    assert 7 in then[1] and len(then[1]) == 3 and len(set(then[1]) - {1, 2, 3, 7}) == 0
+    assert 5 in then[0] and len(then[0]) == 3
+    # A card shown in stoppage time was held all along: never the one drawn.
+    for seed in range(20):
+        kept = replay.hands_then((1, 2, 3), (1, 2), 1, random.Random(seed))
+        assert kept is not None and kept[1] == (1, 2, 7)
+    # Cards known only since the stoppage roll: nothing before it is weighed.
+    replay.start = 3
+    assert set(replay.hands_then((1, 2, 3), (), 5, random.Random(3)) or {}) == {1}
+
+
 def test_at_each_replayed_decision_the_hand_then_held_makes_the_heuristic_choose_what_it_chose() -> None:
     # The replay's positions are right in all the heuristic reads: given the opponent's real
     # hand of the time (here taken from the match, which no belief may do), it agrees.

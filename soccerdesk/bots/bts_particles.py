@@ -61,14 +61,10 @@ class SeatReplay:
         self.state: BigTimeState | None = None
         self.decisions: list[tuple[BigTimeState, Action]] = []
         """Per decision of the opponent: the replayed position and what it chose."""
-        self.events: list[tuple[str, int]] = []
-        """The opponent's hand's story: ("decide", decision), ("spend", card), ("draw", 0)."""
-        self.start = 0
-        """The first event after the last stoppage roll (when both hands were shown)."""
 
-    def update(self, state: BigTimeState) -> bool:
-        """Replay up to ``state`` (a world of the seat's view); True if it began again (a
-        new match, or this one rewound), so that earlier decisions' numbers mean others."""
+    def update(self, state: BigTimeState) -> None:
+        """Replay up to ``state`` (a world of the seat's view), from the start again for a new
+        match or a rewound one."""
         history = state.history()
         n = len(self.items)
         again = self.state is None or self.info != state.info or len(history) < n or history[:n] != self.items
@@ -80,31 +76,22 @@ class SeatReplay:
         for who, action in history[n:]:
             self._step(who, action)
             self.items.append((who, action))
-        return again
 
     def _step(self, who: int, action: Action) -> None:
         s = self.state
         assert s is not None  # update() began the replay
         t: Tables = s.game.t  # type: ignore[attr-defined]
         opp = 1 - self.seat
-        stoppage_roll = False
         if who == CHANCE:
-            if action is HIDDEN:  # the opponent's draw (a stand-in, below)
-                self.events.append(("draw", 0))
-            elif s.roll is None and s.to_draw:  # the seat's own draw
+            if action is not HIDDEN and s.roll is None and s.to_draw:  # the seat's own draw
                 k = t.by_code[action.arg].index  # type: ignore[attr-defined]
                 if not s.pile[k]:
                     s = self._swap(s, opp, k, _most_left(s.pile))
-            else:
-                stoppage_roll = s.roll is not None and s.roll[0] == "stoppage"
         elif who == opp:
             spent = spent_card(t, action)
             if spent is not None and spent not in s.hands[opp]:
                 s = self._swap(s, opp, s.hands[opp][0], spent)
-            self.events.append(("decide", len(self.decisions)))
             self.decisions.append((s, action))
-            if spent is not None:
-                self.events.append(("spend", spent))
         shown = action
         if who == CHANCE and action is HIDDEN:
             action = t.draw[_most_left(s.pile)]
@@ -112,8 +99,6 @@ class SeatReplay:
         assert isinstance(after, BigTimeState)
         self._stepped(s, who, shown, after)
         self.state = after
-        if stoppage_roll:
-            self.start = len(self.events)
 
     def _stepped(self, before: BigTimeState, who: int, action: Action, after: BigTimeState) -> None:
         """Told of each step replayed: ``who`` did ``action`` (:data:`HIDDEN` for the
@@ -130,33 +115,6 @@ class SeatReplay:
         pile[into] -= 1
         pile[out] += 1
         return with_hand(s, opp, tuple(sorted(hand)), pile)
-
-    def hands_then(
-        self, hand: Sequence[int], known: Sequence[int], wanted: int, rng: random.Random
-    ) -> dict[int, tuple[int, ...]] | None:
-        """The opponent's hand at each of its last ``wanted`` decisions, if it holds ``hand``
-        now: back from now, each card it played put back, each card it drew taken out (one
-        of those then held, at random; not one of the ``known`` cards, held since the
-        stoppage roll). None if ``hand`` cannot be made to fit."""
-        held = list(hand)
-        kept = list(known)
-        out: dict[int, tuple[int, ...]] = {}
-        for kind, value in reversed(self.events[self.start :]):
-            if kind == "spend":
-                held.append(value)
-            elif kind == "draw":
-                free = list(held)
-                for k in kept:
-                    if k in free:
-                        free.remove(k)
-                if not free:
-                    return None
-                held.remove(free[rng.randrange(len(free))])
-            else:
-                out[value] = tuple(sorted(held))
-                if len(out) >= wanted:
-                    break
-        return out
 
 
 def unseen_by(state: BigTimeState, seat: int) -> list[int]:
@@ -267,7 +225,6 @@ class ParticleReplay(SeatReplay):
         self.hands: list[tuple[int, ...]] = [()] * self.count
         self.weights = [1.0] * self.count
         self.live = True
-        self.resampled = 0
         opp = 1 - self.seat
         decided = sum(1 for who, _ in history if who == opp)
         self.first = 0 if self.catch_up is None else max(0, decided - self.catch_up)
@@ -378,7 +335,6 @@ class ParticleReplay(SeatReplay):
             kept.append(self.hands[-1])
         self.hands = kept
         self.weights = [1.0] * self.count
-        self.resampled += 1
 
 
 def _without(hand: tuple[int, ...], k: int) -> tuple[int, ...]:
