@@ -557,21 +557,27 @@ class HeuristicBot(Bot):
     name = "heuristic"
 
     def choose(self, state: State, seat: int, legal: list[Any], rng: random.Random) -> Any:
+        ties = self.best_choices(state, seat, legal)
+        return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+
+    def best_choices(self, state: State, seat: int, legal: list[Any]) -> list[Any]:
+        """The choices of ``legal`` this bot likes best (:meth:`choose` takes one of them at
+        random): those its estimates value alike at the top, or the one its rule gives at a
+        defender's reply, a discard or an end offer."""
         assert isinstance(state, BigTimeState)
         ctx = _Context(state, seat)
         phase = state.phase
         if phase == "reply":
-            return self._reply(ctx, legal)
+            return [self._reply(ctx, legal)]
         if phase == "discard":
-            return self._discard(ctx, legal)
+            return [self._discard(ctx, legal)]
         if phase == "end_offer":
             # Rulebook "Stoppage Time": the half ends when both players concede they cannot get
             # a shot; we concede when ending serves us.
-            return Act("accept-end") if ctx.ending_suits() else Act("decline-end")
-        scored = [(self._value(ctx, a), i, a) for i, a in enumerate(legal)]
-        best = max(v for v, _, _ in scored)
-        ties = [a for v, _, a in scored if v >= best - 1e-12]
-        return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+            return [Act("accept-end") if ctx.ending_suits() else Act("decline-end")]
+        scored = [(self._value(ctx, a), a) for a in legal]
+        best = max(v for v, _ in scored)
+        return [a for v, a in scored if v >= best - 1e-12]
 
     def close_call(self, state: State) -> bool:
         """Whether this bot's two best options are within :data:`CLOSE_CALL` goals of each

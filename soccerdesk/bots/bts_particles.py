@@ -18,12 +18,11 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import Any
 
-from soccerdesk.bots.big_time_soccer import DeclineBelief, HeuristicBot, _Context, spent_card
+from soccerdesk.bots.big_time_soccer import DeclineBelief, HeuristicBot, spent_card
 from soccerdesk.bots.search import Worlds
 from soccerdesk.rules import CHANCE, Action, State
 from soccerdesk.rules.api import HIDDEN
 from soccerdesk.rules.big_time_soccer import BigTimeState
-from soccerdesk.rules.big_time_soccer.actions import Act
 from soccerdesk.rules.big_time_soccer.state import Tables
 
 
@@ -143,11 +142,7 @@ def heuristic_agrees(
         return False
     if len(legal) == 1:
         return None
-    if world.phase in ("reply", "discard", "end_offer"):
-        return bot.choose(world, opp, legal, random.Random(0)) == action
-    ctx = _Context(world, opp)
-    values = {a: bot._value(ctx, a) for a in legal if isinstance(a, Act)}
-    return isinstance(action, Act) and values[action] >= max(values.values()) - 1e-12
+    return action in bot.best_choices(world, opp, legal)
 
 
 PARTICLES = 200

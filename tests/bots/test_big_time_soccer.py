@@ -7,6 +7,7 @@ import random
 from soccerdesk.bots import make_bot
 from soccerdesk.rules import CHANCE, sample_chance
 from soccerdesk.rules.big_time_soccer import BigTimeState
+from tests.match_positions import watched_match
 from tests.rules.test_big_time_soccer import AWAY, GAME, HOME, position, run, settle_draws
 
 BOT = make_bot("heuristic", "big-time-soccer")
@@ -422,3 +423,26 @@ def test_the_search_levels_belief_hears_of_every_decision_they_make() -> None:
         state = state.apply(seat, action)
     assert single > 0
     assert told.told == asked
+
+
+def test_its_choice_is_one_of_its_best_choices_and_a_tie_is_broken_at_random() -> None:
+    """The heuristic's best choices (what the search levels' belief asks of it: would it have
+    chosen this?) are those it chooses among: every seed picks one of them, a tie each one."""
+    heuristic = make_bot("heuristic", "big-time-soccer")
+    ties = 0
+    for state in watched_match(60002, 500)[::3]:
+        players = state.current_players()
+        if players not in ((0,), (1,)):
+            continue
+        seat = players[0]
+        legal = state.legal_actions(seat)
+        best = heuristic.best_choices(state, seat, legal)  # type: ignore[attr-defined]
+        assert best and all(action in legal for action in best)
+        chosen = {heuristic.choose(state, seat, legal, random.Random(seed)) for seed in range(12)}
+        assert chosen <= set(best)
+        if len(best) > 1:
+            ties += 1
+            assert len(chosen) > 1
+        if state.phase in ("reply", "discard", "end_offer"):
+            assert len(best) == 1
+    assert ties > 0
