@@ -49,7 +49,6 @@ from soccerdesk.bots.bts_particles import (  # noqa: E402
     ParticleBelief,
     SeatReplay,
     heuristic_agrees,
-    unseen_by,
 )
 from soccerdesk.bots.search import Worlds  # noqa: E402
 from soccerdesk.rules import CHANCE, Action, State, get_game  # noqa: E402
@@ -202,7 +201,7 @@ class ChoiceBelief(DeclineBelief):
         return total / self.stories
 
     def _agrees(self, position: BigTimeState, opp: int, hand: tuple[int, ...], action: Action) -> bool | None:
-        return heuristic_agrees(self._heuristic, position, opp, hand, action)
+        return heuristic_agrees(self._heuristic, position, opp, hand, action, position.unseen_by(1 - opp))
 
 
 QUESTIONS = ("declined kinds", "any defensive card")
@@ -262,7 +261,7 @@ class Watched(Bot):
         assert isinstance(state, BigTimeState)
         view = state.determinize(seat, self.rng)
         if state.hands[1 - seat]:
-            self.forecasts.seen.append((tuple(unseen_by(state, seat)), state.hands[1 - seat]))
+            self.forecasts.seen.append((tuple(state.unseen_by(seat)), state.hands[1 - seat]))
         if state.phase == "play" and state.control == seat:
             self._forecast(state, view, seat)
         action = self.inner.decide(state, seat, rng)

@@ -119,9 +119,7 @@ class _Context:
         self.board = self.t.board
         self.hand = state.hands[seat]
         self.kinds = sorted(set(self.hand))
-        unseen = list(state.pile)
-        for k in state.hands[self.opp]:
-            unseen[k] += 1  # pile + opponent hand: the union is public, its split is not
+        unseen = state.unseen_by(seat)
         self.unseen = unseen
         self.unseen_total = sum(unseen)
         self.opp_hand_size = len(state.hands[self.opp])

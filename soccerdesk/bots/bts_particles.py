@@ -12,7 +12,6 @@ the opponent really holds.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from itertools import accumulate
@@ -24,15 +23,6 @@ from soccerdesk.rules import CHANCE, Action, State
 from soccerdesk.rules.api import HIDDEN
 from soccerdesk.rules.big_time_soccer import BigTimeState
 from soccerdesk.rules.big_time_soccer.state import Tables
-
-
-def with_hand(state: BigTimeState, seat: int, hand: tuple[int, ...], pile: Sequence[int]) -> BigTimeState:
-    """``state`` with ``hand`` in ``seat``'s hand and ``pile`` to draw from (the same cards
-    unseen by the other seat), its history and events kept."""
-    hands = (hand, state.hands[1]) if seat == 0 else (state.hands[0], hand)
-    world = dataclasses.replace(state, hands=hands, pile=tuple(pile))
-    world._set_meta(state.info, state._history, state.events)
-    return world
 
 
 def _most_left(pile: Sequence[int]) -> int:
@@ -113,30 +103,24 @@ class SeatReplay:
         hand.append(into)
         pile[into] -= 1
         pile[out] += 1
-        return with_hand(s, opp, tuple(sorted(hand)), pile)
-
-
-def unseen_by(state: BigTimeState, seat: int) -> list[int]:
-    """Copies of each card ``seat`` has not seen: the pile and the opponent's hand together
-    (public counts; only their split is hidden)."""
-    pool = list(state.pile)
-    for k in state.hands[1 - seat]:
-        pool[k] += 1
-    return pool
+        return s.with_hand(opp, tuple(sorted(hand)), pile)
 
 
 def heuristic_agrees(
-    bot: HeuristicBot, position: BigTimeState, opp: int, hand: tuple[int, ...], action: Action
+    bot: HeuristicBot,
+    position: BigTimeState,
+    opp: int,
+    hand: tuple[int, ...],
+    action: Action,
+    unseen: Sequence[int],
 ) -> bool | None:
     """Whether the heuristic ``bot`` holding ``hand`` at ``position`` would have chosen
     ``action`` (one of its best, ties counted), None if the hand does not fit the position
-    or ``action`` was the only one."""
-    pool = unseen_by(position, 1 - opp)
-    for k in hand:
-        pool[k] -= 1
-        if pool[k] < 0:
-            return None
-    world = with_hand(position, opp, hand, pool)
+    (``unseen``: the cards the other seat has not seen there) or ``action`` was the only one."""
+    pile = _less(unseen, hand)
+    if pile is None:
+        return None
+    world = position.with_hand(opp, hand, pile)
     legal = world.legal_actions(opp)
     if action not in legal:
         return False
@@ -171,6 +155,16 @@ on a 2-core machine busy with a benchmark. A bot kept through its match (the app
 process, the benchmarks) catches up a few decisions at a time and weighs all of them."""
 
 
+def _less(unseen: Sequence[int], hand: tuple[int, ...]) -> list[int] | None:
+    """The pile left when ``hand`` is held of the ``unseen`` cards; None if it cannot be."""
+    pile = list(unseen)
+    for k in hand:
+        pile[k] -= 1
+        if pile[k] < 0:
+            return None
+    return pile
+
+
 def _draw_card(pool: Sequence[int], total: int, rng: random.Random) -> int:
     """A card of ``pool`` (copies per kind, ``total`` of them), each copy alike."""
     r = rng.randrange(total)
@@ -203,7 +197,7 @@ class ParticleReplay(SeatReplay):
         seat: int,
         count: int,
         slack: float,
-        judge: Callable[[BigTimeState, int, tuple[int, ...], Action], bool | None],
+        judge: Callable[[BigTimeState, int, tuple[int, ...], Action, Sequence[int]], bool | None],
         seed: int = 0,
         catch_up: int | None = None,
     ) -> None:
@@ -240,12 +234,12 @@ class ParticleReplay(SeatReplay):
         if not self.following:
             if who != opp or len(self.decisions) <= self.first:
                 return  # replayed only: the hands are dealt at the first decision weighed
-            self._deal(unseen_by(before, self.seat), len(before.hands[opp]))
+            self._deal(before.unseen_by(self.seat), len(before.hands[opp]))
         if who == CHANCE:
             if action is HIDDEN:
-                self._opponent_draws(unseen_by(before, self.seat))
+                self._opponent_draws(before.unseen_by(self.seat))
             elif before.roll is None and before.to_draw:
-                self._seat_draws(unseen_by(after, self.seat))
+                self._seat_draws(after.unseen_by(self.seat))
         elif who == opp:
             spent = spent_card(before.game.t, action)  # type: ignore[attr-defined]
             if spent is not None:
@@ -296,10 +290,11 @@ class ParticleReplay(SeatReplay):
 
     def _weigh(self, position: BigTimeState, opp: int, action: Action) -> None:
         said: dict[tuple[int, ...], bool | None] = {}
+        unseen = position.unseen_by(self.seat)
         weights = self.weights
         for i, hand in enumerate(self.hands):
             if hand not in said:
-                said[hand] = self.judge(position, opp, hand, action)
+                said[hand] = self.judge(position, opp, hand, action, unseen)
             agrees = said[hand]
             if agrees is False:
                 weights[i] *= self.slack
@@ -357,8 +352,10 @@ class ParticleBelief(DeclineBelief):
         self._heuristic = HeuristicBot("big-time-soccer")
         self._replay: ParticleReplay | None = None
 
-    def _judge(self, position: BigTimeState, opp: int, hand: tuple[int, ...], action: Action) -> bool | None:
-        return heuristic_agrees(self._heuristic, position, opp, hand, action)
+    def _judge(
+        self, position: BigTimeState, opp: int, hand: tuple[int, ...], action: Action, unseen: Sequence[int]
+    ) -> bool | None:
+        return heuristic_agrees(self._heuristic, position, opp, hand, action, unseen)
 
     def _follow(self, state: BigTimeState, seat: int) -> ParticleReplay:
         """The filter, caught up with ``state`` (a world of ``seat``'s view)."""
@@ -390,16 +387,14 @@ class ParticleBelief(DeclineBelief):
         size = len(state.hands[opp])
         if not replay.live or not size or any(len(hand) != size for hand in replay.hands):
             return super().worlds(state, seat)
-        unseen = unseen_by(state, seat)
+        unseen = state.unseen_by(seat)
         worlds: dict[tuple[int, ...], BigTimeState] = {}
         for hand in replay.hands:
             if hand not in worlds:
-                pile = list(unseen)
-                for k in hand:
-                    pile[k] -= 1
-                worlds[hand] = with_hand(state, opp, hand, pile)
-        if any(n < 0 for world in worlds.values() for n in world.pile):
-            return super().worlds(state, seat)
+                pile = _less(unseen, hand)
+                if pile is None:
+                    return super().worlds(state, seat)
+                worlds[hand] = state.with_hand(opp, hand, pile)
         made = [worlds[hand] for hand in replay.hands]
         cumulative = list(accumulate(replay.weights))
 

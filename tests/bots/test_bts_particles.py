@@ -4,6 +4,7 @@ possible hands carried through the match as the seat saw it, weighed by its deci
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -13,8 +14,6 @@ from soccerdesk.bots.bts_particles import (
     ParticleBelief,
     ParticleReplay,
     SeatReplay,
-    unseen_by,
-    with_hand,
 )
 from soccerdesk.bots.levels import search_bot
 from soccerdesk.rules.big_time_soccer import BigTimeState
@@ -58,7 +57,7 @@ def test_the_particle_hands_stay_the_size_of_the_real_hand_and_within_the_unseen
         replay.update(state.determinize(0, random.Random(1)))
         if not replay.live:
             continue
-        unseen = unseen_by(state, 0)
+        unseen = state.unseen_by(0)
         for hand in replay.hands:
             assert len(hand) == len(state.hands[1])
             assert all(hand.count(k) <= unseen[k] for k in hand)
@@ -71,11 +70,13 @@ def test_a_card_the_opponent_plays_is_in_every_particle_hand_when_played_and_lea
     judged: list[tuple[int, tuple[int, ...]]] = []
     particles = ParticleBelief(40)
 
-    def judge(position: BigTimeState, opp: int, hand: tuple[int, ...], action: object) -> bool | None:
+    def judge(
+        position: BigTimeState, opp: int, hand: tuple[int, ...], action: object, unseen: Sequence[int]
+    ) -> bool | None:
         spent = spent_card(position.game.t, action)
         if spent is not None:
             judged.append((spent, hand))
-        return particles._judge(position, opp, hand, action)
+        return particles._judge(position, opp, hand, action, unseen)
 
     replay = ParticleReplay(0, 40, 0.1, judge)
     replay.update(seen[-1].determinize(0, random.Random(1)))
@@ -139,7 +140,7 @@ def test_the_worlds_are_the_same_whatever_the_opponent_really_holds() -> None:
     state = watched_match(60003, 400)[-1]
     seat = _deciding(state)
     opp = 1 - seat
-    unseen = unseen_by(state, seat)
+    unseen = state.unseen_by(seat)
     rng = random.Random(4)
     while True:
         cards = [k for k, n in enumerate(unseen) for _ in range(n)]
@@ -149,7 +150,7 @@ def test_the_worlds_are_the_same_whatever_the_opponent_really_holds() -> None:
     pile = list(unseen)
     for k in other_hand:
         pile[k] -= 1
-    other = with_hand(state, opp, other_hand, pile)
+    other = state.with_hand(opp, other_hand, pile)
     assert other.hands[opp] != state.hands[opp] and other.history() == state.history()
     drawn = []
     for match in (state, other):
@@ -173,9 +174,11 @@ def test_a_filter_met_late_in_a_match_weighs_only_the_opponents_last_decisions()
     belief = ParticleBelief(40)
     judge = belief._judge
 
-    def counting(position: BigTimeState, who: int, hand: tuple[int, ...], action: object) -> bool | None:
+    def counting(
+        position: BigTimeState, who: int, hand: tuple[int, ...], action: object, unseen: Sequence[int]
+    ) -> bool | None:
         judged.add(id(position))
-        return judge(position, who, hand, action)  # type: ignore[arg-type]
+        return judge(position, who, hand, action, unseen)  # type: ignore[arg-type]
 
     belief._judge = counting  # type: ignore[method-assign]
     belief.worlds(state.determinize(seat, random.Random(1)), seat)
@@ -183,7 +186,7 @@ def test_a_filter_met_late_in_a_match_weighs_only_the_opponents_last_decisions()
     assert replay is not None and replay.first == decided - CATCH_UP
     assert 0 < len(judged) <= CATCH_UP
     if replay.live:
-        unseen = unseen_by(state, seat)
+        unseen = state.unseen_by(seat)
         for hand in replay.hands:
             assert len(hand) == len(state.hands[opp]) and all(hand.count(k) <= unseen[k] for k in hand)
     # Without the bound (a filter kept from the start of the match) every decision is weighed.
@@ -273,9 +276,11 @@ def test_a_filter_begun_late_leaves_its_catch_up_to_its_first_search() -> None:
     late = ParticleBelief(40)
     judge = late._judge
 
-    def counting(position: BigTimeState, who: int, hand: tuple[int, ...], action: object) -> bool | None:
+    def counting(
+        position: BigTimeState, who: int, hand: tuple[int, ...], action: object, unseen: Sequence[int]
+    ) -> bool | None:
         judged.append(id(position))
-        return judge(position, who, hand, action)  # type: ignore[arg-type]
+        return judge(position, who, hand, action, unseen)  # type: ignore[arg-type]
 
     late._judge = counting  # type: ignore[method-assign]
     view = state.determinize(seat, random.Random(1))

@@ -988,3 +988,32 @@ def test_random_matches_keep_all_72_cards_and_hand_limits() -> None:
     for seed in range(3):
         final = play_out(GAME.new_match(seed=seed, mode="cup"), None, random.Random(seed), watch=check)
         assert final.winner in (0, 1)  # cup: always decided
+
+
+def test_the_cards_a_seat_has_not_seen_are_the_pile_and_the_other_hand_whatever_their_split() -> None:
+    """The pile and the opponent's hand are public together (72 cards less the seat's hand and
+    the discards), only their split is hidden: every guess at it (``with_hand``, a
+    determinized world) keeps the same unseen cards, the seat's view and the match's history."""
+    rng = random.Random(11)
+    state = GAME.new_match(seed=11)
+    for _ in range(80):
+        seat = state.current_players()[0]
+        legal = state.legal_actions(seat) if seat != CHANCE else None
+        state = state.apply(seat, sample_chance(state, rng) if legal is None else legal[rng.randrange(len(legal))])
+    assert isinstance(state, BigTimeState) and state.hands[0] and state.hands[1]
+    for seat in (HOME, AWAY):
+        other = 1 - seat
+        unseen = state.unseen_by(seat)
+        assert sum(unseen) == sum(state.pile) + len(state.hands[other])
+        assert all(unseen[k] >= state.hands[other].count(k) for k in state.hands[other])
+        cards = [k for k, n in enumerate(unseen) for _ in range(n)]
+        hand = tuple(sorted(rng.sample(cards, len(state.hands[other]))))
+        pile = list(unseen)
+        for k in hand:
+            pile[k] -= 1
+        guess = state.with_hand(other, hand, pile)
+        assert guess.hands[other] == hand and guess.hands[seat] == state.hands[seat]
+        assert guess.pile == tuple(pile) and guess.unseen_by(seat) == unseen
+        assert guess.history() == state.history() and guess.view(seat) == state.view(seat)
+        world = state.determinize(seat, random.Random(2))
+        assert isinstance(world, BigTimeState) and world.unseen_by(seat) == unseen

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
@@ -425,6 +426,23 @@ class BigTimeState(State):
 
     # --- hidden information ----------------------------------------------------------------
 
+    def unseen_by(self, seat: int) -> list[int]:
+        """Copies of each card (by index) ``seat`` has not seen: the pile and the other seat's
+        hand together. The counts are public; only their split is hidden."""
+        pool = list(self.pile)
+        for k in self.hands[1 - seat]:
+            pool[k] += 1
+        return pool
+
+    def with_hand(self, seat: int, hand: tuple[int, ...], pile: Sequence[int]) -> BigTimeState:
+        """This position with ``hand`` (sorted) in ``seat``'s hand and ``pile`` to draw from:
+        a guess at the split of the cards the other seat has not seen (its
+        :meth:`unseen_by` less ``hand``). The history and events are this position's."""
+        hands = (hand, self.hands[1]) if seat == 0 else (self.hands[0], hand)
+        world = _replace(self, hands=hands, pile=tuple(pile))
+        world._set_meta(self._info, self._history, self._events)
+        return world
+
     def _determinize(self, seat: int, rng: random.Random) -> State:
         """Resample the opponent's hand from the cards this seat has not seen (pile + his hand),
         keeping the cards of it this seat can name (in stoppage time, see ``known``)."""
@@ -433,9 +451,7 @@ class BigTimeState(State):
         size = len(self.hands[other]) - len(known)
         if size == 0:
             return self
-        pool = list(self.pile)
-        for k in self.hands[other]:
-            pool[k] += 1
+        pool = self.unseen_by(seat)
         for k in known:
             pool[k] -= 1
         total = sum(pool)
@@ -452,8 +468,7 @@ class BigTimeState(State):
             total -= 1
             drawn.append(k)
         drawn.sort()
-        hands = (self.hands[0], tuple(drawn)) if other == 1 else (tuple(drawn), self.hands[1])
-        return _replace(self, hands=hands, pile=tuple(pool))
+        return self.with_hand(other, tuple(drawn), pool)
 
 
 _FIELDS = tuple(BigTimeState.__dataclass_fields__)
