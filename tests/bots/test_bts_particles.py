@@ -16,6 +16,7 @@ from soccerdesk.bots.bts_particles import (
     SeatReplay,
 )
 from soccerdesk.bots.levels import search_bot
+from soccerdesk.rules import Action
 from soccerdesk.rules.big_time_soccer import BigTimeState
 from tests.match_positions import watched_match
 
@@ -161,6 +162,20 @@ def test_the_worlds_are_the_same_whatever_the_opponent_really_holds() -> None:
     assert len({hands for hands, _ in drawn[0]}) > 1  # hands of the filter, not one guess
 
 
+def _noting(belief: ParticleBelief, judged: set[int]) -> ParticleBelief:
+    """``belief``, noting in ``judged`` each position at which it weighs the hands."""
+    judge = belief._judge
+
+    def noting(
+        position: BigTimeState, who: int, hand: tuple[int, ...], action: Action, unseen: Sequence[int]
+    ) -> bool | None:
+        judged.add(id(position))
+        return judge(position, who, hand, action, unseen)
+
+    belief._judge = noting  # type: ignore[method-assign]
+    return belief
+
+
 def test_a_filter_met_late_in_a_match_weighs_only_the_opponents_last_decisions() -> None:
     """A hint, a resumed match or an undo begins the replay at a late position: the filter
     weighs the opponent's last CATCH_UP decisions, not the whole match (a second and a half
@@ -171,16 +186,7 @@ def test_a_filter_met_late_in_a_match_weighs_only_the_opponents_last_decisions()
     decided = sum(1 for who, _ in state.history() if who == opp)
     assert decided > 3 * CATCH_UP
     judged: set[int] = set()
-    belief = ParticleBelief(40)
-    judge = belief._judge
-
-    def counting(
-        position: BigTimeState, who: int, hand: tuple[int, ...], action: object, unseen: Sequence[int]
-    ) -> bool | None:
-        judged.add(id(position))
-        return judge(position, who, hand, action, unseen)  # type: ignore[arg-type]
-
-    belief._judge = counting  # type: ignore[method-assign]
+    belief = _noting(ParticleBelief(40), judged)
     belief.worlds(state.determinize(seat, random.Random(1)), seat)
     replay = belief._replay
     assert replay is not None and replay.first == decided - CATCH_UP
@@ -191,8 +197,7 @@ def test_a_filter_met_late_in_a_match_weighs_only_the_opponents_last_decisions()
             assert len(hand) == len(state.hands[opp]) and all(hand.count(k) <= unseen[k] for k in hand)
     # Without the bound (a filter kept from the start of the match) every decision is weighed.
     judged.clear()
-    whole = ParticleBelief(40, catch_up=None)
-    whole._judge = counting  # type: ignore[method-assign]
+    whole = _noting(ParticleBelief(40, catch_up=None), judged)
     whole.worlds(state.determinize(seat, random.Random(1)), seat)
     assert len(judged) > 2 * CATCH_UP
 
@@ -272,20 +277,11 @@ def test_a_filter_begun_late_leaves_its_catch_up_to_its_first_search() -> None:
     state = seen[at]
     seat = state.current_players()[0]
     assert sum(1 for who, _ in state.history() if who == 1 - seat) > CATCH_UP
-    judged: list[int] = []
-    late = ParticleBelief(40)
-    judge = late._judge
-
-    def counting(
-        position: BigTimeState, who: int, hand: tuple[int, ...], action: object, unseen: Sequence[int]
-    ) -> bool | None:
-        judged.append(id(position))
-        return judge(position, who, hand, action, unseen)  # type: ignore[arg-type]
-
-    late._judge = counting  # type: ignore[method-assign]
+    judged: set[int] = set()
+    late = _noting(ParticleBelief(40), judged)
     view = state.determinize(seat, random.Random(1))
     late.chose(view, seat, seen[at + 1].history()[-1][1])
-    assert judged == [] and late._replay is None
+    assert not judged and late._replay is None
     late.worlds(view, seat)
     fresh = ParticleBelief(40)
     fresh.worlds(view, seat)
