@@ -108,9 +108,11 @@ _T = TypeVar("_T")
 
 
 class _Context:
-    """What the bot knows, read once per decision (only public counts and its own hand)."""
+    """What the bot knows, read once per decision (only public counts and its own hand). With
+    ``shared`` False, the answers that depend only on the unseen cards are kept for this
+    context alone, not in :data:`_BY_UNSEEN`."""
 
-    def __init__(self, state: BigTimeState, seat: int) -> None:
+    def __init__(self, state: BigTimeState, seat: int, shared: bool = True) -> None:
         self.s = state
         self.seat = seat
         self.opp = 1 - seat
@@ -127,9 +129,12 @@ class _Context:
         if worths is None:
             worths = _CARD_WORTHS[self.t] = tuple(HAND_WORTH.get(worth_kind(c), 0.0) for c in self.cards)
         self.worths = worths
-        if len(_BY_UNSEEN) > _BY_UNSEEN_SIZE:
-            _BY_UNSEEN.clear()
-        self._by_unseen = _BY_UNSEEN.setdefault((self.t, tuple(unseen), self.opp_hand_size), {})
+        if not shared:
+            self._by_unseen: dict[tuple[Any, ...], Any] = {}
+        else:
+            if len(_BY_UNSEEN) > _BY_UNSEEN_SIZE:
+                _BY_UNSEEN.clear()
+            self._by_unseen = _BY_UNSEEN.setdefault((self.t, tuple(unseen), self.opp_hand_size), {})
         self.lead = state.goals[seat] - state.goals[self.opp]
         self.late = state.stoppage >= 0 or (state.half == 2 and state.pile_left < 16)
         self.burn_time = self.lead >= 1 and self.late and state.half >= 2
@@ -554,6 +559,14 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
+    def __init__(self, game_id: str, *, shares_answers: bool = True) -> None:
+        super().__init__(game_id)
+        self.shares_answers = shares_answers
+        """Whether its answers that depend only on the unseen cards are kept for other
+        positions with the same ones (:data:`_BY_UNSEEN`): not for the particle filter's,
+        whose every guessed hand leaves the holder other unseen cards, so that its hundreds
+        of guesses per decision would empty the store a search's rollouts read from."""
+
     def choose(self, state: State, seat: int, legal: list[Any], rng: random.Random) -> Any:
         ties = self.best_choices(state, seat, legal)
         return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
@@ -563,7 +576,7 @@ class HeuristicBot(Bot):
         random): those its estimates value alike at the top, or the one its rule gives at a
         defender's reply, a discard or an end offer."""
         assert isinstance(state, BigTimeState)
-        ctx = _Context(state, seat)
+        ctx = _Context(state, seat, self.shares_answers)
         phase = state.phase
         if phase == "reply":
             return [self._reply(ctx, legal)]

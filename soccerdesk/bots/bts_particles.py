@@ -349,7 +349,7 @@ class ParticleBelief(DeclineBelief):
         self.slack = slack
         self.seed = seed
         self.catch_up = catch_up
-        self._heuristic = HeuristicBot("big-time-soccer")
+        self._heuristic = HeuristicBot("big-time-soccer", shares_answers=False)
         self._replay: ParticleReplay | None = None
 
     def _judge(

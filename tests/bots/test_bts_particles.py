@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from soccerdesk.bots import big_time_soccer
 from soccerdesk.bots.big_time_soccer import spent_card
 from soccerdesk.bots.bts_particles import (
     CATCH_UP,
@@ -287,3 +288,21 @@ def test_a_filter_begun_late_leaves_its_catch_up_to_its_first_search() -> None:
     fresh.worlds(view, seat)
     assert late._replay is not None and fresh._replay is not None
     assert (late._replay.hands, late._replay.weights) == (fresh._replay.hands, fresh._replay.weights)
+
+
+def test_weighing_the_hands_leaves_the_heuristics_shared_answers_alone() -> None:
+    """Every guessed hand leaves the opponent other unseen cards: kept in the heuristic's
+    shared answers (_BY_UNSEEN), a catch-up's thousands of guesses emptied the store a
+    search's rollouts read from, at each of its decisions."""
+    state = watched_match(60007, 300)[-1]
+    seat = _deciding(state)
+    kept = dict(big_time_soccer._BY_UNSEEN)
+    big_time_soccer._BY_UNSEEN.clear()
+    try:
+        belief = ParticleBelief(40, catch_up=None)
+        belief.worlds(state.determinize(seat, random.Random(1)), seat)
+        assert belief._replay is not None and len(belief._replay.decisions) > 2 * CATCH_UP
+        assert big_time_soccer._BY_UNSEEN == {}
+    finally:
+        big_time_soccer._BY_UNSEEN.clear()
+        big_time_soccer._BY_UNSEEN.update(kept)
