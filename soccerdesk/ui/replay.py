@@ -119,6 +119,7 @@ class ReplayViewer(QWidget):
         )
         self.seat = 0
         self.index = 0
+        self._board_step = -1  # the step the board was last given
         config = BoardConfig(
             game.id, perspective=0, colours=colours or TeamColours(), team_names=names, reveal_all=True
         )
@@ -353,7 +354,12 @@ class ReplayViewer(QWidget):
                 (s for s in reversed(self.states[: index + 1]) if any(e.kind == "roll" for e in s.events)), None
             )
             remember([e.to_json() for e in rolled.events] if rolled is not None else [], anew=True)
+        if self.board.follows_turns and index not in (self._board_step, self._board_step + 1):
+            # A jump (the slider dragged, a log row, End, a step back): the last turns are drawn
+            # as stepping here one action at a time draws them, not from this step's events alone.
+            self.board.retrace((s.view(self.seat), [e.to_json() for e in s.events]) for s in self.states[:index])
         self.board.set_view(view, events)
+        self._board_step = index
         self.view.fit()
         a, b = state.score
         self.header.setText(

@@ -13,7 +13,7 @@ from clicking import click, start_match
 from driving import click_on_screen, ready
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QListWidgetItem, QPushButton
+from PySide6.QtWidgets import QApplication, QListWidgetItem, QPushButton, QStyle, QStyleOptionSlider
 
 from soccerdesk.rules import Action, State, get_game, play_out
 from soccerdesk.ui.main_window import MainWindow
@@ -269,3 +269,58 @@ def test_the_replays_keys_work_wherever_the_keyboard_is_in_it(qtbot) -> None:
     assert {close, viewer.view, viewer.log} <= seen, seen
     QTest.keyClick(viewer.windowHandle(), Qt.Key.Key_Escape)
     assert closed
+
+
+@pytest.mark.parametrize("game_id", ["soccero", "pawn-soccer"])
+def test_a_jump_shows_the_last_turns_stepping_there_shows(qtbot, game_id: str) -> None:
+    """UI review s28, 1: after a jump (End, a log row, a step back, the slider) the board drew
+    the last turns from the shown step's events alone, added to those of the step it left: a
+    Soccero jump showed moves from before it, a step back showed none at all. Now every way
+    to a step draws the trails that stepping there with Right draws."""
+    viewer = _viewer(qtbot, _record(game_id, plies=200))
+    steps = len(viewer.states) - 1
+    stepped = [list(viewer.board.trails)]
+    for _ in range(steps):
+        QTest.keyClick(viewer, Qt.Key.Key_Right)
+        stepped.append(list(viewer.board.trails))
+    assert viewer.index == steps
+    assert sum(1 for trails in stepped if trails) > steps // 3  # the test means something
+
+    def shows(step: int) -> None:
+        assert viewer.index == step
+        assert viewer.board.trails == stepped[step], step
+
+    QTest.keyClick(viewer, Qt.Key.Key_Home)
+    shows(0)
+    QTest.keyClick(viewer, Qt.Key.Key_End)
+    shows(steps)
+    for _ in range(3):
+        QTest.keyClick(viewer, Qt.Key.Key_Left)
+        shows(viewer.index)
+    told = [row for row in range(viewer.log.count()) if not viewer.log.item(row).isHidden()]
+    rng = random.Random(5)
+    for row in rng.sample(told, 12):
+        item = viewer.log.item(row)
+        viewer.log.scrollToItem(item)
+        click(qtbot, viewer.log.viewport(), viewer.log.visualItemRect(item).center(), f"log row {row}")
+        shows(row + 1)
+    slider = viewer.slider
+    option = QStyleOptionSlider()
+    slider.initStyleOption(option)
+    style = slider.style()
+    QTest.keyClick(viewer, Qt.Key.Key_Home)
+    for _ in range(6):  # the slider's handle dragged somewhere else
+        handle = style.subControlRect(
+            QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderHandle, slider
+        )
+        groove = style.subControlRect(
+            QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderGroove, slider
+        )
+        to = QPoint(rng.randrange(groove.left(), groove.right()), handle.center().y())
+        QTest.mousePress(slider, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, handle.center())
+        QTest.mouseMove(slider, (handle.center() + to) / 2)
+        QTest.mouseMove(slider, to)
+        QTest.mouseRelease(slider, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, to)
+        slider.initStyleOption(option)
+        assert slider.value() != slider.minimum()
+        shows(slider.value())

@@ -12,6 +12,7 @@ Signals:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +75,15 @@ class BoardScene(QGraphicsScene):
         self.view_data = view
         self.preview = None
         self.render(view, events or [])
+
+    follows_turns = False
+    """The board draws the last turns from each view's events in turn (see
+    :class:`~soccerdesk.ui.boards.drawing.ClickBoard`): a view that does not follow the last
+    one shown needs :meth:`retrace`."""
+
+    def retrace(self, steps: Iterable[tuple[dict[str, Any], list[dict[str, Any]]]]) -> None:
+        """Work out the last turns from ``steps``, each a view and the events that led to it
+        from the start of the match on, without drawing; the default draws no last turns."""
 
     def shown_under_animation(self, view: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any] | None:
         """A view to draw before the animations of ``events`` play over the board, ``view``

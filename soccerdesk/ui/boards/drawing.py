@@ -464,6 +464,7 @@ class ClickBoard(BoardScene):
         self.screen_scale = 1.0  # pixels per scene unit where the board is shown
         self._zoom_origin: QPointF | None = None  # inside zoomed_panel: the point items grow from
         self._prompt_origin: QPointF | None = None
+        self._followed_ply = -1  # the move number of the last view follow_turn was given
         # How much of the side panel's height its content took at the last drawing (1: all):
         # the panel is never zoomed so much that its content would run past its bottom.
         self.panel_fill = 0.0
@@ -533,7 +534,35 @@ class ClickBoard(BoardScene):
             self.hovered = None
         self.paths = ClickPaths({})
         self._paths_for = None
+        ply = int(view.get("ply", 0))
+        if ply < self._followed_ply:
+            self.forget_turns()  # a position from before: Undo, a replay stepping back
+        if ply != self._followed_ply:  # once per position: it is drawn again under an animation, and after it
+            self.follow_turn(view, events or [])
+            self._followed_ply = ply
         super().set_view(view, events)
+
+    # --- the last turns drawn on the board (trails) ----------------------------------------
+
+    def follow_turn(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        """Carry the memory of the last turns on through ``events``, the events that led to
+        ``view``. :meth:`set_view` calls it once per move number (``view["ply"]``), after
+        :meth:`forget_turns` when the move number went back; the default remembers nothing."""
+
+    def forget_turns(self) -> None:
+        """Drop the memory of the last turns (see :meth:`follow_turn`)."""
+
+    def retrace(self, steps: Iterable[tuple[dict[str, Any], list[dict[str, Any]]]]) -> None:
+        """Forget the last turns and follow ``steps`` (each a view and the events that led to
+        it, from the start of a match on), without drawing: the next :meth:`set_view`, of the
+        position after the last step, shows the last turns as if each position had been shown
+        in turn (the replay viewer's jumps: a slider drag, a log row, End). Boards that set
+        :attr:`follows_turns` implement :meth:`follow_turn` and :meth:`forget_turns`."""
+        self.forget_turns()
+        self._followed_ply = -1
+        for view, events in steps:
+            self.follow_turn(view, events)
+            self._followed_ply = int(view.get("ply", 0))
 
     def render(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:  # type: ignore[override]  # BoardScene.render by design
         if not view.get("state"):  # nothing to show yet (a match window before its first view)

@@ -156,7 +156,6 @@ class Board(ClickBoard):
     def __init__(self, config: BoardConfig, parent: Any = None) -> None:
         super().__init__(config, parent)
         self._recent: list[dict[str, Any]] = []  # each side's last moves, drawn as trails
-        self._trail_ply = -1  # the ply of the view they were worked out for
         self.columns, self.rows = 7, 11  # RULINGS board; replaced by the view's own "board" data
         self._squares: set[str] = set()  # every square's name, goal squares included
         self._notes: dict[str, list[str]] = {}  # square -> what is special about it
@@ -708,29 +707,29 @@ class Board(ClickBoard):
                 continue
             self.add_route([a, b], dashed=True, end_dot=True, alpha=170)
 
-    def set_view(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
+    follows_turns = True
+
+    def follow_turn(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         # Each side's last moves stay drawn until that side moves again: a view often comes
         # with no move of its own (a turn ended, a substitute offered), and the bot's move came
-        # one view before. A new set-up, or a position from before (Undo, a replay stepping
-        # back), starts afresh; so do the moves after a goal, for a match resumed from its
-        # whole event list (QA, pawn audit 3: a save opened in a set-up showed the arrows of
-        # the moves before the goal).
-        ply = int(view.get("ply", 0))
+        # one view before. A new set-up starts afresh; so do the moves after a goal, for a
+        # match resumed from its whole event list (QA, pawn audit 3: a save opened in a set-up
+        # showed the arrows of the moves before the goal).
         phase = (view.get("state") or {}).get("phase")
-        new_half = phase in ("setup", "toss", "kickoff")
-        if ply < self._trail_ply or new_half:
+        if phase in ("setup", "toss", "kickoff"):
             self._recent = []
-        if ply != self._trail_ply and not new_half:
-            moves: list[dict[str, Any]] = []
-            for event in events or []:
-                data = event.get("data") or {}
-                if event.get("kind") == "goal" and phase != "over":  # the match over: its last moves stay
-                    self._recent, moves = [], []
-                elif "from" in data and "to" in data:
-                    moves.append(data)
-            self._recent = last_turns(self._recent + moves)
-        self._trail_ply = ply
-        super().set_view(view, events)
+            return
+        moves: list[dict[str, Any]] = []
+        for event in events:
+            data = event.get("data") or {}
+            if event.get("kind") == "goal" and phase != "over":  # the match over: its last moves stay
+                self._recent, moves = [], []
+            elif "from" in data and "to" in data:
+                moves.append(data)
+        self._recent = last_turns(self._recent + moves)
+
+    def forget_turns(self) -> None:
+        self._recent = []
 
     @property
     def trails(self) -> list[tuple[str, str]]:

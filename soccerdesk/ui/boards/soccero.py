@@ -314,22 +314,22 @@ class Board(ClickBoard):
         self._placing_rest = False  # the set-up's button was pressed: each view places the next player
         self._rest_placed_at = -1  # the ply of the view whose player it placed last
         self.trails: list[Trail] = []  # the last side's moves and ball routes (follow_turns)
-        self._trails_ply = -1  # the ply of the view they were worked out for
-        self._trails_ball: str | None = None  # the ball's square in that view
+        self._trails_ball: str | None = None  # the ball's square in the view they were worked out for
+
+    follows_turns = True
+
+    def follow_turn(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        # The other side's turn is drawn (QA s28, first minutes 1: its players jumped and its
+        # kicks left no trace but the log).
+        state = view.get("state") or {}
+        seats = [player["seat"] for player in state.get("players") or []]
+        self.trails, _ = follow_turns(self.trails, self._trails_ball, events, seats)
+        self._trails_ball = state.get("ball")
+
+    def forget_turns(self) -> None:
+        self.trails, self._trails_ball = [], None
 
     def set_view(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
-        # The other side's turn is drawn (QA s28, first minutes 1: its players jumped and its
-        # kicks left no trace but the log). Worked out once per position: the same position
-        # is drawn again under an animation, and after it (shown_under_animation).
-        ply = int(view.get("ply", 0))
-        state = view.get("state") or {}
-        if ply < self._trails_ply:
-            self.trails, self._trails_ball = [], None  # a position from before: Undo, a replay stepping back
-        if ply != self._trails_ply:
-            seats = [player["seat"] for player in state.get("players") or []]
-            self.trails, _ = follow_turns(self.trails, self._trails_ball, events or [], seats)
-            self._trails_ply = ply
-        self._trails_ball = state.get("ball")
         super().set_view(view, events)
         if self._placing_rest:
             if self.may_place_rest():
