@@ -13,7 +13,7 @@ import pytest
 from clicking import WAIT_MS, click, start_match, target_spot
 from driving import click_action
 from painting import SMALLEST_BOARD, painted_texts, shown, texts_on_screen, unreadable_texts
-from PySide6.QtCore import QPointF, QSize, Qt
+from PySide6.QtCore import QPointF, QSize, Qt, QTimer
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QStyleOptionGraphicsItem
@@ -740,6 +740,35 @@ def test_place_the_rest_button_sets_up_the_team_as_quick_set_up_would(qtbot: Any
     squares = [p["square"] for p in state["players"] if p["seat"] == 0]
     assert squares == formation_of(state, 0)
     assert placed_by(view, 0) == [f"place {squares[n - 1]}" for n in placing_order(state, 0)]
+
+
+def test_undo_while_the_rest_is_placed_stops_the_placing(qtbot: Any, window: MainWindow) -> None:
+    """UI review s28, 5: an Undo clicked while "Place the rest for me" placed the team was
+    ignored: the undone position is a set-up decision again, and the board placed its player
+    again at once. Now the Undo ends the placing: the player places the rest by hand."""
+    from soccerdesk.ui.boards.soccero import PLACE_REST, PLACE_REST_LABEL
+
+    view = start_match(qtbot, window, GAME, ("bot", "normal"), {})
+    my_set_up(qtbot, view)
+
+    undone: list[bool] = []
+
+    def undo(_action: str) -> None:
+        if len(placed_by(view, 0)) == 3 and not undone:  # the fourth is being placed: Undo before the fifth
+            undone.append(True)
+            QTimer.singleShot(0, lambda: QTest.mouseClick(view.undo_button, Qt.MouseButton.LeftButton))
+
+    view.board.action_chosen.connect(undo)
+    click(qtbot, view.view.viewport(), target_spot(view, PLACE_REST), PLACE_REST_LABEL)
+    qtbot.waitUntil(lambda: bool(undone), timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: bool(view.view_data and view.view_data.get("legal")) and not view.animating, timeout=WAIT_MS
+    )
+    kept = len(placed_by(view, 0))
+    assert kept <= 3  # the Undo took back a placement (the fourth, or the third before it)
+    qtbot.wait(300)  # long enough for several placements, had the board gone on
+    assert len(placed_by(view, 0)) == kept
+    assert view.view_data["state"]["phase"] == "setup" and view.board.may_place_rest()
 
 
 def placing_order(state: dict[str, Any], seat: int) -> list[int]:

@@ -313,6 +313,7 @@ class Board(ClickBoard):
         self.formation: dict[str, list[str]] = data["formation"]  # the Quick set-up's, for a team defending row 1
         self._placing_rest = False  # the set-up's button was pressed: each view places the next player
         self._rest_placed_at = -1  # the ply of the view whose player it placed last
+        self._placing_ply = -1  # the ply of the last view shown
         self.trails: list[Trail] = []  # the last side's moves and ball routes (follow_turns)
         self._trails_ball: str | None = None  # the ball's square in the view they were worked out for
 
@@ -330,6 +331,10 @@ class Board(ClickBoard):
         self.trails, self._trails_ball = [], None
 
     def set_view(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> None:
+        ply = int(view.get("ply", 0))
+        if self._placing_rest and ply < self._placing_ply:
+            self._placing_rest = False  # an Undo: the player takes the set-up back in hand
+        self._placing_ply = ply
         super().set_view(view, events)
         if self._placing_rest:
             if self.may_place_rest():
