@@ -30,11 +30,11 @@ from PySide6.QtGui import QKeyEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from soccerdesk.learn.coach import Coach, ScriptError, load_script
-from soccerdesk.learn.words import said
+from soccerdesk.learn.words import name_seats, said
 from soccerdesk.rules import Event, IllegalAction, RulesError, State
 from soccerdesk.ui.boards import BoardConfig, make_board
 from soccerdesk.ui.boards.drawing import ClickBoard
-from soccerdesk.ui.match_view import BoardView, KeyboardPick, name_seats, retold
+from soccerdesk.ui.match_view import BoardView, KeyboardPick, retold
 from soccerdesk.ui.session import write_match_file
 
 HAPPENED_LINES = 8

@@ -73,12 +73,13 @@ from PySide6.QtWidgets import (
 )
 
 from server.relay import RelaySettings, RunningRelay, start_relay
+from soccerdesk.learn.words import RULES_SIDE_NAMES, name_seats
 from soccerdesk.net.client import RECONNECT_PAUSES, RelayClient, RelayError
 from soccerdesk.net.discovery import LanAnnouncer, LanBrowser, LanGame, lan_addresses
 from soccerdesk.net.protocol import MAX_CHAT_CHARS, turns_ended, typed_code
 from soccerdesk.rules import GAMES, Game, get_game
 from soccerdesk.ui.home import OptionsForm, sentence, side_box  # the relay words its messages in lower case
-from soccerdesk.ui.match_view import RULES_SIDE_NAMES, ending_words, name_seats, retold, short_name
+from soccerdesk.ui.match_view import ending_words, retold, short_name
 from soccerdesk.ui.placement import FRAME_ROOM
 from soccerdesk.ui.questions import ask_first
 from soccerdesk.ui.seats import (

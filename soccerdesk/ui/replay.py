@@ -40,9 +40,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from soccerdesk.learn.words import name_seats
 from soccerdesk.rules import Event, Game, State
 from soccerdesk.ui.boards import BoardConfig, TeamColours, make_board
-from soccerdesk.ui.match_view import BoardView, merge_repeats, name_seats, phase_text, retold
+from soccerdesk.ui.match_view import BoardView, merge_repeats, phase_text, retold
 from soccerdesk.ui.session import LocalSession, told_events
 from soccerdesk.ui.settings import EARLY_ENDINGS, ending_words
 

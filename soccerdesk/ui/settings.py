@@ -22,6 +22,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtGui import QColor
 
+from soccerdesk.learn.words import name_seats
 from soccerdesk.rules import GAMES, CorruptRecord, Game, State, UnknownGame, decided_words, get_game, result_words
 from soccerdesk.rules.api import RECORD_FORMAT
 
@@ -172,8 +173,6 @@ def read_record(path: Path) -> tuple[Game, dict[str, Any]]:
 def _with_team_names(text: str, data: dict[str, Any], game_id: str) -> str:
     """The rules' words for a record's fault ("by seat 1") with the file's team names, where it
     names them, else Home and Away: people never chose a seat number."""
-    from soccerdesk.ui.match_view import name_seats
-
     names = ["Home", "Away"]
     app = data.get("app")
     players = app.get("players") if isinstance(app, dict) else None

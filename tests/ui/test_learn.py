@@ -317,7 +317,7 @@ def test_every_game_offers_its_guided_match(qtbot, window) -> None:
 def test_what_just_happened_keeps_the_learners_move_before_the_answer(qtbot) -> None:
     """QA: the learner's own move showed for a third of a second, then the other side's answer
     replaced it."""
-    from soccerdesk.ui.match_view import name_seats
+    from soccerdesk.learn.words import name_seats
 
     screen = _open(qtbot, GuidedMatch.start("pawn-soccer", others_delay_ms=0))
     _play_steps(qtbot, screen, until=3)
