@@ -164,12 +164,6 @@ def replay_match_file(path: Path) -> tuple[Game, dict[str, Any], State]:
     return game, data, final
 
 
-def read_record(path: Path) -> tuple[Game, dict[str, Any]]:
-    """The game and match record in a file, every action checked (see :func:`replay_match_file`)."""
-    game, data, _final = replay_match_file(path)
-    return game, data
-
-
 def _with_team_names(text: str, data: dict[str, Any], game_id: str) -> str:
     """The rules' words for a record's fault ("by seat 1") with the file's team names, where it
     names them, else Home and Away: people never chose a seat number."""

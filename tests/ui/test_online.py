@@ -25,7 +25,7 @@ from soccerdesk.net.discovery import LanAnnouncer, LanBrowser, LanGame
 from soccerdesk.ui.boards import board_available
 from soccerdesk.ui.main_window import MainWindow
 from soccerdesk.ui.online import OnlineDialog, RemoteSession, open_online_dialog, parse_address, remembered_seats
-from soccerdesk.ui.settings import AppSettings, read_record
+from soccerdesk.ui.settings import AppSettings, replay_match_file
 
 GAME, SHORT = "soccer-go", {"rounds": 1}
 
@@ -179,7 +179,7 @@ def test_host_a_lan_game_in_one_window_and_join_it_from_another(qtbot, window: M
             assert win.match_view is not None and win.match_view.summary_page.replay.isEnabled()
             saved = tmp_path / f"online-{session.local_seats()[0]}.soccerdesk.json"
             win.save_to(saved)
-            game, loaded = read_record(saved)
+            game, loaded, _ = replay_match_file(saved)
             assert game.load(loaded).is_terminal() and list(game.load(loaded).score) == summaries[0]["score"]
             assert [p["name"] for p in loaded["app"]["players"]] == list(session.player_names())
         # Each side keeps the finished match with its autosaves: Recent matches lists it (QA: it
@@ -187,7 +187,7 @@ def test_host_a_lan_game_in_one_window_and_join_it_from_another(qtbot, window: M
         for win in (window, friend):
             kept = sorted(win.settings.autosave_dir.glob(f"{GAME}-*.json"))
             assert len(kept) == 1, kept
-            game, loaded = read_record(kept[0])
+            game, loaded, _ = replay_match_file(kept[0])
             assert list(game.load(loaded).score) == summaries[0]["score"]  # type: ignore[index]
         assert window.match_view.grab().save(str(tmp_path / "online-summary.png"))
         qtbot.mouseClick(window.match_view.summary_page.replay, Qt.MouseButton.LeftButton)
