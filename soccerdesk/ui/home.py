@@ -71,6 +71,7 @@ from soccerdesk.ui.settings import (
     damaged_words,
     ending_words,
     file_stamp,
+    match_result,
     replay_match_file,
     time_played_words,
 )
@@ -224,9 +225,7 @@ def replayed_scores(files: Iterable[Path]) -> dict[Path, Replayed]:
         except Exception as exc:  # noqa: BLE001 (one odd file must not hide what the others replay to)
             found[path] = Replayed(stamp, problem=damaged_words(path, exc))
         else:
-            over = final.is_terminal()
-            result = {"winner": final.winner, "details": final.result_details()} if over else None
-            found[path] = Replayed(stamp, final.score, over, result)
+            found[path] = Replayed(stamp, final.score, final.is_terminal(), match_result(final))
     return found
 
 

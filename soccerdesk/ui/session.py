@@ -83,6 +83,7 @@ from soccerdesk.bots import Bot, make_bot
 from soccerdesk.learn.hint import HINTS_KEY, hints_used
 from soccerdesk.rules import CHANCE, Event, Game, IllegalAction, RulesError, State, sample_chance
 from soccerdesk.ui import bot_pool as bot_pool_module
+from soccerdesk.ui.settings import match_result
 from soccerdesk.ui.settings import played_seconds as saved_seconds
 
 APP_KEY = "app"
@@ -571,7 +572,7 @@ class LocalSession(MatchSession):
             "score": list(state.score),
             "over": state.is_terminal(),
             "saved": saved,
-            "result": {"winner": state.winner, "details": state.result_details()} if state.is_terminal() else None,
+            "result": match_result(state),
             "played_seconds": round(self.time_played(), 1),
         }
         return data
@@ -685,11 +686,10 @@ class LocalSession(MatchSession):
                     "game": self.game.id,
                     "title": self.game.title,
                     "score": list(state.score),
-                    "winner": state.winner,
                     "names": list(self.player_names()),
                     "plies": state.ply,
                     "local_seats": list(self.local_seats()),
-                    "details": state.result_details(),
+                    **(match_result(state) or {}),
                 }
             )
 

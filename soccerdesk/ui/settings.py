@@ -89,6 +89,12 @@ def time_played_words(seconds: float) -> str:
     return f"Time played {whole // 60:02d}:{whole % 60:02d}"
 
 
+def match_result(state: State) -> dict[str, Any] | None:
+    """How a finished match ended, as the app block of its file keeps it (``"winner"``, the
+    seat or ``None``, and ``"details"``, :meth:`State.result_details`); ``None`` while it goes on."""
+    return {"winner": state.winner, "details": state.result_details()} if state.is_terminal() else None
+
+
 def played_seconds(record: Mapping[str, Any]) -> float | None:
     """Seconds a saved match had been played, from its app block (``None`` for files saved
     before the app counted them, or a value that cannot be a time)."""
