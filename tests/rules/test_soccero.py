@@ -267,6 +267,22 @@ def test_quick_setup_formations_are_legal() -> None:
     assert s.phase == "turn"
 
 
+@pytest.mark.parametrize(("toss", "end"), [("toss 0", "defend 32"), ("toss 1", "defend 1"), ("toss 1", "defend 32")])
+def test_the_set_up_view_tells_the_quick_set_ups_square_and_who_kicks_off(toss: str, end: str) -> None:
+    """UI review s28, 2: the board's "Place the rest for me" worked out the Quick set-up's squares
+    and guessed which team kicks off itself. The set-up view tells both: placing every player on
+    his ``formation_square`` is legal throughout and ends as the Quick set-up option starts."""
+    s = act(roll(GAME.new_match(seed=0), toss), end)
+    quick = act(roll(GAME.new_match(seed=0, quick_setup=True), toss), end)
+    kicker = s.team
+    while s.phase == "setup":
+        state = s.view(0)["state"]
+        assert state["kicking_off"] == kicker
+        s = act(s, f"place {state['formation_square']}")
+    assert s.pos == quick.pos and s.phase == quick.phase == "turn"
+    assert "formation_square" not in s.view(0)["state"]
+
+
 # --- turns and moving players (rulebook "Turns", "Moving Players", RULINGS 3) --------------
 
 

@@ -30,7 +30,10 @@ View (``view(seat)["state"]``; Soccero hides nothing, so every seat sees the sam
   the set piece forbids before it may move anyone else or say ``done``.
 - ``banned`` (extended: the set-piece taker who may not touch the ball yet), ``steal_pending``
   (extended: ``{victim, square}`` until the victim team's first movement roll),
-  ``placing`` (setup: the player id to place next).
+  ``placing`` (setup: the player id to place next), ``kicking_off`` (setup: the seat whose
+  kick-off is being set up; it places all its players first) and ``formation_square`` (setup:
+  where the Quick set-up's formation puts ``placing``, at the end his team defends; not a
+  legal place when a player placed by hand stands on it or too close to it).
 """
 
 from __future__ import annotations

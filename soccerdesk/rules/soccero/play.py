@@ -164,18 +164,22 @@ def begin_kickoff(s: S, kicker_team: int, events: list[Event]) -> S:
         decider=kicker_team,
     )
     if s.cfg.quick_setup:
-        pos = list(s.pos)
-        for team in (0, 1):
-            squares = s.game.formation["kickoff" if team == kicker_team else "receiving"]  # type: ignore[attr-defined]
-            for i, sq in enumerate(squares):
-                pos[team * PLAYERS + i] = sq if s.defends(team) == LOW else s.board.mirror(sq)
-        return kickoff(evolve(s, pos=tuple(pos)), kicker_team, events)
+        pos = tuple(formation_square(s, p) for p in range(2 * PLAYERS))
+        return kickoff(evolve(s, pos=pos), kicker_team, events)
     # Rulebook "Initial Formation": the team with the ball places all its players first;
     # its centre pair first, so the rest can keep their distance from them.
     order = [kicker_team * PLAYERS + i for i in (10, 9, *range(9))]
     order += [(1 - kicker_team) * PLAYERS + i for i in range(PLAYERS)]
     events.append(Event("setup", f"Seat {kicker_team} sets up first (it has the kick-off).", {"seat": kicker_team}))
     return evolve(s, phase="setup", pending=tuple(order))
+
+
+def formation_square(s: S, p: int) -> int:
+    """Player ``p``'s square in the Quick set-up's formation (``soccero.toml``, written for a
+    team defending row 1), at the end his team defends, for a kick-off by the turn team."""
+    team = team_of(p)
+    square: int = s.game.formation["kickoff" if team == s.team else "receiving"][p - team * PLAYERS]  # type: ignore[attr-defined]
+    return square if s.defends(team) == LOW else s.board.mirror(square)
 
 
 def placement_squares(s: S, p: int) -> list[int]:
@@ -1475,6 +1479,8 @@ def view(s: S) -> dict[str, Any]:
         out["setpiece"] = set_pieces.describe(s)
     if s.phase == "setup":
         out["placing"] = s.pending[0]
+        out["kicking_off"] = s.team  # begin_kickoff makes the kicking-off team the turn team
+        out["formation_square"] = n(formation_square(s, s.pending[0]))
     return out
 
 

@@ -310,7 +310,6 @@ class Board(ClickBoard):
         self.panel_origin = QPointF(self.panel_x, ORIGIN.y() - 20)
         self.panel_height = self.rows * SQ + 40
         self.setSceneRect(QRectF(0, 0, self.panel_x + 290, ORIGIN.y() * 2 + self.rows * SQ + LETTERS_BELOW_GOAL))
-        self.formation: dict[str, list[str]] = data["formation"]  # the Quick set-up's, for a team defending row 1
         self._placing_rest = False  # the set-up's button was pressed: each view places the next player
         self._rest_placed_at = -1  # the ply of the view whose player it placed last
         self._placing_ply = -1  # the ply of the last view shown
@@ -358,17 +357,9 @@ class Board(ClickBoard):
 
     def quick_place(self, view: dict[str, Any]) -> str:
         """The ``place`` action for the player to place: his square in the Quick set-up's
-        formation (``soccero.toml``), or the legal square nearest to it where a player placed by
-        hand stands in the way."""
-        state = view["state"]
-        player = state["players"][state["placing"]]
-        seat = player["seat"]
-        # Rulebook "Initial Formation": the kicking-off team places all its players first.
-        kicking = not any(p["square"] for p in state["players"] if p["seat"] != seat)
-        square = self.formation["kickoff" if kicking else "receiving"][player["number"] - 1]
-        col, row = parse_square(square)
-        if state["defends"][seat] != 1:
-            row = self.rows + 1 - row  # the formation is written for the end of row 1
+        formation (the view's ``formation_square``), or the legal square nearest to it where a
+        player placed by hand stands in the way."""
+        col, row = parse_square(view["state"]["formation_square"])
         free = [text.split()[1] for text in view["legal"] if text.startswith("place ")]
 
         def distance(name: str) -> tuple[int, str]:
@@ -1278,8 +1269,7 @@ class Board(ClickBoard):
             who = "goalkeeper" if player["goalkeeper"] else f"player {player['number']}"
             self.add_text(QPointF(x + 12, y), f"Placing: {names[player['seat']]} {who}", 9, PANEL_TEXT)
             y += 20
-            kicking = not any(p["square"] for p in state["players"] if p["seat"] != player["seat"])
-            if kicking and player["number"] in KICKOFF_PAIR:
+            if state.get("kicking_off") == player["seat"] and player["number"] in KICKOFF_PAIR:
                 item = self.add_text(QPointF(x + 12, y), KICKOFF_PAIR[player["number"]], 8.5, MUTED_TEXT, width=w - 24)
                 y += item.boundingRect().height() + 6
         # The prompt follows the clicks of a move being built.
