@@ -18,6 +18,7 @@ share of random decisions instead of its own (``EASY_SLIPS``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import sys
@@ -99,14 +100,15 @@ def measure(
     work = [(game_id, higher, lower, limits, seeds.randrange(2**31), i % 2 == 1) for i in range(matches)][first:]
     matches = len(work)
     start = time.perf_counter()
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            played = list(pool.map(_one_match, work))
-    else:
-        played = []
-        for job in work:
-            played.append(_one_match(job))
-            if len(played) % 25 == 0:  # a long run says how far it has come
+    played: list[tuple[MatchResult, list[float]]] = []
+    with contextlib.ExitStack() as stack:
+        if jobs > 1:
+            results_in_order = stack.enter_context(ProcessPoolExecutor(jobs)).map(_one_match, work)
+        else:
+            results_in_order = map(_one_match, work)
+        for result in results_in_order:
+            played.append(result)
+            if len(played) % 10 == 0:  # a long run says how far it has come (matches in order)
                 won = sum(1 for r, _ in played if r.winner == 0)
                 lost = sum(1 for r, _ in played if r.winner == 1)
                 print(f"    ... {len(played)}/{matches}: {won}-{lost}", file=sys.stderr, flush=True)

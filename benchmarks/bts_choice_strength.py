@@ -8,7 +8,10 @@ a ParticleBelief) does, in matches.
 keeping a :class:`bts_belief.ChoiceBelief` (worlds weighed by how many of the opponent's
 recent decisions the heuristic holding them would have taken), or with ``--particles N`` a
 :class:`~soccerdesk.bots.bts_particles.ParticleBelief` of N hands (``--slack``), in place of
-the shipped ParticleBelief. An experiment, not a level: see docs/bots.md, "What is left".
+the shipped ParticleBelief. With ``--real-hand`` the search levels plan on the opponent's
+real hand instead (every world is the match itself; the pile's order is drawn at each draw, so
+nothing else is seen): the most any guess of the hand can give. An experiment, not a level:
+see docs/bots.md, "What is left".
 Matches in parallel (``--jobs``) are forked processes, which keep the swap.
 """
 
@@ -28,6 +31,7 @@ from bts_belief import CHOICE_POOL, CHOICE_WINDOW, ChoiceBelief  # noqa: E402
 from soccerdesk.bots import levels  # noqa: E402
 from soccerdesk.bots.bts_particles import PARTICLE_SLACK, ParticleBelief  # noqa: E402
 from soccerdesk.bots.search import Belief  # noqa: E402
+from soccerdesk.rules.big_time_soccer.state import BigTimeState  # noqa: E402
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -40,7 +44,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--on-declines", action="store_true")
     parser.add_argument("--particles", type=int, default=0, help="draw as a ParticleBelief of N hands instead")
     parser.add_argument("--slack", type=float, default=PARTICLE_SLACK, help="the ParticleBelief's slack")
+    parser.add_argument("--real-hand", action="store_true", help="plan on the opponent's real hand (a ceiling)")
     args = parser.parse_args(ours)
+    if args.real_hand:
+        # The seat's world is the match itself: the heuristic (normal) reads only public counts,
+        # so only the search levels, whose worlds these are, see the hand.
+        BigTimeState._determinize = lambda self, seat, rng: self  # type: ignore[method-assign]
+        levels._belief = lambda game_id: None
+        print("Planning on the opponent's real hand", flush=True)
+        return bot_strength.main(theirs)
     shipped = levels._belief
 
     def belief(game_id: str) -> Belief | None:
