@@ -10,7 +10,10 @@ recent decisions the heuristic holding them would have taken), or with ``--parti
 :class:`~soccerdesk.bots.bts_particles.ParticleBelief` of N hands (``--slack``), in place of
 the shipped ParticleBelief. With ``--real-hand`` the search levels plan on the opponent's
 real hand instead (every world is the match itself; the pile's order is drawn at each draw, so
-nothing else is seen): the most any guess of the hand can give. An experiment, not a level:
+nothing else is seen): the most any guess of the hand can give. With ``--knowing-leaf`` the
+search judges where a rollout stops by the opponent's hand as its world deals it (its worth
+and whether it holds an Inside shot), not by the unseen cards' counts, so that a guess of the
+hand counts at the end of a rollout too. An experiment, not a level:
 see docs/bots.md, "What is left".
 Matches in parallel (``--jobs``) are forked processes, which keep the swap.
 """
@@ -28,10 +31,33 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import bot_strength  # noqa: E402
 from bts_belief import CHOICE_POOL, CHOICE_WINDOW, ChoiceBelief  # noqa: E402
 
-from soccerdesk.bots import levels  # noqa: E402
+from soccerdesk.bots import Bot, big_time_soccer, levels  # noqa: E402
 from soccerdesk.bots.bts_particles import PARTICLE_SLACK, ParticleBelief  # noqa: E402
-from soccerdesk.bots.search import Belief  # noqa: E402
+from soccerdesk.bots.search import Belief, Evaluation  # noqa: E402
+from soccerdesk.rules import State  # noqa: E402
 from soccerdesk.rules.big_time_soccer.state import BigTimeState  # noqa: E402
+
+
+def _knowing_evaluation(heuristic: Bot) -> Evaluation:
+    """The search's evaluation (``levels._big_time_soccer_evaluation``), but with the
+    opponent's hand as the world holds it: the heuristic's card counting is given that hand as
+    the cards it has not seen, which the opponent holds all of."""
+
+    def advantage(state: State, seat: int) -> float:
+        assert isinstance(state, BigTimeState)
+        lead = float(state.score[0] - state.score[1])
+        if state.phase == "over" or state.shootout is not None:
+            return lead
+        context = big_time_soccer._Context(state, seat, shared=False)
+        hand = state.hands[1 - seat]
+        context.unseen = [hand.count(k) for k in range(len(context.unseen))]
+        context.unseen_total = len(hand)
+        ball = state.ball
+        mine = context.value_mine(ball) if state.control == seat else -context.value_theirs(ball)
+        mine += context.hand_worth()
+        return lead + mine if seat == 0 else lead - mine
+
+    return advantage
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -45,7 +71,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--particles", type=int, default=0, help="draw as a ParticleBelief of N hands instead")
     parser.add_argument("--slack", type=float, default=PARTICLE_SLACK, help="the ParticleBelief's slack")
     parser.add_argument("--real-hand", action="store_true", help="plan on the opponent's real hand (a ceiling)")
+    parser.add_argument(
+        "--knowing-leaf", action="store_true", help="judge rollouts' ends by the opponent's hand as the world deals it"
+    )
     args = parser.parse_args(ours)
+    if args.knowing_leaf:
+        levels.EVALUATIONS["big-time-soccer"] = _knowing_evaluation
+        print("Rollouts' ends judged by the opponent's hand as the world deals it", flush=True)
     if args.real_hand:
         # The seat's world is the match itself: the heuristic (normal) reads only public counts,
         # so only the search levels, whose worlds these are, see the hand.
