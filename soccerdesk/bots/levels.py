@@ -150,7 +150,8 @@ LEVEL_TUNING: dict[tuple[str, str], dict[str, object]] = {
     # every decision (see _worth_searching): where the search's own judgement found its gain
     # over the heuristic. In matches, both drawing the opponent's hand as its declines make
     # likely, it beat hard 58.2% over 300 and normal 56.6% over 325: measurably, not by 60%
-    # (docs/bots.md, "Why Big Time Soccer's steps stop near 55%").
+    # (docs/bots.md, "Why Big Time Soccer's steps stop near 55%"); with the particle filter,
+    # normal 53.3% over 200.
     ("big-time-soccer", "expert"): {"narrow_after": 0},
 }
 """Changes to :data:`GAME_TUNING` for one level of one game."""
