@@ -34,30 +34,22 @@ from bts_belief import CHOICE_POOL, CHOICE_WINDOW, ChoiceBelief  # noqa: E402
 from soccerdesk.bots import Bot, big_time_soccer, levels  # noqa: E402
 from soccerdesk.bots.bts_particles import PARTICLE_SLACK, ParticleBelief  # noqa: E402
 from soccerdesk.bots.search import Belief, Evaluation  # noqa: E402
-from soccerdesk.rules import State  # noqa: E402
 from soccerdesk.rules.big_time_soccer.state import BigTimeState  # noqa: E402
 
 
+def _knowing_context(state: BigTimeState, seat: int) -> big_time_soccer._Context:
+    """What the seat knows, and the opponent's hand as the world holds it: the heuristic's card
+    counting is given that hand as the cards it has not seen, which the opponent holds all of."""
+    context = big_time_soccer._Context(state, seat, shared=False)
+    hand = state.hands[1 - seat]
+    context.unseen = [hand.count(k) for k in range(len(context.unseen))]
+    context.unseen_total = len(hand)
+    return context
+
+
 def _knowing_evaluation(heuristic: Bot) -> Evaluation:
-    """The search's evaluation (``levels._big_time_soccer_evaluation``), but with the
-    opponent's hand as the world holds it: the heuristic's card counting is given that hand as
-    the cards it has not seen, which the opponent holds all of."""
-
-    def advantage(state: State, seat: int) -> float:
-        assert isinstance(state, BigTimeState)
-        lead = float(state.score[0] - state.score[1])
-        if state.phase == "over" or state.shootout is not None:
-            return lead
-        context = big_time_soccer._Context(state, seat, shared=False)
-        hand = state.hands[1 - seat]
-        context.unseen = [hand.count(k) for k in range(len(context.unseen))]
-        context.unseen_total = len(hand)
-        ball = state.ball
-        mine = context.value_mine(ball) if state.control == seat else -context.value_theirs(ball)
-        mine += context.hand_worth()
-        return lead + mine if seat == 0 else lead - mine
-
-    return advantage
+    """The search's evaluation, judging the opponent's hand as the world holds it."""
+    return levels._big_time_soccer_evaluation(heuristic, _knowing_context)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

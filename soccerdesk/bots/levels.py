@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from soccerdesk.bots import LEVELS, Bot, RandomBot
 from soccerdesk.bots import _heuristic as _make_heuristic
@@ -219,8 +220,12 @@ def _pawn_soccer_evaluation(heuristic: Bot) -> Evaluation:
     return advantage
 
 
-def _big_time_soccer_evaluation(heuristic: Bot) -> Evaluation:
+def _big_time_soccer_evaluation(heuristic: Bot, context_of: Callable[[Any, int], Any] | None = None) -> Evaluation:
+    """``context_of(state, seat)``: what the judging seat knows (default: the heuristic's own
+    ``_Context``, the opponent's hand by the public counts; a benchmark may hand it more)."""
     from soccerdesk.bots import big_time_soccer
+
+    make_context = context_of or big_time_soccer._Context
 
     def advantage(state: State, seat: int) -> float:
         # The goal difference plus the expected goals of the possession under way, judged as
@@ -231,7 +236,7 @@ def _big_time_soccer_evaluation(heuristic: Bot) -> Evaluation:
         lead = float(state.score[0] - state.score[1])
         if state.phase == "over" or state.shootout is not None:  # type: ignore[attr-defined]
             return lead
-        context = big_time_soccer._Context(state, seat)  # type: ignore[arg-type]
+        context = make_context(state, seat)  # type: ignore[arg-type]
         ball = state.ball  # type: ignore[attr-defined]
         mine = context.value_mine(ball) if state.control == seat else -context.value_theirs(ball)  # type: ignore[attr-defined]
         mine += context.hand_worth()
